@@ -1,0 +1,364 @@
+/* flashbench.c — the command line: parses options (the classic names and
+ * letters, sizes with suffixes), refuses bad input before the device is
+ * opened, picks the test program, opens the device with the access the test
+ * needs (after the safety checks for write tests), runs it and hands the
+ * results to the output.  No timing and no formatting details live here. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev.h"
+#include "err.h"
+#include "programs.h"
+#include "report.h"
+#include "safety.h"
+#include "sim.h"
+#include "units.h"
+#include "vm.h"
+
+#define VERSION "0.1.0"
+
+enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT };
+
+static const char *const test_option[] = {
+	[T_NONE] = "", [T_ALIGN] = "--align", [T_INTERVAL] = "--interval", [T_SCATTER] = "--scatter",
+	[T_OPEN_AU] = "--open-au", [T_FIND_FAT] = "--find-fat",
+};
+
+struct cli {
+	enum test_kind test;
+	struct test_params t;
+	const char *out;
+	const char *device;
+	int verbose;
+	int given_erasesize;
+};
+
+enum {
+	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
+	OPT_FAT_NR, OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "align", no_argument, NULL, 'a' },
+	{ "interval", no_argument, NULL, 'i' },
+	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
+	{ "scatter", no_argument, NULL, 's' },
+	{ "scatter-order", required_argument, NULL, OPT_SCATTER_ORDER },
+	{ "scatter-span", required_argument, NULL, OPT_SCATTER_SPAN },
+	{ "open-au", no_argument, NULL, 'O' },
+	{ "open-au-nr", required_argument, NULL, OPT_OPEN_AU_NR },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "random", no_argument, NULL, 'r' },
+	{ "find-fat", no_argument, NULL, 'f' },
+	{ "findfat", no_argument, NULL, 'f' },
+	{ "fat-nr", required_argument, NULL, OPT_FAT_NR },
+	{ "count", required_argument, NULL, 'c' },
+	{ "blocksize", required_argument, NULL, 'b' },
+	{ "erasesize", required_argument, NULL, 'e' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: flashbench TEST [OPTION]... DEVICE\n"
+	      "Find how a flash medium (SD card, USB stick, CF, eMMC, SSD) works inside.\n"
+	      "DEVICE is a block device, an existing regular file, or a simulated card\n"
+	      "sim:PRESET or sim:KEY=VALUE,... (presets: sd-4m usb-12m cf-16m ssd).\n"
+	      "\n"
+	      "Read-only tests (safe on a mounted card):\n"
+	      "  -a, --align             time reads across power-of-two boundaries: erase\n"
+	      "                          block and page sizes show as steps in 'diff'\n"
+	      "  -i, --interval          time reads at strides blocksize .. blocksize<<order\n"
+	      "      --interval-order=N  largest stride is blocksize * 2^N (default 6)\n"
+	      "  -s, --scatter           time reads at 2^order consecutive blocks, as\n"
+	      "                          'offset_MiB<TAB>time_ms' lines for gnuplot\n"
+	      "      --scatter-order=N   scatter across 2^N blocks (default 9)\n"
+	      "      --scatter-span=N    each read spans N blocks (default 1)\n"
+	      "\n"
+	      "Write tests (DESTROY the data in the range they announce; refused on a\n"
+	      "mounted or otherwise used device):\n"
+	      "  -O, --open-au           write N erase blocks interleaved in chunks halving\n"
+	      "                          from the erase size to the block size\n"
+	      "      --open-au-nr=N      erase blocks written at once (default 2)\n"
+	      "  -r, --random            pseudo-random chunk order inside each erase block\n"
+	      "  -f, --find-fat          write each of the first N erase blocks at each\n"
+	      "                          chunk size: FAT-optimised areas stand out\n"
+	      "      --fat-nr=N          erase blocks to look at (default 6)\n"
+	      "\n"
+	      "Parameters (sizes take suffixes: 512, 24k, 1.5M, 12MiB, 2G):\n"
+	      "  -b, --blocksize=SIZE    smallest request (default 16KiB)\n"
+	      "  -e, --erasesize=SIZE    erase block size (default 4MiB; 12M, 1.5M work)\n"
+	      "      --offset=SIZE       where to start (open-au default: the first erase\n"
+	      "                          boundary at or above 16MiB)\n"
+	      "  -c, --count=N           tries per measurement, the best is kept (default 8)\n"
+	      "  -o, --out=FILE          write results to FILE instead of standard output\n"
+	      "  -v, --verbose           add min/avg/max request times to write tests\n"
+	      "  -h, --help              show this help\n"
+	      "      --version           show the version\n"
+	      "\n"
+	      "Exit status: 0 success, 1 device or I/O error, 2 usage error.\n", f);
+}
+
+static int die(const struct fb_err *e)
+{
+	fprintf(stderr, "flashbench: %s\n", e->msg);
+	return e->status;
+}
+
+static int size_arg(const char *opt, const char *val, uint64_t *out, struct fb_err *e)
+{
+	const char *why;
+
+	if (parse_size(val, out, &why))
+		return fb_fail(e, EXIT_USAGE, "%s=%s: %s", opt, val, why);
+	return 0;
+}
+
+static int count_arg(const char *opt, const char *val, unsigned min, unsigned max, unsigned *out,
+		     struct fb_err *e)
+{
+	uint64_t v;
+	const char *why;
+
+	if (parse_count(val, &v, &why))
+		return fb_fail(e, EXIT_USAGE, "%s=%s: %s", opt, val, why);
+	if (v < min || v > max)
+		return fb_fail(e, EXIT_USAGE, "%s=%s: must be from %u to %u", opt, val, min, max);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int set_test(struct cli *c, enum test_kind k, struct fb_err *e)
+{
+	if (c->test != T_NONE && c->test != k)
+		return fb_fail(e, EXIT_USAGE, "choose one test: %s and %s were both given",
+			       test_option[c->test], test_option[k]);
+	c->test = k;
+	return 0;
+}
+
+/* Returns 0 to go on, 1 when done (help/version), -1 on error. */
+static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
+{
+	int opt;
+
+	memset(c, 0, sizeof(*c));
+	test_defaults(&c->t);
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":aisOrfc:b:e:o:vh", long_options, NULL)) != -1) {
+		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+		int rc = 0;
+		switch (opt) {
+		case 'a': rc = set_test(c, T_ALIGN, e); break;
+		case 'i': rc = set_test(c, T_INTERVAL, e); break;
+		case 's': rc = set_test(c, T_SCATTER, e); break;
+		case 'O': rc = set_test(c, T_OPEN_AU, e); break;
+		case 'f': rc = set_test(c, T_FIND_FAT, e); break;
+		case 'r': c->t.random = 1; break;
+		case 'v': c->verbose++; break;
+		case 'o': c->out = optarg; break;
+		case 'b': rc = size_arg("--blocksize", optarg, &c->t.blocksize, e); break;
+		case 'e': rc = size_arg("--erasesize", optarg, &c->t.erasesize, e); c->given_erasesize = 1; break;
+		case OPT_OFFSET: rc = size_arg("--offset", optarg, &c->t.offset, e); break;
+		case 'c': rc = count_arg("--count", optarg, 1, 1000000, &c->t.count, e); break;
+		case OPT_OPEN_AU_NR: rc = count_arg("--open-au-nr", optarg, 1, 4096, &c->t.open_au_nr, e); break;
+		case OPT_FAT_NR: rc = count_arg("--fat-nr", optarg, 1, 4096, &c->t.fat_nr, e); break;
+		case OPT_SCATTER_ORDER: rc = count_arg("--scatter-order", optarg, 0, 24, &c->t.scatter_order, e); break;
+		case OPT_SCATTER_SPAN: rc = count_arg("--scatter-span", optarg, 1, 1u << 20, &c->t.scatter_span, e); break;
+		case OPT_INTERVAL_ORDER: rc = count_arg("--interval-order", optarg, 0, 30, &c->t.interval_order, e); break;
+		case 'h': usage(stdout); return 1;
+		case OPT_VERSION: printf("flashbench " VERSION "\n"); return 1;
+		case ':':
+			return fb_fail(e, EXIT_USAGE, "option '%s' needs a value (see flashbench --help)", name);
+		default:
+			if (optopt && optopt < 256)
+				return fb_fail(e, EXIT_USAGE, "unknown option '-%c' (see flashbench --help)", optopt);
+			return fb_fail(e, EXIT_USAGE, "unknown option '%s' (see flashbench --help)", name);
+		}
+		if (rc)
+			return -1;
+	}
+	if (optind >= argc)
+		return fb_fail(e, EXIT_USAGE, "no device given (usage: flashbench TEST [OPTION]... DEVICE; see --help)");
+	if (argc - optind > 1)
+		return fb_fail(e, EXIT_USAGE, "more than one device given ('%s', '%s'); name one device",
+			       argv[optind], argv[optind + 1]);
+	c->device = argv[optind];
+	if (!*c->device)
+		return fb_fail(e, EXIT_USAGE, "the device name is empty");
+	if (c->test == T_NONE)
+		return fb_fail(e, EXIT_USAGE, "no test chosen: use -a (align), -O (open-au), -f (find-fat), "
+			       "-s (scatter) or -i (interval); see --help");
+	return 0;
+}
+
+/* Checks that need no device. */
+static int check_params(const struct cli *c, struct fb_err *e)
+{
+	const struct test_params *t = &c->t;
+	char bs[32], es[32];
+
+	format_size(bs, sizeof(bs), t->blocksize);
+	format_size(es, sizeof(es), t->erasesize);
+	if (t->blocksize == 0 || t->blocksize % 512)
+		return fb_fail(e, EXIT_USAGE, "--blocksize=%llu is not a multiple of 512 bytes (try 16k)",
+			       (unsigned long long)t->blocksize);
+	if (t->erasesize == 0 || t->erasesize % 512)
+		return fb_fail(e, EXIT_USAGE, "--erasesize=%llu is not a multiple of 512 bytes (try 4M)",
+			       (unsigned long long)t->erasesize);
+	if (t->offset != UINT64_MAX && t->offset % 512)
+		return fb_fail(e, EXIT_USAGE, "--offset=%llu is not a multiple of 512 bytes",
+			       (unsigned long long)t->offset);
+	if (c->test == T_ALIGN && t->blocksize < 1024)
+		return fb_fail(e, EXIT_USAGE, "--align needs a block size of at least 1KiB "
+			       "(its middle read starts half a block before the boundary)");
+	if (c->test == T_OPEN_AU || c->test == T_FIND_FAT) {
+		if (t->blocksize > t->erasesize)
+			return fb_fail(e, EXIT_USAGE, "--blocksize=%s is larger than --erasesize=%s", bs, es);
+		if (t->erasesize % t->blocksize)
+			return fb_fail(e, EXIT_USAGE, "--erasesize=%s is not a multiple of --blocksize=%s", es, bs);
+		if (t->offset != UINT64_MAX && t->offset % t->erasesize)
+			return fb_fail(e, EXIT_USAGE, "--offset=%llu is not a multiple of the erase size (%s): "
+				       "write tests must start on an erase block boundary",
+				       (unsigned long long)t->offset, es);
+	}
+	if (c->t.random && c->test != T_OPEN_AU)
+		return fb_fail(e, EXIT_USAGE, "--random only applies to --open-au");
+	return 0;
+}
+
+/* Checks that need the device's size and sector size. */
+static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
+{
+	const struct test_params *t = &c->t;
+	unsigned ss = dev_sector(d);
+
+	if (t->blocksize % ss)
+		return fb_fail(e, EXIT_USAGE, "--blocksize=%llu is not a multiple of the device's %u-byte sector size",
+			       (unsigned long long)t->blocksize, ss);
+	if (t->offset != UINT64_MAX && t->offset % ss)
+		return fb_fail(e, EXIT_USAGE, "--offset=%llu is not a multiple of the device's %u-byte sector size",
+			       (unsigned long long)t->offset, ss);
+	if (t->offset != UINT64_MAX && t->offset >= dev_size(d))
+		return fb_fail(e, EXIT_USAGE, "--offset=%llu is past the end of %s (%llu bytes)",
+			       (unsigned long long)t->offset, dev_path(d), (unsigned long long)dev_size(d));
+	if (c->test == T_ALIGN && align_spacing(dev_size(d), 0) < 2 * t->blocksize)
+		return fb_fail(e, EXIT_USAGE, "%s is too small for --align with %llu-byte blocks",
+			       dev_path(d), (unsigned long long)t->blocksize);
+	return 0;
+}
+
+static struct vm_op *build(const struct cli *c, struct dev *d)
+{
+	switch (c->test) {
+	case T_ALIGN: return program_align(&c->t, align_spacing(dev_size(d), 0));
+	case T_INTERVAL: return program_interval(&c->t);
+	case T_SCATTER: return program_scatter(&c->t);
+	case T_OPEN_AU: return program_open_au(&c->t);
+	case T_FIND_FAT: return program_find_fat(&c->t);
+	default: return NULL;
+	}
+}
+
+static int is_write_test(enum test_kind k)
+{
+	return k == T_OPEN_AU || k == T_FIND_FAT;
+}
+
+static void announce(const struct cli *c, const struct vm_plan *p)
+{
+	char range[32], total[32];
+
+	format_size(range, sizeof(range), p->write_hi - p->write_lo);
+	format_size(total, sizeof(total), p->bytes_written);
+	fprintf(stderr, "flashbench: %s overwrites bytes %llu to %llu of %s (%s); %s written in all\n",
+		test_option[c->test], (unsigned long long)p->write_lo, (unsigned long long)p->write_hi - 1,
+		c->device, range, total);
+}
+
+static void print_results(const struct cli *c, FILE *f, const struct vm_result *r)
+{
+	switch (c->test) {
+	case T_ALIGN: report_align(f, r); break;
+	case T_INTERVAL: report_interval(f, r); break;
+	case T_SCATTER: report_scatter(f, r); break;
+	case T_OPEN_AU: report_open_au(f, r, c->verbose); break;
+	case T_FIND_FAT: report_find_fat(f, r, c->verbose); break;
+	default: break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c;
+	struct fb_err e = { 0, "" };
+	struct dev *d = NULL;
+	struct vm_op *prog = NULL;
+	struct vm_result *res = NULL;
+	struct vm_plan plan;
+	FILE *out = stdout;
+	int rc;
+
+	rc = parse_args(argc, argv, &c, &e);
+	if (rc > 0)
+		return 0;
+	if (rc < 0 || check_params(&c, &e))
+		return die(&e);
+
+	/* a write test refuses a used device before opening anything */
+	if (is_write_test(c.test) && safety_check_write(c.device, &e))
+		return die(&e);
+	/* read-only first: size and sector size for the checks and the plan */
+	if (dev_open(&d, c.device, DEV_READONLY, &e))
+		return die(&e);
+	if (check_device(&c, d, &e))
+		goto fail;
+	if (!(prog = build(&c, d))) {
+		fb_fail(&e, EXIT_DEVICE, "out of memory");
+		goto fail;
+	}
+	if (vm_plan(prog, dev_size(d), dev_sector(d), &plan, &e))
+		goto fail;
+	if (is_write_test(c.test) && !dev_is_sim(d)) {
+		dev_close(d);
+		d = NULL;
+		if (dev_open(&d, c.device, DEV_READWRITE, &e)) {
+			struct fb_err why;
+			if (safety_check_write(c.device, &why))
+				e = why;
+			goto fail;
+		}
+	}
+	if (is_write_test(c.test))
+		announce(&c, &plan);
+	if (c.out && !(out = fopen(c.out, "w"))) {
+		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c.out, strerror(errno));
+		goto fail;
+	}
+	if (vm_run(prog, d, NULL, &res, &e))
+		goto fail;
+	print_results(&c, out, res);
+	if (fflush(out) || (out != stdout && fclose(out))) {
+		out = stdout;
+		fb_fail(&e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno));
+		goto fail;
+	}
+	vm_result_free(res);
+	vm_free(prog);
+	dev_close(d);
+	return 0;
+fail:
+	if (out && out != stdout)
+		fclose(out);
+	vm_result_free(res);
+	vm_free(prog);
+	dev_close(d);
+	return die(&e);
+}

@@ -1,0 +1,129 @@
+/* programs.c — the built-in tests written as VM programs (see programs.h). */
+#include "programs.h"
+
+void test_defaults(struct test_params *t)
+{
+	t->blocksize = 16 << 10;
+	t->erasesize = 4 << 20;
+	t->offset = UINT64_MAX; /* not given */
+	t->count = 8;
+	t->open_au_nr = 2;
+	t->fat_nr = 6;
+	t->scatter_order = 9;
+	t->scatter_span = 1;
+	t->interval_order = 6;
+	t->random = 0;
+	t->pattern = 0x5a;
+}
+
+uint64_t align_spacing(uint64_t size, uint64_t max_align)
+{
+	uint64_t s = 1;
+
+	while (s * 2 * (ALIGN_POSITIONS + 1) <= size && (!max_align || s * 2 <= max_align))
+		s *= 2;
+	return s;
+}
+
+uint64_t open_au_default_offset(uint64_t erasesize)
+{
+	uint64_t min = 16ULL << 20;
+	return (min + erasesize - 1) / erasesize * erasesize;
+}
+
+/* One of the three align reads: average over the positions of the best of
+ * `count` tries, `delta` bytes from each boundary. */
+static struct vm_op *align_read(const struct test_params *t, uint64_t spacing, int64_t delta, const char *label)
+{
+	return vm_label(
+		vm_new(VM_LEN, (int64_t)t->blocksize, 0, VM_SUM,
+		       vm_new(VM_OFF_LINEAR, (int64_t)spacing, ALIGN_POSITIONS, VM_AVG,
+			      vm_new(VM_OFF_UNIT, 1, 1, VM_SUM,
+				     vm_new(VM_OFF, delta, 0, VM_SUM,
+					    vm_new(VM_REPEAT, t->count, 0, VM_MIN,
+						   vm_new(VM_READ, 0, 0, 0, NULL), NULL),
+					    NULL),
+				     NULL),
+			      NULL),
+		       NULL),
+		label);
+}
+
+struct vm_op *program_align(const struct test_params *t, uint64_t spacing)
+{
+	int64_t bs = (int64_t)t->blocksize;
+
+	return vm_new(VM_UNIT_HALVE, (int64_t)spacing, 2 * bs, VM_KEEP,
+		      vm_new(VM_SEQ, 0, 0, VM_KEEP,
+			     align_read(t, spacing, -bs, "pre"),
+			     align_read(t, spacing, -bs / 2, "on"),
+			     align_read(t, spacing, 0, "post"),
+			     NULL),
+		      NULL);
+}
+
+struct vm_op *program_interval(const struct test_params *t)
+{
+	uint64_t off = t->offset == UINT64_MAX ? 0 : t->offset;
+
+	return vm_new(VM_UNIT_DOUBLE, (int64_t)t->blocksize, (int64_t)(t->blocksize << t->interval_order), VM_KEEP,
+		      vm_new(VM_LEN, (int64_t)t->blocksize, 0, VM_SUM,
+			     vm_new(VM_OFF, (int64_t)off, 0, VM_SUM,
+				    vm_new(VM_OFF_LINEAR, 0, INTERVAL_READS, VM_SUM,
+					   vm_new(VM_READ, 0, 0, 0, NULL), NULL),
+				    NULL),
+			     NULL),
+		      NULL);
+}
+
+struct vm_op *program_scatter(const struct test_params *t)
+{
+	uint64_t off = t->offset == UINT64_MAX ? 0 : t->offset;
+
+	return vm_new(VM_OFF, (int64_t)off, 0, VM_KEEP,
+		      vm_new(VM_LEN, (int64_t)(t->blocksize * t->scatter_span), 0, VM_KEEP,
+			     vm_new(VM_OFF_LINEAR, (int64_t)t->blocksize, 1LL << t->scatter_order, VM_KEEP,
+				    vm_new(VM_REPEAT, t->count, 0, VM_MIN,
+					   vm_new(VM_READ, 0, 0, 0, NULL), NULL),
+				    NULL),
+			     NULL),
+		      NULL);
+}
+
+struct vm_op *program_open_au(const struct test_params *t)
+{
+	uint64_t off = t->offset == UINT64_MAX ? open_au_default_offset(t->erasesize) : t->offset;
+	int64_t e = (int64_t)t->erasesize;
+
+	return vm_new(VM_UNIT_HALVE, e, (int64_t)t->blocksize, VM_KEEP,
+		      vm_new(VM_OFF, (int64_t)off, 0, VM_SUM,
+			     vm_new(VM_LEN_UNIT, 0, 0, VM_SUM,
+				    vm_new(VM_PATTERN, t->pattern, 0, VM_SUM,
+					   vm_new(t->random ? VM_OFF_SHUFFLE : VM_OFF_SPAN, e, 1, VM_SUM,
+						  vm_new(VM_OFF_LINEAR, e, t->open_au_nr, VM_SUM,
+							 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL),
+						  NULL),
+					   NULL),
+				    NULL),
+			     NULL),
+		      NULL);
+}
+
+struct vm_op *program_find_fat(const struct test_params *t)
+{
+	uint64_t off = t->offset == UINT64_MAX ? 0 : t->offset;
+	int64_t e = (int64_t)t->erasesize;
+
+	return vm_new(VM_UNIT_HALVE, e, (int64_t)t->blocksize, VM_KEEP,
+		      vm_new(VM_OFF, (int64_t)off, 0, VM_KEEP,
+			     vm_new(VM_OFF_LINEAR, e, t->fat_nr, VM_KEEP,
+				    vm_new(VM_LEN_UNIT, 0, 0, VM_SUM,
+					   vm_new(VM_PATTERN, t->pattern, 0, VM_SUM,
+						  vm_new(VM_OFF_SPAN, e, 0, VM_SUM,
+							 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL),
+						  NULL),
+					   NULL),
+				    NULL),
+			     NULL),
+		      NULL);
+}

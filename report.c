@@ -1,0 +1,100 @@
+/* report.c — classic text output of the tests (see report.h). */
+#include "report.h"
+
+#include "units.h"
+
+void align_row_of(const struct vm_result *row, struct align_row *out)
+{
+	out->align = (unsigned long long)row->unit;
+	out->pre = out->on = out->post = 0;
+	if (row->nkid == 3) {
+		out->pre = row->kid[0].value;
+		out->on = row->kid[1].value;
+		out->post = row->kid[2].value;
+	}
+	out->diff = out->on - (out->pre + out->post) / 2;
+}
+
+void report_align(FILE *f, const struct vm_result *root)
+{
+	for (size_t i = 0; i < root->nkid; i++) {
+		struct align_row r;
+		char pre[32], on[32], post[32], diff[32];
+
+		align_row_of(&root->kid[i], &r);
+		format_time(pre, sizeof(pre), r.pre);
+		format_time(on, sizeof(on), r.on);
+		format_time(post, sizeof(post), r.post);
+		format_time(diff, sizeof(diff), r.diff);
+		fprintf(f, "align %llu\tpre %s\ton %s\tpost %s\tdiff %s\n", r.align, pre, on, post, diff);
+	}
+}
+
+static void latency(FILE *f, const struct vm_stats *st)
+{
+	char mn[32], av[32], mx[32];
+
+	format_time(mn, sizeof(mn), (double)st->min_ns);
+	format_time(av, sizeof(av), st->count ? st->total_ns / (double)st->count : 0);
+	format_time(mx, sizeof(mx), (double)st->max_ns);
+	fprintf(f, "\tmin %s\tavg %s\tmax %s", mn, av, mx);
+}
+
+void report_interval(FILE *f, const struct vm_result *root)
+{
+	for (size_t i = 0; i < root->nkid; i++) {
+		const struct vm_result *r = &root->kid[i];
+		char size[32], rate[32];
+
+		format_size(size, sizeof(size), r->unit);
+		format_rate(rate, sizeof(rate), vm_throughput(r));
+		fprintf(f, "interval %s\t%s", size, rate);
+		latency(f, &r->st);
+		fputc('\n', f);
+	}
+}
+
+void report_scatter(FILE *f, const struct vm_result *root)
+{
+	const struct vm_result *pos = root->nkid && root->kid[0].nkid ? &root->kid[0].kid[0] : NULL;
+
+	for (size_t i = 0; pos && i < pos->nkid; i++)
+		fprintf(f, "%.6g\t%.6g\n", (double)pos->kid[i].off / (1 << 20), pos->kid[i].value / 1e6);
+}
+
+void report_open_au(FILE *f, const struct vm_result *root, int verbose)
+{
+	for (size_t i = 0; i < root->nkid; i++) {
+		const struct vm_result *r = &root->kid[i];
+		char size[32], rate[32];
+
+		format_size(size, sizeof(size), r->unit);
+		format_rate(rate, sizeof(rate), vm_throughput(r));
+		fprintf(f, "%s\t%s", size, rate);
+		if (verbose)
+			latency(f, &r->st);
+		fputc('\n', f);
+	}
+}
+
+void report_find_fat(FILE *f, const struct vm_result *root, int verbose)
+{
+	for (size_t i = 0; i < root->nkid; i++) {
+		const struct vm_result *r = &root->kid[i];
+		const struct vm_result *aus = r->nkid ? &r->kid[0] : NULL;
+		char size[32], rate[32];
+
+		format_size(size, sizeof(size), r->unit);
+		fputs(size, f);
+		for (size_t j = 0; aus && j < aus->nkid; j++) {
+			format_rate(rate, sizeof(rate), vm_throughput(&aus->kid[j]));
+			fprintf(f, "\t%s", rate);
+		}
+		fputc('\n', f);
+		for (size_t j = 0; verbose && aus && j < aus->nkid; j++) {
+			fprintf(f, "#\terase block %zu", j);
+			latency(f, &aus->kid[j].st);
+			fputc('\n', f);
+		}
+	}
+}

@@ -1,0 +1,467 @@
+/* sim.c — the simulated flash medium (see sim.h for the model). */
+#include "sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+struct open_au {
+	int used;
+	uint64_t au;        /* AU index */
+	uint64_t wp;        /* linear write pointer inside the AU (bytes) */
+	int random;         /* switched to random order */
+	uint64_t written;   /* pages written (random mode) */
+	uint64_t last_use;
+	uint8_t *map;       /* written pages (random mode), one bit each */
+};
+
+struct sim {
+	struct sim_params p;
+	struct open_au *slot;
+	size_t map_bytes;
+	uint64_t tick;
+	uint64_t rng;
+	uint64_t gc_bytes;
+};
+
+/* ---------------------------------------------------------------- presets */
+
+struct preset {
+	const char *name;
+	const char *desc;
+	const char *spec;
+};
+
+static const struct preset presets[] = {
+	{ "sd-4m", "SD card: 8 GiB, 4 MiB AUs, 8 KiB pages read in pairs, 2 open AUs (1 random), 16 MiB FAT area",
+	  "size=8G,erase=4M,page=8K,planes=2,open=2,random=1,fat=4,minwrite=32K" },
+	{ "usb-12m", "USB stick: 3.75 GiB, 12 MiB AUs (3x4 MiB), 3 open AUs (1 random), no FAT area",
+	  "size=3840M,erase=12M,page=8K,planes=2,open=3,random=1,fat=0,minwrite=32K,wrate=24M,crate=24M" },
+	{ "cf-16m", "Compact Flash: 29.7 GiB, 16 MiB AUs, 2 open AUs (both random), 64 KiB minimum write",
+	  "size=30400M,erase=16M,page=8K,planes=2,open=2,random=2,fat=0,minwrite=64K,wrate=70M,crate=70M,rrate=60M" },
+	{ "ssd", "good SSD: 64 GiB, alignment and write order do not matter",
+	  "size=64G,erase=512K,page=4K,planes=1,open=64,random=64,fat=0,minwrite=4K,tread=60us,tunit=0,tcross=0,"
+	  "twrite=30us,trandom=0,rrate=250M,wrate=200M,crate=200M" },
+	{ NULL, NULL, NULL },
+};
+
+const char *const sim_preset_names[] = { "sd-4m", "usb-12m", "cf-16m", "ssd", NULL };
+
+const char *sim_preset_description(const char *name)
+{
+	for (const struct preset *p = presets; p->name; p++)
+		if (strcmp(p->name, name) == 0)
+			return p->desc;
+	return NULL;
+}
+
+void sim_defaults(struct sim_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->size = 2ULL << 30;
+	p->sector = 512;
+	p->erase = 4ULL << 20;
+	p->page = 8 << 10;
+	p->planes = 2;
+	p->open = 2;
+	p->random = 1;
+	p->fat = 0;
+	p->minwrite = 32 << 10;
+	/* from the seeds: ~735 us for a 1 KiB read, ~160 us more per extra
+	 * 16 KiB page pair, ~300 us more across an erase block */
+	p->t_read = 550000;
+	p->t_unit = 160000;
+	p->t_cross = 300000;
+	p->t_write = 300000;
+	p->t_random = 500000;
+	p->read_rate = 40ULL << 20;
+	p->write_rate = 20ULL << 20;
+	p->copy_rate = 20ULL << 20;
+	p->noise = 0;
+	p->seed = 1;
+}
+
+/* ---------------------------------------------------------------- parsing */
+
+static int parse_time_ns(const char *v, uint64_t *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (errno || end == v || x < 0)
+		return -1;
+	if (!*end || strcmp(end, "ns") == 0)
+		;
+	else if (strcmp(end, "us") == 0 || strcmp(end, "µs") == 0)
+		x *= 1e3;
+	else if (strcmp(end, "ms") == 0)
+		x *= 1e6;
+	else if (strcmp(end, "s") == 0)
+		x *= 1e9;
+	else
+		return -1;
+	*out = (uint64_t)llround(x);
+	return 0;
+}
+
+static int parse_unsigned(const char *v, unsigned *out)
+{
+	uint64_t x;
+	const char *why;
+
+	if (parse_count(v, &x, &why) || x > 1u << 20)
+		return -1;
+	*out = (unsigned)x;
+	return 0;
+}
+
+static int set_key(struct sim_params *p, const char *key, const char *val, struct fb_err *e)
+{
+	const char *why = "bad value";
+	struct { const char *name; uint64_t *field; } sizes[] = {
+		{ "size", &p->size }, { "sector", &p->sector }, { "erase", &p->erase },
+		{ "page", &p->page }, { "minwrite", &p->minwrite }, { "rrate", &p->read_rate },
+		{ "wrate", &p->write_rate }, { "crate", &p->copy_rate }, { "seed", &p->seed },
+	};
+	struct { const char *name; uint64_t *field; } times[] = {
+		{ "tread", &p->t_read }, { "tunit", &p->t_unit }, { "tcross", &p->t_cross },
+		{ "twrite", &p->t_write }, { "trandom", &p->t_random },
+	};
+	struct { const char *name; unsigned *field; } counts[] = {
+		{ "planes", &p->planes }, { "open", &p->open }, { "random", &p->random }, { "fat", &p->fat },
+	};
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (strcmp(key, sizes[i].name) == 0) {
+			if (parse_size(val, sizes[i].field, &why) == 0)
+				return 0;
+			return fb_fail(e, EXIT_USAGE, "sim: %s=%s: %s", key, val, why);
+		}
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		if (strcmp(key, times[i].name) == 0) {
+			if (parse_time_ns(val, times[i].field) == 0)
+				return 0;
+			return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a time such as 300us, 1.5ms or 800 (ns)", key, val);
+		}
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (strcmp(key, counts[i].name) == 0) {
+			if (parse_unsigned(val, counts[i].field) == 0)
+				return 0;
+			return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a whole number", key, val);
+		}
+	if (strcmp(key, "noise") == 0) {
+		char *end;
+		double x = strtod(val, &end);
+		if (end != val && *end == '%') {
+			x /= 100;
+			end++;
+		}
+		if (end == val || *end || x < 0 || x > 1)
+			return fb_fail(e, EXIT_USAGE, "sim: noise=%s: expected a fraction from 0 to 1 (0.05 or 5%%)", val);
+		p->noise = x;
+		return 0;
+	}
+	return fb_fail(e, EXIT_USAGE,
+		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
+		       "tread tunit tcross twrite trandom rrate wrate crate)", key);
+}
+
+static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, struct fb_err *e)
+{
+	char *copy = strdup(spec), *save = NULL, *tok;
+	int first = 1, rc = 0;
+
+	if (!copy)
+		return fb_fail(e, EXIT_DEVICE, "sim: out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save), first = 0) {
+		char *eq = strchr(tok, '=');
+		if (!eq) {
+			const struct preset *pr;
+			if (!first || !allow_preset) {
+				rc = fb_fail(e, EXIT_USAGE, "sim: '%s' is not KEY=VALUE (a preset name may only come first)", tok);
+				break;
+			}
+			for (pr = presets; pr->name && strcmp(pr->name, tok); pr++)
+				;
+			if (!pr->name) {
+				rc = fb_fail(e, EXIT_USAGE, "sim: unknown preset '%s' (presets: sd-4m usb-12m cf-16m ssd)", tok);
+				break;
+			}
+			rc = apply_spec(p, pr->spec, 0, e);
+			continue;
+		}
+		*eq = '\0';
+		rc = set_key(p, tok, eq + 1, e);
+	}
+	free(copy);
+	return rc;
+}
+
+static int validate(const struct sim_params *p, struct fb_err *e)
+{
+	if (p->sector < 512 || (p->sector & (p->sector - 1)))
+		return fb_fail(e, EXIT_USAGE, "sim: sector must be a power of two of at least 512");
+	if (!p->page || p->page % p->sector)
+		return fb_fail(e, EXIT_USAGE, "sim: page must be a multiple of the sector size (%llu)",
+			       (unsigned long long)p->sector);
+	if (!p->planes)
+		return fb_fail(e, EXIT_USAGE, "sim: planes must be at least 1");
+	if (!p->erase || p->erase % (p->page * p->planes))
+		return fb_fail(e, EXIT_USAGE, "sim: erase must be a multiple of page x planes");
+	if (p->size < 2 * p->erase || p->size % p->sector)
+		return fb_fail(e, EXIT_USAGE, "sim: size must be a multiple of the sector and hold two erase blocks");
+	if (!p->open)
+		return fb_fail(e, EXIT_USAGE, "sim: open must be at least 1");
+	if (p->random > p->open)
+		return fb_fail(e, EXIT_USAGE, "sim: random (%u) cannot exceed open (%u)", p->random, p->open);
+	if (!p->read_rate || !p->write_rate || !p->copy_rate)
+		return fb_fail(e, EXIT_USAGE, "sim: rates must not be zero");
+	if (p->erase / p->page > (1u << 24))
+		return fb_fail(e, EXIT_USAGE, "sim: too many pages per erase block");
+	return 0;
+}
+
+int sim_parse(const char *spec, struct sim_params *p, struct fb_err *e)
+{
+	sim_defaults(p);
+	if (*spec && apply_spec(p, spec, 1, e))
+		return -1;
+	return validate(p, e);
+}
+
+/* ---------------------------------------------------------------- model */
+
+int sim_create(struct sim **out, const struct sim_params *p, struct fb_err *e)
+{
+	struct sim *s;
+
+	if (validate(p, e))
+		return -1;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return fb_fail(e, EXIT_DEVICE, "sim: out of memory");
+	s->p = *p;
+	s->map_bytes = (size_t)((p->erase / p->page + 7) / 8);
+	s->slot = calloc(p->open, sizeof(*s->slot));
+	if (!s->slot) {
+		free(s);
+		return fb_fail(e, EXIT_DEVICE, "sim: out of memory");
+	}
+	s->rng = p->seed ^ 0x9e3779b97f4a7c15ULL;
+	*out = s;
+	return 0;
+}
+
+void sim_destroy(struct sim *s)
+{
+	if (!s)
+		return;
+	for (unsigned i = 0; i < s->p.open; i++)
+		free(s->slot[i].map);
+	free(s->slot);
+	free(s);
+}
+
+const struct sim_params *sim_params_of(const struct sim *s)
+{
+	return &s->p;
+}
+
+uint64_t sim_gc_bytes(const struct sim *s)
+{
+	return s->gc_bytes;
+}
+
+static uint64_t next_random(struct sim *s)
+{
+	uint64_t z = (s->rng += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Real requests are disturbed by interrupts and housekeeping: spread each
+ * cost by +-noise, and now and then add a slow outlier. */
+static uint64_t noisy(struct sim *s, double ns)
+{
+	if (s->p.noise > 0) {
+		double u = (double)(next_random(s) >> 11) / (double)(1ULL << 53);
+		ns *= 1 + s->p.noise * (2 * u - 1);
+		if ((next_random(s) & 63) == 0)
+			ns *= 1 + 4 * s->p.noise;
+	}
+	return ns < 1 ? 1 : (uint64_t)llround(ns);
+}
+
+static double transfer(uint64_t bytes, uint64_t rate)
+{
+	return (double)bytes * 1e9 / (double)rate;
+}
+
+uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len)
+{
+	const struct sim_params *p = &s->p;
+	uint64_t unit = p->page * p->planes;
+	double ns;
+
+	if (!len)
+		return noisy(s, (double)p->t_read);
+	ns = (double)p->t_read + transfer(len, p->read_rate);
+	ns += (double)p->t_unit * (double)((off + len - 1) / unit - off / unit + 1);
+	ns += (double)p->t_cross * (double)((off + len - 1) / p->erase - off / p->erase);
+	return noisy(s, ns);
+}
+
+static double copy_cost(struct sim *s, uint64_t bytes)
+{
+	s->gc_bytes += bytes;
+	return transfer(bytes, s->p.copy_rate);
+}
+
+static void mark_pages(struct sim *s, struct open_au *a, uint64_t from, uint64_t to)
+{
+	for (uint64_t pg = from / s->p.page; pg < (to + s->p.page - 1) / s->p.page; pg++)
+		if (!(a->map[pg / 8] & (1u << (pg % 8)))) {
+			a->map[pg / 8] |= (uint8_t)(1u << (pg % 8));
+			a->written++;
+		}
+}
+
+/* Closing an AU: the card copies whatever the host did not write into the
+ * new block (linear mode), or merges the whole block (random mode). */
+static double close_au(struct sim *s, struct open_au *a)
+{
+	double ns = 0;
+
+	if (a->random)
+		ns = a->written * s->p.page >= s->p.erase ? 0 : copy_cost(s, s->p.erase);
+	else if (a->wp < s->p.erase)
+		ns = copy_cost(s, s->p.erase - a->wp);
+	a->used = 0;
+	a->random = 0;
+	a->wp = 0;
+	a->written = 0;
+	return ns;
+}
+
+static struct open_au *find_open(struct sim *s, uint64_t au)
+{
+	for (unsigned i = 0; i < s->p.open; i++)
+		if (s->slot[i].used && s->slot[i].au == au)
+			return &s->slot[i];
+	return NULL;
+}
+
+static struct open_au *open_au(struct sim *s, uint64_t au, double *ns)
+{
+	struct open_au *victim = NULL;
+
+	for (unsigned i = 0; i < s->p.open; i++) {
+		struct open_au *a = &s->slot[i];
+		if (!a->used) {
+			victim = a;
+			break;
+		}
+		if (!victim || a->last_use < victim->last_use)
+			victim = a;
+	}
+	if (victim->used)
+		*ns += close_au(s, victim);
+	victim->used = 1;
+	victim->au = au;
+	victim->wp = 0;
+	victim->random = 0;
+	victim->written = 0;
+	return victim;
+}
+
+static unsigned random_in_use(const struct sim *s)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < s->p.open; i++)
+		n += s->slot[i].used && s->slot[i].random;
+	return n;
+}
+
+static double write_in_au(struct sim *s, uint64_t au, uint64_t pos, uint64_t len)
+{
+	const struct sim_params *p = &s->p;
+	uint64_t eff = len < p->minwrite ? p->minwrite : len;
+	struct open_au *a;
+	double ns = 0;
+
+	if (au < p->fat) /* FAT area: SLC-like, any order, no slot */
+		return (double)p->t_write / 4 + transfer(len, 2 * p->write_rate);
+
+	a = find_open(s, au);
+	if (!a)
+		a = open_au(s, au, &ns);
+	a->last_use = ++s->tick;
+	ns += (double)p->t_write + transfer(eff, p->write_rate);
+
+	if (a->random) {
+		ns += (double)p->t_random;
+		mark_pages(s, a, pos, pos + len);
+	} else if (pos >= a->wp) {
+		if (pos > a->wp) /* skipping ahead: fill the gap from the old block */
+			ns += copy_cost(s, pos - a->wp);
+		a->wp = pos + len;
+	} else if (random_in_use(s) < p->random) {
+		if (!a->map && !(a->map = calloc(1, s->map_bytes)))
+			abort();
+		memset(a->map, 0, s->map_bytes);
+		a->random = 1;
+		a->written = 0;
+		mark_pages(s, a, 0, a->wp);
+		mark_pages(s, a, pos, pos + len);
+		ns += (double)p->t_random;
+	} else {
+		/* no random slot: close (copying the rest), reopen, and copy
+		 * everything in front of this write into the new block */
+		ns += close_au(s, a);
+		a->used = 1;
+		a->au = au;
+		a->last_use = s->tick;
+		if (pos)
+			ns += copy_cost(s, pos);
+		a->wp = pos + len;
+	}
+	if ((!a->random && a->wp >= p->erase) || (a->random && a->written * p->page >= p->erase))
+		close_au(s, a); /* completely written: nothing to copy */
+	return ns;
+}
+
+uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
+{
+	double ns = 0;
+
+	while (len) {
+		uint64_t au = off / s->p.erase, pos = off % s->p.erase;
+		uint64_t n = s->p.erase - pos < len ? s->p.erase - pos : len;
+		ns += write_in_au(s, au, pos, n);
+		off += n;
+		len -= n;
+	}
+	return noisy(s, ns);
+}
+
+uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len)
+{
+	uint64_t first = off / s->p.erase, last = len ? (off + len - 1) / s->p.erase : first;
+
+	for (unsigned i = 0; i < s->p.open; i++) {
+		struct open_au *a = &s->slot[i];
+		if (a->used && a->au >= first && a->au <= last) {
+			a->used = 0;
+			a->random = 0;
+			a->wp = 0;
+			a->written = 0;
+		}
+	}
+	return noisy(s, (double)s->p.t_write * (double)(last - first + 1));
+}

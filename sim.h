@@ -1,0 +1,73 @@
+/* sim.h — a simulated flash medium: the geometry and timing model behind the
+ * "sim:" devices.  Pure model, no I/O: each request returns how many
+ * nanoseconds the modelled card would take, on a virtual clock.
+ *
+ * What is modelled (DESIGN.md):
+ *  - reads cost a base time, a time per read unit (page x planes) touched,
+ *    transfer time per byte, and a penalty per erase-block boundary crossed;
+ *  - writes go to "open" erase blocks (allocation units, AUs).  The card keeps
+ *    at most `open` AUs open (least recently used is closed first).  Closing an
+ *    AU that was not completely written costs a copy (garbage collection) of its
+ *    unwritten rest.  Writing backwards inside an open AU needs a random-order
+ *    slot (at most `random` AUs at once); without one the AU is closed and
+ *    reopened, which costs a copy of what lies before the write;
+ *  - writes shorter than `minwrite` take as long as `minwrite`;
+ *  - the first `fat` AUs are FAT-optimised: faster, no minimum write size, any
+ *    order, and they do not use open-AU slots;
+ *  - discard closes AUs at no copy cost;
+ *  - optional multiplicative noise from a seeded generator (deterministic). */
+#ifndef FLASHBENCH_SIM_H
+#define FLASHBENCH_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+struct sim_params {
+	uint64_t size;      /* bytes */
+	uint64_t sector;    /* logical sector size */
+	uint64_t erase;     /* erase block (AU) size; any multiple of page */
+	uint64_t page;      /* flash page */
+	unsigned planes;    /* pages read together: read unit = page * planes */
+	unsigned open;      /* AUs open for linear writing */
+	unsigned random;    /* of those, how many accept random order */
+	unsigned fat;       /* leading FAT-optimised AUs */
+	uint64_t minwrite;  /* minimum efficient write */
+	/* timing (ns, bytes per second) */
+	uint64_t t_read;    /* per read request */
+	uint64_t t_unit;    /* per read unit touched */
+	uint64_t t_cross;   /* per erase-block boundary crossed by a read */
+	uint64_t t_write;   /* per write request */
+	uint64_t t_random;  /* extra per write in random order */
+	uint64_t read_rate, write_rate, copy_rate;
+	double noise;       /* relative spread, 0 = exact */
+	uint64_t seed;
+};
+
+struct sim;
+
+/* Parse "KEY=VALUE,..." or "PRESET[,KEY=VALUE...]" (without the "sim:"
+ * prefix) into params.  Returns 0 or -1 with e filled. */
+int sim_parse(const char *spec, struct sim_params *p, struct fb_err *e);
+
+/* Fill params with the built-in defaults (an SD card with 4 MiB AUs). */
+void sim_defaults(struct sim_params *p);
+
+/* Names and one-line descriptions of the presets, NULL-terminated. */
+extern const char *const sim_preset_names[];
+const char *sim_preset_description(const char *name);
+
+int sim_create(struct sim **out, const struct sim_params *p, struct fb_err *e);
+void sim_destroy(struct sim *s);
+const struct sim_params *sim_params_of(const struct sim *s);
+
+/* Cost of one request in ns (the caller checked bounds). */
+uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len);
+uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len);
+uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len);
+
+/* Bytes the model copied for garbage collection so far (for tests). */
+uint64_t sim_gc_bytes(const struct sim *s);
+
+#endif

@@ -1,0 +1,212 @@
+/* units.c — parsing and printing sizes, times and throughputs (see units.h). */
+#include "units.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int parse_digits(const char **p, uint64_t *whole, uint64_t *frac, uint64_t *fracdiv)
+{
+	const char *s = *p;
+	*whole = 0;
+	*frac = 0;
+	*fracdiv = 1;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	while (isdigit((unsigned char)*s)) {
+		if (*whole > (UINT64_MAX - 9) / 10)
+			return -2;
+		*whole = *whole * 10 + (uint64_t)(*s - '0');
+		s++;
+	}
+	if (*s == '.') {
+		s++;
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		while (isdigit((unsigned char)*s)) {
+			if (*fracdiv < 1000000000000ULL) {
+				*frac = *frac * 10 + (uint64_t)(*s - '0');
+				*fracdiv *= 10;
+			} else if (*s != '0') {
+				return -3;
+			}
+			s++;
+		}
+	}
+	*p = s;
+	return 0;
+}
+
+int parse_count(const char *text, uint64_t *out, const char **why)
+{
+	uint64_t whole, frac, div;
+	const char *p = text;
+
+	if (!text || !*text) {
+		*why = "empty number";
+		return -1;
+	}
+	if (*p == '-') {
+		*why = "must not be negative";
+		return -1;
+	}
+	if (parse_digits(&p, &whole, &frac, &div) != 0 || div != 1 || *p) {
+		*why = "not a whole number";
+		return -1;
+	}
+	*out = whole;
+	return 0;
+}
+
+int parse_size(const char *text, uint64_t *out, const char **why)
+{
+	uint64_t whole, frac, div, mult = 1;
+	const char *p = text;
+	int rc;
+
+	if (!text || !*text) {
+		*why = "empty size";
+		return -1;
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '-') {
+		*why = "must not be negative";
+		return -1;
+	}
+	if (*p == '+')
+		p++;
+	rc = parse_digits(&p, &whole, &frac, &div);
+	if (rc == -2) {
+		*why = "too large";
+		return -1;
+	}
+	if (rc != 0) {
+		*why = "not a number (write it like 512, 24k, 1.5M, 12MiB or 2G)";
+		return -1;
+	}
+	switch (*p) {
+	case 'k': case 'K': mult = 1ULL << 10; p++; break;
+	case 'm': case 'M': mult = 1ULL << 20; p++; break;
+	case 'g': case 'G': mult = 1ULL << 30; p++; break;
+	case 't': case 'T': mult = 1ULL << 40; p++; break;
+	default: break;
+	}
+	if (mult > 1 && *p == 'i')
+		p++;
+	if (*p == 'B' || (mult > 1 && *p == 'b'))
+		p++;
+	if (*p) {
+		*why = "unknown unit (use k, M, G or T, optionally with iB: 24k, 12MiB)";
+		return -1;
+	}
+	if (whole > UINT64_MAX / mult) {
+		*why = "too large";
+		return -1;
+	}
+	/* the fraction must come out to whole bytes */
+	{
+		unsigned __int128 f = (unsigned __int128)frac * mult;
+		if (f % div) {
+			*why = "not a whole number of bytes";
+			return -1;
+		}
+		f /= div;
+		if ((unsigned __int128)whole * mult + f > UINT64_MAX) {
+			*why = "too large";
+			return -1;
+		}
+		*out = whole * mult + (uint64_t)f;
+	}
+	return 0;
+}
+
+/* Print v with "digits" significant digits, dropping trailing zeros
+ * (the classic "%.3g" look), never in exponent form. */
+static void sig(char *buf, size_t len, double v, int digits, const char *unit)
+{
+	int decimals;
+	double a = fabs(v);
+
+	if (a >= 1000)
+		decimals = 0;
+	else if (a >= 100)
+		decimals = digits - 3;
+	else if (a >= 10)
+		decimals = digits - 2;
+	else
+		decimals = digits - 1;
+	if (decimals < 0)
+		decimals = 0;
+	snprintf(buf, len, "%.*f", decimals, v);
+	if (strchr(buf, '.')) {
+		char *e = buf + strlen(buf) - 1;
+		while (*e == '0')
+			*e-- = '\0';
+		if (*e == '.')
+			*e = '\0';
+	}
+	if (strcmp(buf, "-0") == 0)
+		strcpy(buf, "0");
+	strncat(buf, unit, len - strlen(buf) - 1);
+}
+
+/* Does v, printed with this many significant digits, reach 1000? */
+static int rounds_to_1000(double v, int digits)
+{
+	double a = fabs(v);
+	double q = pow(10, 3 - digits);
+	return a >= 1000 || round(a / q) * q >= 1000;
+}
+
+void format_time(char *buf, size_t len, double ns)
+{
+	double a = fabs(ns);
+
+	if (round(a) < 1000) {
+		snprintf(buf, len, "%.0fns", ns);
+		if (strcmp(buf, "-0ns") == 0)
+			strcpy(buf, "0ns");
+		return;
+	}
+	if (!rounds_to_1000(ns / 1e3, 3)) {
+		sig(buf, len, ns / 1e3, 3, "µs");
+		return;
+	}
+	if (!rounds_to_1000(ns / 1e6, 3)) {
+		sig(buf, len, ns / 1e6, 3, "ms");
+		return;
+	}
+	sig(buf, len, ns / 1e9, 4, "s");
+}
+
+void format_size(char *buf, size_t len, uint64_t bytes)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)bytes;
+	int u = 0;
+
+	while (u < 5 && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0) {
+		snprintf(buf, len, "%lluB", (unsigned long long)bytes);
+		return;
+	}
+	sig(buf, len, v, 3, unit[u]);
+}
+
+void format_rate(char *buf, size_t len, double bps)
+{
+	static const char *const unit[] = { "B/s", "K/s", "M/s", "G/s", "T/s" };
+	double v = bps;
+	int u = 0;
+
+	while (u < 4 && rounds_to_1000(v, 3)) {
+		v /= 1000;
+		u++;
+	}
+	sig(buf, len, v, 3, unit[u]);
+}

@@ -1,0 +1,28 @@
+/* units.h — sizes and times as people write and read them: parsing "12M",
+ * "1.5MiB", "24k", and printing the classic flashbench units (µs, MiB, M/s). */
+#ifndef FLASHBENCH_UNITS_H
+#define FLASHBENCH_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Parse a byte count: a plain integer or a decimal number with a binary suffix
+ * (k/K, m/M, g/G, t/T, each optionally followed by "i" and/or "B"; "B" alone
+ * means bytes).  "1.5M" is 1572864.  Returns 0, or -1 with a reason in why
+ * (a static string) when the text is not a whole, non-negative byte count. */
+int parse_size(const char *text, uint64_t *out, const char **why);
+
+/* Parse a plain non-negative integer (counts, orders). */
+int parse_count(const char *text, uint64_t *out, const char **why);
+
+/* Time in nanoseconds: "123ns", "53.3µs", "1.08ms", "2.345s"; negative
+ * values carry the same units ("-2.1µs"). */
+void format_time(char *buf, size_t len, double ns);
+
+/* Byte count in binary units: "512B", "16KiB", "1.5MiB", "12MiB". */
+void format_size(char *buf, size_t len, uint64_t bytes);
+
+/* Throughput in decimal units of bytes per second: "8.79M/s", "912K/s". */
+void format_rate(char *buf, size_t len, double bytes_per_second);
+
+#endif

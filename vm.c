@@ -1,0 +1,416 @@
+/* vm.c — runs test programs against a device (see vm.h for the opcodes). */
+#include "vm.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev.h"
+
+#define VM_MAX_REQUESTS 100000000ULL   /* a program making more is refused */
+#define VM_MAX_SHUFFLE  (1u << 24)
+
+static const char *const names[VM_NOPCODES] = {
+	[VM_READ] = "read", [VM_WRITE] = "write", [VM_ERASE] = "erase",
+	[VM_SEQ] = "seq", [VM_REPEAT] = "repeat",
+	[VM_LEN] = "len", [VM_LEN_UNIT] = "len-unit", [VM_PATTERN] = "pattern",
+	[VM_OFF] = "off", [VM_OFF_UNIT] = "off-unit", [VM_OFF_LINEAR] = "off-linear",
+	[VM_OFF_SPAN] = "off-span", [VM_OFF_SHUFFLE] = "off-shuffle",
+	[VM_UNIT_HALVE] = "unit-halve", [VM_UNIT_DOUBLE] = "unit-double",
+};
+
+const char *vm_opcode_name(enum vm_opcode code)
+{
+	return code < VM_NOPCODES ? names[code] : "?";
+}
+
+/* ------------------------------------------------------------ building */
+
+struct vm_op *vm_add(struct vm_op *op, struct vm_op *child)
+{
+	struct vm_op **b;
+
+	if (!op || !child) {
+		vm_free(op);
+		vm_free(child);
+		return NULL;
+	}
+	b = realloc(op->body, (op->nbody + 1) * sizeof(*b));
+	if (!b) {
+		vm_free(op);
+		vm_free(child);
+		return NULL;
+	}
+	op->body = b;
+	op->body[op->nbody++] = child;
+	return op;
+}
+
+struct vm_op *vm_new(enum vm_opcode code, int64_t a, int64_t b, unsigned flags, ...)
+{
+	struct vm_op *op = calloc(1, sizeof(*op)), *child;
+	int failed = !op;
+	va_list ap;
+
+	if (op) {
+		op->code = code;
+		op->a = a;
+		op->b = b;
+		op->flags = flags;
+	}
+	va_start(ap, flags);
+	while ((child = va_arg(ap, struct vm_op *)) != NULL) {
+		if (failed) {
+			vm_free(child);
+			continue;
+		}
+		if (!(op = vm_add(op, child)))
+			failed = 1;
+	}
+	va_end(ap);
+	return failed ? NULL : op;
+}
+
+struct vm_op *vm_label(struct vm_op *op, const char *label)
+{
+	if (op)
+		op->label = label;
+	return op;
+}
+
+void vm_free(struct vm_op *op)
+{
+	if (!op)
+		return;
+	for (size_t i = 0; i < op->nbody; i++)
+		vm_free(op->body[i]);
+	free(op->body);
+	free(op);
+}
+
+/* ------------------------------------------------------------ walking */
+
+struct regs {
+	uint64_t off, len, unit;
+	int pattern;
+};
+
+struct walk {
+	struct dev *dev;           /* NULL when planning */
+	const struct vm_run *how;
+	struct vm_plan *plan;
+	uint64_t size;
+	unsigned sector;
+	uint64_t done;
+	struct fb_err *e;
+};
+
+static void stats_add(struct vm_stats *a, const struct vm_stats *b)
+{
+	if (!b->count)
+		return;
+	if (!a->count || b->min_ns < a->min_ns)
+		a->min_ns = b->min_ns;
+	if (!a->count || b->max_ns > a->max_ns)
+		a->max_ns = b->max_ns;
+	a->count += b->count;
+	a->bytes += b->bytes;
+	a->total_ns += b->total_ns;
+}
+
+/* Free what a node owns (its kept children), not the node itself. */
+static void free_kids(struct vm_result *r)
+{
+	for (size_t i = 0; i < r->nkid; i++)
+		free_kids(&r->kid[i]);
+	free(r->kid);
+	r->kid = NULL;
+	r->nkid = 0;
+}
+
+void vm_result_free(struct vm_result *r)
+{
+	if (!r)
+		return;
+	free_kids(r);
+	free(r);
+}
+
+static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm_result *node);
+
+static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, struct vm_result *node)
+{
+	uint64_t ns = 0;
+	int rc;
+
+	if (!w->dev) { /* planning: check and account only */
+		struct vm_plan *p = w->plan;
+		if (r->off > w->size || r->len > w->size - r->off)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "the test reaches byte %llu but the device has only %llu bytes "
+				       "(use a smaller size, count or offset)",
+				       (unsigned long long)(r->off + r->len), (unsigned long long)w->size);
+		if (r->off % w->sector || r->len % w->sector || !r->len)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a request of %llu bytes at offset %llu is not a whole number of %u-byte sectors",
+				       (unsigned long long)r->len, (unsigned long long)r->off, w->sector);
+		if (++p->requests > VM_MAX_REQUESTS)
+			return fb_fail(w->e, EXIT_USAGE, "the test would make more than %llu requests; refusing",
+				       VM_MAX_REQUESTS);
+		if (r->len > p->max_len)
+			p->max_len = r->len;
+		if (p->requests == 1 || r->off < p->lo)
+			p->lo = r->off;
+		if (r->off + r->len > p->hi)
+			p->hi = r->off + r->len;
+		if (op->code != VM_READ) {
+			if (p->write_lo == p->write_hi || r->off < p->write_lo)
+				p->write_lo = r->off;
+			if (r->off + r->len > p->write_hi)
+				p->write_hi = r->off + r->len;
+			p->bytes_written += op->code == VM_WRITE ? r->len : 0;
+		}
+		ns = 0;
+	} else {
+		if (w->how && w->how->stop && *w->how->stop)
+			return fb_fail(w->e, EXIT_DEVICE, "stopped by a signal");
+		if (op->code == VM_READ)
+			rc = dev_read(w->dev, r->off, r->len, &ns);
+		else if (op->code == VM_WRITE)
+			rc = dev_write(w->dev, r->off, r->len, r->pattern, &ns);
+		else
+			rc = dev_discard(w->dev, r->off, r->len, &ns);
+		if (rc)
+			return fb_fail(w->e, EXIT_DEVICE, "%s of %llu bytes at offset %llu failed: %s",
+				       names[op->code], (unsigned long long)r->len,
+				       (unsigned long long)r->off, strerror(-rc));
+		w->done++;
+		if (w->how && w->how->progress)
+			w->how->progress(w->how->progress_ctx, w->done);
+	}
+	node->value = (double)ns;
+	node->st.count = 1;
+	node->st.bytes = r->len;
+	node->st.min_ns = node->st.max_ns = ns;
+	node->st.total_ns = (double)ns;
+	return 0;
+}
+
+struct reducer {
+	unsigned how;
+	double v;
+	uint64_t n;
+};
+
+static void reduce(struct reducer *red, double v)
+{
+	switch (red->how) {
+	case VM_MIN: if (!red->n || v < red->v) red->v = v; break;
+	case VM_MAX: if (!red->n || v > red->v) red->v = v; break;
+	default: red->v += v; break;
+	}
+	red->n++;
+}
+
+/* Run the body once with registers r, adding one child per body op. */
+static int run_body(struct walk *w, const struct vm_op *op, const struct regs *r,
+		    struct vm_result *node, struct reducer *red)
+{
+	for (size_t i = 0; i < op->nbody; i++) {
+		struct vm_result tmp, *kid = &tmp;
+		int rc;
+
+		if ((op->flags & VM_KEEP) && w->dev) {
+			struct vm_result *k = realloc(node->kid, (node->nkid + 1) * sizeof(*k));
+			if (!k)
+				return fb_fail(w->e, EXIT_DEVICE, "out of memory for results");
+			node->kid = k;
+			kid = &node->kid[node->nkid++];
+		}
+		memset(kid, 0, sizeof(*kid));
+		rc = exec(w, op->body[i], *r, kid);
+		stats_add(&node->st, &kid->st);
+		reduce(red, kid->value);
+		if (kid == &tmp)
+			free_kids(&tmp);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int shuffle_order(struct walk *w, uint64_t n, uint64_t seed, uint32_t **out)
+{
+	uint32_t *v;
+	uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+
+	if (n > VM_MAX_SHUFFLE)
+		return fb_fail(w->e, EXIT_USAGE, "a shuffled span of %llu steps is too long (at most %u)",
+			       (unsigned long long)n, VM_MAX_SHUFFLE);
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		return fb_fail(w->e, EXIT_DEVICE, "out of memory");
+	for (uint64_t i = 0; i < n; i++)
+		v[i] = (uint32_t)i;
+	for (uint64_t i = n; i > 1; i--) { /* Fisher-Yates with xorshift64 */
+		uint64_t j;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = x % i;
+		uint32_t t = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+	*out = v;
+	return 0;
+}
+
+static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm_result *node)
+{
+	struct reducer red = { op->flags & VM_REDUCE_MASK, 0, 0 };
+	int rc = 0;
+
+	node->op = op;
+	node->off = r.off;
+	node->len = r.len;
+	node->unit = r.unit;
+
+	switch (op->code) {
+	case VM_READ:
+	case VM_WRITE:
+	case VM_ERASE:
+		return do_io(w, op, &r, node);
+	case VM_SEQ:
+		rc = run_body(w, op, &r, node, &red);
+		break;
+	case VM_REPEAT:
+		for (int64_t i = 0; i < op->a && !rc; i++)
+			rc = run_body(w, op, &r, node, &red);
+		break;
+	case VM_LEN:
+		r.len = (uint64_t)op->a;
+		node->len = r.len;
+		rc = run_body(w, op, &r, node, &red);
+		break;
+	case VM_LEN_UNIT:
+		r.len = r.unit;
+		node->len = r.len;
+		rc = run_body(w, op, &r, node, &red);
+		break;
+	case VM_PATTERN:
+		r.pattern = (int)(op->a & 0xff);
+		rc = run_body(w, op, &r, node, &red);
+		break;
+	case VM_OFF:
+		if (op->a < 0 && (uint64_t)-op->a > r.off)
+			return fb_fail(w->e, EXIT_USAGE, "the test would start before the beginning of the device");
+		r.off += (uint64_t)op->a;
+		node->off = r.off;
+		rc = run_body(w, op, &r, node, &red);
+		break;
+	case VM_OFF_UNIT:
+		if (op->b <= 0)
+			return fb_fail(w->e, EXIT_USAGE, "off-unit needs a positive divisor");
+		r.off += r.unit * (uint64_t)op->a / (uint64_t)op->b;
+		node->off = r.off;
+		rc = run_body(w, op, &r, node, &red);
+		break;
+	case VM_OFF_LINEAR: {
+		uint64_t base = r.off, step = op->a ? (uint64_t)op->a : r.unit;
+		for (int64_t i = 0; i < op->b && !rc; i++) {
+			r.off = base + (uint64_t)i * step;
+			rc = run_body(w, op, &r, node, &red);
+		}
+		break;
+	}
+	case VM_OFF_SPAN:
+	case VM_OFF_SHUFFLE: {
+		uint64_t base = r.off, n;
+		uint32_t *order = NULL;
+		if (!r.unit)
+			return fb_fail(w->e, EXIT_USAGE, "%s needs a unit (put it inside unit-halve or unit-double)",
+				       names[op->code]);
+		n = (uint64_t)op->a / r.unit;
+		if (op->code == VM_OFF_SHUFFLE && (rc = shuffle_order(w, n, (uint64_t)op->b, &order)))
+			return rc;
+		for (uint64_t i = 0; i < n && !rc; i++) {
+			r.off = base + (order ? order[i] : i) * r.unit;
+			rc = run_body(w, op, &r, node, &red);
+		}
+		free(order);
+		break;
+	}
+	case VM_UNIT_HALVE: {
+		uint64_t to = op->b > 0 ? (uint64_t)op->b : 1;
+		for (uint64_t u = (uint64_t)op->a; u >= to && u && !rc; u /= 2) {
+			r.unit = u;
+			rc = run_body(w, op, &r, node, &red);
+			if (u % 2)
+				break; /* no further halving in whole bytes */
+		}
+		break;
+	}
+	case VM_UNIT_DOUBLE: {
+		uint64_t from = op->a > 0 ? (uint64_t)op->a : 1;
+		for (uint64_t u = from; u <= (uint64_t)op->b && !rc; u *= 2) {
+			r.unit = u;
+			rc = run_body(w, op, &r, node, &red);
+			if (u > UINT64_MAX / 2)
+				break;
+		}
+		break;
+	}
+	default:
+		return fb_fail(w->e, EXIT_USAGE, "unknown VM opcode %d", (int)op->code);
+	}
+	if (red.how == VM_AVG && red.n)
+		red.v /= (double)red.n;
+	node->value = red.v;
+	return rc;
+}
+
+int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
+	    struct vm_plan *plan, struct fb_err *e)
+{
+	struct walk w = { .plan = plan, .size = dev_size, .sector = sector ? sector : 512, .e = e };
+	struct vm_result node;
+	struct regs r = { 0, 0, 0, 0 };
+	int rc;
+
+	memset(plan, 0, sizeof(*plan));
+	memset(&node, 0, sizeof(node));
+	rc = exec(&w, prog, r, &node);
+	free(node.kid);
+	return rc;
+}
+
+int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
+	   struct vm_result **out, struct fb_err *e)
+{
+	struct walk w = { .dev = d, .how = how, .size = dev_size(d), .sector = dev_sector(d), .e = e };
+	struct vm_result *node = calloc(1, sizeof(*node));
+	struct vm_plan plan;
+	struct regs r = { 0, 0, 0, 0 };
+	int rc;
+
+	if (!node)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	if (vm_plan(prog, dev_size(d), dev_sector(d), &plan, e) || dev_prepare(d, plan.max_len, e)) {
+		free(node);
+		return -1;
+	}
+	rc = exec(&w, prog, r, node);
+	if (rc) {
+		vm_result_free(node);
+		return -1;
+	}
+	*out = node;
+	return 0;
+}
+
+double vm_throughput(const struct vm_result *r)
+{
+	return r->st.total_ns > 0 ? (double)r->st.bytes * 1e9 / r->st.total_ns : 0;
+}

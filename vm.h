@@ -1,0 +1,126 @@
+/* vm.h — the test VM.  A test is a program: a tree of operations.  Each
+ * operation sets a register or loops, and runs its body (its child
+ * operations, in order) once per step; I/O operations are the leaves.  The VM
+ * walks the tree against a device and returns a result tree of the same
+ * shape: one node per operation run, holding the time of every request below
+ * it (count, bytes, min, max, total) and a reduced value.  The VM never
+ * prints.
+ *
+ * Registers: off (byte offset), len (request length), unit (a size that loops
+ * such as the chunk size or alignment step set), pattern (written byte).
+ *
+ *   opcode          a            b          what it does
+ *   VM_READ         -            -          read len bytes at off
+ *   VM_WRITE        -            -          write len bytes of pattern at off
+ *   VM_ERASE        -            -          discard len bytes at off
+ *   VM_SEQ          -            -          run the body once
+ *   VM_REPEAT       n            -          run the body n times
+ *   VM_LEN          bytes        -          len = a
+ *   VM_LEN_UNIT     -            -          len = unit
+ *   VM_PATTERN      byte         -          pattern = a (0x00, 0xff, 0x5a)
+ *   VM_OFF          bytes        -          off += a (a may be negative)
+ *   VM_OFF_UNIT     num          den        off += unit * a / b
+ *   VM_OFF_LINEAR   step         n          for i < n: off += i * step (step 0: unit)
+ *   VM_OFF_SPAN     span         -          for i < a / unit: off += i * unit
+ *   VM_OFF_SHUFFLE  span         seed       as VM_OFF_SPAN in a pseudo-random
+ *                                           order that visits each step once
+ *   VM_UNIT_HALVE   from         to         for unit = a; unit >= b; unit /= 2
+ *   VM_UNIT_DOUBLE  from         to         for unit = a; unit <= b; unit *= 2
+ *
+ * Every operation also has a reduction, how its value comes from its
+ * children's values (an I/O leaf's value is its time in ns): VM_SUM (the
+ * default), VM_MIN, VM_AVG or VM_MAX; and VM_KEEP, whether its children's
+ * result nodes are kept (for output and analysis) or only summed up. */
+#ifndef FLASHBENCH_VM_H
+#define FLASHBENCH_VM_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+struct dev;
+
+enum vm_opcode {
+	VM_READ, VM_WRITE, VM_ERASE,
+	VM_SEQ, VM_REPEAT,
+	VM_LEN, VM_LEN_UNIT, VM_PATTERN,
+	VM_OFF, VM_OFF_UNIT, VM_OFF_LINEAR, VM_OFF_SPAN, VM_OFF_SHUFFLE,
+	VM_UNIT_HALVE, VM_UNIT_DOUBLE,
+	VM_NOPCODES
+};
+
+enum vm_flags {
+	VM_SUM = 0, VM_MIN = 1, VM_AVG = 2, VM_MAX = 3, VM_REDUCE_MASK = 3,
+	VM_KEEP = 4,
+};
+
+struct vm_op {
+	enum vm_opcode code;
+	int64_t a, b;
+	unsigned flags;
+	const char *label;      /* optional name for output ("pre", "on") */
+	struct vm_op **body;
+	size_t nbody;
+};
+
+struct vm_stats {
+	uint64_t count, bytes;
+	uint64_t min_ns, max_ns;
+	double total_ns;
+};
+
+struct vm_result {
+	const struct vm_op *op;
+	uint64_t off, len, unit;    /* registers when the node ran */
+	double value;               /* reduced value (ns) */
+	struct vm_stats st;         /* every request below this node */
+	struct vm_result *kid;      /* kept children (VM_KEEP) */
+	size_t nkid;
+};
+
+/* What a program will do, found without any I/O. */
+struct vm_plan {
+	uint64_t requests;
+	uint64_t max_len;                  /* largest request */
+	uint64_t lo, hi;                   /* every byte touched lies in [lo, hi) */
+	uint64_t write_lo, write_hi;       /* bytes written or erased (lo == hi: none) */
+	uint64_t bytes_written;
+};
+
+/* Build a node: vm_new(code, a, b, flags, child..., NULL).  Returns NULL when
+ * memory runs out (children are then freed). */
+struct vm_op *vm_new(enum vm_opcode code, int64_t a, int64_t b, unsigned flags, ...);
+struct vm_op *vm_label(struct vm_op *op, const char *label);
+/* Append a child; returns op, or NULL after freeing both on failure. */
+struct vm_op *vm_add(struct vm_op *op, struct vm_op *child);
+void vm_free(struct vm_op *op);
+
+const char *vm_opcode_name(enum vm_opcode code);
+
+/* Walk the program without I/O: the requests it makes on a device of this
+ * size and sector size.  Fails (e filled, usage status) on a request past
+ * the end, an unaligned one, or a loop that would not end. */
+int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
+	    struct vm_plan *plan, struct fb_err *e);
+
+/* Called after each request with the requests done so far (may be NULL). */
+typedef void (*vm_progress_fn)(void *ctx, uint64_t done);
+
+struct vm_run {
+	const volatile sig_atomic_t *stop;  /* set by a signal: stop after this request */
+	vm_progress_fn progress;
+	void *progress_ctx;
+};
+
+/* Run the program.  The result tree is freed with vm_result_free.  Returns 0,
+ * or -1 with e filled (an I/O error names the offset; a stop says so). */
+int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
+	   struct vm_result **out, struct fb_err *e);
+void vm_result_free(struct vm_result *r);
+
+/* Bytes per second of everything below r. */
+double vm_throughput(const struct vm_result *r);
+
+#endif
