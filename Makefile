@@ -1,38 +1,49 @@
-# flashbench — GNU make.  make | make check | make check-asan | make bench |
-# make install [PREFIX=/usr/local] [DESTDIR=] | make clean
+# flashbench — GNU make.
+#   make                 build flashbench and erase
+#   make check           run every test (plain build, then again under
+#                        AddressSanitizer + UBSan); ends "N passed, N failed"
+#   make bench           benchmarks against the classic tool and fio
+#   make install         PREFIX=/usr/local DESTDIR= ; make clean
 CC ?= cc
 CFLAGS ?= -O2 -g
-WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-format-truncation
+WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow
 LDLIBS = -lm
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
+SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE = units.o err.o sim.o dev.o vm.o programs.o report.o safety.o
-BINS = flashbench erase
+# O is where objects and binaries go (the sanitizer build uses build/asan)
+O ?= .
+CORE = units err sim dev vm programs report safety
+CORE_OBJ = $(CORE:%=$(O)/%.o)
+HDRS = $(wildcard *.h)
 
-all: $(BINS)
+all: $(O)/flashbench $(O)/erase
 
-flashbench: flashbench.o $(CORE)
+$(O)/flashbench: $(O)/flashbench.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-erase: erase.o $(CORE)
+$(O)/erase: $(O)/erase.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-tests/unit: tests/unit.o $(CORE)
+$(O)/tests/unit: $(O)/tests/unit.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-%.o: %.c $(wildcard *.h)
+$(O)/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -I. -c -o $@ $<
 
-check: all tests/unit
-	@tests/run
+check: all $(O)/tests/unit
+	@if command -v clang > /dev/null; then \
+		$(MAKE) --no-print-directory -s O=build/clang CC=clang build/clang/flashbench build/clang/erase; fi
+	$(MAKE) --no-print-directory -s O=build/asan CFLAGS="$(SANITIZE)" \
+		build/asan/flashbench build/asan/erase build/asan/tests/unit
+	@tests/run . build/asan
 
-# the whole suite again, built with AddressSanitizer and UBSan
-check-asan:
-	$(MAKE) clean
-	$(MAKE) CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" check
-	$(MAKE) clean
+# only the plain build (quicker while working)
+check-quick: all $(O)/tests/unit
+	@tests/run .
 
 bench: all
 	@if [ -x bench/run ]; then bench/run; else echo "no benchmarks yet"; fi
@@ -43,6 +54,6 @@ install: all
 	install -m 755 erase $(DESTDIR)$(BINDIR)/flashbench-erase
 
 clean:
-	rm -f *.o tests/*.o $(BINS) tests/unit
+	rm -rf *.o tests/*.o flashbench erase tests/unit build tests/tmp
 
-.PHONY: all check check-asan bench install clean
+.PHONY: all check check-quick bench install clean

@@ -38,8 +38,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 4) {
-		usage(stderr);
-		return EXIT_USAGE;
+		fb_fail(&e, EXIT_USAGE, "expected DEVICE START LENGTH, got %d argument%s (usage: erase DEVICE START LENGTH)",
+			argc - 1, argc == 2 ? "" : "s");
+		return fail(&e);
 	}
 	if (parse_size(argv[2], &start, &why)) {
 		fb_fail(&e, EXIT_USAGE, "START %s: %s", argv[2], why);

@@ -1,0 +1,157 @@
+# tests/cli.sh — the command line on simulated devices: classic output
+# formats (golden files), the align steps at the model's page and erase
+# sizes, the write tests' knees, and every kind of bad input.
+. tests/lib.sh
+
+# ------------------------------------------------------------ goldens
+golden "align sd-4m golden" align-sd-4m.out "$FB" -a sim:sd-4m
+golden "align sd-4m 1KiB blocks golden" align-sd-4m-b1k.out "$FB" -a -b 1k sim:sd-4m
+golden "align usb-12m golden" align-usb-12m.out "$FB" -a sim:usb-12m
+golden "align cf-16m golden" align-cf-16m.out "$FB" -a sim:cf-16m
+golden "align ssd golden" align-ssd.out "$FB" -a sim:ssd
+golden "align with noise golden" align-sd-4m-noise.out "$FB" -a -b 1k sim:sd-4m,noise=0.05,seed=3
+golden "open-au usb-12m golden" open-au-usb-12m.out "$FB" -O -e 12M -b 32K --open-au-nr=3 sim:usb-12m
+golden "open-au random verbose golden" open-au-random-v.out "$FB" -O -r -v -e 4M -b 64K sim:sd-4m
+golden "find-fat sd-4m golden" find-fat-sd-4m.out "$FB" -f -b 64k sim:sd-4m
+golden "scatter golden" scatter-sd-4m.out "$FB" -s --scatter-order=5 --scatter-span=2 -b 1M sim:sd-4m
+golden "interval golden" interval-sd-4m.out "$FB" -i --interval-order=4 sim:sd-4m
+
+# -o FILE gives the same bytes as stdout, and a pipe works
+"$FB" -a sim:sd-4m -o "$TMP/a.out" && "$FB" -a sim:sd-4m | cat > "$TMP/b.out"
+if cmp -s "$TMP/a.out" tests/golden/align-sd-4m.out && cmp -s "$TMP/b.out" "$TMP/a.out"; then
+	pass "-o FILE and a pipe give the golden output"
+else
+	fail "-o FILE and a pipe give the golden output" "outputs differ"
+fi
+
+# ------------------------------------------------------------ align steps
+# to_ns: "1.5ms" -> 1500000
+to_ns='function ns(s,  v) { v = s + 0; if (s ~ /µs$/) v *= 1e3; else if (s ~ /ms$/) v *= 1e6;
+	else if (s ~ /[0-9]s$/) v *= 1e9; return v }'
+
+# steps NAME SPEC BLOCKSIZE UNIT ERASE2: the diff column is flat below UNIT,
+# one step up from UNIT, and higher again from ERASE2 (the power-of-two part
+# of the erase size; 0 when alignment must not matter at all)
+steps() {
+	local name=$1 spec=$2 bs=$3 unit=$4 erase=$5
+	if ! "$FB" -a -b "$bs" "$spec" > "$TMP/steps" 2> "$TMP/err"; then
+		fail "$name" "$(cat "$TMP/err")"
+		return
+	fi
+	local verdict
+	verdict=$(awk -F'\t' -v unit="$unit" -v erase="$erase" "$to_ns"'
+		{ a = substr($1, 7) + 0; d = ns(substr($5, 6)) }
+		erase == 0 { if (d > 5000 || d < -5000) bad = bad " " a; next }
+		a < unit { lo = (d > lo) ? d : lo; if (d > 30000) bad = bad " " a }
+		a >= unit && a < erase { if (!mid || d < midmin) midmin = d; if (d > midmax) midmax = d; mid = 1 }
+		a >= erase { if (!hi || d < himin) himin = d; hi = 1 }
+		END {
+			if (bad) { print "unexpected diff at" bad; exit }
+			if (erase == 0) { print "ok"; exit }
+			if (!mid || midmin < lo + 80000) { print "no page step at " unit; exit }
+			if (!hi || himin < midmax + 40000) { print "no erase step at " erase; exit }
+			print "ok"
+		}' "$TMP/steps")
+	if [ "$verdict" = ok ]; then pass "$name"; else fail "$name" "$verdict"; fi
+}
+steps "align steps: sd-4m at 16KiB and 4MiB" sim:sd-4m 1k 16384 4194304
+steps "align steps: sd-4m with noise" sim:sd-4m,noise=0.05,seed=9 1k 16384 4194304
+steps "align steps: usb-12m at 16KiB and 4MiB (12MiB = 3x4MiB)" sim:usb-12m 1k 16384 4194304
+steps "align steps: usb-12m with noise" sim:usb-12m,noise=0.05,seed=4 1k 16384 4194304
+steps "align steps: cf-16m at 16KiB and 16MiB" sim:cf-16m 1k 16384 16777216
+steps "align steps: cf-16m with noise" sim:cf-16m,noise=0.05,seed=5 1k 16384 16777216
+steps "align steps: ssd has none" sim:ssd 1k 0 0
+steps "align steps: ssd with noise has none" sim:ssd,noise=0.05,seed=6 1k 0 0
+steps "align steps: 2MiB erase, 32KiB pages" sim:erase=2M,page=32K,planes=1,size=1G 1k 32768 2097152
+steps "align steps: 8MiB erase, 4KiB page pairs" sim:erase=8M,page=4K,planes=2,size=4G,noise=0.03 1k 8192 8388608
+
+# ------------------------------------------------------------ write knees
+# knee NAME SPEC ERASE BS OPEN [-r]: small-chunk throughput stays within 2x of
+# N=1 up to OPEN erase blocks and collapses (over 3x slower) beyond
+knee() {
+	local name=$1 spec=$2 e=$3 bs=$4 open=$5 r=${6:-} n last base verdict=ok
+	for n in $(seq 1 $((open + 2))); do
+		last=$("$FB" -O $r -e "$e" -b "$bs" --open-au-nr=$n "$spec" 2>/dev/null | tail -1 | cut -f2)
+		last=$(echo "$last" | awk '{ v = $1 + 0; if ($1 ~ /K\/s/) v *= 1e3; else if ($1 ~ /M\/s/) v *= 1e6;
+			else if ($1 ~ /G\/s/) v *= 1e9; print v }')
+		[ "$n" = 1 ] && base=$last
+		if [ "$n" -le "$open" ] && awk -v a="$last" -v b="$base" 'BEGIN { exit !(a * 2 < b) }'; then
+			verdict="N=$n slow ($last vs $base)"
+		fi
+		if [ "$n" -gt "$open" ] && awk -v a="$last" -v b="$base" 'BEGIN { exit !(a * 3 > b) }'; then
+			verdict="N=$n not collapsed ($last vs $base)"
+		fi
+	done
+	if [ "$verdict" = ok ]; then pass "$name"; else fail "$name" "$verdict"; fi
+}
+knee "open-au knee: usb-12m between 3 and 4" sim:usb-12m 12M 32K 3
+knee "open-au knee: sd-4m between 2 and 3" sim:sd-4m 4M 16K 2
+knee "open-au knee: 5 open AUs, 2MiB erase" sim:erase=2M,open=5,random=2,size=1G 2M 16K 5
+knee "open-au knee: 1 open AU with noise" sim:erase=4M,open=1,random=1,noise=0.05,seed=2 4M 16K 1
+knee "open-au random knee: usb-12m 1 random" sim:usb-12m 12M 96K 1 -r
+knee "open-au random knee: cf-16m 2 random" sim:cf-16m 16M 128K 2 -r
+knee "open-au random knee: 3 random of 4" sim:erase=4M,open=4,random=3,size=2G 4M 64K 3 -r
+
+# find-fat: the model's FAT erase blocks are faster at small chunks
+"$FB" -f --fat-nr=6 -e 2M -b 16k sim:erase=2M,fat=3,size=1G 2>/dev/null | tail -1 > "$TMP/fat"
+if awk -F'\t' '{ for (i = 2; i <= NF; i++) v[i] = $i + 0;
+	exit !(v[2] > 2 * v[5] && v[3] > 2 * v[6] && v[4] > 2 * v[7] && v[5] == v[6] && v[6] == v[7]) }' "$TMP/fat"; then
+	pass "find-fat shows the 3 FAT erase blocks faster"
+else
+	fail "find-fat shows the 3 FAT erase blocks faster" "$(cat "$TMP/fat")"
+fi
+
+# the write range is announced on stderr before the results
+"$FB" -O -e 4M -b 1M --open-au-nr=3 sim:sd-4m > "$TMP/out" 2> "$TMP/err"
+if grep -q "overwrites bytes 16777216 to 29360127 of sim:sd-4m (12MiB); 36MiB written in all" "$TMP/err"; then
+	pass "open-au announces the range it overwrites"
+else
+	fail "open-au announces the range it overwrites" "$(cat "$TMP/err")"
+fi
+
+# ------------------------------------------------------------ bad input
+expect_error "unknown long option" 2 "unknown option '--bogus'" "$FB" --bogus -a sim:sd-4m
+expect_error "unknown short option" 2 "unknown option '-Z'" "$FB" -Z -a sim:sd-4m
+expect_error "option without its value" 2 "needs a value" "$FB" -a sim:sd-4m --blocksize
+expect_error "missing device" 2 "no device given" "$FB" -a
+expect_error "two devices" 2 "more than one device" "$FB" -a sim:sd-4m sim:ssd
+expect_error "no test" 2 "no test chosen" "$FB" sim:sd-4m
+expect_error "two tests" 2 "choose one test" "$FB" -a -O sim:sd-4m
+expect_error "block size not a multiple of 512" 2 "blocksize=1000 is not a multiple of 512" "$FB" -a -b 1000 sim:sd-4m
+expect_error "block size not a multiple of the sector" 2 "not a multiple of the device's 4096-byte sector" \
+	"$FB" -a -b 2k sim:sector=4096,page=8K
+expect_error "zero block size" 2 "blocksize=0 is not a multiple" "$FB" -a -b 0 sim:sd-4m
+expect_error "negative block size" 2 "blocksize=-16k: must not be negative" "$FB" -a -b -16k sim:sd-4m
+expect_error "garbage size" 2 "erasesize=4Q: unknown unit" "$FB" -O -e 4Q sim:sd-4m
+expect_error "zero count" 2 "count=0: must be from 1" "$FB" -a -c 0 sim:sd-4m
+expect_error "offset past the end" 2 "offset=17179869184 is past the end" "$FB" -O --offset=16G sim:sd-4m
+expect_error "offset not a sector multiple" 2 "offset=1000 is not a multiple of 512" "$FB" -O --offset=1000 sim:sd-4m
+expect_error "offset not on an erase block" 2 "not a multiple of the erase size \(4MiB\)" "$FB" -O --offset=1M sim:sd-4m
+expect_error "erase size not a multiple of block size" 2 "erasesize=4MiB is not a multiple of --blocksize=24KiB" \
+	"$FB" -O -e 4M -b 24k sim:sd-4m
+expect_error "block size larger than erase size" 2 "blocksize=8MiB is larger than --erasesize=4MiB" \
+	"$FB" -O -e 4M -b 8M sim:sd-4m
+expect_error "open-au-nr 0" 2 "open-au-nr=0: must be from 1" "$FB" -O --open-au-nr=0 sim:sd-4m
+expect_error "open-au-nr past the end" 2 "reaches byte .* but the device has only" \
+	"$FB" -O --open-au-nr=3000 sim:sd-4m
+expect_error "random without open-au" 2 "random only applies to --open-au" "$FB" -a -r sim:sd-4m
+expect_error "device too small for align" 2 "too small for --align" "$FB" -a -b 4M sim:size=8M,erase=1M
+expect_error "nonexistent device" 1 "/nonexistent/sdz: no such device" "$FB" -a /nonexistent/sdz
+expect_error "directory as device" 1 "is a directory" "$FB" -a /tmp
+expect_error "bad sim spec" 2 "sim: unknown key 'wobble'" "$FB" -a sim:wobble=1
+expect_error "unknown preset" 2 "unknown preset 'sd-9m'" "$FB" -a sim:sd-9m
+expect_error "write test refuses a missing file" 1 "no such device or file" "$FB" -O "$TMP/missing.img"
+if [ ! -e "$TMP/missing.img" ]; then pass "a write test never creates a file"; else fail "a write test never creates a file" "created"; fi
+expect_error "erase: wrong argument count" 2 "expected DEVICE START LENGTH, got 2 arguments \(usage: erase DEVICE START LENGTH\)" "$ERASE" /dev/null 0
+
+if is_root && command -v setpriv > /dev/null; then
+	truncate -s 64M "$TMP/private.img" && chmod 600 "$TMP/private.img" && chmod 755 "$TMP"
+	expect_error "permission denied suggests root" 1 "permission denied \(run as root" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$FB" -a "$TMP/private.img"
+else
+	skip "permission denied suggests root" "needs root and setpriv to drop privileges"
+fi
+
+"$FB" --help > "$TMP/help" && grep -q -- "--open-au-nr=N" "$TMP/help" && pass "--help lists the options" ||
+	fail "--help lists the options" "no help"
+[ "$("$FB" --version)" = "flashbench 0.1.0" ] && pass "--version" || fail "--version" "$("$FB" --version)"

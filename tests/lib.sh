@@ -1,0 +1,52 @@
+# tests/lib.sh — helpers for the shell tests: pass/fail/skip lines that
+# tests/run counts, and expectations on exit status and output.
+# FB and ERASE name the binaries under test (set by tests/run).
+: "${FB:=$PWD/flashbench}" "${ERASE:=$PWD/erase}"
+TMP=${TMPDIR:-/tmp}/flashbench-test.$$
+mkdir -p "$TMP"
+trap 'rm -rf "$TMP"' EXIT
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+
+# expect NAME STATUS PATTERN CMD...: CMD exits with STATUS, prints exactly one
+# line on stderr matching the extended regex PATTERN, and nothing on stdout.
+expect_error() {
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	"$@" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ $rc -ne "$want" ]; then
+		fail "$name" "exit status $rc, want $want ($(head -c 200 "$TMP/err"))"
+	elif [ "$(wc -l < "$TMP/err")" -ne 1 ]; then
+		fail "$name" "want one line on stderr, got: $(head -c 300 "$TMP/err")"
+	elif ! grep -Eq -- "$pat" "$TMP/err"; then
+		fail "$name" "message '$(cat "$TMP/err")' does not match '$pat'"
+	elif [ -s "$TMP/out" ]; then
+		fail "$name" "printed on stdout: $(head -c 200 "$TMP/out")"
+	else
+		pass "$name"
+	fi
+}
+
+# golden NAME FILE CMD...: CMD's stdout equals tests/golden/FILE exactly.
+# With UPDATE_GOLDEN=1 the file is rewritten instead.
+golden() {
+	local name=$1 file=tests/golden/$2
+	shift 2
+	if ! "$@" > "$TMP/golden" 2> "$TMP/err"; then
+		fail "$name" "failed: $(head -c 300 "$TMP/err")"
+		return
+	fi
+	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+		cp "$TMP/golden" "$file"
+	fi
+	if cmp -s "$TMP/golden" "$file"; then
+		pass "$name"
+	else
+		fail "$name" "output differs from $file: $(diff "$file" "$TMP/golden" | head -5 | tr '\n' '|')"
+	fi
+}
+
+is_root() { [ "$(id -u)" = 0 ]; }

@@ -1,0 +1,152 @@
+# tests/loop.sh — real block devices: loop devices over files (needs root).
+# Read tests leave every byte alone and work on a read-only device; write
+# tests write exactly the range they announce, and refuse a device that is
+# mounted (also through a symlink alias) or used as swap; erase discards.
+. tests/lib.sh
+
+ALL="align on a loop device|align leaves the bytes alone|align on a read-only loop device|align into a pipe"
+ALL="$ALL|open-au writes only its announced range|find-fat writes only its announced range"
+ALL="$ALL|write refused while mounted|write refused through a symlink alias|erase refused while mounted"
+ALL="$ALL|write refused on active swap|erase discards a range|erase refuses a range past the end"
+ALL="$ALL|erase refuses an unaligned range|align leaves a mounted device alone"
+skip_all() { local IFS='|' t; for t in $ALL; do skip "$t" "$1"; done; exit 0; }
+
+is_root || skip_all "needs root for loop devices"
+command -v losetup > /dev/null || skip_all "losetup is not installed (util-linux)"
+
+LOOPS=()
+MNT=$TMP/mnt
+cleanup() {
+	mountpoint -q "$MNT" 2> /dev/null && umount "$MNT"
+	for l in "${LOOPS[@]}"; do
+		swapoff "$l" 2> /dev/null
+		losetup -d "$l" 2> /dev/null
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+attach() { # attach [-r] FILE: sets DEV to the new loop device
+	DEV=$(losetup -f --show "$@") || return 1
+	LOOPS+=("$DEV")
+}
+
+img=$TMP/card.img
+head -c $((96 << 20)) /dev/urandom > "$img"
+attach "$img" || skip_all "cannot attach a loop device here"
+L=$DEV
+sum() { dd if="$1" bs=1M iflag=skip_bytes,count_bytes skip="$2" count="$3" status=none | sha256sum | cut -c1-64; }
+SIZE=$(blockdev --getsize64 "$L")
+
+# ------------------------------------------------------------ read tests
+before=$(sum "$L" 0 "$SIZE")
+if "$FB" -a "$L" > "$TMP/align" 2> "$TMP/err"; then
+	# 96 MiB: positions 8 MiB apart, so alignments 8 MiB .. 32 KiB: 9 lines
+	n=$(grep -cE $'^align [0-9]+\tpre [0-9.]+(ns|µs|ms|s)\ton [0-9.]+(ns|µs|ms|s)\tpost [0-9.]+(ns|µs|ms|s)\tdiff -?[0-9.]+(ns|µs|ms|s)$' "$TMP/align")
+	first=$(head -1 "$TMP/align" | cut -f1)
+	if [ "$n" = 9 ] && [ "$(wc -l < "$TMP/align")" = 9 ] && [ "$first" = "align 8388608" ]; then
+		pass "align on a loop device"
+	else
+		fail "align on a loop device" "$n well-formed lines, first '$first': $(head -3 "$TMP/align")"
+	fi
+else
+	fail "align on a loop device" "$(cat "$TMP/err")"
+fi
+"$FB" -a -b 4k -c 2 "$L" > /dev/null 2>&1
+"$FB" -s --scatter-order=6 "$L" > /dev/null 2>&1
+"$FB" -i --interval-order=3 "$L" > /dev/null 2>&1
+after=$(sum "$L" 0 "$SIZE")
+[ "$before" = "$after" ] && pass "align leaves the bytes alone" || fail "align leaves the bytes alone" "checksum changed"
+
+LR=
+attach -r "$img" && LR=$DEV
+if [ -n "$LR" ] && "$FB" -a -c 2 "$LR" > "$TMP/ro" 2> "$TMP/err" && [ "$(wc -l < "$TMP/ro")" = 9 ]; then
+	pass "align on a read-only loop device"
+else
+	fail "align on a read-only loop device" "$(cat "$TMP/err")"
+fi
+"$FB" -a -c 2 "$L" 2> "$TMP/err" | tee "$TMP/tee" > /dev/null
+if [ "${PIPESTATUS[0]}" = 0 ] && [ "$(wc -l < "$TMP/tee")" = 9 ]; then
+	pass "align into a pipe"
+else
+	fail "align into a pipe" "$(cat "$TMP/err")"
+fi
+
+# ------------------------------------------------------------ write tests
+# written_ok NAME CMD...: run a write test, read the range it announces, and
+# check that the bytes outside are as in orig.img and the bytes inside are 0x5a
+written_ok() {
+	local name=$1 lo hi inside outside_lo outside_hi want_inside
+	shift
+	if ! "$@" > "$TMP/w.out" 2> "$TMP/w.err"; then
+		fail "$name" "$(cat "$TMP/w.err")"
+		return
+	fi
+	read -r lo hi < <(sed -n 's/.*overwrites bytes \([0-9]*\) to \([0-9]*\) of.*/\1 \2/p' "$TMP/w.err")
+	if [ -z "$lo" ]; then
+		fail "$name" "no range announced: $(cat "$TMP/w.err")"
+		return
+	fi
+	inside=$(sum "$L" "$lo" $((hi - lo + 1)))
+	want_inside=$(head -c $((hi - lo + 1)) /dev/zero | tr '\0' '\132' | sha256sum | cut -c1-64)
+	outside_lo=$(sum "$L" 0 "$lo")
+	outside_hi=$(sum "$L" $((hi + 1)) $((SIZE - hi - 1)))
+	if [ "$inside" != "$want_inside" ]; then
+		fail "$name" "the announced range $lo..$hi does not hold the written pattern"
+	elif [ "$outside_lo" != "$(sum "$TMP/orig.img" 0 "$lo")" ] ||
+		[ "$outside_hi" != "$(sum "$TMP/orig.img" $((hi + 1)) $((SIZE - hi - 1)))" ]; then
+		fail "$name" "bytes outside $lo..$hi changed"
+	else
+		pass "$name"
+	fi
+}
+cp "$img" "$TMP/orig.img"
+written_ok "open-au writes only its announced range" "$FB" -O -e 4M -b 512k --open-au-nr=2 "$L"
+cp "$img" "$TMP/orig.img"
+written_ok "find-fat writes only its announced range" "$FB" -f -e 1M -b 256k --fat-nr=3 "$L"
+
+# ------------------------------------------------------------ refusals
+small=$TMP/small.img
+truncate -s 64M "$small"
+attach "$small" || skip_all "cannot attach a second loop device"
+LM=$DEV
+mkdir -p "$MNT"
+if command -v mkfs.ext4 > /dev/null && mkfs.ext4 -q -F "$LM" > /dev/null 2>&1 && mount "$LM" "$MNT" 2> /dev/null; then
+	expect_error "write refused while mounted" 1 "$LM is in use: $LM is mounted on $MNT; unmount it" "$FB" -O "$LM"
+	ln -s "$LM" "$TMP/alias"
+	expect_error "write refused through a symlink alias" 1 "$TMP/alias is in use: .* is mounted on $MNT" \
+		"$FB" -f "$TMP/alias"
+	expect_error "erase refused while mounted" 1 "is mounted on $MNT" "$ERASE" "$LM" 0 1M
+	if "$FB" -a -c 1 "$LM" > /dev/null 2>&1; then
+		pass "align leaves a mounted device alone"
+	else
+		fail "align leaves a mounted device alone" "read-only test refused on a mounted device"
+	fi
+	umount "$MNT"
+else
+	for t in "write refused while mounted" "write refused through a symlink alias" "erase refused while mounted" \
+		"align leaves a mounted device alone"; do
+		skip "$t" "cannot mkfs.ext4 and mount a loop device here"
+	done
+fi
+if command -v mkswap > /dev/null && mkswap "$LM" > /dev/null 2>&1 && swapon "$LM" 2> /dev/null; then
+	expect_error "write refused on active swap" 1 "$LM is in use: $LM is an active swap area; run swapoff" "$FB" -O "$LM"
+	swapoff "$LM"
+else
+	skip "write refused on active swap" "swapon is not permitted here"
+fi
+
+# ------------------------------------------------------------ erase
+if "$ERASE" "$L" 1M 2M > "$TMP/e.out" 2> "$TMP/e.err"; then
+	zeros=$(head -c $((2 << 20)) /dev/zero | sha256sum | cut -c1-64)
+	if [ "$(sum "$L" $((1 << 20)) $((2 << 20)))" = "$zeros" ]; then
+		pass "erase discards a range"
+	else
+		fail "erase discards a range" "the range does not read back as zeros"
+	fi
+elif grep -q "does not support discard" "$TMP/e.err"; then
+	skip "erase discards a range" "this kernel's loop device does not discard"
+else
+	fail "erase discards a range" "$(cat "$TMP/e.err")"
+fi
+expect_error "erase refuses a range past the end" 2 "ends past the end of $L" "$ERASE" "$L" 95M 2M
+expect_error "erase refuses an unaligned range" 2 "multiples of the 512-byte sector" "$ERASE" "$L" 1000 1M

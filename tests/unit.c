@@ -1,0 +1,385 @@
+/* tests/unit.c — unit tests of sizes and units, the flash model and the VM.
+ * Prints "PASS name" / "FAIL name: why" lines for tests/run to count. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev.h"
+#include "programs.h"
+#include "sim.h"
+#include "units.h"
+#include "vm.h"
+
+static int failures;
+
+static void check(int ok, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#include <stdarg.h>
+static void check(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("PASS %s\n", name);
+		return;
+	}
+	failures++;
+	printf("FAIL %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* ------------------------------------------------------------ units */
+
+static void test_parse_size(void)
+{
+	static const struct { const char *in; uint64_t want; } good[] = {
+		{ "512", 512 }, { "24k", 24576 }, { "24K", 24576 }, { "3M", 3 << 20 }, { "12MiB", 12 << 20 },
+		{ "1.5M", 1572864 }, { "2G", 2ULL << 30 }, { "16KiB", 16384 }, { "512B", 512 }, { "0", 0 },
+		{ "1.5MiB", 1572864 }, { "4m", 4 << 20 }, { "1T", 1ULL << 40 }, { "0.5k", 512 },
+	};
+	static const char *const bad[] = { "", "-5", "abc", "4X", "1.3K", "12Mx", "1.", ".5M", "99999999999999999999", "20000000T", "1.5" };
+	char name[64];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		uint64_t v = 0;
+		const char *why = NULL;
+		int rc = parse_size(good[i].in, &v, &why);
+		snprintf(name, sizeof(name), "parse_size(\"%s\")", good[i].in);
+		check(rc == 0 && v == good[i].want, name, "rc %d value %llu, want %llu (%s)", rc,
+		      (unsigned long long)v, (unsigned long long)good[i].want, why ? why : "");
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint64_t v = 0;
+		const char *why = NULL;
+		int rc = parse_size(bad[i], &v, &why);
+		snprintf(name, sizeof(name), "parse_size rejects \"%s\"", bad[i]);
+		check(rc != 0 && why && *why, name, "accepted as %llu", (unsigned long long)v);
+	}
+}
+
+static void test_format(void)
+{
+	static const struct { double ns; const char *want; } times[] = {
+		{ 0, "0ns" }, { 123, "123ns" }, { -44, "-44ns" }, { 999.4, "999ns" }, { 999.6, "1µs" },
+		{ 5850, "5.85µs" }, { 53300, "53.3µs" }, { 324000, "324µs" }, { 999999, "1ms" },
+		{ 1000000, "1ms" }, { 1080000, "1.08ms" }, { 2345000000.0, "2.345s" }, { -2100, "-2.1µs" },
+		{ -10525, "-10.5µs" }, { -514893, "-515µs" }, { -1500000, "-1.5ms" }, { 15000000000.0, "15s" },
+	};
+	static const struct { uint64_t b; const char *want; } sizes[] = {
+		{ 512, "512B" }, { 1024, "1KiB" }, { 16384, "16KiB" }, { 1572864, "1.5MiB" }, { 12 << 20, "12MiB" },
+		{ 786432, "768KiB" }, { 4ULL << 30, "4GiB" }, { 1000, "1000B" }, { 25165824, "24MiB" },
+	};
+	static const struct { double bps; const char *want; } rates[] = {
+		{ 8790000, "8.79M/s" }, { 912000, "912K/s" }, { 70e6, "70M/s" }, { 999.6e3, "1M/s" },
+		{ 596000, "596K/s" }, { 500, "500B/s" }, { 1.2e9, "1.2G/s" },
+	};
+	char buf[64], name[96];
+
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		format_time(buf, sizeof(buf), times[i].ns);
+		snprintf(name, sizeof(name), "format_time(%g)", times[i].ns);
+		check(strcmp(buf, times[i].want) == 0, name, "got \"%s\", want \"%s\"", buf, times[i].want);
+	}
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		format_size(buf, sizeof(buf), sizes[i].b);
+		snprintf(name, sizeof(name), "format_size(%llu)", (unsigned long long)sizes[i].b);
+		check(strcmp(buf, sizes[i].want) == 0, name, "got \"%s\", want \"%s\"", buf, sizes[i].want);
+	}
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		format_rate(buf, sizeof(buf), rates[i].bps);
+		snprintf(name, sizeof(name), "format_rate(%g)", rates[i].bps);
+		check(strcmp(buf, rates[i].want) == 0, name, "got \"%s\", want \"%s\"", buf, rates[i].want);
+	}
+}
+
+/* ------------------------------------------------------------ sim */
+
+static struct sim *make_sim(const char *spec, struct sim_params *p)
+{
+	struct fb_err e;
+	struct sim *s = NULL;
+
+	if (sim_parse(spec, p, &e) || sim_create(&s, p, &e)) {
+		printf("FAIL sim spec \"%s\": %s\n", spec, e.msg);
+		failures++;
+		return NULL;
+	}
+	return s;
+}
+
+static void test_sim_reads(void)
+{
+	struct sim_params p;
+	struct sim *s = make_sim("erase=4M,page=8K,planes=2,tread=500us,tunit=100us,tcross=300us,rrate=1G", &p);
+	uint64_t unit = 16384, e = 4 << 20, a, b, c;
+
+	if (!s)
+		return;
+	a = sim_read(s, 10 * e - 2 * unit, 4096);        /* inside one unit */
+	b = sim_read(s, 10 * e - unit - 2048, 4096);     /* across a unit boundary */
+	c = sim_read(s, 10 * e - 2048, 4096);            /* across an erase block */
+	check(b - a == p.t_unit, "sim: crossing a read unit costs tunit", "%llu vs %llu", (unsigned long long)b,
+	      (unsigned long long)a);
+	check(c - b == p.t_cross, "sim: crossing an erase block costs tcross more", "%llu vs %llu",
+	      (unsigned long long)c, (unsigned long long)b);
+	sim_destroy(s);
+}
+
+static void test_sim_writes(void)
+{
+	struct sim_params p;
+	uint64_t e = 4 << 20, c = 64 << 10, t1, t2, gc;
+	struct sim *s = make_sim("erase=4M,open=1,random=0,fat=0,minwrite=32K", &p);
+
+	if (!s)
+		return;
+	/* half-write AU 10, then open AU 11: AU 10's unwritten half is copied */
+	for (uint64_t o = 0; o < e / 2; o += c)
+		sim_write(s, 10 * e + o, c);
+	check(sim_gc_bytes(s) == 0, "sim: linear writes in one AU copy nothing", "gc %llu",
+	      (unsigned long long)sim_gc_bytes(s));
+	sim_write(s, 11 * e, c);
+	check(sim_gc_bytes(s) == e / 2, "sim: evicting an open AU copies its unwritten rest", "gc %llu, want %llu",
+	      (unsigned long long)sim_gc_bytes(s), (unsigned long long)e / 2);
+	/* backwards inside AU 11 without a random slot: close and reopen */
+	gc = sim_gc_bytes(s);
+	sim_write(s, 11 * e + 3 * c, c); /* skip ahead: copies the 2c gap */
+	sim_write(s, 11 * e + c, c);     /* backwards: GC */
+	check(sim_gc_bytes(s) - gc == 2 * c + (e - 4 * c) + c, "sim: random order in a non-random AU forces GC",
+	      "gc %llu", (unsigned long long)(sim_gc_bytes(s) - gc));
+	sim_destroy(s);
+
+	s = make_sim("erase=4M,open=2,random=1,fat=0,minwrite=32K,trandom=1ms", &p);
+	if (!s)
+		return;
+	t1 = sim_write(s, 10 * e + 2 * c, c);
+	gc = sim_gc_bytes(s);
+	t2 = sim_write(s, 10 * e, c);
+	check(sim_gc_bytes(s) == gc && t2 == t1 - (uint64_t)llround(2.0 * c * 1e9 / p.copy_rate) + p.t_random,
+	      "sim: a random-order slot takes backwards writes without GC", "t1 %llu t2 %llu gc %llu",
+	      (unsigned long long)t1, (unsigned long long)t2, (unsigned long long)(sim_gc_bytes(s) - gc));
+	t1 = sim_write(s, 20 * e, 4096);
+	t2 = sim_write(s, 20 * e + 4096, 32768);
+	check(t1 == t2, "sim: writes below minwrite cost as much as minwrite", "%llu vs %llu",
+	      (unsigned long long)t1, (unsigned long long)t2);
+	sim_destroy(s);
+
+	s = make_sim("erase=4M,open=2,fat=2", &p);
+	if (!s)
+		return;
+	t1 = sim_write(s, 1 * e, 16384);
+	t2 = sim_write(s, 5 * e, 16384);
+	check(t1 < t2 / 2, "sim: FAT-area AUs take small writes faster", "fat %llu normal %llu",
+	      (unsigned long long)t1, (unsigned long long)t2);
+	sim_destroy(s);
+}
+
+static void test_sim_noise(void)
+{
+	struct sim_params p;
+	struct sim *a = make_sim("noise=0.1,seed=7", &p), *b = make_sim("noise=0.1,seed=7", &p),
+		   *c = make_sim("noise=0.1,seed=8", &p);
+	int same = 1, differ = 0, spread = 0;
+	uint64_t first = 0;
+
+	if (!a || !b || !c)
+		return;
+	for (int i = 0; i < 200; i++) {
+		uint64_t x = sim_read(a, 1 << 20, 4096), y = sim_read(b, 1 << 20, 4096), z = sim_read(c, 1 << 20, 4096);
+		same &= x == y;
+		differ |= x != z;
+		if (i == 0)
+			first = x;
+		spread |= x != first;
+	}
+	check(same && differ && spread, "sim: noise is seeded and deterministic", "same %d differ %d spread %d",
+	      same, differ, spread);
+	sim_destroy(a);
+	sim_destroy(b);
+	sim_destroy(c);
+}
+
+static void test_sim_spec_errors(void)
+{
+	static const char *const bad[] = { "erase=3K,page=8K", "open=0", "random=3,open=2", "bogus=1",
+					   "noise=2", "nosuchpreset", "size=1M,erase=4M", "page=1000" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sim_params p;
+		struct fb_err e = { 0, "" };
+		char name[96];
+		snprintf(name, sizeof(name), "sim: spec \"%s\" is refused", bad[i]);
+		check(sim_parse(bad[i], &p, &e) != 0 && e.msg[0] && e.status == EXIT_USAGE, name, "accepted");
+	}
+}
+
+/* ------------------------------------------------------------ vm */
+
+static struct dev *open_sim(const char *spec)
+{
+	struct dev *d = NULL;
+	struct fb_err e;
+
+	if (dev_open(&d, spec, DEV_READONLY, &e)) {
+		printf("FAIL open %s: %s\n", spec, e.msg);
+		failures++;
+	}
+	return d;
+}
+
+static void test_vm_series(void)
+{
+	struct dev *d = open_sim("sim:erase=1M,page=4K,planes=1,size=64M");
+	struct vm_result *r = NULL;
+	struct fb_err e;
+	struct vm_op *prog;
+	int ok;
+
+	if (!d)
+		return;
+	/* linear: offsets 4096 + i*8192 */
+	prog = vm_new(VM_LEN, 4096, 0, VM_KEEP,
+		      vm_new(VM_OFF, 4096, 0, VM_KEEP,
+			     vm_new(VM_OFF_LINEAR, 8192, 5, VM_KEEP, vm_new(VM_READ, 0, 0, 0, NULL), NULL), NULL), NULL);
+	ok = prog && vm_run(prog, d, NULL, &r, &e) == 0;
+	if (ok) {
+		const struct vm_result *lin = &r->kid[0].kid[0];
+		ok = lin->nkid == 5 && r->st.count == 5 && r->st.bytes == 5 * 4096;
+		for (size_t i = 0; ok && i < 5; i++)
+			ok = lin->kid[i].off == 4096 + i * 8192 && lin->kid[i].len == 4096;
+	}
+	check(ok, "vm: off-linear visits offset + i*step", "wrong offsets");
+	vm_result_free(r);
+	vm_free(prog);
+
+	/* unit-halve on a 3x2^n size: 12K 6K 3K 1.5K */
+	prog = vm_new(VM_UNIT_HALVE, 12288, 1024, VM_KEEP,
+		      vm_new(VM_LEN_UNIT, 0, 0, 0, vm_new(VM_READ, 0, 0, 0, NULL), NULL), NULL);
+	r = NULL;
+	ok = prog && vm_run(prog, d, NULL, &r, &e) == 0 && r->nkid == 4 && r->kid[0].unit == 12288 &&
+	     r->kid[3].unit == 1536 && r->kid[3].len == 1536;
+	check(ok, "vm: unit-halve steps 12K 6K 3K 1.5K", "%zu steps", r ? r->nkid : 0);
+	vm_result_free(r);
+	vm_free(prog);
+
+	/* shuffle visits every step exactly once, not in order */
+	prog = vm_new(VM_UNIT_HALVE, 4096, 4096, 0,
+		      vm_new(VM_LEN_UNIT, 0, 0, 0,
+			     vm_new(VM_OFF_SHUFFLE, 1 << 20, 3, VM_KEEP, vm_new(VM_READ, 0, 0, 0, NULL), NULL), NULL),
+		      NULL);
+	r = NULL;
+	ok = prog && vm_run(prog, d, NULL, &r, &e) == 0;
+	if (ok) {
+		/* root kept nothing; walk again keeping the shuffle node */
+		vm_result_free(r);
+		r = NULL;
+		prog->flags = VM_KEEP;
+		prog->body[0]->flags = VM_KEEP;
+		ok = vm_run(prog, d, NULL, &r, &e) == 0;
+	}
+	if (ok) {
+		const struct vm_result *sh = &r->kid[0].kid[0];
+		static unsigned char seen[256];
+		int inorder = 1;
+		memset(seen, 0, sizeof(seen));
+		ok = sh->nkid == 256;
+		for (size_t i = 0; ok && i < sh->nkid; i++) {
+			uint64_t k = sh->kid[i].off / 4096;
+			if (k >= 256 || seen[k]) {
+				ok = 0;
+				break;
+			}
+			seen[k] = 1;
+			inorder &= k == i;
+		}
+		ok = ok && !inorder;
+	}
+	check(ok, "vm: off-shuffle visits every step once, out of order", "bad permutation");
+	vm_result_free(r);
+	vm_free(prog);
+	dev_close(d);
+}
+
+static void test_vm_reduce(void)
+{
+	/* noise makes the 8 tries differ: check min <= avg <= max against stats */
+	struct dev *d = open_sim("sim:noise=0.2,seed=3");
+	struct fb_err e;
+	unsigned how[3] = { VM_MIN, VM_AVG, VM_MAX };
+	double v[3] = { 0, 0, 0 };
+	uint64_t mn = 0, mx = 0;
+	double total = 0;
+
+	if (!d)
+		return;
+	for (int i = 0; i < 3; i++) {
+		struct vm_result *r = NULL;
+		struct dev *fresh = open_sim("sim:noise=0.2,seed=3");
+		struct vm_op *prog = vm_new(VM_LEN, 4096, 0, 0,
+					    vm_new(VM_REPEAT, 8, 0, how[i], vm_new(VM_READ, 0, 0, 0, NULL), NULL), NULL);
+		if (fresh && prog && vm_run(prog, fresh, NULL, &r, &e) == 0) {
+			v[i] = r->value; /* LEN sums its one child, the REPEAT */
+			mn = r->st.min_ns;
+			mx = r->st.max_ns;
+			total = r->st.total_ns;
+		}
+		vm_result_free(r);
+		vm_free(prog);
+		dev_close(fresh);
+	}
+	check(v[0] == (double)mn && v[2] == (double)mx && fabs(v[1] - total / 8) < 1e-6 && mn < mx,
+	      "vm: min/avg/max reductions match the request statistics", "min %g avg %g max %g", v[0], v[1], v[2]);
+	dev_close(d);
+}
+
+static void test_vm_plan(void)
+{
+	struct vm_plan plan;
+	struct fb_err e = { 0, "" };
+	struct test_params t;
+	struct vm_op *prog;
+	int rc;
+
+	test_defaults(&t);
+	t.erasesize = 4 << 20;
+	t.blocksize = 1 << 20;
+	t.open_au_nr = 3;
+	prog = program_open_au(&t);
+	rc = vm_plan(prog, 1ULL << 30, 512, &plan, &e);
+	check(rc == 0 && plan.write_lo == 16 << 20 && plan.write_hi == 28 << 20 && plan.max_len == 4 << 20 &&
+	      plan.bytes_written == 3 * 12ULL << 20,
+	      "vm: plan of open-au gives the written range and bytes", "rc %d lo %llu hi %llu bytes %llu", rc,
+	      (unsigned long long)plan.write_lo, (unsigned long long)plan.write_hi,
+	      (unsigned long long)plan.bytes_written);
+	rc = vm_plan(prog, 20 << 20, 512, &plan, &e);
+	check(rc != 0 && strstr(e.msg, "device has only"), "vm: plan refuses a program past the device end", "%s", e.msg);
+	vm_free(prog);
+
+	prog = vm_new(VM_REPEAT, 1000000, 0, 0,
+		      vm_new(VM_REPEAT, 1000, 0, 0, vm_new(VM_LEN, 512, 0, 0, vm_new(VM_READ, 0, 0, 0, NULL), NULL), NULL),
+		      NULL);
+	rc = vm_plan(prog, 1 << 30, 512, &plan, &e);
+	check(rc != 0 && strstr(e.msg, "requests"), "vm: plan refuses a program that would not end", "%s", e.msg);
+	vm_free(prog);
+
+	prog = vm_new(VM_LEN, 700, 0, 0, vm_new(VM_READ, 0, 0, 0, NULL), NULL);
+	rc = vm_plan(prog, 1 << 30, 512, &plan, &e);
+	check(rc != 0 && strstr(e.msg, "sector"), "vm: plan refuses a request that is not whole sectors", "%s", e.msg);
+	vm_free(prog);
+}
+
+int main(void)
+{
+	test_parse_size();
+	test_format();
+	test_sim_reads();
+	test_sim_writes();
+	test_sim_noise();
+	test_sim_spec_errors();
+	test_vm_series();
+	test_vm_reduce();
+	test_vm_plan();
+	return failures ? 1 : 0;
+}
