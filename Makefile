@@ -15,7 +15,7 @@ SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 # O is where objects and binaries go (the sanitizer build uses build/asan)
 O ?= .
-CORE = units err sim dev vm programs report safety
+CORE = units err sim dev vm programs report safety analyze characterise json devinfo report_auto
 CORE_OBJ = $(CORE:%=$(O)/%.o)
 HDRS = $(wildcard *.h)
 
@@ -30,19 +30,22 @@ $(O)/erase: $(O)/erase.o $(CORE_OBJ)
 $(O)/tests/unit: $(O)/tests/unit.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(O)/tests/jsonpath: $(O)/tests/jsonpath.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+
 $(O)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -I. -c -o $@ $<
 
-check: all $(O)/tests/unit
+check: all $(O)/tests/unit $(O)/tests/jsonpath
 	@if command -v clang > /dev/null; then \
 		$(MAKE) --no-print-directory -s O=build/clang CC=clang build/clang/flashbench build/clang/erase; fi
 	$(MAKE) --no-print-directory -s O=build/asan CFLAGS="$(SANITIZE)" \
-		build/asan/flashbench build/asan/erase build/asan/tests/unit
+		build/asan/flashbench build/asan/erase build/asan/tests/unit build/asan/tests/jsonpath
 	@tests/run . build/asan
 
 # only the plain build (quicker while working)
-check-quick: all $(O)/tests/unit
+check-quick: all $(O)/tests/unit $(O)/tests/jsonpath
 	@tests/run .
 
 bench: all
@@ -54,6 +57,6 @@ install: all
 	install -m 755 erase $(DESTDIR)$(BINDIR)/flashbench-erase
 
 clean:
-	rm -rf *.o tests/*.o flashbench erase tests/unit build tests/tmp
+	rm -rf *.o tests/*.o flashbench erase tests/unit tests/jsonpath build tests/tmp
 
 .PHONY: all check check-quick bench install clean

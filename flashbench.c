@@ -7,24 +7,32 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 
+#include "characterise.h"
 #include "dev.h"
+#include "devinfo.h"
 #include "err.h"
 #include "programs.h"
 #include "report.h"
+#include "report_auto.h"
 #include "safety.h"
 #include "sim.h"
 #include "units.h"
+#include "version.h"
 #include "vm.h"
 
-#define VERSION "0.1.0"
-
-enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT };
+enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO };
 
 static const char *const test_option[] = {
 	[T_NONE] = "", [T_ALIGN] = "--align", [T_INTERVAL] = "--interval", [T_SCATTER] = "--scatter",
-	[T_OPEN_AU] = "--open-au", [T_FIND_FAT] = "--find-fat",
+	[T_OPEN_AU] = "--open-au", [T_FIND_FAT] = "--find-fat", [T_AUTO] = "--auto",
+};
+static const char *const test_name[] = {
+	[T_NONE] = "", [T_ALIGN] = "align", [T_INTERVAL] = "interval", [T_SCATTER] = "scatter",
+	[T_OPEN_AU] = "open-au", [T_FIND_FAT] = "find-fat", [T_AUTO] = "auto",
 };
 
 struct cli {
@@ -33,16 +41,20 @@ struct cli {
 	const char *out;
 	const char *device;
 	int verbose;
-	int given_erasesize;
+	int write;
+	int json;
 };
 
 enum {
 	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
-	OPT_FAT_NR, OPT_VERSION,
+	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON,
 };
 
 static const struct option long_options[] = {
 	{ "align", no_argument, NULL, 'a' },
+	{ "auto", no_argument, NULL, 'A' },
+	{ "write", no_argument, NULL, OPT_WRITE },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "interval", no_argument, NULL, 'i' },
 	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
 	{ "scatter", no_argument, NULL, 's' },
@@ -72,6 +84,14 @@ static void usage(FILE *f)
 	      "DEVICE is a block device, an existing regular file, or a simulated card\n"
 	      "sim:PRESET or sim:KEY=VALUE,... (presets: sd-4m usb-12m cf-16m ssd).\n"
 	      "\n"
+	      "Automatic characterisation:\n"
+	      "  -A, --auto              find page and erase block size (read-only), and with\n"
+	      "                          --write also the smallest efficient write, open erase\n"
+	      "                          blocks and FAT area; says how sure it is and how to\n"
+	      "                          partition and format the medium\n"
+	      "      --write             let --auto run write tests (DESTROYS data in the\n"
+	      "                          ranges it announces)\n"
+	      "\n"
 	      "Read-only tests (safe on a mounted card):\n"
 	      "  -a, --align             time reads across power-of-two boundaries: erase\n"
 	      "                          block and page sizes show as steps in 'diff'\n"
@@ -99,6 +119,7 @@ static void usage(FILE *f)
 	      "                          boundary at or above 16MiB)\n"
 	      "  -c, --count=N           tries per measurement, the best is kept (default 8)\n"
 	      "  -o, --out=FILE          write results to FILE instead of standard output\n"
+	      "      --json              results as JSON (every test, and --auto)\n"
 	      "  -v, --verbose           add min/avg/max request times to write tests\n"
 	      "  -h, --help              show this help\n"
 	      "      --version           show the version\n"
@@ -152,11 +173,14 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 	memset(c, 0, sizeof(*c));
 	test_defaults(&c->t);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":aisOrfc:b:e:o:vh", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":aAisOrfc:b:e:o:vh", long_options, NULL)) != -1) {
 		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 		int rc = 0;
 		switch (opt) {
 		case 'a': rc = set_test(c, T_ALIGN, e); break;
+		case 'A': rc = set_test(c, T_AUTO, e); break;
+		case OPT_WRITE: c->write = 1; break;
+		case OPT_JSON: c->json = 1; break;
 		case 'i': rc = set_test(c, T_INTERVAL, e); break;
 		case 's': rc = set_test(c, T_SCATTER, e); break;
 		case 'O': rc = set_test(c, T_OPEN_AU, e); break;
@@ -165,7 +189,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case 'v': c->verbose++; break;
 		case 'o': c->out = optarg; break;
 		case 'b': rc = size_arg("--blocksize", optarg, &c->t.blocksize, e); break;
-		case 'e': rc = size_arg("--erasesize", optarg, &c->t.erasesize, e); c->given_erasesize = 1; break;
+		case 'e': rc = size_arg("--erasesize", optarg, &c->t.erasesize, e); break;
 		case OPT_OFFSET: rc = size_arg("--offset", optarg, &c->t.offset, e); break;
 		case 'c': rc = count_arg("--count", optarg, 1, 1000000, &c->t.count, e); break;
 		case OPT_OPEN_AU_NR: rc = count_arg("--open-au-nr", optarg, 1, 4096, &c->t.open_au_nr, e); break;
@@ -174,7 +198,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case OPT_SCATTER_SPAN: rc = count_arg("--scatter-span", optarg, 1, 1u << 20, &c->t.scatter_span, e); break;
 		case OPT_INTERVAL_ORDER: rc = count_arg("--interval-order", optarg, 0, 30, &c->t.interval_order, e); break;
 		case 'h': usage(stdout); return 1;
-		case OPT_VERSION: printf("flashbench " VERSION "\n"); return 1;
+		case OPT_VERSION: printf("flashbench " FLASHBENCH_VERSION "\n"); return 1;
 		case ':':
 			return fb_fail(e, EXIT_USAGE, "option '%s' needs a value (see flashbench --help)", name);
 		default:
@@ -194,8 +218,10 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 	if (!*c->device)
 		return fb_fail(e, EXIT_USAGE, "the device name is empty");
 	if (c->test == T_NONE)
-		return fb_fail(e, EXIT_USAGE, "no test chosen: use -a (align), -O (open-au), -f (find-fat), "
-			       "-s (scatter) or -i (interval); see --help");
+		return fb_fail(e, EXIT_USAGE, "no test chosen: use -A (auto), -a (align), -O (open-au), "
+			       "-f (find-fat), -s (scatter) or -i (interval); see --help");
+	if (c->write && c->test != T_AUTO && c->test != T_OPEN_AU && c->test != T_FIND_FAT)
+		return fb_fail(e, EXIT_USAGE, "--write goes with --auto; %s only reads", test_option[c->test]);
 	return 0;
 }
 
@@ -267,9 +293,9 @@ static struct vm_op *build(const struct cli *c, struct dev *d)
 	}
 }
 
-static int is_write_test(enum test_kind k)
+static int is_write_test(const struct cli *c)
 {
-	return k == T_OPEN_AU || k == T_FIND_FAT;
+	return c->test == T_OPEN_AU || c->test == T_FIND_FAT || (c->test == T_AUTO && c->write);
 }
 
 static void announce(const struct cli *c, const struct vm_plan *p)
@@ -295,6 +321,83 @@ static void print_results(const struct cli *c, FILE *f, const struct vm_result *
 	}
 }
 
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* Ctrl-C and friends stop a test at the next request, cleanly. */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static double wall_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void identify(const struct cli *c, const struct dev *d, struct identity *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->path = c->device;
+	id->size = dev_size(d);
+	id->sector = dev_sector(d);
+	id->physical = dev_physical_sector(d);
+	id->sim = dev_sim_params(d);
+	if (!id->sim)
+		devinfo_read(c->device, &id->info);
+}
+
+/* --auto --write: say what may be overwritten before the first write */
+static int announce_auto(void *ctx, const uint64_t range[2][2])
+{
+	const struct cli *c = ctx;
+	char a[32], b[32];
+
+	format_size(a, sizeof(a), range[0][1] - range[0][0]);
+	format_size(b, sizeof(b), range[1][1] - range[1][0]);
+	fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
+		(unsigned long long)range[0][0], (unsigned long long)range[0][1] - 1, a,
+		(unsigned long long)range[1][0], (unsigned long long)range[1][1] - 1, b, c->device);
+	return 0;
+}
+
+static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err *e)
+{
+	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
+				  .ctx = (void *)c };
+	struct auto_report *r = malloc(sizeof(*r));
+	struct identity id;
+	double t0 = wall_ns();
+
+	if (!r)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	if (characterise(d, &o, r, e)) {
+		free(r);
+		return -1;
+	}
+	identify(c, d, &id);
+	if (c->json)
+		report_auto_json(out, &id, r, c->write, wall_ns() - t0);
+	else
+		report_auto_text(out, &id, r, c->write, wall_ns() - t0);
+	free(r);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -303,6 +406,7 @@ int main(int argc, char **argv)
 	struct vm_op *prog = NULL;
 	struct vm_result *res = NULL;
 	struct vm_plan plan;
+	struct vm_run how = { .stop = &stop_requested };
 	FILE *out = stdout;
 	int rc;
 
@@ -311,22 +415,25 @@ int main(int argc, char **argv)
 		return 0;
 	if (rc < 0 || check_params(&c, &e))
 		return die(&e);
+	catch_signals();
 
 	/* a write test refuses a used device before opening anything */
-	if (is_write_test(c.test) && safety_check_write(c.device, &e))
+	if (is_write_test(&c) && safety_check_write(c.device, &e))
 		return die(&e);
 	/* read-only first: size and sector size for the checks and the plan */
 	if (dev_open(&d, c.device, DEV_READONLY, &e))
 		return die(&e);
 	if (check_device(&c, d, &e))
 		goto fail;
-	if (!(prog = build(&c, d))) {
-		fb_fail(&e, EXIT_DEVICE, "out of memory");
-		goto fail;
+	if (c.test != T_AUTO) {
+		if (!(prog = build(&c, d))) {
+			fb_fail(&e, EXIT_DEVICE, "out of memory");
+			goto fail;
+		}
+		if (vm_plan(prog, dev_size(d), dev_sector(d), &plan, &e))
+			goto fail;
 	}
-	if (vm_plan(prog, dev_size(d), dev_sector(d), &plan, &e))
-		goto fail;
-	if (is_write_test(c.test) && !dev_is_sim(d)) {
+	if (is_write_test(&c) && !dev_is_sim(d)) {
 		dev_close(d);
 		d = NULL;
 		if (dev_open(&d, c.device, DEV_READWRITE, &e)) {
@@ -336,15 +443,27 @@ int main(int argc, char **argv)
 			goto fail;
 		}
 	}
-	if (is_write_test(c.test))
-		announce(&c, &plan);
 	if (c.out && !(out = fopen(c.out, "w"))) {
+		out = stdout;
 		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c.out, strerror(errno));
 		goto fail;
 	}
-	if (vm_run(prog, d, NULL, &res, &e))
-		goto fail;
-	print_results(&c, out, res);
+	if (c.test == T_AUTO) {
+		if (run_auto(&c, d, out, &e))
+			goto fail;
+	} else {
+		if (is_write_test(&c))
+			announce(&c, &plan);
+		if (vm_run(prog, d, &how, &res, &e))
+			goto fail;
+		if (c.json) {
+			struct identity id;
+			identify(&c, d, &id);
+			report_test_json(out, test_name[c.test], &id, &c.t, res, &plan);
+		} else {
+			print_results(&c, out, res);
+		}
+	}
 	if (fflush(out) || (out != stdout && fclose(out))) {
 		out = stdout;
 		fb_fail(&e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno));
@@ -355,7 +474,7 @@ int main(int argc, char **argv)
 	dev_close(d);
 	return 0;
 fail:
-	if (out && out != stdout)
+	if (out != stdout)
 		fclose(out);
 	vm_result_free(res);
 	vm_free(prog);

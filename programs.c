@@ -49,6 +49,32 @@ static struct vm_op *align_read(const struct test_params *t, uint64_t spacing, i
 		label);
 }
 
+/* The pre, on and post reads around off: best of `count` each. */
+static struct vm_op *crossing(uint64_t bs, unsigned count)
+{
+	int64_t b = (int64_t)bs;
+	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
+	static const char *const label[3] = { "pre", "on", "post" };
+
+	for (int i = 0; i < 3; i++)
+		seq = vm_add(seq, vm_label(vm_new(VM_LEN, b, 0, 0,
+						  vm_new(VM_OFF, i == 0 ? -b : i == 1 ? -b / 2 : 0, 0, 0,
+							 vm_new(VM_REPEAT, count, 0, VM_MIN,
+								vm_new(VM_READ, 0, 0, 0, NULL), NULL),
+							 NULL),
+						  NULL),
+					   label[i]));
+	return seq;
+}
+
+struct vm_op *program_boundary_scan(uint64_t bs, unsigned count, uint64_t from, uint64_t to, unsigned points)
+{
+	return vm_new(VM_UNIT_DOUBLE, (int64_t)from, (int64_t)to, VM_KEEP,
+		      vm_new(VM_OFF_LINEAR, 0, points, VM_KEEP,
+			     vm_new(VM_OFF_UNIT, 1, 1, VM_KEEP, crossing(bs, count), NULL), NULL),
+		      NULL);
+}
+
 struct vm_op *program_align(const struct test_params *t, uint64_t spacing)
 {
 	int64_t bs = (int64_t)t->blocksize;

@@ -47,6 +47,11 @@ struct vm_op *program_scatter(const struct test_params *t);
 struct vm_op *program_open_au(const struct test_params *t);
 struct vm_op *program_find_fat(const struct test_params *t);
 
+/* Crossing costs at j*A for j = 1..points and A doubling from `from` to
+ * `to`: kid[i] = step A (unit); kid[i].kid[j].kid[0] has the pre, on and
+ * post reads around (j+1)*A as its three kids (as an align row). */
+struct vm_op *program_boundary_scan(uint64_t bs, unsigned count, uint64_t from, uint64_t to, unsigned points);
+
 /* Default open-AU offset: the first erase boundary at or above 16 MiB. */
 uint64_t open_au_default_offset(uint64_t erasesize);
 

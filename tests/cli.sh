@@ -154,4 +154,5 @@ fi
 
 "$FB" --help > "$TMP/help" && grep -q -- "--open-au-nr=N" "$TMP/help" && pass "--help lists the options" ||
 	fail "--help lists the options" "no help"
-[ "$("$FB" --version)" = "flashbench 0.1.0" ] && pass "--version" || fail "--version" "$("$FB" --version)"
+want_version=$(sed -n 's/^#define FLASHBENCH_VERSION "\(.*\)"$/flashbench \1/p' version.h)
+[ "$("$FB" --version)" = "$want_version" ] && pass "--version" || fail "--version" "$("$FB" --version) vs $want_version"

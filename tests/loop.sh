@@ -5,6 +5,7 @@
 . tests/lib.sh
 
 ALL="align on a loop device|align leaves the bytes alone|align on a read-only loop device|align into a pipe"
+ALL="$ALL|auto read-only on a read-only loop device"
 ALL="$ALL|open-au writes only its announced range|find-fat writes only its announced range"
 ALL="$ALL|write refused while mounted|write refused through a symlink alias|erase refused while mounted"
 ALL="$ALL|write refused on active swap|erase discards a range|erase refuses a range past the end"
@@ -63,6 +64,12 @@ if [ -n "$LR" ] && "$FB" -a -c 2 "$LR" > "$TMP/ro" 2> "$TMP/err" && [ "$(wc -l <
 	pass "align on a read-only loop device"
 else
 	fail "align on a read-only loop device" "$(cat "$TMP/err")"
+fi
+if [ -n "$LR" ] && "$FB" -A "$LR" > "$TMP/auto" 2> "$TMP/err" && grep -q '^written: nothing' "$TMP/auto" &&
+	grep -q '^erase block size' "$TMP/auto" && [ "$(sum "$L" 0 "$SIZE")" = "$before" ]; then
+	pass "auto read-only on a read-only loop device"
+else
+	fail "auto read-only on a read-only loop device" "$(cat "$TMP/err") $(head -5 "$TMP/auto")"
 fi
 "$FB" -a -c 2 "$L" 2> "$TMP/err" | tee "$TMP/tee" > /dev/null
 if [ "${PIPESTATUS[0]}" = 0 ] && [ "$(wc -l < "$TMP/tee")" = 9 ]; then

@@ -1,0 +1,98 @@
+/* analyze.h — turns measurements into claims about the medium: page (read
+ * unit) size, erase-block size, smallest efficient write, open erase blocks
+ * (linear and random order) and the FAT-optimised area, each with a
+ * confidence and the evidence behind it; then formatting recommendations.
+ * Pure functions over numbers: no I/O, no printing.  Nothing here knows the
+ * simulator's presets; every threshold comes from the measured noise and
+ * from how flash works (see README "How --auto decides"). */
+#ifndef FLASHBENCH_ANALYZE_H
+#define FLASHBENCH_ANALYZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report.h"
+
+enum confidence { CONF_NONE = 0, CONF_LOW, CONF_MEDIUM, CONF_HIGH };
+const char *confidence_name(enum confidence c);
+
+#define EVIDENCE_MAX 3
+
+struct finding {
+	const char *key;            /* JSON name: "erase_block" */
+	const char *title;          /* "erase block size" */
+	int is_size;                /* value in bytes (else a count) */
+	int determined;
+	int at_least;               /* value is only a lower bound */
+	uint64_t value;
+	enum confidence conf;
+	char evidence[EVIDENCE_MAX][320];
+	int nevidence;
+	char why[320];              /* why not determined, or what it needs */
+};
+
+void finding_init(struct finding *f, const char *key, const char *title, int is_size);
+void finding_evidence(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void finding_not(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* What the align rows say about read costs, used by later steps. */
+struct read_levels {
+	double noise;      /* typical difference of two equal reads (ns) */
+	double step;       /* smallest diff that counts as a step (ns) */
+	double page_diff;  /* diff at page-unit boundaries (ns) */
+	uint64_t unit;     /* page (read unit) size, 0 if none found */
+};
+
+/* Page size from align rows at one or two block sizes (rows2 may be empty). */
+void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
+		  const struct align_row *rows2, size_t n2, uint64_t bs2,
+		  struct finding *page, struct read_levels *lv);
+
+/* Boundary scan: at each power-of-two step A, the crossing cost d(j*A) for
+ * j = 1..npoints (ns, page-crossing included). */
+#define SCAN_POINTS 16
+struct scan_level {
+	uint64_t step;
+	unsigned npoints;
+	double d[SCAN_POINTS];
+};
+void analyze_erase(const struct scan_level *lv, size_t n, const struct read_levels *rl,
+		   const struct align_row *rows, size_t nrows, uint64_t dev_size, struct finding *erase);
+
+/* Time per write of each chunk size, written linearly in one erase block. */
+struct chunk_time {
+	uint64_t size;
+	double ns;        /* median per write */
+};
+void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f);
+
+/* Open erase block trials: N blocks written in turn, mean time per write
+ * after the first round. */
+struct open_trial {
+	unsigned n;
+	double mean_ns;
+	int collapsed;
+};
+/* Is a trial's mean write time a garbage-collection collapse?  ref is the
+ * healthy time per write; collapse, when known (>0), the time per write of
+ * a known collapse: then the geometric middle between the two decides. */
+int write_collapsed(double mean, double ref, double collapse);
+void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int random_order,
+		  uint64_t chunk, double ref, struct finding *f);
+
+/* FAT probe: mean write time in each of the first erase blocks, against the
+ * time in an ordinary block far from the start. */
+void analyze_fat(const double *au_ns, size_t n, double ref, uint64_t erase, struct finding *f);
+
+/* Formatting advice derived from the findings. */
+struct recommendations {
+	int have;                  /* erase block known well enough */
+	uint64_t start, align;     /* partition start and size multiple (bytes) */
+	char sfdisk[512];
+	char ext4[160], xfs[160], f2fs[200], vfat[200];
+	char note[320];
+};
+void recommend(const struct finding *erase, const struct finding *page, const struct finding *minwrite,
+	       const struct finding *open_linear, uint64_t dev_size, unsigned sector, struct recommendations *r);
+
+#endif

@@ -1,0 +1,61 @@
+/* characterise.h — the --auto plan: which programs to run and in which
+ * order, choosing each next step from what the last one showed (adaptive
+ * open-AU search, FAT probe that stops when the area ends).  It runs VM
+ * programs and collects their figures; analyze.c draws the conclusions. */
+#ifndef FLASHBENCH_CHARACTERISE_H
+#define FLASHBENCH_CHARACTERISE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "analyze.h"
+#include "err.h"
+#include "report.h"
+
+struct dev;
+
+#define AUTO_MAX_ROWS 64
+#define AUTO_MAX_LEVELS 40
+#define AUTO_MAX_TRIALS 48
+#define AUTO_MAX_FAT 32
+#define AUTO_OPEN_LIMIT 16     /* open-AU search stops here ("at least 16") */
+
+struct auto_options {
+	int write;                           /* run the write tests */
+	const volatile sig_atomic_t *stop;
+	/* called once before the first write with the ranges that may be
+	 * written; returning non-zero cancels the write tests */
+	int (*before_writes)(void *ctx, const uint64_t range[2][2]);
+	void *ctx;
+};
+
+struct auto_report {
+	struct finding page, erase, min_write, open_linear, open_random, fat;
+	struct recommendations rec;
+	int alignment_matters;              /* some read boundary costs extra */
+	int erase_assumed;                  /* write tests used a stand-in size */
+	uint64_t write_erase;               /* erase size the write tests used */
+	/* the measurements, for JSON and plots */
+	uint64_t bs, bs2;
+	struct align_row rows[AUTO_MAX_ROWS], rows2[AUTO_MAX_ROWS];
+	size_t nrows, nrows2;
+	struct read_levels levels;
+	struct scan_level scan[AUTO_MAX_LEVELS];
+	size_t nscan;
+	struct chunk_time chunks[32];
+	size_t nchunks;
+	uint64_t trial_chunk;
+	double write_ref;                   /* healthy time per trial write */
+	struct open_trial lin[AUTO_MAX_TRIALS], rnd[AUTO_MAX_TRIALS];
+	size_t nlin, nrnd;
+	double fat_ns[AUTO_MAX_FAT];
+	size_t nfat;
+	/* what it cost */
+	uint64_t reads, writes, bytes_written;
+	uint64_t written_lo, written_hi;    /* lo == hi: nothing written */
+	double device_ns;                   /* time the device spent */
+};
+
+int characterise(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);
+
+#endif

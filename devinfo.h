@@ -1,0 +1,31 @@
+/* devinfo.h — what the system says about the device under test (sysfs:
+ * model, vendor, serial; for SD/MMC cards name, OEM and manufacturer ids,
+ * date and the erase sizes the card reports).  Best effort, no I/O to the
+ * device itself. */
+#ifndef FLASHBENCH_DEVINFO_H
+#define FLASHBENCH_DEVINFO_H
+
+#include <stdint.h>
+
+struct sim_params;
+
+#define DEVINFO_FIELDS 10
+struct devinfo {
+	/* name/value pairs that were found, e.g. {"model", "SD32G"} */
+	const char *name[DEVINFO_FIELDS];
+	char value[DEVINFO_FIELDS][128];
+	int n;
+};
+
+/* The device as output formats describe it. */
+struct identity {
+	const char *path;
+	uint64_t size;
+	unsigned sector, physical;
+	const struct sim_params *sim;   /* NULL for a real device */
+	struct devinfo info;
+};
+
+void devinfo_read(const char *path, struct devinfo *di);
+
+#endif

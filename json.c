@@ -1,0 +1,115 @@
+/* json.c — the JSON writer (see json.h). */
+#include "json.h"
+
+#include <math.h>
+
+static void indent(struct json *j)
+{
+	fputc('\n', j->f);
+	for (int i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+}
+
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+/* The comma, newline and key before a value. */
+static void member(struct json *j, const char *key)
+{
+	if (j->count[j->depth]++)
+		fputc(',', j->f);
+	indent(j);
+	if (key) {
+		put_string(j->f, key);
+		fputs(": ", j->f);
+	}
+}
+
+void json_start(struct json *j, FILE *f)
+{
+	j->f = f;
+	j->depth = 0;
+	j->count[0] = 0;
+	fputc('{', f);
+}
+
+void json_finish(struct json *j)
+{
+	while (j->depth > 0)
+		json_end(j);
+	fputs("\n}\n", j->f);
+}
+
+static void open_nested(struct json *j, const char *key, char open, char close)
+{
+	member(j, key);
+	fputc(open, j->f);
+	if (j->depth + 1 < JSON_MAX_DEPTH) {
+		j->depth++;
+		j->count[j->depth] = 0;
+		j->close[j->depth] = close;
+	}
+}
+
+void json_object(struct json *j, const char *key) { open_nested(j, key, '{', '}'); }
+void json_array(struct json *j, const char *key) { open_nested(j, key, '[', ']'); }
+
+void json_end(struct json *j)
+{
+	char c;
+
+	if (j->depth == 0)
+		return;
+	c = j->close[j->depth];
+	j->depth--;
+	if (j->count[j->depth + 1])
+		indent(j);
+	fputc(c, j->f);
+}
+
+void json_string(struct json *j, const char *key, const char *value)
+{
+	member(j, key);
+	if (value)
+		put_string(j->f, value);
+	else
+		fputs("null", j->f);
+}
+
+void json_uint(struct json *j, const char *key, uint64_t value)
+{
+	member(j, key);
+	fprintf(j->f, "%llu", (unsigned long long)value);
+}
+
+void json_number(struct json *j, const char *key, double value)
+{
+	member(j, key);
+	if (isfinite(value))
+		fprintf(j->f, "%.6g", value);
+	else
+		fputs("null", j->f);
+}
+
+void json_bool(struct json *j, const char *key, int value)
+{
+	member(j, key);
+	fputs(value ? "true" : "false", j->f);
+}

@@ -1,0 +1,29 @@
+/* json.h — a small JSON writer: objects, arrays, strings (escaped), numbers.
+ * It tracks nesting and commas; the caller names keys inside objects and
+ * passes NULL as the key inside arrays. */
+#ifndef FLASHBENCH_JSON_H
+#define FLASHBENCH_JSON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH 32
+
+struct json {
+	FILE *f;
+	int depth;
+	int count[JSON_MAX_DEPTH];
+	char close[JSON_MAX_DEPTH];   /* '}' or ']' for each open level */
+};
+
+void json_start(struct json *j, FILE *f);
+void json_finish(struct json *j);          /* closes the top object */
+void json_object(struct json *j, const char *key);
+void json_array(struct json *j, const char *key);
+void json_end(struct json *j);             /* closes the innermost object/array */
+void json_string(struct json *j, const char *key, const char *value); /* NULL: null */
+void json_uint(struct json *j, const char *key, uint64_t value);
+void json_number(struct json *j, const char *key, double value);      /* NaN/inf: null */
+void json_bool(struct json *j, const char *key, int value);
+
+#endif

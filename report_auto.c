@@ -1,0 +1,354 @@
+/* report_auto.c — --auto report (text and JSON) and JSON for classic tests. */
+#include "report_auto.h"
+
+#include <string.h>
+
+#include "json.h"
+#include "version.h"
+#include "sim.h"
+#include "units.h"
+
+/* ------------------------------------------------------------ text */
+
+static void value_text(char *buf, size_t len, const struct finding *f)
+{
+	char v[32];
+
+	if (!f->determined) {
+		snprintf(buf, len, "not determined");
+		return;
+	}
+	if (f->is_size)
+		format_size(v, sizeof(v), f->value);
+	else
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)f->value);
+	snprintf(buf, len, "%s%s", f->at_least ? "at least " : "", v);
+}
+
+static void finding_text(FILE *f, const struct finding *x)
+{
+	char v[64];
+
+	value_text(v, sizeof(v), x);
+	if (x->determined)
+		fprintf(f, "%-40s %-16s %s\n", x->title, v, confidence_name(x->conf));
+	else
+		fprintf(f, "%-40s %s\n", x->title, v);
+	for (int i = 0; i < x->nevidence; i++)
+		fprintf(f, "    %s\n", x->evidence[i]);
+	if (x->why[0])
+		fprintf(f, "    %s%s\n", x->determined ? "note: " : "", x->why);
+}
+
+void report_auto_text(FILE *f, const struct identity *id, const struct auto_report *r, int wrote, double wall_ns)
+{
+	char a[32], b[32], c[32];
+
+	format_size(a, sizeof(a), id->size);
+	fprintf(f, "flashbench --auto: %s, %s (%llu bytes), %u-byte sectors\n", id->path, a,
+		(unsigned long long)id->size, id->sector);
+	for (int i = 0; i < id->info.n; i++)
+		fprintf(f, "    %s: %s\n", id->info.name[i], id->info.value[i]);
+	fputc('\n', f);
+	finding_text(f, &r->page);
+	finding_text(f, &r->erase);
+	if (!r->alignment_matters)
+		fprintf(f, "    alignment does not seem to matter for reads on this device\n");
+	finding_text(f, &r->min_write);
+	finding_text(f, &r->open_linear);
+	finding_text(f, &r->open_random);
+	finding_text(f, &r->fat);
+	if (r->erase_assumed && wrote) {
+		format_size(a, sizeof(a), r->write_erase);
+		fprintf(f, "    note: the write tests used %s erase blocks as a stand-in, as the erase block size "
+			"is not known\n", a);
+	}
+
+	fprintf(f, "\nrecommendations\n");
+	if (r->rec.have) {
+		format_size(a, sizeof(a), r->rec.start);
+		format_size(b, sizeof(b), r->rec.align);
+		fprintf(f, "    partition start:  %s (sector %llu); partition sizes: multiples of %s\n", a,
+			(unsigned long long)(r->rec.start / id->sector), b);
+		fprintf(f, "    sfdisk input:\n");
+		for (const char *p = r->rec.sfdisk; *p;) {
+			size_t n = strcspn(p, "\n");
+			fprintf(f, "        %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+		fprintf(f, "    ext4:  %s\n    xfs:   %s\n    f2fs:  %s\n    vfat:  %s\n", r->rec.ext4, r->rec.xfs,
+			r->rec.f2fs, r->rec.vfat);
+	}
+	if (r->rec.note[0])
+		fprintf(f, "    %s\n", r->rec.note);
+
+	format_time(a, sizeof(a), wall_ns);
+	format_time(b, sizeof(b), r->device_ns);
+	fprintf(f, "\ncost: %llu reads, %llu writes; took %s (device time %s)\n", (unsigned long long)r->reads,
+		(unsigned long long)r->writes, a, b);
+	if (wrote && r->written_hi > r->written_lo) {
+		format_size(c, sizeof(c), r->bytes_written);
+		fprintf(f, "written: %s in all, within bytes %llu to %llu\n", c, (unsigned long long)r->written_lo,
+			(unsigned long long)r->written_hi - 1);
+	} else {
+		fprintf(f, "written: nothing%s\n", wrote ? "" : " (read-only; --write also measures writes)");
+	}
+}
+
+/* ------------------------------------------------------------ JSON */
+
+static void json_identity(struct json *j, const struct identity *id)
+{
+	json_object(j, "tool");
+	json_string(j, "name", "flashbench");
+	json_string(j, "version", FLASHBENCH_VERSION);
+	json_end(j);
+	json_object(j, "device");
+	json_string(j, "path", id->path);
+	json_uint(j, "size", id->size);
+	json_uint(j, "logical_sector", id->sector);
+	json_uint(j, "physical_sector", id->physical);
+	json_bool(j, "simulated", id->sim != NULL);
+	for (int i = 0; i < id->info.n; i++)
+		json_string(j, id->info.name[i], id->info.value[i]);
+	if (id->sim) {
+		const struct sim_params *p = id->sim;
+		json_object(j, "model");
+		json_uint(j, "erase", p->erase);
+		json_uint(j, "page", p->page);
+		json_uint(j, "planes", p->planes);
+		json_uint(j, "open", p->open);
+		json_uint(j, "random", p->random);
+		json_uint(j, "fat", p->fat);
+		json_uint(j, "minwrite", p->minwrite);
+		json_number(j, "noise", p->noise);
+		json_uint(j, "seed", p->seed);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+static void json_stats(struct json *j, const struct vm_stats *st)
+{
+	json_uint(j, "requests", st->count);
+	json_uint(j, "bytes", st->bytes);
+	json_uint(j, "min_ns", st->min_ns);
+	json_number(j, "avg_ns", st->count ? st->total_ns / (double)st->count : 0);
+	json_uint(j, "max_ns", st->max_ns);
+	json_number(j, "total_ns", st->total_ns);
+	json_number(j, "bytes_per_second", st->total_ns > 0 ? (double)st->bytes * 1e9 / st->total_ns : 0);
+}
+
+static void json_finding(struct json *j, const struct finding *x)
+{
+	json_object(j, x->key);
+	json_string(j, "title", x->title);
+	json_bool(j, "determined", x->determined);
+	if (x->determined)
+		json_uint(j, "value", x->value);
+	else
+		json_string(j, "value", NULL);
+	json_string(j, "unit", x->is_size ? "bytes" : "count");
+	json_bool(j, "at_least", x->at_least);
+	json_string(j, "confidence", confidence_name(x->conf));
+	json_array(j, "evidence");
+	for (int i = 0; i < x->nevidence; i++)
+		json_string(j, NULL, x->evidence[i]);
+	json_end(j);
+	json_string(j, "note", x->why[0] ? x->why : NULL);
+	json_end(j);
+}
+
+static void json_align_rows(struct json *j, const char *key, const struct align_row *r, size_t n)
+{
+	json_array(j, key);
+	for (size_t i = 0; i < n; i++) {
+		json_object(j, NULL);
+		json_uint(j, "align", r[i].align);
+		json_number(j, "pre_ns", r[i].pre);
+		json_number(j, "on_ns", r[i].on);
+		json_number(j, "post_ns", r[i].post);
+		json_number(j, "diff_ns", r[i].diff);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+static void json_trials(struct json *j, const char *key, const struct open_trial *t, size_t n)
+{
+	json_array(j, key);
+	for (size_t i = 0; i < n; i++) {
+		json_object(j, NULL);
+		json_uint(j, "erase_blocks", t[i].n);
+		json_number(j, "mean_ns", t[i].mean_ns);
+		json_bool(j, "collapsed", t[i].collapsed);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+void report_auto_json(FILE *f, const struct identity *id, const struct auto_report *r, int wrote, double wall_ns)
+{
+	struct json j;
+
+	json_start(&j, f);
+	json_identity(&j, id);
+	json_string(&j, "test", "auto");
+	json_object(&j, "parameters");
+	json_bool(&j, "write", wrote);
+	json_uint(&j, "blocksize", r->bs);
+	json_uint(&j, "blocksize2", r->bs2);
+	json_end(&j);
+	json_object(&j, "findings");
+	json_finding(&j, &r->page);
+	json_finding(&j, &r->erase);
+	json_finding(&j, &r->min_write);
+	json_finding(&j, &r->open_linear);
+	json_finding(&j, &r->open_random);
+	json_finding(&j, &r->fat);
+	json_bool(&j, "alignment_matters", r->alignment_matters);
+	json_end(&j);
+	json_object(&j, "recommendations");
+	json_bool(&j, "available", r->rec.have);
+	if (r->rec.have) {
+		json_uint(&j, "partition_start", r->rec.start);
+		json_uint(&j, "partition_size_multiple", r->rec.align);
+		json_string(&j, "sfdisk", r->rec.sfdisk);
+		json_string(&j, "ext4", r->rec.ext4);
+		json_string(&j, "xfs", r->rec.xfs);
+		json_string(&j, "f2fs", r->rec.f2fs);
+		json_string(&j, "vfat", r->rec.vfat);
+	}
+	json_string(&j, "note", r->rec.note[0] ? r->rec.note : NULL);
+	json_end(&j);
+	json_object(&j, "measurements");
+	json_align_rows(&j, "align", r->rows, r->nrows);
+	json_align_rows(&j, "align2", r->rows2, r->nrows2);
+	json_number(&j, "read_noise_ns", r->levels.noise);
+	json_number(&j, "read_step_ns", r->levels.step);
+	json_array(&j, "boundary_scan");
+	for (size_t i = 0; i < r->nscan; i++) {
+		json_object(&j, NULL);
+		json_uint(&j, "step", r->scan[i].step);
+		json_array(&j, "diff_ns");
+		for (unsigned k = 0; k < r->scan[i].npoints; k++)
+			json_number(&j, NULL, r->scan[i].d[k]);
+		json_end(&j);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_array(&j, "write_sizes");
+	for (size_t i = 0; i < r->nchunks; i++) {
+		json_object(&j, NULL);
+		json_uint(&j, "size", r->chunks[i].size);
+		json_number(&j, "median_ns", r->chunks[i].ns);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_uint(&j, "trial_chunk", r->trial_chunk);
+	json_uint(&j, "trial_erase_size", r->write_erase);
+	json_number(&j, "healthy_write_ns", r->write_ref);
+	json_trials(&j, "open_linear", r->lin, r->nlin);
+	json_trials(&j, "open_random", r->rnd, r->nrnd);
+	json_array(&j, "fat_probe_ns");
+	for (size_t i = 0; i < r->nfat; i++)
+		json_number(&j, NULL, r->fat_ns[i]);
+	json_end(&j);
+	json_end(&j);
+	json_object(&j, "cost");
+	json_uint(&j, "reads", r->reads);
+	json_uint(&j, "writes", r->writes);
+	json_uint(&j, "bytes_written", r->bytes_written);
+	if (r->written_hi > r->written_lo) {
+		json_uint(&j, "written_from", r->written_lo);
+		json_uint(&j, "written_to", r->written_hi - 1);
+	}
+	json_number(&j, "device_ns", r->device_ns);
+	json_number(&j, "wall_ns", wall_ns);
+	json_end(&j);
+	json_finish(&j);
+}
+
+void report_test_json(FILE *f, const char *test, const struct identity *id, const struct test_params *t,
+		      const struct vm_result *root, const struct vm_plan *plan)
+{
+	struct json j;
+
+	json_start(&j, f);
+	json_identity(&j, id);
+	json_string(&j, "test", test);
+	json_object(&j, "parameters");
+	json_uint(&j, "blocksize", t->blocksize);
+	json_uint(&j, "erasesize", t->erasesize);
+	json_uint(&j, "count", t->count);
+	if (!strcmp(test, "open-au")) {
+		json_uint(&j, "open_au_nr", t->open_au_nr);
+		json_bool(&j, "random", t->random);
+	} else if (!strcmp(test, "find-fat")) {
+		json_uint(&j, "fat_nr", t->fat_nr);
+	} else if (!strcmp(test, "scatter")) {
+		json_uint(&j, "scatter_order", t->scatter_order);
+		json_uint(&j, "scatter_span", t->scatter_span);
+	} else if (!strcmp(test, "interval")) {
+		json_uint(&j, "interval_order", t->interval_order);
+	}
+	json_end(&j);
+	if (plan && plan->bytes_written) {
+		json_object(&j, "written");
+		json_uint(&j, "from", plan->write_lo);
+		json_uint(&j, "to", plan->write_hi - 1);
+		json_uint(&j, "bytes", plan->bytes_written);
+		json_end(&j);
+	}
+	json_array(&j, "results");
+	if (!strcmp(test, "align")) {
+		for (size_t i = 0; i < root->nkid; i++) {
+			const struct vm_result *row = &root->kid[i];
+			struct align_row a;
+			align_row_of(row, &a);
+			json_object(&j, NULL);
+			json_uint(&j, "align", a.align);
+			json_number(&j, "diff_ns", a.diff);
+			for (size_t k = 0; k < row->nkid && k < 3; k++) {
+				json_object(&j, k == 0 ? "pre" : k == 1 ? "on" : "post");
+				json_number(&j, "ns", row->kid[k].value);
+				json_stats(&j, &row->kid[k].st);
+				json_end(&j);
+			}
+			json_end(&j);
+		}
+	} else if (!strcmp(test, "scatter")) {
+		const struct vm_result *pos = root->nkid && root->kid[0].nkid ? &root->kid[0].kid[0] : NULL;
+		for (size_t i = 0; pos && i < pos->nkid; i++) {
+			json_object(&j, NULL);
+			json_uint(&j, "offset", pos->kid[i].off);
+			json_number(&j, "ns", pos->kid[i].value);
+			json_stats(&j, &pos->kid[i].st);
+			json_end(&j);
+		}
+	} else if (!strcmp(test, "find-fat")) {
+		for (size_t i = 0; i < root->nkid; i++) {
+			const struct vm_result *aus = root->kid[i].nkid ? &root->kid[i].kid[0] : NULL;
+			json_object(&j, NULL);
+			json_uint(&j, "chunk", root->kid[i].unit);
+			json_array(&j, "erase_blocks");
+			for (size_t k = 0; aus && k < aus->nkid; k++) {
+				json_object(&j, NULL);
+				json_uint(&j, "offset", aus->kid[k].off);
+				json_stats(&j, &aus->kid[k].st);
+				json_end(&j);
+			}
+			json_end(&j);
+			json_end(&j);
+		}
+	} else { /* open-au, interval: one row per unit */
+		for (size_t i = 0; i < root->nkid; i++) {
+			json_object(&j, NULL);
+			json_uint(&j, !strcmp(test, "interval") ? "stride" : "chunk", root->kid[i].unit);
+			json_stats(&j, &root->kid[i].st);
+			json_end(&j);
+		}
+	}
+	json_end(&j);
+	json_finish(&j);
+}

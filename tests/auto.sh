@@ -1,0 +1,83 @@
+# tests/auto.sh — --auto on the presets: the report a person reads (golden,
+# with the wall time masked), read-only by default, the good SSD where
+# alignment does not matter, and JSON for every test kind.
+. tests/lib.sh
+JP=${FB%/flashbench}/tests/jsonpath
+
+mask() { sed -E 's/took [^ ]+ \(device time/took X (device time/'; }
+
+"$FB" -A --write sim:usb-12m 2> "$TMP/usb.err" | mask > "$TMP/usb"
+golden "auto --write usb-12m report golden" auto-usb-12m.out cat "$TMP/usb"
+if grep -qE '^erase block size +12MiB +high' "$TMP/usb" && grep -qE '^open erase blocks, linear +3 +high' "$TMP/usb" &&
+	grep -q 'start=24576, size=7839744, type=83' "$TMP/usb" && grep -q 'stripe_width=3072' "$TMP/usb" &&
+	grep -q 'su=12m,sw=1' "$TMP/usb"; then
+	pass "auto --write usb-12m: 12MiB erase blocks, 3 open, matching sfdisk and mkfs advice"
+else
+	fail "auto --write usb-12m: 12MiB erase blocks, 3 open, matching sfdisk and mkfs advice" "$(head -20 "$TMP/usb")"
+fi
+grep -q 'overwrites bytes 0 to 402653183 (384MiB) and 2013265920 to 2818572287 (768MiB) of sim:usb-12m' "$TMP/usb.err" &&
+	pass "auto --write announces what it may overwrite" ||
+	fail "auto --write announces what it may overwrite" "$(cat "$TMP/usb.err")"
+
+"$FB" -A sim:sd-4m 2> "$TMP/ro.err" | mask > "$TMP/ro"
+golden "auto read-only sd-4m report golden" auto-sd-4m.out cat "$TMP/ro"
+if [ "$(grep -c 'needs --write' "$TMP/ro")" = 4 ] && grep -q '^written: nothing (read-only' "$TMP/ro" && [ ! -s "$TMP/ro.err" ]; then
+	pass "auto without --write only reads and says what needs --write"
+else
+	fail "auto without --write only reads and says what needs --write" "$(cat "$TMP/ro" "$TMP/ro.err")"
+fi
+
+"$FB" -A --write sim:ssd > "$TMP/ssd" 2> /dev/null
+if grep -qE '^erase block size +not determined' "$TMP/ssd" && grep -q 'alignment does not seem to matter' "$TMP/ssd" &&
+	grep -qE '^open erase blocks, linear +at least 16' "$TMP/ssd" && grep -q 'no recommendation' "$TMP/ssd"; then
+	pass "auto on a good SSD: alignment does not matter, no erase size invented"
+else
+	fail "auto on a good SSD: alignment does not matter, no erase size invented" "$(head -12 "$TMP/ssd")"
+fi
+
+# ------------------------------------------------------------ JSON
+# json NAME ARGS...: valid JSON (jsonpath; python3 too where present) with
+# the given "path=value" checks after --
+json_ok() {
+	local name=$1 args=() checks=() p want got bad=""
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	checks=("$@")
+	if ! "$FB" --json "${args[@]}" > "$TMP/j" 2> "$TMP/err"; then
+		fail "$name" "$(cat "$TMP/err")"
+		return
+	fi
+	if ! "$JP" < "$TMP/j" 2> "$TMP/err"; then
+		fail "$name" "invalid JSON: $(cat "$TMP/err")"
+		return
+	fi
+	if command -v python3 > /dev/null && ! python3 -m json.tool < "$TMP/j" > /dev/null 2>&1; then
+		fail "$name" "python3 rejects the JSON"
+		return
+	fi
+	for p in "${checks[@]}"; do
+		want=${p#*=}
+		got=$("$JP" "${p%%=*}" < "$TMP/j" 2>&1)
+		[ "$got" = "$want" ] || bad="$bad ${p%%=*}=$got(want $want)"
+	done
+	if [ -z "$bad" ]; then pass "$name"; else fail "$name" "$bad"; fi
+}
+json_ok "json: align" -a sim:sd-4m -- test=align tool.name=flashbench device.size=8589934592 \
+	device.simulated=true device.model.erase=4194304 "results#=16" results.0.align=1073741824 \
+	results.0.diff_ns=460000 results.0.pre.requests=56 parameters.count=8
+json_ok "json: open-au" -O -e 12M -b 1M --open-au-nr=3 sim:usb-12m -- test=open-au "results#=4" \
+	results.0.chunk=12582912 results.3.chunk=1572864 written.from=25165824 written.to=62914559 \
+	written.bytes=150994944 parameters.open_au_nr=3 parameters.random=false
+json_ok "json: find-fat" -f -b 1M sim:sd-4m -- test=find-fat "results#=3" "results.0.erase_blocks#=6" \
+	results.2.chunk=1048576 results.0.erase_blocks.1.offset=4194304
+json_ok "json: scatter" -s --scatter-order=4 sim:sd-4m -- test=scatter "results#=16" results.3.offset=49152
+json_ok "json: interval" -i --interval-order=2 sim:sd-4m -- test=interval "results#=3" results.2.stride=65536 \
+	results.2.requests=32
+json_ok "json: auto --write" -A --write sim:cf-16m -- test=auto findings.erase_block.value=16777216 \
+	findings.erase_block.confidence=high findings.open_linear.value=2 findings.open_random.value=2 \
+	findings.min_write.value=65536 findings.fat_area.value=0 findings.page.value=16384 \
+	recommendations.partition_start=16777216 parameters.write=true
+json_ok "json: auto read-only" -A sim:ssd -- test=auto findings.erase_block.determined=false \
+	findings.erase_block.value=null findings.open_linear.note="needs --write (write tests overwrite data)" \
+	findings.alignment_matters=false cost.bytes_written=0
