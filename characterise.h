@@ -13,6 +13,7 @@
 #include "report.h"
 
 struct dev;
+struct vm_op;
 
 #define AUTO_MAX_ROWS 64
 #define AUTO_MAX_LEVELS 40
@@ -26,6 +27,9 @@ struct auto_options {
 	/* called once before the first write with the ranges that may be
 	 * written; returning non-zero cancels the write tests */
 	int (*before_writes)(void *ctx, const uint64_t range[2][2]);
+	/* called before each program that writes (e.g. to save its ranges);
+	 * non-zero cancels with e filled */
+	int (*protect)(void *ctx, const struct vm_op *prog, struct fb_err *e);
 	void *ctx;
 };
 

@@ -10,11 +10,13 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "characterise.h"
 #include "dev.h"
 #include "devinfo.h"
 #include "err.h"
+#include "preserve.h"
 #include "programs.h"
 #include "report.h"
 #include "report_auto.h"
@@ -24,15 +26,15 @@
 #include "version.h"
 #include "vm.h"
 
-enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO };
+enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO, T_RESTORE };
 
 static const char *const test_option[] = {
 	[T_NONE] = "", [T_ALIGN] = "--align", [T_INTERVAL] = "--interval", [T_SCATTER] = "--scatter",
-	[T_OPEN_AU] = "--open-au", [T_FIND_FAT] = "--find-fat", [T_AUTO] = "--auto",
+	[T_OPEN_AU] = "--open-au", [T_FIND_FAT] = "--find-fat", [T_AUTO] = "--auto", [T_RESTORE] = "--restore",
 };
 static const char *const test_name[] = {
 	[T_NONE] = "", [T_ALIGN] = "align", [T_INTERVAL] = "interval", [T_SCATTER] = "scatter",
-	[T_OPEN_AU] = "open-au", [T_FIND_FAT] = "find-fat", [T_AUTO] = "auto",
+	[T_OPEN_AU] = "open-au", [T_FIND_FAT] = "find-fat", [T_AUTO] = "auto", [T_RESTORE] = "restore",
 };
 
 struct cli {
@@ -43,11 +45,13 @@ struct cli {
 	int verbose;
 	int write;
 	int json;
+	int preserve;
+	const char *journal;    /* --preserve=FILE or --restore FILE */
 };
 
 enum {
 	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
-	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON,
+	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE,
 };
 
 static const struct option long_options[] = {
@@ -55,6 +59,8 @@ static const struct option long_options[] = {
 	{ "auto", no_argument, NULL, 'A' },
 	{ "write", no_argument, NULL, OPT_WRITE },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "preserve", optional_argument, NULL, OPT_PRESERVE },
+	{ "restore", required_argument, NULL, OPT_RESTORE },
 	{ "interval", no_argument, NULL, 'i' },
 	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
 	{ "scatter", no_argument, NULL, 's' },
@@ -111,6 +117,13 @@ static void usage(FILE *f)
 	      "  -f, --find-fat          write each of the first N erase blocks at each\n"
 	      "                          chunk size: FAT-optimised areas stand out\n"
 	      "      --fat-nr=N          erase blocks to look at (default 6)\n"
+	      "\n"
+	      "Keeping the data (write tests):\n"
+	      "      --preserve[=FILE]   save every range before it is overwritten to a journal\n"
+	      "                          (default ./flashbench-DEVICE.journal) and put it back\n"
+	      "                          at the end, also after Ctrl-C\n"
+	      "      --restore=FILE      put back what a killed run saved: flashbench\n"
+	      "                          --restore=FILE DEVICE\n"
 	      "\n"
 	      "Parameters (sizes take suffixes: 512, 24k, 1.5M, 12MiB, 2G):\n"
 	      "  -b, --blocksize=SIZE    smallest request (default 16KiB)\n"
@@ -181,6 +194,8 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case 'A': rc = set_test(c, T_AUTO, e); break;
 		case OPT_WRITE: c->write = 1; break;
 		case OPT_JSON: c->json = 1; break;
+		case OPT_PRESERVE: c->preserve = 1; c->journal = optarg; break;
+		case OPT_RESTORE: rc = set_test(c, T_RESTORE, e); c->journal = optarg; break;
 		case 'i': rc = set_test(c, T_INTERVAL, e); break;
 		case 's': rc = set_test(c, T_SCATTER, e); break;
 		case 'O': rc = set_test(c, T_OPEN_AU, e); break;
@@ -222,6 +237,10 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 			       "-f (find-fat), -s (scatter) or -i (interval); see --help");
 	if (c->write && c->test != T_AUTO && c->test != T_OPEN_AU && c->test != T_FIND_FAT)
 		return fb_fail(e, EXIT_USAGE, "--write goes with --auto; %s only reads", test_option[c->test]);
+	if (c->preserve && c->test != T_OPEN_AU && c->test != T_FIND_FAT && !(c->test == T_AUTO && c->write))
+		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write)");
+	if (c->preserve && c->journal && !*c->journal)
+		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
 	return 0;
 }
 
@@ -321,12 +340,16 @@ static void print_results(const struct cli *c, FILE *f, const struct vm_result *
 	}
 }
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, restoring;
 
 static void on_signal(int sig)
 {
+	static const char msg[] = "flashbench: putting the saved data back; this is not interrupted, please wait\n";
+
 	(void)sig;
 	stop_requested = 1;
+	if (restoring)
+		(void)!write(2, msg, sizeof(msg) - 1);
 }
 
 /* Ctrl-C and friends stop a test at the next request, cleanly. */
@@ -375,10 +398,18 @@ static int announce_auto(void *ctx, const uint64_t range[2][2])
 	return 0;
 }
 
+/* --auto --write --preserve: save what each write program will overwrite */
+static struct journal *journal;
+static int protect(void *ctx, const struct vm_op *prog, struct fb_err *e)
+{
+	(void)ctx;
+	return journal ? journal_protect(journal, prog, e) : 0;
+}
+
 static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err *e)
 {
 	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
-				  .ctx = (void *)c };
+				  .protect = protect, .ctx = (void *)c };
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
 	double t0 = wall_ns();
@@ -398,6 +429,52 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 	return 0;
 }
 
+/* --restore JOURNAL DEVICE */
+static int do_restore(const struct cli *c)
+{
+	struct fb_err e = { 0, "" };
+	struct dev *d = NULL;
+	uint64_t bytes;
+	unsigned ranges, torn;
+	char sz[32];
+
+	restoring = 1;
+	if (safety_check_write(c->device, &e) || dev_open(&d, c->device, DEV_READWRITE, &e))
+		return die(&e);
+	if (journal_restore(c->journal, d, c->device, &bytes, &ranges, &torn, &e)) {
+		dev_close(d);
+		return die(&e);
+	}
+	dev_close(d);
+	format_size(sz, sizeof(sz), bytes);
+	printf("restored %llu bytes (%s) in %u range%s from %s to %s, read back and verified; journal removed\n",
+	       (unsigned long long)bytes, sz, ranges, ranges == 1 ? "" : "s", c->journal, c->device);
+	if (torn)
+		printf("the journal's last record was incomplete: the run was stopped while saving it, "
+		       "before that range was overwritten, so it needed no restoring\n");
+	return 0;
+}
+
+/* Put the saved ranges back; a second signal does not interrupt this. */
+static int finish_journal(struct fb_err *e)
+{
+	uint64_t bytes = 0;
+	char sz[32];
+	int rc;
+
+	if (!journal)
+		return 0;
+	restoring = 1;
+	rc = journal_finish(journal, &bytes, e);
+	journal = NULL;
+	if (!rc) {
+		format_size(sz, sizeof(sz), bytes);
+		fprintf(stderr, "flashbench: --preserve: put back %llu bytes (%s) and verified them\n",
+			(unsigned long long)bytes, sz);
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -407,6 +484,7 @@ int main(int argc, char **argv)
 	struct vm_result *res = NULL;
 	struct vm_plan plan;
 	struct vm_run how = { .stop = &stop_requested };
+	char journal_path[4096];
 	FILE *out = stdout;
 	int rc;
 
@@ -416,10 +494,18 @@ int main(int argc, char **argv)
 	if (rc < 0 || check_params(&c, &e))
 		return die(&e);
 	catch_signals();
+	if (c.test == T_RESTORE)
+		return do_restore(&c);
 
-	/* a write test refuses a used device before opening anything */
-	if (is_write_test(&c) && safety_check_write(c.device, &e))
-		return die(&e);
+	if (is_write_test(&c)) {
+		/* refuse a used device, or one with an unfinished journal, before
+		 * opening anything */
+		journal_default_path(c.device, journal_path, sizeof(journal_path));
+		if (safety_check_write(c.device, &e) || journal_check_absent(journal_path, c.device, &e))
+			return die(&e);
+		if (c.preserve && c.journal)
+			snprintf(journal_path, sizeof(journal_path), "%s", c.journal);
+	}
 	/* read-only first: size and sector size for the checks and the plan */
 	if (dev_open(&d, c.device, DEV_READONLY, &e))
 		return die(&e);
@@ -432,6 +518,10 @@ int main(int argc, char **argv)
 		}
 		if (vm_plan(prog, dev_size(d), dev_sector(d), &plan, &e))
 			goto fail;
+	}
+	if (c.preserve && dev_is_sim(d)) {
+		fb_fail(&e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
+		goto fail;
 	}
 	if (is_write_test(&c) && !dev_is_sim(d)) {
 		dev_close(d);
@@ -448,12 +538,25 @@ int main(int argc, char **argv)
 		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c.out, strerror(errno));
 		goto fail;
 	}
+	if (c.preserve) {
+		uint64_t room = c.test == T_AUTO ? 64ULL << 20 : plan.write_hi - plan.write_lo;
+		if (journal_create(&journal, journal_path, d, c.device, room, &e))
+			goto fail;
+	}
 	if (c.test == T_AUTO) {
 		if (run_auto(&c, d, out, &e))
 			goto fail;
 	} else {
 		if (is_write_test(&c))
 			announce(&c, &plan);
+		if (journal) {
+			char sz[32];
+			if (journal_protect(journal, prog, &e))
+				goto fail;
+			format_size(sz, sizeof(sz), journal_saved(journal));
+			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s\n",
+				(unsigned long long)journal_saved(journal), sz, journal_path);
+		}
 		if (vm_run(prog, d, &how, &res, &e))
 			goto fail;
 		if (c.json) {
@@ -464,6 +567,8 @@ int main(int argc, char **argv)
 			print_results(&c, out, res);
 		}
 	}
+	if (finish_journal(&e))
+		goto fail;
 	if (fflush(out) || (out != stdout && fclose(out))) {
 		out = stdout;
 		fb_fail(&e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno));
@@ -474,6 +579,14 @@ int main(int argc, char **argv)
 	dev_close(d);
 	return 0;
 fail:
+	if (journal) {
+		struct fb_err why = e;
+		if (finish_journal(&why))
+			fprintf(stderr, "flashbench: %s\n", why.msg);
+		else
+			snprintf(e.msg + strlen(e.msg), sizeof(e.msg) - strlen(e.msg),
+				 "; the saved data were put back and verified");
+	}
 	if (out != stdout)
 		fclose(out);
 	vm_result_free(res);

@@ -104,6 +104,8 @@ struct walk {
 	unsigned sector;
 	uint64_t done;
 	struct fb_err *e;
+	vm_write_fn on_write;      /* planning: told of every write */
+	void *on_write_ctx;
 };
 
 static void stats_add(struct vm_stats *a, const struct vm_stats *b)
@@ -170,6 +172,8 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			if (r->off + r->len > p->write_hi)
 				p->write_hi = r->off + r->len;
 			p->bytes_written += op->code == VM_WRITE ? r->len : 0;
+			if (w->on_write)
+				w->on_write(w->on_write_ctx, r->off, r->len);
 		}
 		ns = 0;
 	} else {
@@ -371,10 +375,11 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 	return rc;
 }
 
-int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
-	    struct vm_plan *plan, struct fb_err *e)
+static int plan_walk(const struct vm_op *prog, uint64_t dev_size, unsigned sector, struct vm_plan *plan,
+		     vm_write_fn fn, void *ctx, struct fb_err *e)
 {
-	struct walk w = { .plan = plan, .size = dev_size, .sector = sector ? sector : 512, .e = e };
+	struct walk w = { .plan = plan, .size = dev_size, .sector = sector ? sector : 512, .e = e,
+			  .on_write = fn, .on_write_ctx = ctx };
 	struct vm_result node;
 	struct regs r = { 0, 0, 0, 0 };
 	int rc;
@@ -384,6 +389,18 @@ int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
 	rc = exec(&w, prog, r, &node);
 	free(node.kid);
 	return rc;
+}
+
+int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector, struct vm_plan *plan, struct fb_err *e)
+{
+	return plan_walk(prog, dev_size, sector, plan, NULL, NULL, e);
+}
+
+int vm_plan_writes(const struct vm_op *prog, uint64_t dev_size, unsigned sector, vm_write_fn fn, void *ctx,
+		   struct fb_err *e)
+{
+	struct vm_plan plan;
+	return plan_walk(prog, dev_size, sector, &plan, fn, ctx, e);
 }
 
 int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,

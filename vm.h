@@ -105,6 +105,11 @@ const char *vm_opcode_name(enum vm_opcode code);
 int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
 	    struct vm_plan *plan, struct fb_err *e);
 
+/* Like vm_plan, calling fn for every range the program writes or erases. */
+typedef void (*vm_write_fn)(void *ctx, uint64_t off, uint64_t len);
+int vm_plan_writes(const struct vm_op *prog, uint64_t dev_size, unsigned sector, vm_write_fn fn, void *ctx,
+		   struct fb_err *e);
+
 /* Called after each request with the requests done so far (may be NULL). */
 typedef void (*vm_progress_fn)(void *ctx, uint64_t done);
 
