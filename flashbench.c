@@ -18,6 +18,7 @@
 #include "err.h"
 #include "preserve.h"
 #include "programs.h"
+#include "progfile.h"
 #include "report.h"
 #include "report_auto.h"
 #include "safety.h"
@@ -26,15 +27,17 @@
 #include "version.h"
 #include "vm.h"
 
-enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO, T_RESTORE };
+enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO, T_RESTORE, T_PROGRAM };
 
 static const char *const test_option[] = {
 	[T_NONE] = "", [T_ALIGN] = "--align", [T_INTERVAL] = "--interval", [T_SCATTER] = "--scatter",
 	[T_OPEN_AU] = "--open-au", [T_FIND_FAT] = "--find-fat", [T_AUTO] = "--auto", [T_RESTORE] = "--restore",
+	[T_PROGRAM] = "--program",
 };
 static const char *const test_name[] = {
 	[T_NONE] = "", [T_ALIGN] = "align", [T_INTERVAL] = "interval", [T_SCATTER] = "scatter",
 	[T_OPEN_AU] = "open-au", [T_FIND_FAT] = "find-fat", [T_AUTO] = "auto", [T_RESTORE] = "restore",
+	[T_PROGRAM] = "program",
 };
 
 struct cli {
@@ -47,11 +50,14 @@ struct cli {
 	int json;
 	int preserve;
 	const char *journal;    /* --preserve=FILE or --restore FILE */
+	const char *program;    /* --program FILE */
+	const char *format;     /* how its results print */
+	int program_writes;
 };
 
 enum {
 	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
-	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE,
+	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE, OPT_PROGRAM,
 };
 
 static const struct option long_options[] = {
@@ -61,6 +67,7 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "preserve", optional_argument, NULL, OPT_PRESERVE },
 	{ "restore", required_argument, NULL, OPT_RESTORE },
+	{ "program", required_argument, NULL, OPT_PROGRAM },
 	{ "interval", no_argument, NULL, 'i' },
 	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
 	{ "scatter", no_argument, NULL, 's' },
@@ -97,6 +104,10 @@ static void usage(FILE *f)
 	      "                          partition and format the medium\n"
 	      "      --write             let --auto run write tests (DESTROYS data in the\n"
 	      "                          ranges it announces)\n"
+	      "\n"
+	      "Your own test:\n"
+	      "      --program=FILE      run a VM program written as text (see README);\n"
+	      "                          programs that write need --write\n"
 	      "\n"
 	      "Read-only tests (safe on a mounted card):\n"
 	      "  -a, --align             time reads across power-of-two boundaries: erase\n"
@@ -196,6 +207,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case OPT_JSON: c->json = 1; break;
 		case OPT_PRESERVE: c->preserve = 1; c->journal = optarg; break;
 		case OPT_RESTORE: rc = set_test(c, T_RESTORE, e); c->journal = optarg; break;
+		case OPT_PROGRAM: rc = set_test(c, T_PROGRAM, e); c->program = optarg; break;
 		case 'i': rc = set_test(c, T_INTERVAL, e); break;
 		case 's': rc = set_test(c, T_SCATTER, e); break;
 		case 'O': rc = set_test(c, T_OPEN_AU, e); break;
@@ -235,10 +247,13 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 	if (c->test == T_NONE)
 		return fb_fail(e, EXIT_USAGE, "no test chosen: use -A (auto), -a (align), -O (open-au), "
 			       "-f (find-fat), -s (scatter) or -i (interval); see --help");
-	if (c->write && c->test != T_AUTO && c->test != T_OPEN_AU && c->test != T_FIND_FAT)
-		return fb_fail(e, EXIT_USAGE, "--write goes with --auto; %s only reads", test_option[c->test]);
-	if (c->preserve && c->test != T_OPEN_AU && c->test != T_FIND_FAT && !(c->test == T_AUTO && c->write))
-		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write)");
+	if (c->write && c->test != T_AUTO && c->test != T_OPEN_AU && c->test != T_FIND_FAT && c->test != T_PROGRAM)
+		return fb_fail(e, EXIT_USAGE, "--write goes with --auto or --program; %s only reads",
+			       test_option[c->test]);
+	if (c->preserve && c->test != T_OPEN_AU && c->test != T_FIND_FAT &&
+	    !((c->test == T_AUTO || c->test == T_PROGRAM) && c->write))
+		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write, "
+			       "--program --write)");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
 	return 0;
@@ -300,9 +315,61 @@ static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 	return 0;
 }
 
-static struct vm_op *build(const struct cli *c, struct dev *d)
+static int is_write_test(const struct cli *c)
 {
+	return c->test == T_OPEN_AU || c->test == T_FIND_FAT || (c->test == T_AUTO && c->write) ||
+	       (c->test == T_PROGRAM && c->program_writes);
+}
+
+/* The variables a program file may use. */
+static void program_vars(const struct cli *c, uint64_t size, struct prog_vars *v)
+{
+	const struct test_params *t = &c->t;
+	struct { const char *name; uint64_t value; } all[] = {
+		{ "blocksize", t->blocksize }, { "erasesize", t->erasesize }, { "count", t->count },
+		{ "offset", t->offset == UINT64_MAX ? 0 : t->offset }, { "open_au_nr", t->open_au_nr },
+		{ "fat_nr", t->fat_nr }, { "scatter_order", t->scatter_order }, { "scatter_span", t->scatter_span },
+		{ "interval_order", t->interval_order }, { "spacing", size ? align_spacing(size, 0) : 1 << 20 },
+		{ "scatter_positions", 1ULL << t->scatter_order },
+		{ "interval_max", t->blocksize << t->interval_order },
+		{ "size", size }, { "open_au_offset", t->offset == UINT64_MAX ? open_au_default_offset(t->erasesize)
+									      : t->offset },
+	};
+	v->n = 0;
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		v->name[v->n] = all[i].name;
+		v->value[v->n++] = all[i].value;
+	}
+}
+
+/* Parse the program once before the device is opened: syntax errors and a
+ * missing --write are refused without touching anything. */
+static int check_program(struct cli *c, struct fb_err *e)
+{
+	struct prog_vars v;
+	struct vm_op *prog;
+
+	program_vars(c, 0, &v);
+	if (progfile_load(c->program, &v, &prog, &c->format, e))
+		return -1;
+	c->program_writes = program_writes(prog);
+	vm_free(prog);
+	if (c->program_writes && !c->write)
+		return fb_fail(e, EXIT_USAGE, "%s writes to the device: add --write to allow it (the data in the "
+			       "range it announces are lost)", c->program);
+	return 0;
+}
+
+static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
+{
+	struct prog_vars v;
+	struct vm_op *prog;
+	const char *format;
+
 	switch (c->test) {
+	case T_PROGRAM:
+		program_vars(c, dev_size(d), &v);
+		return progfile_load(c->program, &v, &prog, &format, e) ? NULL : prog;
 	case T_ALIGN: return program_align(&c->t, align_spacing(dev_size(d), 0));
 	case T_INTERVAL: return program_interval(&c->t);
 	case T_SCATTER: return program_scatter(&c->t);
@@ -310,11 +377,6 @@ static struct vm_op *build(const struct cli *c, struct dev *d)
 	case T_FIND_FAT: return program_find_fat(&c->t);
 	default: return NULL;
 	}
-}
-
-static int is_write_test(const struct cli *c)
-{
-	return c->test == T_OPEN_AU || c->test == T_FIND_FAT || (c->test == T_AUTO && c->write);
 }
 
 static void announce(const struct cli *c, const struct vm_plan *p)
@@ -328,9 +390,18 @@ static void announce(const struct cli *c, const struct vm_plan *p)
 		c->device, range, total);
 }
 
+static enum test_kind format_kind(const char *format)
+{
+	for (int k = T_ALIGN; k <= T_FIND_FAT; k++)
+		if (!strcmp(test_name[k], format))
+			return (enum test_kind)k;
+	return T_PROGRAM;
+}
+
 static void print_results(const struct cli *c, FILE *f, const struct vm_result *r)
 {
-	switch (c->test) {
+	switch (c->test == T_PROGRAM ? format_kind(c->format) : c->test) {
+	case T_PROGRAM: report_tree(f, r); break;
 	case T_ALIGN: report_align(f, r); break;
 	case T_INTERVAL: report_interval(f, r); break;
 	case T_SCATTER: report_scatter(f, r); break;
@@ -491,7 +562,7 @@ int main(int argc, char **argv)
 	rc = parse_args(argc, argv, &c, &e);
 	if (rc > 0)
 		return 0;
-	if (rc < 0 || check_params(&c, &e))
+	if (rc < 0 || check_params(&c, &e) || (c.test == T_PROGRAM && check_program(&c, &e)))
 		return die(&e);
 	catch_signals();
 	if (c.test == T_RESTORE)
@@ -512,8 +583,10 @@ int main(int argc, char **argv)
 	if (check_device(&c, d, &e))
 		goto fail;
 	if (c.test != T_AUTO) {
-		if (!(prog = build(&c, d))) {
-			fb_fail(&e, EXIT_DEVICE, "out of memory");
+		e.msg[0] = '\0';
+		if (!(prog = build(&c, d, &e))) {
+			if (!e.msg[0])
+				fb_fail(&e, EXIT_DEVICE, "out of memory");
 			goto fail;
 		}
 		if (vm_plan(prog, dev_size(d), dev_sector(d), &plan, &e))
@@ -562,7 +635,7 @@ int main(int argc, char **argv)
 		if (c.json) {
 			struct identity id;
 			identify(&c, d, &id);
-			report_test_json(out, test_name[c.test], &id, &c.t, res, &plan);
+			report_test_json(out, c.test == T_PROGRAM ? c.format : test_name[c.test], &id, &c.t, res, &plan);
 		} else {
 			print_results(&c, out, res);
 		}

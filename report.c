@@ -98,3 +98,24 @@ void report_find_fat(FILE *f, const struct vm_result *root, int verbose)
 		}
 	}
 }
+
+static void tree_node(FILE *f, const struct vm_result *r, int depth)
+{
+	char unit[32], value[32], rate[32];
+
+	format_size(unit, sizeof(unit), r->unit);
+	format_time(value, sizeof(value), r->value);
+	format_rate(rate, sizeof(rate), vm_throughput(r));
+	fprintf(f, "%*s%s%s%s unit=%s off=%llu len=%llu\t%s\t%s", 2 * depth, "", vm_opcode_name(r->op->code),
+		r->op->label ? " " : "", r->op->label ? r->op->label : "", unit, (unsigned long long)r->off,
+		(unsigned long long)r->len, value, rate);
+	latency(f, &r->st);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nkid; i++)
+		tree_node(f, &r->kid[i], depth + 1);
+}
+
+void report_tree(FILE *f, const struct vm_result *root)
+{
+	tree_node(f, root, 0);
+}

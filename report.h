@@ -20,6 +20,10 @@ void report_open_au(FILE *f, const struct vm_result *root, int verbose);
  * min/avg/max line per erase block below each size */
 void report_find_fat(FILE *f, const struct vm_result *root, int verbose);
 
+/* A program's kept result nodes, indented by depth:
+ * "off-span unit=64KiB off=16777216 len=65536\t<total>\t<rate>\tmin ..\tavg ..\tmax .." */
+void report_tree(FILE *f, const struct vm_result *root);
+
 /* The align figures of one row, shared with the analysis. */
 struct align_row {
 	unsigned long long align;

@@ -85,6 +85,8 @@ void vm_free(struct vm_op *op)
 		return;
 	for (size_t i = 0; i < op->nbody; i++)
 		vm_free(op->body[i]);
+	if (op->owns_label)
+		free((char *)op->label);
 	free(op->body);
 	free(op);
 }

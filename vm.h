@@ -61,6 +61,7 @@ struct vm_op {
 	int64_t a, b;
 	unsigned flags;
 	const char *label;      /* optional name for output ("pre", "on") */
+	int owns_label;         /* label was allocated: vm_free frees it */
 	struct vm_op **body;
 	size_t nbody;
 };

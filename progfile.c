@@ -1,0 +1,342 @@
+/* progfile.c — parsing VM programs written as text (see progfile.h). */
+#include "progfile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+#define MAX_DEPTH 32
+#define MAX_FILE (1 << 20)
+
+static const char *const formats[] = { "tree", "align", "interval", "scatter", "open-au", "find-fat", NULL };
+
+/* opcode name -> number of arguments */
+static int opcode_of(const char *w, size_t n, enum vm_opcode *code, int *nargs)
+{
+	static const int args[VM_NOPCODES] = {
+		[VM_READ] = 0, [VM_WRITE] = 0, [VM_ERASE] = 0, [VM_SEQ] = 0, [VM_REPEAT] = 1,
+		[VM_LEN] = 1, [VM_LEN_UNIT] = 0, [VM_PATTERN] = 1, [VM_OFF] = 1, [VM_OFF_UNIT] = 2,
+		[VM_OFF_LINEAR] = 2, [VM_OFF_SPAN] = 1, [VM_OFF_SHUFFLE] = 2, [VM_UNIT_HALVE] = 2,
+		[VM_UNIT_DOUBLE] = 2,
+	};
+	for (int c = 0; c < VM_NOPCODES; c++) {
+		const char *name = vm_opcode_name((enum vm_opcode)c);
+		if (strlen(name) == n && !strncmp(name, w, n)) {
+			*code = (enum vm_opcode)c;
+			*nargs = args[c];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+struct parser {
+	const char *file;
+	const struct prog_vars *vars;
+	int line;
+	const char *line_start;
+	struct fb_err *e;
+};
+
+static int perr(struct parser *p, const char *at, const char *fmt, const char *what)
+{
+	char msg[400];
+
+	snprintf(msg, sizeof(msg), fmt, what);
+	return fb_fail(p->e, EXIT_USAGE, "%s:%d:%d: %s", p->file, p->line, (int)(at - p->line_start) + 1, msg);
+}
+
+/* One factor: a size, a hex byte, or $variable. */
+static int factor(struct parser *p, const char *s, size_t n, const char *at, int64_t *out)
+{
+	char buf[64];
+	uint64_t v;
+	const char *why;
+
+	if (n >= sizeof(buf))
+		return perr(p, at, "expected a number, got '%s'", "(too long)");
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (buf[0] == '$') {
+		for (int i = 0; i < p->vars->n; i++)
+			if (!strcmp(p->vars->name[i], buf + 1)) {
+				*out = (int64_t)p->vars->value[i];
+				return 0;
+			}
+		return perr(p, at, "unknown variable '%s' (see the README for the list)", buf);
+	}
+	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
+		char *end;
+		errno = 0;
+		v = strtoull(buf + 2, &end, 16);
+		if (errno || *end || end == buf + 2)
+			return perr(p, at, "expected a hex number, got '%s'", buf);
+		*out = (int64_t)v;
+		return 0;
+	}
+	if (parse_size(buf, &v, &why) || v > INT64_MAX)
+		return perr(p, at, "expected a number or size such as 512, 24k or 1.5M, got '%s'", buf);
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* An argument: [-]factor{(*|/)factor}. */
+static int argument(struct parser *p, const char *s, size_t n, int64_t *out)
+{
+	const char *end = s + n, *q = s;
+	int neg = 0;
+	int64_t acc = 0;
+	char op = 0;
+
+	if (q < end && *q == '-') {
+		neg = 1;
+		q++;
+	}
+	while (q < end) {
+		const char *f = q;
+		int64_t v = 0;
+		while (q < end && *q != '*' && *q != '/')
+			q++;
+		if (q == f)
+			return perr(p, f, "expected a number before '%s'", q < end ? (*q == '*' ? "*" : "/") : "end");
+		if (factor(p, f, (size_t)(q - f), f, &v))
+			return -1;
+		if (!op)
+			acc = v;
+		else if (op == '*')
+			acc *= v;
+		else if (v == 0)
+			return perr(p, f, "%s", "division by zero");
+		else
+			acc /= v;
+		if (q < end)
+			op = *q++;
+		if (q == end && (q[-1] == '*' || q[-1] == '/'))
+			return perr(p, q, "expected a number after '%s'", q[-1] == '*' ? "*" : "/");
+	}
+	*out = neg ? -acc : acc;
+	return 0;
+}
+
+static const char *word(const char **s)
+{
+	const char *w;
+
+	while (**s == ' ' || **s == '\t')
+		(*s)++;
+	w = *s;
+	while (**s && **s != ' ' && **s != '\t' && **s != '\n' && **s != '#')
+		(*s)++;
+	return w;
+}
+
+static char *dup_label(const char *s, size_t n)
+{
+	char *l = malloc(n + 1);
+	if (l) {
+		memcpy(l, s, n);
+		l[n] = '\0';
+	}
+	return l;
+}
+
+/* Parse one operation line (from s, after the indentation). */
+static struct vm_op *operation(struct parser *p, const char *s)
+{
+	const char *w = word(&s);
+	enum vm_opcode code;
+	int nargs;
+	int64_t a[2] = { 0, 0 };
+	unsigned flags = 0;
+	struct vm_op *op;
+	char *label = NULL;
+
+	if (opcode_of(w, (size_t)(s - w), &code, &nargs)) {
+		char name[40];
+		snprintf(name, sizeof(name), "%.*s", (int)(s - w < 39 ? s - w : 39), w);
+		perr(p, w, "expected an operation (read, write, erase, seq, repeat, len, len-unit, pattern, off, "
+		     "off-unit, off-linear, off-span, off-shuffle, unit-halve, unit-double), got '%s'", name);
+		return NULL;
+	}
+	for (int i = 0; i < nargs; i++) {
+		const char *x = word(&s);
+		if (s == x) {
+			perr(p, x, "expected %s", i == 0 ? "an argument" : "a second argument");
+			return NULL;
+		}
+		if (argument(p, x, (size_t)(s - x), &a[i]))
+			return NULL;
+	}
+	for (;;) {
+		const char *x = word(&s);
+		size_t n = (size_t)(s - x);
+		if (!n)
+			break;
+		if (n == 3 && !strncmp(x, "sum", 3))
+			flags = (flags & ~VM_REDUCE_MASK) | VM_SUM;
+		else if (n == 3 && !strncmp(x, "min", 3))
+			flags = (flags & ~VM_REDUCE_MASK) | VM_MIN;
+		else if (n == 3 && !strncmp(x, "avg", 3))
+			flags = (flags & ~VM_REDUCE_MASK) | VM_AVG;
+		else if (n == 3 && !strncmp(x, "max", 3))
+			flags = (flags & ~VM_REDUCE_MASK) | VM_MAX;
+		else if (n == 4 && !strncmp(x, "keep", 4))
+			flags |= VM_KEEP;
+		else if (n > 6 && !strncmp(x, "label=", 6)) {
+			free(label);
+			label = dup_label(x + 6, n - 6);
+		} else {
+			char extra[40];
+			snprintf(extra, sizeof(extra), "%.*s", (int)(n < 39 ? n : 39), x);
+			perr(p, x, "expected sum, min, avg, max, keep or label=NAME, got '%s'", extra);
+			free(label);
+			return NULL;
+		}
+	}
+	if ((code == VM_REPEAT || code == VM_OFF_LINEAR) && a[code == VM_REPEAT ? 0 : 1] < 0) {
+		perr(p, w, "%s", "a count must not be negative");
+		free(label);
+		return NULL;
+	}
+	op = vm_new(code, a[0], a[1], flags, NULL);
+	if (op) {
+		op->label = label;
+		op->owns_label = 1;
+	} else {
+		free(label);
+	}
+	return op;
+}
+
+int progfile_parse(const char *file, const char *text, const struct prog_vars *vars, struct vm_op **out,
+		   const char **format, struct fb_err *e)
+{
+	struct parser p = { .file = file, .vars = vars, .e = e };
+	struct vm_op *stack[MAX_DEPTH + 1], *root = NULL;
+	int indent[MAX_DEPTH + 1], depth = 0, seen_op = 0;
+	const char *s = text;
+
+	*format = "tree";
+	*out = NULL;
+	while (*s) {
+		const char *line = s, *q = s;
+		int ind = 0;
+		p.line++;
+		p.line_start = line;
+		while (*q == ' ' || *q == '\t') {
+			ind += *q == '\t' ? 8 - ind % 8 : 1;
+			q++;
+		}
+		s = strchr(line, '\n');
+		s = s ? s + 1 : line + strlen(line);
+		if (*q == '#' || *q == '\n' || *q == '\0' || *q == '\r')
+			continue;
+		if (!strncmp(q, "format", 6) && (q[6] == ' ' || q[6] == '\t')) {
+			const char *f = q + 6, *w;
+			int i;
+			if (seen_op) {
+				perr(&p, q, "%s", "'format' must come before the first operation");
+				goto fail;
+			}
+			w = word(&f);
+			for (i = 0; formats[i]; i++)
+				if (strlen(formats[i]) == (size_t)(f - w) && !strncmp(formats[i], w, (size_t)(f - w)))
+					break;
+			if (!formats[i]) {
+				perr(&p, w, "%s", "expected a format: tree, align, interval, scatter, open-au or find-fat");
+				goto fail;
+			}
+			*format = formats[i];
+			continue;
+		}
+		{
+			struct vm_op *op = operation(&p, q);
+			if (!op)
+				goto fail;
+			seen_op = 1;
+			if (!root) {
+				if (ind != 0) {
+					vm_free(op);
+					perr(&p, q, "%s", "the first operation must not be indented");
+					goto fail;
+				}
+				root = op;
+				stack[0] = op;
+				indent[0] = 0;
+				depth = 0;
+				continue;
+			}
+			while (depth >= 0 && indent[depth] >= ind)
+				depth--;
+			if (depth < 0) {
+				vm_free(op);
+				perr(&p, q, "%s", "a program has one outermost operation; indent this line below it");
+				goto fail;
+			}
+			if (depth >= MAX_DEPTH) {
+				vm_free(op);
+				perr(&p, q, "%s", "nested too deeply");
+				goto fail;
+			}
+			if (!vm_add(stack[depth], op)) {
+				root = NULL; /* vm_add freed both: the tree is gone */
+				fb_fail(e, EXIT_DEVICE, "out of memory");
+				goto fail;
+			}
+			stack[++depth] = op;
+			indent[depth] = ind;
+		}
+	}
+	if (!root)
+		return fb_fail(e, EXIT_USAGE, "%s: no operation in the program", file);
+	*out = root;
+	return 0;
+fail:
+	vm_free(root);
+	return -1;
+}
+
+int progfile_load(const char *file, const struct prog_vars *vars, struct vm_op **out, const char **format,
+		  struct fb_err *e)
+{
+	FILE *f = fopen(file, "re");
+	char *text;
+	size_t n;
+	int rc;
+
+	if (!f)
+		return fb_fail(e, EXIT_USAGE, "%s: cannot read the program: %s", file, strerror(errno));
+	text = malloc(MAX_FILE + 1);
+	if (!text) {
+		fclose(f);
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	}
+	n = fread(text, 1, MAX_FILE + 1, f);
+	fclose(f);
+	if (n > MAX_FILE) {
+		free(text);
+		return fb_fail(e, EXIT_USAGE, "%s: the program is larger than 1 MiB", file);
+	}
+	text[n] = '\0';
+	if (strlen(text) != n) {
+		free(text);
+		return fb_fail(e, EXIT_USAGE, "%s: not a text file", file);
+	}
+	rc = progfile_parse(file, text, vars, out, format, e);
+	free(text);
+	return rc;
+}
+
+int program_writes(const struct vm_op *op)
+{
+	if (op->code == VM_WRITE || op->code == VM_ERASE)
+		return 1;
+	for (size_t i = 0; i < op->nbody; i++)
+		if (program_writes(op->body[i]))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,45 @@
+/* progfile.h — VM programs written as text (flashbench --program FILE).
+ *
+ *   # comment                      one operation per line; the lines indented
+ *   format align                   deeper below an operation are its body
+ *   unit-halve $spacing 2*$blocksize keep
+ *     seq keep
+ *       len $blocksize label=pre
+ *         off-linear $spacing 7 avg
+ *
+ * An operation is an opcode of vm.h (read, write, erase, seq, repeat, len,
+ * len-unit, pattern, off, off-unit, off-linear, off-span, off-shuffle,
+ * unit-halve, unit-double), its arguments, then any of: sum min avg max
+ * (the reduction), keep, label=NAME.  Arguments are numbers with size
+ * suffixes (512, 24k, 1.5M), variables from the command line and the
+ * device (listed in the README), joined with * and /, with an optional
+ * leading minus.
+ * An optional first line "format NAME" (align, interval, scatter, open-au,
+ * find-fat, tree) chooses how results are printed. */
+#ifndef FLASHBENCH_PROGFILE_H
+#define FLASHBENCH_PROGFILE_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "vm.h"
+
+struct prog_vars {
+	const char *name[24];
+	uint64_t value[24];
+	int n;
+};
+
+/* Parse a program; *format gets the format name ("tree" by default, a
+ * static string).  Errors name file:line:column and what was expected. */
+int progfile_parse(const char *file, const char *text, const struct prog_vars *vars, struct vm_op **out,
+		   const char **format, struct fb_err *e);
+
+/* Read the file and parse it. */
+int progfile_load(const char *file, const struct prog_vars *vars, struct vm_op **out, const char **format,
+		  struct fb_err *e);
+
+/* Does the program write or erase anything? */
+int program_writes(const struct vm_op *op);
+
+#endif
