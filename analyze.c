@@ -104,7 +104,8 @@ static struct align_row *sorted_rows(const struct align_row *rows, size_t n)
 
 	if (!r)
 		return NULL;
-	memcpy(r, rows, n * sizeof(*r));
+	if (n)
+		memcpy(r, rows, n * sizeof(*r));
 	qsort(r, n, sizeof(*r), cmp_align);
 	return r;
 }
@@ -188,6 +189,23 @@ out:
 	free(r);
 	free(r2);
 	free(tmp);
+}
+
+uint64_t align_upper_step(const struct align_row *rows, size_t n, const struct read_levels *lv)
+{
+	struct align_row *r = sorted_rows(rows, n);
+	uint64_t found = 0;
+	size_t i;
+
+	if (!r || !lv->unit) {
+		free(r);
+		return 0;
+	}
+	i = first_step(r, n, lv->page_diff + fmax(lv->step, 0.15 * lv->page_diff));
+	if (i < n && r[i].align > lv->unit)
+		found = r[i].align;
+	free(r);
+	return found;
 }
 
 /* ------------------------------------------------------------ erase */

@@ -48,6 +48,11 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		  const struct align_row *rows2, size_t n2, uint64_t bs2,
 		  struct finding *page, struct read_levels *lv);
 
+/* From align rows alone: the smallest alignment above the read unit from
+ * which every diff is a clear step above the page level (the erase block,
+ * or its power-of-two part); 0 when there is none. */
+uint64_t align_upper_step(const struct align_row *rows, size_t n, const struct read_levels *lv);
+
 /* Boundary scan: at each power-of-two step A, the crossing cost d(j*A) for
  * j = 1..npoints (ns, page-crossing included). */
 #define SCAN_POINTS 16

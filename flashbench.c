@@ -16,6 +16,7 @@
 #include "dev.h"
 #include "devinfo.h"
 #include "err.h"
+#include "plot.h"
 #include "preserve.h"
 #include "programs.h"
 #include "progfile.h"
@@ -51,13 +52,14 @@ struct cli {
 	int preserve;
 	const char *journal;    /* --preserve=FILE or --restore FILE */
 	const char *program;    /* --program FILE */
+	const char *plot;       /* --plot FILE.svg */
 	const char *format;     /* how its results print */
 	int program_writes;
 };
 
 enum {
 	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
-	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE, OPT_PROGRAM,
+	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE, OPT_PROGRAM, OPT_PLOT,
 };
 
 static const struct option long_options[] = {
@@ -68,6 +70,7 @@ static const struct option long_options[] = {
 	{ "preserve", optional_argument, NULL, OPT_PRESERVE },
 	{ "restore", required_argument, NULL, OPT_RESTORE },
 	{ "program", required_argument, NULL, OPT_PROGRAM },
+	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "interval", no_argument, NULL, 'i' },
 	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
 	{ "scatter", no_argument, NULL, 's' },
@@ -144,6 +147,7 @@ static void usage(FILE *f)
 	      "  -c, --count=N           tries per measurement, the best is kept (default 8)\n"
 	      "  -o, --out=FILE          write results to FILE instead of standard output\n"
 	      "      --json              results as JSON (every test, and --auto)\n"
+	      "      --plot=FILE.svg     draw the results as an SVG chart\n"
 	      "  -v, --verbose           add min/avg/max request times to write tests\n"
 	      "  -h, --help              show this help\n"
 	      "      --version           show the version\n"
@@ -208,6 +212,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case OPT_PRESERVE: c->preserve = 1; c->journal = optarg; break;
 		case OPT_RESTORE: rc = set_test(c, T_RESTORE, e); c->journal = optarg; break;
 		case OPT_PROGRAM: rc = set_test(c, T_PROGRAM, e); c->program = optarg; break;
+		case OPT_PLOT: c->plot = optarg; break;
 		case 'i': rc = set_test(c, T_INTERVAL, e); break;
 		case 's': rc = set_test(c, T_SCATTER, e); break;
 		case 'O': rc = set_test(c, T_OPEN_AU, e); break;
@@ -254,6 +259,8 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 	    !((c->test == T_AUTO || c->test == T_PROGRAM) && c->write))
 		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write, "
 			       "--program --write)");
+	if (c->plot && (!*c->plot || c->test == T_RESTORE))
+		return fb_fail(e, EXIT_USAGE, "--plot needs a file name and a test");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
 	return 0;
@@ -354,6 +361,9 @@ static int check_program(struct cli *c, struct fb_err *e)
 		return -1;
 	c->program_writes = program_writes(prog);
 	vm_free(prog);
+	if (c->plot && !strcmp(c->format, "tree"))
+		return fb_fail(e, EXIT_USAGE, "%s: --plot needs a chart, and the 'tree' format has none (add a "
+			       "'format align' line or similar)", c->program);
 	if (c->program_writes && !c->write)
 		return fb_fail(e, EXIT_USAGE, "%s writes to the device: add --write to allow it (the data in the "
 			       "range it announces are lost)", c->program);
@@ -469,6 +479,25 @@ static int announce_auto(void *ctx, const uint64_t range[2][2])
 	return 0;
 }
 
+/* --plot: the chart of a test's results (res) or of --auto's (r) */
+static int write_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *r,
+		      struct fb_err *e)
+{
+	FILE *f = fopen(c->plot, "w");
+	const char *kind = c->test == T_PROGRAM ? c->format : test_name[c->test];
+	int rc;
+
+	if (!f)
+		return fb_fail(e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
+	rc = r ? plot_auto(f, c->device, r) : plot_test(f, kind, c->device, res, c->t.random, c->t.open_au_nr);
+	if (fclose(f) || rc) {
+		unlink(c->plot);
+		return fb_fail(e, rc ? EXIT_USAGE : EXIT_DEVICE, "%s: %s", c->plot,
+			       rc ? "this test's results have no chart (the 'tree' format)" : strerror(errno));
+	}
+	return 0;
+}
+
 /* --auto --write --preserve: save what each write program will overwrite */
 static struct journal *journal;
 static int protect(void *ctx, const struct vm_op *prog, struct fb_err *e)
@@ -496,6 +525,10 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 		report_auto_json(out, &id, r, c->write, wall_ns() - t0);
 	else
 		report_auto_text(out, &id, r, c->write, wall_ns() - t0);
+	if (c->plot && write_plot(c, NULL, r, e)) {
+		free(r);
+		return -1;
+	}
 	free(r);
 	return 0;
 }
@@ -639,6 +672,8 @@ int main(int argc, char **argv)
 		} else {
 			print_results(&c, out, res);
 		}
+		if (c.plot && write_plot(&c, res, NULL, &e))
+			goto fail;
 	}
 	if (finish_journal(&e))
 		goto fail;
