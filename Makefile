@@ -55,6 +55,9 @@ install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 flashbench $(DESTDIR)$(BINDIR)/flashbench
 	install -m 755 erase $(DESTDIR)$(BINDIR)/flashbench-erase
+	install -d $(DESTDIR)$(MANDIR)
+	install -m 644 flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
+	install -m 644 erase.1 $(DESTDIR)$(MANDIR)/flashbench-erase.1
 
 clean:
 	rm -rf *.o tests/*.o flashbench erase tests/unit tests/jsonpath build tests/tmp

@@ -23,9 +23,17 @@ struct ctx {
 };
 
 /* Run a program and account for it; the caller frees *res. */
+/* progress across programs: add what earlier programs did */
+static void progress_total(void *ctx, uint64_t done)
+{
+	struct ctx *c = ctx;
+	c->o->progress(c->o->progress_ctx, c->r->reads + c->r->writes + done);
+}
+
 static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 {
-	struct vm_run how = { .stop = c->o->stop };
+	struct vm_run how = { .stop = c->o->stop, .progress = c->o->progress ? progress_total : NULL,
+			      .progress_ctx = c };
 	struct vm_plan plan;
 	int rc;
 

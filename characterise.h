@@ -31,6 +31,9 @@ struct auto_options {
 	 * non-zero cancels with e filled */
 	int (*protect)(void *ctx, const struct vm_op *prog, struct fb_err *e);
 	void *ctx;
+	/* told the number of requests made so far (may be NULL) */
+	void (*progress)(void *ctx, uint64_t done);
+	void *progress_ctx;
 };
 
 struct auto_report {

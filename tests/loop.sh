@@ -5,7 +5,7 @@
 . tests/lib.sh
 
 ALL="align on a loop device|align leaves the bytes alone|align on a read-only loop device|align into a pipe"
-ALL="$ALL|auto read-only on a read-only loop device"
+ALL="$ALL|auto read-only on a read-only loop device|progress on a terminal|no progress when stderr is not a terminal"
 ALL="$ALL|open-au writes only its announced range|find-fat writes only its announced range"
 ALL="$ALL|write refused while mounted|write refused through a symlink alias|erase refused while mounted"
 ALL="$ALL|write refused on active swap|erase discards a range|erase refuses a range past the end"
@@ -157,3 +157,23 @@ else
 fi
 expect_error "erase refuses a range past the end" 2 "ends past the end of $L" "$ERASE" "$L" 95M 2M
 expect_error "erase refuses an unaligned range" 2 "multiples of the 512-byte sector" "$ERASE" "$L" 1000 1M
+
+# ------------------------------------------------------------ progress
+# a run of over two seconds shows progress when stderr is a terminal, and
+# nothing but the announcement when it is not
+if command -v script > /dev/null; then
+	script -qfc "$FB -O -e 4M -b 2k $L > /dev/null" "$TMP/typescript" > /dev/null 2>&1
+	if tr '\r' '\n' < "$TMP/typescript" | grep -qE '^flashbench: open-au +[0-9]+% \([0-9]+ of 8190 requests\), about [0-9]+s left'; then
+		pass "progress on a terminal"
+	else
+		fail "progress on a terminal" "$(tr '\r' '\n' < "$TMP/typescript" | tail -3)"
+	fi
+else
+	skip "progress on a terminal" "script (util-linux) is not installed"
+fi
+"$FB" -O -e 4M -b 2k "$L" > /dev/null 2> "$TMP/quiet"
+if [ "$(wc -l < "$TMP/quiet")" = 1 ] && grep -q "overwrites bytes" "$TMP/quiet"; then
+	pass "no progress when stderr is not a terminal"
+else
+	fail "no progress when stderr is not a terminal" "$(head -c 300 "$TMP/quiet")"
+fi
