@@ -48,8 +48,15 @@ check: all $(O)/tests/unit $(O)/tests/jsonpath
 check-quick: all $(O)/tests/unit $(O)/tests/jsonpath
 	@tests/run .
 
-bench: all
-	@if [ -x bench/run ]; then bench/run; else echo "no benchmarks yet"; fi
+bench/peakrss: bench/peakrss.c
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+
+bench/rawread: bench/rawread.c
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+
+# side by side with the classic flashbench and fio (installs them if missing)
+bench: all bench/peakrss bench/rawread
+	@bench/run
 
 install: all
 	install -d $(DESTDIR)$(BINDIR)
@@ -60,6 +67,6 @@ install: all
 	install -m 644 erase.1 $(DESTDIR)$(MANDIR)/flashbench-erase.1
 
 clean:
-	rm -rf *.o tests/*.o flashbench erase tests/unit tests/jsonpath build tests/tmp
+	rm -rf *.o tests/*.o flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread
 
 .PHONY: all check check-quick bench install clean

@@ -109,9 +109,9 @@ static int boundary_scan(struct ctx *c, uint64_t bs, uint64_t from)
 		l->step = res->kid[i].unit;
 		l->npoints = 0;
 		for (size_t j = 0; j < pts->nkid && j < SCAN_POINTS; j++) {
-			struct align_row row;
-			align_row_of(descend(&pts->kid[j], 1), &row);
-			l->d[l->npoints++] = row.diff;
+			double best[3];
+			crossing_of(descend(&pts->kid[j], 1), best, NULL);
+			l->d[l->npoints++] = best[1] - (best[0] + best[2]) / 2;
 		}
 	}
 	vm_result_free(res);

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -99,11 +98,10 @@ static int open_block(struct dev *d, const char *path, enum dev_mode mode, struc
 		d->size = (uint64_t)st.st_size;
 		d->sector = d->physical = 512;
 	}
-	/* quietly ask for real-time scheduling: fewer outliers if allowed */
-	{
-		struct sched_param sp = { .sched_priority = 1 };
-		(void)sched_setscheduler(0, SCHED_FIFO, &sp);
-	}
+	/* No real-time scheduling: on a loop device over a disk file the
+	 * median 4 KiB read took 77 us under SCHED_FIFO against 66 us without
+	 * (same loop in C, alternating runs), and the minimum of repeated tries
+	 * already removes the rare outliers it trims. */
 	return 0;
 }
 

@@ -34,8 +34,8 @@ void test_defaults(struct test_params *t);
 uint64_t align_spacing(uint64_t size, uint64_t max_align);
 
 /* Result tree (root kids):
- *  align:     kid[i] = one alignment (unit); its kid[0..2] = pre, on, post
- *             with value = average over positions of the minimum of tries
+ *  align:     kid[i] = one alignment (unit); kid[i].kid[p] = position p;
+ *             kid[i].kid[p].kid[0] = its tries (see crossing_of)
  *  interval:  kid[i] = one stride (unit), stats over its reads
  *  scatter:   kid[0].kid[0].kid[i] = position i (off), value = min of tries
  *  open-au:   kid[i] = one chunk size (unit), stats over its writes
@@ -48,8 +48,8 @@ struct vm_op *program_open_au(const struct test_params *t);
 struct vm_op *program_find_fat(const struct test_params *t);
 
 /* Crossing costs at j*A for j = 1..points and A doubling from `from` to
- * `to`: kid[i] = step A (unit); kid[i].kid[j].kid[0] has the pre, on and
- * post reads around (j+1)*A as its three kids (as an align row). */
+ * `to`: kid[i] = step A (unit); kid[i].kid[j].kid[0] = the tries around
+ * (j+1)*A (see crossing_of). */
 struct vm_op *program_boundary_scan(uint64_t bs, unsigned count, uint64_t from, uint64_t to, unsigned points);
 
 /* Default open-AU offset: the first erase boundary at or above 16 MiB. */

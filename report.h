@@ -24,11 +24,17 @@ void report_find_fat(FILE *f, const struct vm_result *root, int verbose);
  * "off-span unit=64KiB off=16777216 len=65536\t<total>\t<rate>\tmin ..\tavg ..\tmax .." */
 void report_tree(FILE *f, const struct vm_result *root);
 
-/* The align figures of one row, shared with the analysis. */
+/* The align figures of one row, shared with the analysis: pre, on and post
+ * are the best of the tries, averaged over the positions. */
 struct align_row {
 	unsigned long long align;
 	double pre, on, post, diff;
+	struct vm_stats leg[3];     /* every pre, on and post read */
 };
 void align_row_of(const struct vm_result *row, struct align_row *out);
+
+/* The tries around one boundary (a repeat node whose kids are pre/on/post
+ * sequences): the best time of each of the three reads, and their stats. */
+void crossing_of(const struct vm_result *tries, double best[3], struct vm_stats leg[3]);
 
 #endif

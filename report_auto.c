@@ -309,10 +309,10 @@ void report_test_json(FILE *f, const char *test, const struct identity *id, cons
 			json_object(&j, NULL);
 			json_uint(&j, "align", a.align);
 			json_number(&j, "diff_ns", a.diff);
-			for (size_t k = 0; k < row->nkid && k < 3; k++) {
+			for (int k = 0; k < 3; k++) {
 				json_object(&j, k == 0 ? "pre" : k == 1 ? "on" : "post");
-				json_number(&j, "ns", row->kid[k].value);
-				json_stats(&j, &row->kid[k].st);
+				json_number(&j, "ns", k == 0 ? a.pre : k == 1 ? a.on : a.post);
+				json_stats(&j, &a.leg[k]);
 				json_end(&j);
 			}
 			json_end(&j);

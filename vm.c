@@ -228,10 +228,14 @@ static int run_body(struct walk *w, const struct vm_op *op, const struct regs *r
 		int rc;
 
 		if ((op->flags & VM_KEEP) && w->dev) {
-			struct vm_result *k = realloc(node->kid, (node->nkid + 1) * sizeof(*k));
-			if (!k)
-				return fb_fail(w->e, EXIT_DEVICE, "out of memory for results");
-			node->kid = k;
+			/* grow geometrically: capacities are powers of two */
+			size_t n = node->nkid;
+			if (n == 0 || (n >= 4 && !(n & (n - 1)))) {
+				struct vm_result *k = realloc(node->kid, (n ? 2 * n : 4) * sizeof(*k));
+				if (!k)
+					return fb_fail(w->e, EXIT_DEVICE, "out of memory for results");
+				node->kid = k;
+			}
 			kid = &node->kid[node->nkid++];
 		}
 		memset(kid, 0, sizeof(*kid));
