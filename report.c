@@ -6,19 +6,6 @@
 
 #include "units.h"
 
-static void stats_merge(struct vm_stats *a, const struct vm_stats *b)
-{
-	if (!b->count)
-		return;
-	if (!a->count || b->min_ns < a->min_ns)
-		a->min_ns = b->min_ns;
-	if (!a->count || b->max_ns > a->max_ns)
-		a->max_ns = b->max_ns;
-	a->count += b->count;
-	a->bytes += b->bytes;
-	a->total_ns += b->total_ns;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -44,7 +31,7 @@ void crossing_of(const struct vm_result *tries, double best[3], struct vm_stats 
 			if (v)
 				v[got++] = seq->kid[k].value;
 			if (leg)
-				stats_merge(&leg[k], &seq->kid[k].st);
+				vm_stats_add(&leg[k], &seq->kid[k].st);
 		}
 		if (!got)
 			continue;

@@ -110,7 +110,7 @@ struct walk {
 	void *on_write_ctx;
 };
 
-static void stats_add(struct vm_stats *a, const struct vm_stats *b)
+void vm_stats_add(struct vm_stats *a, const struct vm_stats *b)
 {
 	if (!b->count)
 		return;
@@ -240,7 +240,7 @@ static int run_body(struct walk *w, const struct vm_op *op, const struct regs *r
 		}
 		memset(kid, 0, sizeof(*kid));
 		rc = exec(w, op->body[i], *r, kid);
-		stats_add(&node->st, &kid->st);
+		vm_stats_add(&node->st, &kid->st);
 		reduce(red, kid->value);
 		if (kid == &tmp)
 			free_kids(&tmp);

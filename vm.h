@@ -126,6 +126,9 @@ int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 	   struct vm_result **out, struct fb_err *e);
 void vm_result_free(struct vm_result *r);
 
+/* Add b's requests to a. */
+void vm_stats_add(struct vm_stats *a, const struct vm_stats *b);
+
 /* Bytes per second of everything below r. */
 double vm_throughput(const struct vm_result *r);
 
