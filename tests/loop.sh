@@ -8,7 +8,7 @@ ALL="align on a loop device|align leaves the bytes alone|align on a read-only lo
 ALL="$ALL|auto read-only on a read-only loop device|progress on a terminal|no progress when stderr is not a terminal"
 ALL="$ALL|open-au writes only its announced range|find-fat writes only its announced range"
 ALL="$ALL|write refused while mounted|write refused through a symlink alias|erase refused while mounted"
-ALL="$ALL|write refused on active swap|erase discards a range|erase refuses a range past the end"
+ALL="$ALL|write refused on active swap|write refused while another program holds the device|erase discards a range|erase refuses a range past the end"
 ALL="$ALL|erase refuses an unaligned range|align leaves a mounted device alone"
 skip_all() { local IFS='|' t; for t in $ALL; do skip "$t" "$1"; done; exit 0; }
 
@@ -140,6 +140,19 @@ if command -v mkswap > /dev/null && mkswap "$LM" > /dev/null 2>&1 && swapon "$LM
 	swapoff "$LM"
 else
 	skip "write refused on active swap" "swapon is not permitted here"
+fi
+
+# another program holding the device exclusively (O_EXCL): the kernel says
+# EBUSY and the write test says the device is in use
+if command -v python3 > /dev/null; then
+	python3 -c "import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); time.sleep(30)" "$LM" &
+	holder=$!
+	sleep 0.5
+	expect_error "write refused while another program holds the device" 1 "$LM: device is in use" "$FB" -O "$LM"
+	kill "$holder" 2> /dev/null
+	wait "$holder" 2> /dev/null
+else
+	skip "write refused while another program holds the device" "needs python3 to hold the device"
 fi
 
 # ------------------------------------------------------------ erase
