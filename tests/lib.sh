@@ -4,7 +4,23 @@
 : "${FB:=$PWD/flashbench}" "${ERASE:=$PWD/erase}"
 TMP=${TMPDIR:-/tmp}/flashbench-test.$$
 mkdir -p "$TMP"
-trap 'rm -rf "$TMP"' EXIT
+
+# Loop devices and mounts a test made are undone when it exits.
+LOOPS=() MNTS=()
+cleanup() {
+	local m l
+	for m in "${MNTS[@]}"; do umount "$m" 2> /dev/null; done
+	for l in "${LOOPS[@]}"; do
+		swapoff "$l" 2> /dev/null
+		losetup -d "$l" 2> /dev/null
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+# attach [-r|-P] FILE: a new loop device over FILE, in DEV
+attach() { DEV=$(losetup -f --show "$@") || return 1; LOOPS+=("$DEV"); }
+# skip_all REASON: every test named in ALL ("a|b|c") is skipped
+skip_all() { local IFS='|' t; for t in $ALL; do skip "$t" "$1"; done; exit 0; }
 
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }

@@ -10,26 +10,12 @@ ALL="$ALL|open-au writes only its announced range|find-fat writes only its annou
 ALL="$ALL|write refused while mounted|write refused through a symlink alias|erase refused while mounted"
 ALL="$ALL|write refused on active swap|write refused while another program holds the device|erase discards a range|erase refuses a range past the end"
 ALL="$ALL|erase refuses an unaligned range|align leaves a mounted device alone"
-skip_all() { local IFS='|' t; for t in $ALL; do skip "$t" "$1"; done; exit 0; }
 
 is_root || skip_all "needs root for loop devices"
 command -v losetup > /dev/null || skip_all "losetup is not installed (util-linux)"
 
-LOOPS=()
 MNT=$TMP/mnt
-cleanup() {
-	mountpoint -q "$MNT" 2> /dev/null && umount "$MNT"
-	for l in "${LOOPS[@]}"; do
-		swapoff "$l" 2> /dev/null
-		losetup -d "$l" 2> /dev/null
-	done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-attach() { # attach [-r] FILE: sets DEV to the new loop device
-	DEV=$(losetup -f --show "$@") || return 1
-	LOOPS+=("$DEV")
-}
+MNTS+=("$MNT")
 
 img=$TMP/card.img
 head -c $((96 << 20)) /dev/urandom > "$img"

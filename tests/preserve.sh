@@ -9,18 +9,9 @@ ALL="preserve: open-au|preserve: open-au random|preserve: find-fat|preserve: aut
 ALL="$ALL|preserve: SIGKILL then --restore|preserve: SIGINT restores by itself|preserve: torn last record"
 ALL="$ALL|preserve: refuses an unfinished journal|preserve: refuses a journal without room"
 ALL="$ALL|preserve: refuses a journal on the device under test|preserve: refuses a simulated device"
-skip_all() { local IFS='|' t; for t in $ALL; do skip "$t" "$1"; done; exit 0; }
 is_root || skip_all "needs root for loop devices"
 command -v losetup > /dev/null || skip_all "losetup is not installed (util-linux)"
 
-LOOPS=() MNTS=()
-cleanup() {
-	for m in "${MNTS[@]}"; do umount "$m" 2> /dev/null; done
-	for l in "${LOOPS[@]}"; do losetup -d "$l" 2> /dev/null; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-attach() { DEV=$(losetup -f --show "$@") || return 1; LOOPS+=("$DEV"); }
 
 # random but repeatable contents
 fill() { # fill FILE MIB SEED
