@@ -291,7 +291,7 @@ static double boundary_split(const struct scan_level *lv, size_t n, double base,
 void analyze_erase(const struct scan_level *lv, size_t n, const struct read_levels *rl,
 		   const struct align_row *rows, size_t nrows, uint64_t dev_size, struct finding *erase)
 {
-	double base = rl->page_diff, te = fmax(rl->step, 0.15 * rl->page_diff), split;
+	double base = rl->page_diff, te = rl->step, split;
 	char a[32], b[32], c[32], d[32];
 
 	finding_init(erase, "erase_block", "erase block size", 1);
@@ -320,6 +320,8 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 		if (!q)
 			continue;
 		e = (uint64_t)q * l->step;
+		if (e > MAX_ERASE_BLOCK)
+			break; /* only larger candidates follow */
 		fit_erase(lv + L, n - L, base, te, e, &f);
 		allowed = f.points / 20 > 1 ? f.points / 20 : 1;
 		if (f.predicted < 2 || f.mismatches > allowed)
@@ -423,9 +425,9 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 
 int write_collapsed(double mean, double ref, double collapse)
 {
-	if (collapse > 3 * ref)
+	if (collapse > 2.5 * ref)
 		return mean > sqrt(ref * collapse);
-	return mean > 3 * ref;
+	return mean > 2.5 * ref;
 }
 
 void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int random_order,
@@ -455,7 +457,8 @@ void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int rand
 		f->value = good;
 		f->at_least = good >= limit;
 		f->conf = CONF_HIGH;
-		finding_evidence(f, "%u erase blocks written in turn still take %s per %s write (healthy: %s)",
+		finding_evidence(f, "%u erase blocks written in turn still take %s per %s write in the slowest "
+				 "(healthy: %s)",
 				 good, T(a, t[n - 1].mean_ns), S(b, chunk), T(c, ref));
 		return;
 	}
@@ -471,8 +474,8 @@ void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int rand
 		if (f->value)
 			finding_evidence(f, "%u erase block%s written in turn: %s per %s write", (unsigned)f->value,
 					 f->value == 1 ? "" : "s", T(a, g), S(b, chunk));
-		finding_evidence(f, "%u erase blocks: %s per write, %.0fx the healthy %s: garbage collection "
-				 "on every write", first_bad, T(a, bad), bad / ref, T(c, ref));
+		finding_evidence(f, "%u erase blocks: %s per write in the slowest, %.0fx the healthy %s: "
+				 "garbage collection", first_bad, T(a, bad), bad / ref, T(c, ref));
 	}
 	if (contradiction) {
 		f->conf = CONF_LOW;

@@ -53,6 +53,9 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
  * or its power-of-two part); 0 when there is none. */
 uint64_t align_upper_step(const struct align_row *rows, size_t n, const struct read_levels *lv);
 
+/* The largest erase block considered (SDXC cards use up to 64 MiB). */
+#define MAX_ERASE_BLOCK (64ULL << 20)
+
 /* Boundary scan: at each power-of-two step A, the crossing cost d(j*A) for
  * j = 1..npoints (ns, page-crossing included). */
 #define SCAN_POINTS 16
@@ -71,16 +74,17 @@ struct chunk_time {
 };
 void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f);
 
-/* Open erase block trials: N blocks written in turn, mean time per write
- * after the first round. */
+/* Open erase block trials: N blocks written in turn; the mean time per
+ * write (after the first round) of the slowest of them. */
 struct open_trial {
 	unsigned n;
 	double mean_ns;
 	int collapsed;
 };
 /* Is a trial's mean write time a garbage-collection collapse?  ref is the
- * healthy time per write; collapse, when known (>0), the time per write of
- * a known collapse: then the geometric middle between the two decides. */
+ * healthy time per write; collapse, when known (over 2.5x ref), the time per
+ * write of a known collapse: then the geometric middle between the two
+ * decides; otherwise 2.5x the healthy time. */
 int write_collapsed(double mean, double ref, double collapse);
 void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int random_order,
 		  uint64_t chunk, double ref, struct finding *f);

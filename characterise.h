@@ -49,6 +49,7 @@ struct auto_report {
 	struct read_levels levels;
 	struct scan_level scan[AUTO_MAX_LEVELS];
 	size_t nscan;
+	unsigned scan_tries;                /* 4, or 16 when a second look was needed */
 	struct chunk_time chunks[32];
 	size_t nchunks;
 	uint64_t trial_chunk;

@@ -226,6 +226,7 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_align_rows(&j, "align2", r->rows2, r->nrows2);
 	json_number(&j, "read_noise_ns", r->levels.noise);
 	json_number(&j, "read_step_ns", r->levels.step);
+	json_uint(&j, "boundary_scan_tries", r->scan_tries);
 	json_array(&j, "boundary_scan");
 	for (size_t i = 0; i < r->nscan; i++) {
 		json_object(&j, NULL);

@@ -71,3 +71,38 @@ if [ $((score_found * 10)) -ge $((score_total * 9)) ]; then
 else
 	fail "zoo with noise finds at least 90%" "$score_found of $score_total"
 fi
+
+# Geometries nobody tuned for: 40 drawn at random (seeded) from wide ranges
+# of erase block (512 KiB-32 MiB, 3x2^n too), read unit, open counts up to
+# 12, FAT areas up to 10, minimum writes up to 128 KiB, read and write
+# timings spanning 10x, noise up to 10%.  At least 90% of all findings must
+# be exact (a finding "not determined" counts as missed).
+pick() { local a=("$@"); echo "${a[RANDOM % ${#a[@]}]}"; }
+RANDOM=2026
+wild_found=0 wild_total=0
+for i in $(seq 1 40); do
+	erase=$(pick 512K 768K 1M 1536K 2M 3M 4M 6M 8M 12M 16M 24M 32M)
+	page=$(pick 2K 4K 8K 16K 32K)
+	planes=$(pick 1 2)
+	# shrink the page until page x planes divides the erase block
+	e=$(( $(echo "$erase" | sed 's/K$/*1024/; s/M$/*1048576/') ))
+	p=$(( $(echo "$page" | sed 's/K$/*1024/') ))
+	while [ $((e % (p * planes))) -ne 0 ]; do p=$((p / 2)); done
+	open=$((RANDOM % 12 + 1))
+	random=$((RANDOM % (open < 6 ? open + 1 : 7)))
+	spec="erase=$erase,page=$p,planes=$planes,open=$open,random=$random,fat=$((RANDOM % 11))"
+	spec="$spec,minwrite=$(pick 4K 8K 16K 32K 64K 128K),tread=$(pick 100 300 550 800)us"
+	spec="$spec,tunit=$(pick 30 80 160 300)us,tcross=$(pick 40 100 300 600)us,twrite=$(pick 50 150 300 1000)us"
+	w=$(pick 5 10 20 40 80)
+	spec="$spec,wrate=${w}M,crate=${w}M,noise=$(pick 0 0 0.02 0.05 0.1),seed=$i"
+	read -r found total misses < <(check_model "$spec")
+	wild_found=$((wild_found + found))
+	wild_total=$((wild_total + total))
+	[ -z "$misses" ] || echo "unseen-geometry miss: $spec:$misses"
+done
+echo "zoo score on 40 random geometries: $wild_found of $wild_total findings"
+if [ $((wild_found * 10)) -ge $((wild_total * 9)) ]; then
+	pass "zoo of random geometries finds at least 90% ($wild_found of $wild_total)"
+else
+	fail "zoo of random geometries finds at least 90%" "$wild_found of $wild_total"
+fi
