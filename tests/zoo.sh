@@ -77,13 +77,14 @@ fi
 # 12, FAT areas up to 10, minimum writes up to 128 KiB, read and write
 # timings spanning 10x, noise up to 10%.  At least 90% of all findings must
 # be exact (a finding "not determined" counts as missed).
-pick() { local a=("$@"); echo "${a[RANDOM % ${#a[@]}]}"; }
+# pick sets P to one of its arguments (no subshell: bash reseeds RANDOM there)
+pick() { local a=("$@"); P=${a[RANDOM % ${#a[@]}]}; }
 RANDOM=2026
 wild_found=0 wild_total=0
 for i in $(seq 1 40); do
-	erase=$(pick 512K 768K 1M 1536K 2M 3M 4M 6M 8M 12M 16M 24M 32M)
-	page=$(pick 2K 4K 8K 16K 32K)
-	planes=$(pick 1 2)
+	pick 512K 768K 1M 1536K 2M 3M 4M 6M 8M 12M 16M 24M 32M; erase=$P
+	pick 2K 4K 8K 16K 32K; page=$P
+	pick 1 2; planes=$P
 	# shrink the page until page x planes divides the erase block
 	e=$(( $(echo "$erase" | sed 's/K$/*1024/; s/M$/*1048576/') ))
 	p=$(( $(echo "$page" | sed 's/K$/*1024/') ))
@@ -91,10 +92,13 @@ for i in $(seq 1 40); do
 	open=$((RANDOM % 12 + 1))
 	random=$((RANDOM % (open < 6 ? open + 1 : 7)))
 	spec="erase=$erase,page=$p,planes=$planes,open=$open,random=$random,fat=$((RANDOM % 11))"
-	spec="$spec,minwrite=$(pick 4K 8K 16K 32K 64K 128K),tread=$(pick 100 300 550 800)us"
-	spec="$spec,tunit=$(pick 30 80 160 300)us,tcross=$(pick 40 100 300 600)us,twrite=$(pick 50 150 300 1000)us"
-	w=$(pick 5 10 20 40 80)
-	spec="$spec,wrate=${w}M,crate=${w}M,noise=$(pick 0 0 0.02 0.05 0.1),seed=$i"
+	pick 4K 8K 16K 32K 64K 128K; spec="$spec,minwrite=$P"
+	pick 100 300 550 800; spec="$spec,tread=${P}us"
+	pick 30 80 160 300; spec="$spec,tunit=${P}us"
+	pick 40 100 300 600; spec="$spec,tcross=${P}us"
+	pick 50 150 300 1000; spec="$spec,twrite=${P}us"
+	pick 5 10 20 40 80; spec="$spec,wrate=${P}M,crate=${P}M"
+	pick 0 0 0.02 0.05 0.1; spec="$spec,noise=$P,seed=$i"
 	read -r found total misses < <(check_model "$spec")
 	wild_found=$((wild_found + found))
 	wild_total=$((wild_total + total))
