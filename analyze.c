@@ -488,6 +488,33 @@ void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int rand
 	}
 }
 
+void erase_write_check(struct finding *erase, double gc_ns, double rate)
+{
+	double copied, ratio;
+	char a[32], b[32], c[32], d[32];
+
+	if (!erase->determined || gc_ns <= 0 || rate <= 0)
+		return;
+	copied = gc_ns * rate / 1e9;
+	ratio = copied / (double)erase->value;
+	format_time(a, sizeof(a), gc_ns);
+	format_size(b, sizeof(b), (uint64_t)copied);
+	format_rate(c, sizeof(c), rate);
+	format_size(d, sizeof(d), erase->value);
+	if (ratio >= 0.5 && ratio <= 2) {
+		finding_evidence(erase, "writes agree: with one erase block too many open, each write takes %s more, "
+				 "the time to copy about %s at %s", a, b, c);
+		return;
+	}
+	finding_evidence(erase, "writes %s: with one erase block too many open, each write takes %s more, the "
+			 "time to copy about %s at %s rather than %s (cards may copy faster or slower than they "
+			 "write)", ratio < 0.25 || ratio > 4 ? "disagree" : "do not quite agree", a, b, c, d);
+	if (ratio < 0.25 || ratio > 4)
+		erase->conf = CONF_LOW;
+	else if (erase->conf == CONF_HIGH)
+		erase->conf = CONF_MEDIUM;
+}
+
 /* ------------------------------------------------------------ FAT area */
 
 void analyze_fat(const double *au_ns, size_t n, double ref, uint64_t erase, struct finding *f)

@@ -16,7 +16,7 @@
 enum confidence { CONF_NONE = 0, CONF_LOW, CONF_MEDIUM, CONF_HIGH };
 const char *confidence_name(enum confidence c);
 
-#define EVIDENCE_MAX 3
+#define EVIDENCE_MAX 4
 
 struct finding {
 	const char *key;            /* JSON name: "erase_block" */
@@ -88,6 +88,13 @@ struct open_trial {
 int write_collapsed(double mean, double ref, double collapse);
 void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int random_order,
 		  uint64_t chunk, double ref, struct finding *f);
+
+/* Cross-check the erase block size with writes: one erase block too many
+ * makes every write copy about one erase block (garbage collection).
+ * gc_ns is the extra time per write in that collapse, rate the card's write
+ * speed (bytes/s); adds evidence to erase, and lowers its confidence when
+ * the copy is not within 2x of one erase block (to low beyond 4x). */
+void erase_write_check(struct finding *erase, double gc_ns, double rate);
 
 /* FAT probe: mean write time in each of the first erase blocks, against the
  * time in an ordinary block far from the start. */

@@ -380,6 +380,11 @@ static int write_phase(struct ctx *c)
 	for (size_t i = 0; i < r->nlin; i++)
 		if (r->lin[i].collapsed && r->lin[i].mean_ns > collapse)
 			collapse = r->lin[i].mean_ns;
+	if (collapse > 0 && !r->erase_assumed && r->nchunks >= 2 && r->chunks[0].ns > r->chunks[1].ns) {
+		/* the card's write speed: the slope between the two largest sizes */
+		double rate = (double)(r->chunks[0].size - r->chunks[1].size) * 1e9 / (r->chunks[0].ns - r->chunks[1].ns);
+		erase_write_check(&r->erase, collapse - r->write_ref, rate);
+	}
 	if (open_search(c, 1, collapse) || fat_phase(c))
 		return -1;
 	if (r->erase_assumed) { /* counted in stand-in erase blocks */

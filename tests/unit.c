@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "dev.h"
 #include "programs.h"
 #include "sim.h"
@@ -370,6 +371,50 @@ static void test_vm_plan(void)
 	vm_free(prog);
 }
 
+/* ------------------------------------------------------------ analysis */
+
+static void test_analysis(void)
+{
+	struct finding f;
+	struct chunk_time t[6] = {
+		{ 1 << 20, 50300e3 }, { 512 << 10, 25300e3 }, { 256 << 10, 12800e3 },
+		{ 128 << 10, 6550e3 }, { 64 << 10, 6550e3 }, { 32 << 10, 6550e3 },
+	};
+	double fat[4] = { 400e3, 410e3, 1000e3, 1010e3 };
+	struct open_trial lin[4] = { { 1, 2e6, 0 }, { 2, 2e6, 0 }, { 3, 200e6, 1 }, { 2, 2e6, 0 } };
+
+	/* write check: 200 ms extra at 20 MiB/s is 4 MiB of copying */
+	finding_init(&f, "erase_block", "erase block size", 1);
+	f.determined = 1;
+	f.value = 4 << 20;
+	f.conf = CONF_HIGH;
+	erase_write_check(&f, 200e6, 20 << 20);
+	check(f.conf == CONF_HIGH && strstr(f.evidence[0], "writes agree"), "analysis: writes agree with the erase size",
+	      "%s", f.evidence[0]);
+	f.nevidence = 0;
+	erase_write_check(&f, 90e6, 20 << 20);
+	check(f.conf == CONF_MEDIUM && strstr(f.evidence[0], "do not quite agree"),
+	      "analysis: writes half an erase block off lower the confidence to medium", "%s", f.evidence[0]);
+	f.nevidence = 0;
+	erase_write_check(&f, 25e6, 20 << 20);
+	check(f.conf == CONF_LOW && strstr(f.evidence[0], "disagree"),
+	      "analysis: writes eight times off lower the confidence to low", "%s", f.evidence[0]);
+
+	analyze_min_write(t, 6, &f);
+	check(f.determined && f.value == 128 << 10 && f.conf == CONF_HIGH,
+	      "analysis: the smallest efficient write is where time stops shrinking", "value %llu conf %d",
+	      (unsigned long long)f.value, f.conf);
+	analyze_fat(fat, 4, 1000e3, 4 << 20, &f);
+	check(f.determined && f.value == 2 && f.conf == CONF_HIGH, "analysis: two fast leading erase blocks",
+	      "value %llu conf %d", (unsigned long long)f.value, f.conf);
+	analyze_open(lin, 4, 16, 0, 32768, 2e6, &f);
+	check(f.determined && f.value == 2 && !f.at_least && f.conf == CONF_HIGH,
+	      "analysis: the open-AU knee, confirmed", "value %llu conf %d", (unsigned long long)f.value, f.conf);
+	check(!write_collapsed(4e6, 2e6, 0) && write_collapsed(6e6, 2e6, 0) && write_collapsed(30e6, 2e6, 200e6) &&
+	      !write_collapsed(15e6, 2e6, 200e6),
+	      "analysis: collapse at 2.5x, or past the geometric middle of a known collapse", "wrong verdicts");
+}
+
 int main(void)
 {
 	test_parse_size();
@@ -381,5 +426,6 @@ int main(void)
 	test_vm_series();
 	test_vm_reduce();
 	test_vm_plan();
+	test_analysis();
 	return failures ? 1 : 0;
 }
