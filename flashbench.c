@@ -98,7 +98,7 @@ static void usage(FILE *f)
 	fputs("Usage: flashbench TEST [OPTION]... DEVICE\n"
 	      "Find how a flash medium (SD card, USB stick, CF, eMMC, SSD) works inside.\n"
 	      "DEVICE is a block device, an existing regular file, or a simulated card\n"
-	      "sim:PRESET or sim:KEY=VALUE,... (presets: sd-4m usb-12m cf-16m ssd).\n"
+	      "sim:PRESET[,KEY=VALUE...] or sim:KEY=VALUE,... (presets below; keys in the README).\n"
 	      "\n"
 	      "Automatic characterisation:\n"
 	      "  -A, --auto              find page and erase block size (read-only), and with\n"
@@ -153,7 +153,11 @@ static void usage(FILE *f)
 	      "  -h, --help              show this help\n"
 	      "      --version           show the version\n"
 	      "\n"
-	      "Exit status: 0 success, 1 device or I/O error, 2 usage error.\n", f);
+	      "Exit status: 0 success, 1 device or I/O error, 2 usage error.\n"
+	      "\n"
+	      "Simulated devices:\n", f);
+	for (unsigned i = 0; sim_preset_name(i); i++)
+		fprintf(f, "  sim:%-8s %s\n", sim_preset_name(i), sim_preset_description(sim_preset_name(i)));
 }
 
 static int die(const struct fb_err *e)

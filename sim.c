@@ -48,7 +48,10 @@ static const struct preset presets[] = {
 	{ NULL, NULL, NULL },
 };
 
-const char *const sim_preset_names[] = { "sd-4m", "usb-12m", "cf-16m", "ssd", NULL };
+const char *sim_preset_name(unsigned i)
+{
+	return i < sizeof(presets) / sizeof(presets[0]) ? presets[i].name : NULL;
+}
 
 const char *sim_preset_description(const char *name)
 {

@@ -54,8 +54,8 @@ int sim_parse(const char *spec, struct sim_params *p, struct fb_err *e);
 /* Fill params with the built-in defaults (an SD card with 4 MiB AUs). */
 void sim_defaults(struct sim_params *p);
 
-/* Names and one-line descriptions of the presets, NULL-terminated. */
-extern const char *const sim_preset_names[];
+/* The i-th preset's name (NULL past the last) and a one-line description. */
+const char *sim_preset_name(unsigned i);
 const char *sim_preset_description(const char *name);
 
 int sim_create(struct sim **out, const struct sim_params *p, struct fb_err *e);
