@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "characterise.h"
@@ -19,6 +18,7 @@
 #include "plot.h"
 #include "preserve.h"
 #include "programs.h"
+#include "progress.h"
 #include "progfile.h"
 #include "report.h"
 #include "report_auto.h"
@@ -428,13 +428,6 @@ static void print_results(const struct cli *c, FILE *f, const struct vm_result *
 
 static volatile sig_atomic_t stop_requested, restoring;
 
-static double wall_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static void on_signal(int sig)
 {
 	static const char msg[] = "flashbench: putting the saved data back; this is not interrupted, please wait\n";
@@ -458,40 +451,6 @@ static void catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-
-/* Progress on stderr, for runs longer than two seconds, when it is a
- * terminal: "flashbench: open-au 45% (1234 of 2700 requests), about 12s left" */
-struct progress {
-	const char *test;
-	uint64_t total;        /* 0: unknown (--auto) */
-	double start, last;
-	int shown;
-};
-
-static void show_progress(void *ctx, uint64_t done)
-{
-	struct progress *p = ctx;
-	double now = wall_ns(), elapsed = (now - p->start) / 1e9;
-
-	if (elapsed < 2 || (now - p->last) < 250e6)
-		return;
-	p->last = now;
-	p->shown = 1;
-	if (p->total && done <= p->total)
-		fprintf(stderr, "\rflashbench: %s %3.0f%% (%llu of %llu requests), about %.0fs left \033[K", p->test,
-			100.0 * (double)done / (double)p->total, (unsigned long long)done, (unsigned long long)p->total,
-			elapsed * (double)(p->total - done) / (double)(done ? done : 1));
-	else
-		fprintf(stderr, "\rflashbench: %s: %llu requests, %.0fs \033[K", p->test, (unsigned long long)done,
-			elapsed);
-}
-
-static void end_progress(struct progress *p)
-{
-	if (p->shown)
-		fputs("\r\033[K", stderr);
-	p->shown = 0;
-}
 
 static void identify(const struct cli *c, const struct dev *d, struct identity *id)
 {
@@ -553,20 +512,18 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
 	double t0 = wall_ns();
-	struct progress pr = { .test = "--auto", .start = t0 };
+	struct progress pr;
 
 	if (!r)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	if (isatty(2)) {
-		o.progress = show_progress;
-		o.progress_ctx = &pr;
-	}
+	o.progress = progress_start(&pr, "--auto", 0);
+	o.progress_ctx = &pr;
 	if (characterise(d, &o, r, e)) {
-		end_progress(&pr);
+		progress_end(&pr);
 		free(r);
 		return -1;
 	}
-	end_progress(&pr);
+	progress_end(&pr);
 	identify(c, d, &id);
 	if (c->json)
 		report_auto_json(out, &id, r, c->write, wall_ns() - t0);
@@ -711,13 +668,11 @@ int main(int argc, char **argv)
 				(unsigned long long)journal_saved(journal), sz, journal_path);
 		}
 		{
-			struct progress pr = { .test = test_name[c.test], .total = plan.requests, .start = wall_ns() };
-			if (isatty(2)) {
-				how.progress = show_progress;
-				how.progress_ctx = &pr;
-			}
+			struct progress pr;
+			how.progress = progress_start(&pr, test_name[c.test], plan.requests);
+			how.progress_ctx = &pr;
 			rc = vm_run(prog, d, &how, &res, &e);
-			end_progress(&pr);
+			progress_end(&pr);
 			if (rc)
 				goto fail;
 		}
