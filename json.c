@@ -45,8 +45,10 @@ static void member(struct json *j, const char *key)
 void json_start(struct json *j, FILE *f)
 {
 	j->f = f;
-	j->depth = 0;
-	j->count[0] = 0;
+	j->depth = 1; /* inside the top object */
+	j->count[0] = 1;
+	j->count[1] = 0;
+	j->close[1] = '}';
 	fputc('{', f);
 }
 
@@ -54,7 +56,7 @@ void json_finish(struct json *j)
 {
 	while (j->depth > 0)
 		json_end(j);
-	fputs("\n}\n", j->f);
+	fputc('\n', j->f);
 }
 
 static void open_nested(struct json *j, const char *key, char open, char close)
@@ -102,10 +104,12 @@ void json_uint(struct json *j, const char *key, uint64_t value)
 void json_number(struct json *j, const char *key, double value)
 {
 	member(j, key);
-	if (isfinite(value))
-		fprintf(j->f, "%.6g", value);
-	else
+	if (!isfinite(value))
 		fputs("null", j->f);
+	else if (value == floor(value) && fabs(value) < 1e15)
+		fprintf(j->f, "%.0f", value); /* whole numbers (most times in ns) exactly */
+	else
+		fprintf(j->f, "%.9g", value);
 }
 
 void json_bool(struct json *j, const char *key, int value)

@@ -270,6 +270,26 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_finish(&j);
 }
 
+/* A program's kept result nodes as nested objects. */
+static void json_tree(struct json *j, const struct vm_result *r)
+{
+	json_object(j, NULL);
+	json_string(j, "op", vm_opcode_name(r->op->code));
+	json_string(j, "label", r->op->label);
+	json_uint(j, "offset", r->off);
+	json_uint(j, "length", r->len);
+	json_uint(j, "unit", r->unit);
+	json_number(j, "value_ns", r->value);
+	json_stats(j, &r->st);
+	if (r->nkid) {
+		json_array(j, "children");
+		for (size_t i = 0; i < r->nkid; i++)
+			json_tree(j, &r->kid[i]);
+		json_end(j);
+	}
+	json_end(j);
+}
+
 void report_test_json(FILE *f, const char *test, const struct identity *id, const struct test_params *t,
 		      const struct vm_result *root, const struct vm_plan *plan)
 {
@@ -342,6 +362,8 @@ void report_test_json(FILE *f, const char *test, const struct identity *id, cons
 			json_end(&j);
 			json_end(&j);
 		}
+	} else if (!strcmp(test, "tree")) {
+		json_tree(&j, root);
 	} else { /* open-au, interval: one row per unit */
 		for (size_t i = 0; i < root->nkid; i++) {
 			json_object(&j, NULL);

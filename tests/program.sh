@@ -41,6 +41,15 @@ off-linear 1M 2 keep label=where
       read
 PROG
 golden "program tree format golden" program-tree.out "$FB" --program "$TMP/tree.fbp" sim:sd-4m
+JP=${FB%/flashbench}/tests/jsonpath
+"$FB" --program "$TMP/tree.fbp" --json sim:sd-4m > "$TMP/tree.json"
+got=$("$JP" test results.0.op results.0.label results.0.requests "results.0.children#" \
+	results.0.children.1.offset results.0.children.1.length results.0.children.1.min_ns < "$TMP/tree.json" | tr '\n' ' ')
+if [ "$got" = "tree off-linear where 20 2 1048576 4096 807656 " ]; then
+	pass "program tree format as nested JSON"
+else
+	fail "program tree format as nested JSON" "$got"
+fi
 
 # ------------------------------------------------------------ errors
 bad() { # bad NAME PATTERN TEXT
