@@ -43,6 +43,7 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 	rc = vm_plan(prog, dev_size(c->d), dev_sector(c->d), &plan, c->e);
 	if (!rc && plan.bytes_written && c->o->protect)
 		rc = c->o->protect(c->o->ctx, prog, c->e);
+	how.plan = &plan;
 	if (!rc)
 		rc = vm_run(prog, c->d, &how, res, c->e);
 	if (!rc) {

@@ -671,6 +671,7 @@ int main(int argc, char **argv)
 			struct progress pr;
 			how.progress = progress_start(&pr, test_name[c.test], plan.requests);
 			how.progress_ctx = &pr;
+			how.plan = &plan;
 			rc = vm_run(prog, d, &how, &res, &e);
 			progress_end(&pr);
 			if (rc)

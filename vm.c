@@ -164,10 +164,6 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 				       VM_MAX_REQUESTS);
 		if (r->len > p->max_len)
 			p->max_len = r->len;
-		if (p->requests == 1 || r->off < p->lo)
-			p->lo = r->off;
-		if (r->off + r->len > p->hi)
-			p->hi = r->off + r->len;
 		if (op->code != VM_READ) {
 			if (p->write_lo == p->write_hi || r->off < p->write_lo)
 				p->write_lo = r->off;
@@ -414,13 +410,16 @@ int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 {
 	struct walk w = { .dev = d, .how = how, .size = dev_size(d), .sector = dev_sector(d), .e = e };
 	struct vm_result *node = calloc(1, sizeof(*node));
-	struct vm_plan plan;
+	struct vm_plan own;
+	const struct vm_plan *plan = how && how->plan ? how->plan : &own;
 	struct regs r = { 0, 0, 0, 0 };
 	int rc;
 
 	if (!node)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	if (vm_plan(prog, dev_size(d), dev_sector(d), &plan, e) || dev_prepare(d, plan.max_len, e)) {
+	/* the plan checks bounds and sizes the buffer; walk it only once */
+	if ((plan == &own && vm_plan(prog, dev_size(d), dev_sector(d), &own, e)) ||
+	    dev_prepare(d, plan->max_len, e)) {
 		free(node);
 		return -1;
 	}

@@ -85,7 +85,6 @@ struct vm_result {
 struct vm_plan {
 	uint64_t requests;
 	uint64_t max_len;                  /* largest request */
-	uint64_t lo, hi;                   /* every byte touched lies in [lo, hi) */
 	uint64_t write_lo, write_hi;       /* bytes written or erased (lo == hi: none) */
 	uint64_t bytes_written;
 };
@@ -118,6 +117,7 @@ struct vm_run {
 	const volatile sig_atomic_t *stop;  /* set by a signal: stop after this request */
 	vm_progress_fn progress;
 	void *progress_ctx;
+	const struct vm_plan *plan;         /* the caller's vm_plan of this program, if it made one */
 };
 
 /* Run the program.  The result tree is freed with vm_result_free.  Returns 0,

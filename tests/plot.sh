@@ -35,11 +35,11 @@ plot "plot: find-fat, one line per erase block" f.svg "erase block 0" "erase blo
 plot "plot: interval" i.svg "stride (log scale)" -- -i sim:sd-4m
 plot "plot: a program with a classic format" p.svg "page (read unit) 16KiB" -- \
 	--program scripts/programs/align.fbp -b 1k sim:sd-4m
-if [ "$(xml_ok "$TMP/a.svg")" = skip ]; then
-	skip "plot: XML parsed by python3" "python3 is not installed"
-else
-	pass "plot: XML parsed by python3"
-fi
+case $(xml_ok "$TMP/a.svg") in
+ok) pass "plot: XML parsed by python3" ;;
+skip) skip "plot: XML parsed by python3" "python3 is not installed" ;;
+*) fail "plot: XML parsed by python3" "a.svg is not well-formed" ;;
+esac
 
 if command -v rsvg-convert > /dev/null; then
 	if rsvg-convert "$TMP/a.svg" -o "$TMP/a.png" 2> "$TMP/err" &&
