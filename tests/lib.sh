@@ -17,8 +17,20 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-# attach [-r|-P] FILE: a new loop device over FILE, in DEV
-attach() { DEV=$(losetup -f --show "$@") || return 1; LOOPS+=("$DEV"); }
+# attach [-r|-P] FILE: a new loop device over FILE, in DEV.  The first
+# attach takes a machine-wide lock, held until the script exits, so that two
+# test runs (two work trees, CI and a developer) never time or use loop
+# devices at the same time.
+LOCKED=
+attach() {
+	if [ -z "$LOCKED" ]; then
+		exec 9> "${FLASHBENCH_LOOP_LOCK:-/run/lock/flashbench-loop.lock}" || return 1
+		flock -w 900 9 || { echo "loop-device lock still held after 900 s" >&2; return 1; }
+		LOCKED=1
+	fi
+	DEV=$(losetup -f --show "$@") || return 1
+	LOOPS+=("$DEV")
+}
 # skip_all REASON: every test named in ALL ("a|b|c") is skipped
 skip_all() { local IFS='|' t; for t in $ALL; do skip "$t" "$1"; done; exit 0; }
 
