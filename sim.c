@@ -24,7 +24,12 @@ struct sim {
 	size_t map_bytes;
 	uint64_t tick;
 	uint64_t rng;
+	uint64_t rng2;      /* draws of the misbehaviour keys */
 	uint64_t gc_bytes;
+	double clock;       /* virtual time so far (ns), for the cache */
+	double cache_fill;  /* bytes in the write cache */
+	double drained_at;  /* clock when cache_fill was last updated */
+	uint64_t last_unit; /* read unit held in the read buffer, plus one */
 };
 
 /* ---------------------------------------------------------------- presets */
@@ -130,13 +135,19 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		{ "size", &p->size }, { "sector", &p->sector }, { "erase", &p->erase },
 		{ "page", &p->page }, { "minwrite", &p->minwrite }, { "rrate", &p->read_rate },
 		{ "wrate", &p->write_rate }, { "crate", &p->copy_rate }, { "seed", &p->seed },
+		{ "cache", &p->cache }, { "drain", &p->drain },
 	};
 	struct { const char *name; uint64_t *field; } times[] = {
 		{ "tread", &p->t_read }, { "tunit", &p->t_unit }, { "tcross", &p->t_cross },
-		{ "twrite", &p->t_write }, { "trandom", &p->t_random },
+		{ "twrite", &p->t_write }, { "trandom", &p->t_random }, { "pausetime", &p->t_pause },
 	};
 	struct { const char *name; unsigned *field; } counts[] = {
 		{ "planes", &p->planes }, { "open", &p->open }, { "random", &p->random }, { "fat", &p->fat },
+		{ "chips", &p->chips }, { "rbuf", &p->rbuf },
+	};
+	struct { const char *name; double *field; double max; } fractions[] = {
+		{ "noise", &p->noise, 1 }, { "spread", &p->spread, 1 }, { "free", &p->free_share, 1 },
+		{ "pause", &p->pause, 1 }, { "fatread", &p->fat_read, 100 }, { "tail", &p->tail, 1 },
 	};
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
@@ -157,21 +168,30 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 				return 0;
 			return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a whole number", key, val);
 		}
-	if (strcmp(key, "noise") == 0) {
-		char *end;
-		double x = strtod(val, &end);
-		if (end != val && *end == '%') {
-			x /= 100;
-			end++;
+	for (size_t i = 0; i < sizeof(fractions) / sizeof(fractions[0]); i++)
+		if (strcmp(key, fractions[i].name) == 0) {
+			char *end;
+			double x = strtod(val, &end);
+			if (end != val && *end == '%') {
+				x /= 100;
+				end++;
+			}
+			if (end == val || *end || x < 0 || x > fractions[i].max)
+				return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a number from 0 to %g (0.05 or 5%%)",
+					       key, val, fractions[i].max);
+			*fractions[i].field = x;
+			return 0;
 		}
-		if (end == val || *end || x < 0 || x > 1)
-			return fb_fail(e, EXIT_USAGE, "sim: noise=%s: expected a fraction from 0 to 1 (0.05 or 5%%)", val);
-		p->noise = x;
+	if (strcmp(key, "fatmode") == 0) {
+		if (strcmp(val, "linear") && strcmp(val, "random"))
+			return fb_fail(e, EXIT_USAGE, "sim: fatmode=%s: expected linear or random", val);
+		p->fat_random = strcmp(val, "random") == 0;
 		return 0;
 	}
 	return fb_fail(e, EXIT_USAGE,
 		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
-		       "tread tunit tcross twrite trandom rrate wrate crate)", key);
+		       "tread tunit tcross twrite trandom rrate wrate crate chips spread free fatmode pause pausetime "
+		       "cache drain rbuf fatread tail)", key);
 }
 
 static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, struct fb_err *e)
@@ -224,6 +244,8 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: random (%u) cannot exceed open (%u)", p->random, p->open);
 	if (!p->read_rate || !p->write_rate || !p->copy_rate)
 		return fb_fail(e, EXIT_USAGE, "sim: rates must not be zero");
+	if (p->cache && !p->drain)
+		return fb_fail(e, EXIT_USAGE, "sim: a write cache needs a drain speed (drain=...)");
 	if (p->erase / p->page > (1u << 24))
 		return fb_fail(e, EXIT_USAGE, "sim: too many pages per erase block");
 	return 0;
@@ -256,6 +278,7 @@ int sim_create(struct sim **out, const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_DEVICE, "sim: out of memory");
 	}
 	s->rng = p->seed ^ 0x9e3779b97f4a7c15ULL;
+	s->rng2 = p->seed * 0xd1b54a32d192ed03ULL + 0x8bb84b93962eacc9ULL;
 	*out = s;
 	return 0;
 }
@@ -280,16 +303,30 @@ uint64_t sim_gc_bytes(const struct sim *s)
 	return s->gc_bytes;
 }
 
+static uint64_t mix64(uint64_t z);
+
 static uint64_t next_random(struct sim *s)
 {
-	uint64_t z = (s->rng += 0x9e3779b97f4a7c15ULL);
+	return mix64(s->rng += 0x9e3779b97f4a7c15ULL);
+}
+
+static uint64_t mix64(uint64_t z)
+{
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
 }
 
+/* A uniform draw in [0, 1) from the misbehaviour generator. */
+static double uniform2(struct sim *s)
+{
+	return (double)(mix64(s->rng2 += 0x9e3779b97f4a7c15ULL) >> 11) / (double)(1ULL << 53);
+}
+
 /* Real requests are disturbed by interrupts and housekeeping: spread each
- * cost by +-noise, and now and then add a slow outlier. */
+ * cost by +-noise, and now and then add a slow outlier.  With `tail`, some
+ * requests are slower by a Pareto-distributed factor (a few very slow ones,
+ * as when the card's firmware does housekeeping now and then). */
 static uint64_t noisy(struct sim *s, double ns)
 {
 	if (s->p.noise > 0) {
@@ -298,7 +335,29 @@ static uint64_t noisy(struct sim *s, double ns)
 		if ((next_random(s) & 63) == 0)
 			ns *= 1 + 4 * s->p.noise;
 	}
-	return ns < 1 ? 1 : (uint64_t)llround(ns);
+	if (s->p.tail > 0 && uniform2(s) < s->p.tail)
+		ns *= fmin(1000, pow(1 - uniform2(s), -1 / 1.2));
+	if (ns < 1)
+		ns = 1;
+	s->clock += ns;
+	return (uint64_t)llround(ns);
+}
+
+/* The extra cost of crossing erase-block boundary k (k * erase): fixed per
+ * boundary (a hash of k and the seed), as a property of the card. */
+static double boundary_cost(const struct sim *s, uint64_t k)
+{
+	const struct sim_params *p = &s->p;
+	double c = (double)p->t_cross;
+	uint64_t h = mix64(k * 0x9e3779b97f4a7c15ULL ^ p->seed ^ 0x5851f42d4c957f2dULL);
+
+	if (p->chips > 1)
+		c *= (double)(1 + k % p->chips);
+	if (p->spread > 0)
+		c *= 1 + p->spread * (2 * (double)(h >> 11) / (double)(1ULL << 53) - 1);
+	if (p->free_share > 0 && (double)(mix64(h) >> 11) / (double)(1ULL << 53) < p->free_share)
+		c = 0;
+	return c;
 }
 
 static double transfer(uint64_t bytes, uint64_t rate)
@@ -312,11 +371,22 @@ uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len)
 	uint64_t unit = p->page * p->planes;
 	double ns;
 
+	uint64_t first = off / unit, last = (off + len - 1) / unit;
+
 	if (!len)
 		return noisy(s, (double)p->t_read);
 	ns = (double)p->t_read + transfer(len, p->read_rate);
-	ns += (double)p->t_unit * (double)((off + len - 1) / unit - off / unit + 1);
-	ns += (double)p->t_cross * (double)((off + len - 1) / p->erase - off / p->erase);
+	if (!(p->rbuf && first == last && s->last_unit == first + 1))
+		ns += (double)p->t_unit * (double)(last - first + 1);
+	s->last_unit = last + 1;
+	if (p->chips > 1 || p->spread > 0 || p->free_share > 0) {
+		for (uint64_t k = off / p->erase + 1; k <= (off + len - 1) / p->erase; k++)
+			ns += boundary_cost(s, k);
+	} else {
+		ns += (double)p->t_cross * (double)((off + len - 1) / p->erase - off / p->erase);
+	}
+	if (p->fat_read > 0 && off < p->fat * p->erase)
+		ns *= p->fat_read;
 	return noisy(s, ns);
 }
 
@@ -398,6 +468,8 @@ static double write_in_au(struct sim *s, uint64_t au, uint64_t pos, uint64_t len
 	struct open_au *a;
 	double ns = 0;
 
+	if (au < p->fat && p->fat_random) /* random access: any size, any order, normal speed */
+		return (double)p->t_write + transfer(len, p->write_rate);
 	if (au < p->fat) /* FAT area: SLC-like, any order, no slot */
 		return (double)p->t_write / 4 + transfer(len, 2 * p->write_rate);
 
@@ -439,10 +511,29 @@ static double write_in_au(struct sim *s, uint64_t au, uint64_t pos, uint64_t len
 	return ns;
 }
 
+/* A write cache: while it has room, a write costs only its transfer over the
+ * bus (at the read speed); the flash work behind it is done as the cache
+ * drains, at `drain` bytes/s of the virtual time that passes. */
+static double cached(struct sim *s, uint64_t len, double ns)
+{
+	const struct sim_params *p = &s->p;
+
+	s->cache_fill -= (s->clock - s->drained_at) * (double)p->drain / 1e9;
+	if (s->cache_fill < 0)
+		s->cache_fill = 0;
+	s->drained_at = s->clock;
+	if (s->cache_fill + (double)len > (double)p->cache)
+		return ns;
+	s->cache_fill += (double)len;
+	return (double)p->t_write / 4 + transfer(len, p->read_rate);
+}
+
 uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 {
+	uint64_t n0 = len;
 	double ns = 0;
 
+	s->last_unit = 0;
 	while (len) {
 		uint64_t au = off / s->p.erase, pos = off % s->p.erase;
 		uint64_t n = s->p.erase - pos < len ? s->p.erase - pos : len;
@@ -450,6 +541,10 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 		off += n;
 		len -= n;
 	}
+	if (s->p.cache)
+		ns = cached(s, n0, ns);
+	if (s->p.pause > 0 && uniform2(s) < s->p.pause)
+		ns += (double)s->p.t_pause * (1 + 4 * uniform2(s)) / 3;
 	return noisy(s, ns);
 }
 

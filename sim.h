@@ -15,7 +15,16 @@
  *  - the first `fat` AUs are FAT-optimised: faster, no minimum write size, any
  *    order, and they do not use open-AU slots;
  *  - discard closes AUs at no copy cost;
- *  - optional multiplicative noise from a seeded generator (deterministic). */
+ *  - optional multiplicative noise from a seeded generator (deterministic).
+ *
+ * Misbehaviour of real cards, each off by default (README "Simulated
+ * devices" says which real behaviour each stands for): boundaries that do not
+ * all cost the same (chips, spread, free), a FAT area in random-access mode
+ * (fatmode), garbage-collection pauses (pause, pausetime), a write cache
+ * (cache, drain), a read buffer holding the last read unit (rbuf), reads that
+ * cost more or less in the FAT area (fatread) and heavy-tailed jitter (tail).
+ * Their random draws come from a second generator, so switching one on does
+ * not move the noise of the others. */
 #ifndef FLASHBENCH_SIM_H
 #define FLASHBENCH_SIM_H
 
@@ -43,6 +52,18 @@ struct sim_params {
 	uint64_t read_rate, write_rate, copy_rate;
 	double noise;       /* relative spread, 0 = exact */
 	uint64_t seed;
+	/* misbehaviour (0 = off) */
+	unsigned chips;     /* interleaved chips: boundary k costs (1 + k % chips) x tcross */
+	double spread;      /* each boundary's cost x a factor in [1-spread, 1+spread] */
+	double free_share;  /* share of boundaries that cost nothing extra */
+	unsigned fat_random;/* FAT area in random-access mode (else: faster linear writes) */
+	double pause;       /* probability of a garbage-collection pause per write */
+	uint64_t t_pause;   /* its mean duration (spread 1/3 to 5/3 of it) */
+	uint64_t cache;     /* write cache (bytes) */
+	uint64_t drain;     /* speed the cache empties at (bytes/s) */
+	unsigned rbuf;      /* a read inside the last read unit costs no unit time */
+	double fat_read;    /* reads in the FAT area cost this factor (0 = 1) */
+	double tail;        /* probability of a heavy-tailed (Pareto) slow request */
 };
 
 struct sim;

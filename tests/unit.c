@@ -415,6 +415,130 @@ static void test_analysis(void)
 	      "analysis: collapse at 2.5x, or past the geometric middle of a known collapse", "wrong verdicts");
 }
 
+/* ------------------------------------------------------------ sim misbehaviour (ANA) */
+
+/* Cost of a read across erase boundary k minus one across no boundary. */
+static double boundary_extra(struct sim *s, uint64_t e, uint64_t k)
+{
+	uint64_t in = sim_read(s, k * e + e / 2, 1024), on = sim_read(s, k * e - 512, 1024);
+	return (double)on - (double)in;
+}
+
+static void test_sim_misbehaviour(void)
+{
+	struct sim_params p;
+	struct sim *s;
+	uint64_t e = 4 << 20, t1, t2, t3;
+	const char *base = "erase=4M,page=8K,planes=2,tread=500us,tunit=100us,tcross=300us,rrate=1G";
+	char spec[256];
+	int ok = 1, nfree = 0;
+	double lo = 1e300, hi = 0;
+
+	snprintf(spec, sizeof(spec), "%s,chips=2", base);
+	if ((s = make_sim(spec, &p))) {
+		for (uint64_t k = 1; k < 9; k++)
+			ok &= boundary_extra(s, e, k) == (k % 2 ? 2 : 1) * 300000.0 + 100000;
+		check(ok, "sim: chips=2 makes every second boundary cost double", "wrong costs");
+		sim_destroy(s);
+	}
+	snprintf(spec, sizeof(spec), "%s,spread=0.6,free=0.2,size=4G", base);
+	if ((s = make_sim(spec, &p))) {
+		for (uint64_t k = 1; k < 400; k++) {
+			double x = boundary_extra(s, e, k) - 100000;
+			if (x == 0)
+				nfree++;
+			else {
+				lo = fmin(lo, x);
+				hi = fmax(hi, x);
+			}
+			ok &= x == boundary_extra(s, e, k) - 100000; /* a property of the boundary */
+		}
+		check(ok && nfree > 40 && nfree < 120 && lo >= 0.4 * 300000 && hi <= 1.6 * 300000 && lo < 0.6 * 300000 &&
+			      hi > 1.4 * 300000,
+		      "sim: spread and free spread the boundary costs, fixed per boundary",
+		      "%d free, costs %.0f to %.0f", nfree, lo, hi);
+		sim_destroy(s);
+	}
+	if ((s = make_sim("fat=2,fatmode=random,minwrite=32K,twrite=300us,wrate=20M", &p))) {
+		t1 = sim_write(s, 0 + 64 * 1024, 4096);          /* small, in the FAT area */
+		t2 = sim_write(s, 0, 4096);                       /* backwards */
+		t3 = sim_write(s, 10 * e + 4096, 4096);           /* small, elsewhere */
+		check(t1 == t2 && t1 == 300000 + (uint64_t)llround(4096 * 1e9 / (20 << 20)) && t3 > t1 &&
+			      sim_gc_bytes(s) == 4096,
+		      "sim: a random-access FAT area takes small writes in any order at the normal speed",
+		      "%llu %llu %llu gc %llu", (unsigned long long)t1, (unsigned long long)t2, (unsigned long long)t3,
+		      (unsigned long long)sim_gc_bytes(s));
+		t1 = sim_write(s, e, 65536);
+		t2 = sim_write(s, 20 * e, 65536);
+		check(t1 == t2, "sim: a random-access FAT area writes linear chunks at the normal speed", "%llu vs %llu",
+		      (unsigned long long)t1, (unsigned long long)t2);
+		sim_destroy(s);
+	}
+	if ((s = make_sim("crate=80M,wrate=20M,open=1", &p))) {
+		sim_write(s, 10 * e, 65536);
+		t1 = sim_write(s, 11 * e, 65536); /* closes the first: copies e - 64K at crate */
+		t2 = sim_write(s, 12 * e, 65536) - (uint64_t)llround((double)(e - 65536) * 1e9 / (80 << 20));
+		check(t1 > t2 && t2 == p.t_write + (uint64_t)llround(65536 * 1e9 / (20 << 20)),
+		      "sim: crate sets the copy speed apart from the write speed", "%llu %llu", (unsigned long long)t1,
+		      (unsigned long long)t2);
+		sim_destroy(s);
+	}
+	if ((s = make_sim("pause=0.1,pausetime=100ms", &p))) {
+		int pauses = 0;
+		for (int i = 0; i < 1000; i++)
+			pauses += sim_write(s, 10 * e + (uint64_t)i * 4096 * 8, 32768) > 30000000;
+		check(pauses > 60 && pauses < 140, "sim: pause makes about that share of writes pause", "%d of 1000",
+		      pauses);
+		sim_destroy(s);
+	}
+	if ((s = make_sim("cache=256K,drain=10M,twrite=300us,wrate=20M,rrate=40M", &p))) {
+		int fast = 0;
+		for (int i = 0; i < 16; i++)
+			fast += sim_write(s, 10 * e + (uint64_t)i * 32768, 32768) < 1000000;
+		t1 = sim_read(s, 0, 1 << 20); /* time passes: the cache drains */
+		(void)t1;
+		for (int i = 0; i < 1000; i++)
+			sim_read(s, 0, 1 << 20);
+		t2 = sim_write(s, 10 * e + 16 * 32768, 32768);
+		check(fast >= 8 && fast < 16 && t2 < 1000000, "sim: a write cache absorbs writes until full, then drains",
+		      "%d fast, then %llu", fast, (unsigned long long)t2);
+		sim_destroy(s);
+	}
+	snprintf(spec, sizeof(spec), "%s,rbuf=1", base);
+	if ((s = make_sim(spec, &p))) {
+		t1 = sim_read(s, 10 * e + 1024, 1024);
+		t2 = sim_read(s, 10 * e + 4096, 1024); /* the same read unit */
+		t3 = sim_read(s, 10 * e + 65536, 1024);
+		check(t1 - t2 == p.t_unit && t3 == t1, "sim: rbuf holds the last read unit", "%llu %llu %llu",
+		      (unsigned long long)t1, (unsigned long long)t2, (unsigned long long)t3);
+		sim_destroy(s);
+	}
+	snprintf(spec, sizeof(spec), "%s,fat=2,fatread=0.5", base);
+	if ((s = make_sim(spec, &p))) {
+		t1 = sim_read(s, e, 1024);
+		t2 = sim_read(s, 10 * e, 1024);
+		check(2 * t1 == t2, "sim: fatread scales the cost of reads in the FAT area", "%llu vs %llu",
+		      (unsigned long long)t1, (unsigned long long)t2);
+		sim_destroy(s);
+	}
+	if ((s = make_sim("tail=0.05", &p))) {
+		int slow = 0;
+		uint64_t worst = 0, one = sim_read(s, 1 << 20, 4096);
+		for (int i = 0; i < 2000; i++) {
+			uint64_t t = sim_read(s, 1 << 20, 4096);
+			slow += t > one;
+			worst = t > worst ? t : worst;
+		}
+		check(slow > 50 && slow < 200 && worst > 3 * one, "sim: tail adds a few heavy-tailed slow requests",
+		      "%d slow, worst %llu", slow, (unsigned long long)worst);
+		sim_destroy(s);
+	}
+	if ((s = make_sim("sd-4m,sector=4096", &p))) {
+		check(p.sector == 4096, "sim: 4096-byte sectors", "sector %llu", (unsigned long long)p.sector);
+		sim_destroy(s);
+	}
+}
+
 int main(void)
 {
 	test_parse_size();
@@ -427,5 +551,6 @@ int main(void)
 	test_vm_reduce();
 	test_vm_plan();
 	test_analysis();
+	test_sim_misbehaviour();
 	return failures ? 1 : 0;
 }
