@@ -24,6 +24,7 @@ struct finding {
 	int is_size;                /* value in bytes (else a count) */
 	int determined;
 	int at_least;               /* value is only a lower bound */
+	int at_most;                /* value is only an upper bound ("N or less") */
 	uint64_t value;
 	enum confidence conf;
 	char evidence[EVIDENCE_MAX][320];

@@ -22,7 +22,7 @@ static void value_text(char *buf, size_t len, const struct finding *f)
 		format_size(v, sizeof(v), f->value);
 	else
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)f->value);
-	snprintf(buf, len, "%s%s", f->at_least ? "at least " : "", v);
+	snprintf(buf, len, "%s%s%s", f->at_least ? "at least " : "", v, f->at_most ? " or less" : "");
 }
 
 static void finding_text(FILE *f, const struct finding *x)
@@ -150,6 +150,7 @@ static void json_finding(struct json *j, const struct finding *x)
 		json_string(j, "value", NULL);
 	json_string(j, "unit", x->is_size ? "bytes" : "count");
 	json_bool(j, "at_least", x->at_least);
+	json_bool(j, "at_most", x->at_most);
 	json_string(j, "confidence", confidence_name(x->conf));
 	json_array(j, "evidence");
 	for (int i = 0; i < x->nevidence; i++)

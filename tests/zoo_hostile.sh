@@ -1,0 +1,78 @@
+# tests/zoo_hostile.sh — the hostile zoo: --auto --write on 64 seeded
+# simulated cards that misbehave the way real cards do (sim keys in README
+# "Simulated devices"): interleaved, uneven and partly free boundary costs,
+# a FAT area in random-access mode, copies faster than writes, garbage-
+# collection pauses, a write cache, a read buffer, reads that cost more or
+# less in the FAT area, heavy-tailed jitter, 4096-byte sectors, minimum
+# writes of 3x2^n bytes, a fixed per-write cost that dominates, writes
+# efficient down to 512 bytes.  Each model switches on one to three of these.
+# Every finding is scored (tests/zoolib.sh); at least 90% must be right and
+# none at "high" confidence wrong.  Per-finding accuracy and the calibration
+# table are printed.
+. tests/lib.sh
+. tests/zoolib.sh
+JP=${FB%/flashbench}/tests/jsonpath
+zoo_reset
+
+pick() { local a=("$@"); P=${a[RANDOM % ${#a[@]}]}; }
+BEHAVIOURS=(chips spread free fatrandom copyfast pauses cache rbuf fatread tail sector4k minwrite3 fixedcost tiny)
+RANDOM=4242
+for i in $(seq 1 64); do
+	pick 768K 1M 1536K 2M 3M 4M 6M 8M 12M 16M; erase=$P
+	pick 4K 8K 16K 32K; page=$P
+	pick 1 2; planes=$P
+	open=$((RANDOM % 8 + 1))
+	random=$((RANDOM % (open < 4 ? open + 1 : 5)))
+	fat=$((RANDOM % 7))
+	pick 8K 16K 32K 64K; minwrite=$P
+	pick 300 550 800; tread=$P
+	pick 80 160 300; tunit=$P
+	pick 100 300 600; tcross=$P
+	pick 150 300 1000; twrite=$P
+	pick 10 20 40; wrate=$P
+	pick 0 0 0.02 0.05; noise=$P
+	extra=""
+	# one to three behaviours, the first by turn so that each one is
+	# covered, the others at random
+	n=$((RANDOM % 3 + 1))
+	chosen=" ${BEHAVIOURS[(i - 1) % ${#BEHAVIOURS[@]}]}"
+	for _ in $(seq 2 $n); do pick "${BEHAVIOURS[@]}"; chosen="$chosen $P"; done
+	for b in $chosen; do
+		case $b in
+		chips) extra="$extra,chips=2" ;;
+		spread) extra="$extra,spread=0.6" ;;
+		free) pick 0.1 0.15 0.2; extra="$extra,free=$P" ;;
+		fatrandom) [ "$fat" -gt 0 ] || fat=$((RANDOM % 6 + 1)); extra="$extra,fatmode=random" ;;
+		copyfast) pick 2 4; crate=$((wrate * P)) ;;
+		pauses) pick 0.01 0.02; extra="$extra,pause=$P,pausetime=150ms" ;;
+		cache) pick 256K 512K 1M; extra="$extra,cache=$P,drain=$((wrate / 2))M" ;;
+		rbuf) extra="$extra,rbuf=1" ;;
+		fatread) [ "$fat" -gt 0 ] || fat=$((RANDOM % 6 + 1)); pick 0.5 2; extra="$extra,fatread=$P" ;;
+		tail) pick 0.01 0.03; extra="$extra,tail=$P" ;;
+		sector4k) extra="$extra,sector=4096"; [ "$page" != 2K ] || page=4K ;;
+		minwrite3) pick 12K 24K 48K 96K; minwrite=$P ;;
+		fixedcost) twrite=2000; wrate=80; pick 4K 8K 16K; minwrite=$P ;;
+		tiny) minwrite=512 ;;
+		esac
+	done
+	e=$(to_bytes "$erase") p=$(to_bytes "$page")
+	while [ $((e % (p * planes))) -ne 0 ]; do p=$((p / 2)); done
+	case $extra in *sector=4096*) [ "$p" -ge 4096 ] || p=4096 ;; esac
+	spec="erase=$erase,page=$p,planes=$planes,open=$open,random=$random,fat=$fat,minwrite=$minwrite"
+	spec="$spec,tread=${tread}us,tunit=${tunit}us,tcross=${tcross}us,twrite=${twrite}us,wrate=${wrate}M"
+	spec="$spec,crate=${crate:-$wrate}M,noise=$noise,seed=$i$extra"
+	crate=""
+	score_model "$spec"
+done
+
+zoo_report "hostile zoo"
+if [ $((Z_SUM_RIGHT * 100)) -ge $((Z_SUM_TOTAL * 90)) ]; then
+	pass "hostile zoo: at least 90% of findings right ($Z_SUM_RIGHT of $Z_SUM_TOTAL)"
+else
+	fail "hostile zoo: at least 90% of findings right" "$Z_SUM_RIGHT of $Z_SUM_TOTAL"
+fi
+if [ "$Z_HIGH_WRONG" = 0 ]; then
+	pass "hostile zoo: no finding at high confidence is wrong"
+else
+	fail "hostile zoo: no finding at high confidence is wrong" "$Z_HIGH_WRONG wrong at high"
+fi
