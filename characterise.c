@@ -72,22 +72,77 @@ static const struct vm_result *descend(const struct vm_result *r, int depth)
 
 /* ------------------------------------------------------------ reads */
 
+/* The reads around a boundary for --auto: across it first (ON), then the
+ * block before (PRE) and after it (POST), `count` tries.  A card that keeps
+ * the last read unit in a buffer would serve the read after the boundary
+ * from it if the read across came just before (it ends in that unit); in
+ * this order each read touches a unit the read before did not (below the
+ * read unit all three lie in one unit and are served alike).  The classic
+ * -a keeps its own order. */
+enum { ON, PRE, POST };
+static struct vm_op *crossing_first(uint64_t bs, unsigned count)
+{
+	int64_t b = (int64_t)bs;
+	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
+	static const char *const label[3] = { "on", "pre", "post" };
+	static const int64_t at[3] = { -1, -2, 0 };  /* offsets in half blocks */
+
+	for (int i = 0; i < 3; i++)
+		seq = vm_add(seq, vm_label(vm_new(VM_LEN, b, 0, VM_KEEP,
+						  vm_new(VM_OFF, at[i] * b / 2, 0, VM_KEEP,
+							 vm_new(VM_READ, 0, 0, 0, NULL), NULL),
+						  NULL),
+					   label[i]));
+	return vm_new(VM_REPEAT, count, 0, VM_KEEP, seq, NULL);
+}
+
+/* One align row from the positions of one alignment (tries in the order
+ * of crossing_first). */
+static void row_of(const struct vm_result *row, struct align_row *out)
+{
+	double sum[3] = { 0, 0, 0 };
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->align = (unsigned long long)row->unit;
+	for (size_t p = 0; p < row->nkid; p++) {
+		double best[3];
+		struct vm_stats leg[3];
+		if (!row->kid[p].nkid)
+			continue;
+		memset(leg, 0, sizeof(leg));
+		crossing_of(&row->kid[p].kid[0], best, leg);
+		for (int k = 0; k < 3; k++)
+			sum[k] += best[k];
+		vm_stats_add(&out->leg[0], &leg[PRE]);
+		vm_stats_add(&out->leg[1], &leg[ON]);
+		vm_stats_add(&out->leg[2], &leg[POST]);
+		n++;
+	}
+	if (n) {
+		out->pre = sum[PRE] / (double)n;
+		out->on = sum[ON] / (double)n;
+		out->post = sum[POST] / (double)n;
+	}
+	out->diff = out->on - (out->pre + out->post) / 2;
+}
+
 static int align_rows(struct ctx *c, uint64_t bs, unsigned count, struct align_row *rows, size_t *n)
 {
-	struct test_params t;
 	struct vm_result *res;
 	uint64_t spacing = align_spacing(dev_size(c->d), MAX_SCAN_STEP);
 
-	test_defaults(&t);
-	t.blocksize = bs;
-	t.count = count;
 	*n = 0;
 	if (spacing < 2 * bs)
 		return 0;
-	if (run(c, program_align(&t, spacing), &res))
+	if (run(c, vm_new(VM_UNIT_HALVE, (int64_t)spacing, 2 * (int64_t)bs, VM_KEEP,
+			  vm_new(VM_OFF_LINEAR, (int64_t)spacing, ALIGN_POSITIONS, VM_KEEP,
+				 vm_new(VM_OFF_UNIT, 1, 1, VM_KEEP, crossing_first(bs, count), NULL), NULL),
+			  NULL),
+		&res))
 		return -1;
 	for (size_t i = 0; i < res->nkid && *n < AUTO_MAX_ROWS; i++)
-		align_row_of(&res->kid[i], &rows[(*n)++]);
+		row_of(&res->kid[i], &rows[(*n)++]);
 	vm_result_free(res);
 	return 0;
 }
@@ -102,7 +157,11 @@ static int boundary_scan(struct ctx *c, uint64_t bs, unsigned tries, uint64_t fr
 	c->r->nscan = 0;
 	if (from > to)
 		return 0;
-	if (run(c, program_boundary_scan(bs, tries, from, to, SCAN_POINTS), &res))
+	if (run(c, vm_new(VM_UNIT_DOUBLE, (int64_t)from, (int64_t)to, VM_KEEP,
+			  vm_new(VM_OFF_LINEAR, 0, SCAN_POINTS, VM_KEEP,
+				 vm_new(VM_OFF_UNIT, 1, 1, VM_KEEP, crossing_first(bs, tries), NULL), NULL),
+			  NULL),
+		&res))
 		return -1;
 	for (size_t i = 0; i < res->nkid && c->r->nscan < AUTO_MAX_LEVELS; i++) {
 		struct scan_level *l = &c->r->scan[c->r->nscan++];
@@ -112,7 +171,7 @@ static int boundary_scan(struct ctx *c, uint64_t bs, unsigned tries, uint64_t fr
 		for (size_t j = 0; j < pts->nkid && j < SCAN_POINTS; j++) {
 			double best[3];
 			crossing_of(descend(&pts->kid[j], 1), best, NULL);
-			l->d[l->npoints++] = best[1] - (best[0] + best[2]) / 2;
+			l->d[l->npoints++] = best[ON] - (best[PRE] + best[POST]) / 2;
 		}
 	}
 	vm_result_free(res);
@@ -124,7 +183,9 @@ static int read_phase(struct ctx *c)
 	struct auto_report *r = c->r;
 	uint64_t ss = dev_sector(c->d);
 
-	r->bs = ss > 1024 ? ss : 1024;
+	/* the read across a boundary starts half a block before it: a whole
+	 * number of sectors only if the block is two sectors or more */
+	r->bs = ss > 512 ? 2 * ss : 1024;
 	r->scan_tries = 4;
 	r->bs2 = 4 * r->bs;
 	if (align_rows(c, r->bs, 8, r->rows, &r->nrows) || align_rows(c, r->bs2, 4, r->rows2, &r->nrows2))

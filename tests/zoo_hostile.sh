@@ -49,7 +49,7 @@ for i in $(seq 1 64); do
 		rbuf) extra="$extra,rbuf=1" ;;
 		fatread) [ "$fat" -gt 0 ] || fat=$((RANDOM % 6 + 1)); pick 0.5 2; extra="$extra,fatread=$P" ;;
 		tail) pick 0.01 0.03; extra="$extra,tail=$P" ;;
-		sector4k) extra="$extra,sector=4096"; [ "$page" != 2K ] || page=4K ;;
+		sector4k) extra="$extra,sector=4096" ;;
 		minwrite3) pick 12K 24K 48K 96K; minwrite=$P ;;
 		fixedcost) twrite=2000; wrate=80; pick 4K 8K 16K; minwrite=$P ;;
 		tiny) minwrite=512 ;;
@@ -57,7 +57,8 @@ for i in $(seq 1 64); do
 	done
 	e=$(to_bytes "$erase") p=$(to_bytes "$page")
 	while [ $((e % (p * planes))) -ne 0 ]; do p=$((p / 2)); done
-	case $extra in *sector=4096*) [ "$p" -ge 4096 ] || p=4096 ;; esac
+	# with 4096-byte sectors the reads are 8 KiB: a smaller read unit cannot show
+	case $extra in *sector=4096*) [ $((p * planes)) -ge 8192 ] || p=$((8192 / planes)) ;; esac
 	spec="erase=$erase,page=$p,planes=$planes,open=$open,random=$random,fat=$fat,minwrite=$minwrite"
 	spec="$spec,tread=${tread}us,tunit=${tunit}us,tcross=${tcross}us,twrite=${twrite}us,wrate=${wrate}M"
 	spec="$spec,crate=${crate:-$wrate}M,noise=$noise,seed=$i$extra"
