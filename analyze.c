@@ -17,6 +17,25 @@
 
 #include "units.h"
 
+/* ------------------------------------------------------------ thresholds
+ * Every number the analysis decides with, in one place: name, value, why. */
+/* min write: sigma of a median of 8 writes from their middle half
+ * (interquartile range / 1.349 for one write, x 1.25 / sqrt(8) for a median) */
+#define MINW_SIGMA_OF_SPREAD 0.33
+/* ... but never below 0.2% of the time: jitter a spread of 8 cannot show */
+#define MINW_SIGMA_FLOOR 0.002
+/* the best minimum write must explain the sizes better than the next best
+ * candidate by this much chi^2 (25: five sigma; 9: three sigma) */
+#define MINW_HIGH 25.0
+#define MINW_MEDIUM 9.0
+/* FAT area: a kind of write at least this much faster than in the middle
+ * (medians of 15 writes, reference timed right before) marks a FAT block */
+#define FAT_FASTER 1.25
+/* high confidence only if the FAT blocks are this far apart from the middle
+ * and the first ordinary block is within FAT_SAME of it */
+#define FAT_SHARP 2.0
+#define FAT_SAME 1.15
+
 const char *confidence_name(enum confidence c)
 {
 	static const char *const n[] = { "none", "low", "medium", "high" };
@@ -67,13 +86,13 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static const char *T(char *buf, double ns)
+static const char *fmt_time(char *buf, double ns)
 {
 	format_time(buf, 32, ns);
 	return buf;
 }
 
-static const char *S(char *buf, uint64_t bytes)
+static const char *fmt_size(char *buf, uint64_t bytes)
 {
 	format_size(buf, 32, bytes);
 	return buf;
@@ -138,7 +157,7 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 	if (i == n) {
 		finding_not(page, "no boundary from %s to %s costs more to read across than %s "
 			    "(alignment does not seem to matter for reads)",
-			    S(a, r[0].align), S(b, r[n - 1].align), T(c, lv->step));
+			    fmt_size(a, r[0].align), fmt_size(b, r[n - 1].align), fmt_time(c, lv->step));
 		goto out;
 	}
 	if (i == 0) {
@@ -147,7 +166,7 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		page->conf = CONF_LOW;
 		finding_evidence(page, "every boundary down to %s costs %s or more to read across; "
 				 "the read unit may be smaller (try a smaller block size)",
-				 S(a, r[0].align), T(b, r[0].diff));
+				 fmt_size(a, r[0].align), fmt_time(b, r[0].diff));
 		lv->unit = r[0].align;
 		lv->page_diff = r[0].diff;
 		goto out;
@@ -162,8 +181,8 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 	page->determined = 1;
 	page->value = lv->unit;
 	finding_evidence(page, "with %s reads, crossing a %s boundary costs %s, crossing a %s boundary %s",
-			 S(a, bs), S(b, r[i].align), T(c, r[i].diff), S(d, r[i - 1].align),
-			 T(e, r[i - 1].diff));
+			 fmt_size(a, bs), fmt_size(b, r[i].align), fmt_time(c, r[i].diff), fmt_size(d, r[i - 1].align),
+			 fmt_time(e, r[i - 1].diff));
 	if (n2 >= 2) {
 		size_t j = first_step(r2, n2, lv->step);
 		have2 = 1;
@@ -173,11 +192,11 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 			agree = j < n2 && r2[j].align == lv->unit;
 		i2 = j;
 		if (agree)
-			finding_evidence(page, "reads of %s show the same step%s", S(a, bs2),
+			finding_evidence(page, "reads of %s show the same step%s", fmt_size(a, bs2),
 					 lv->unit < r2[0].align ? " (every boundary they can see costs extra)" : "");
 		else
-			finding_evidence(page, "reads of %s disagree: their step is at %s", S(a, bs2),
-					 i2 < n2 ? S(b, r2[i2].align) : "no alignment");
+			finding_evidence(page, "reads of %s disagree: their step is at %s", fmt_size(a, bs2),
+					 i2 < n2 ? fmt_size(b, r2[i2].align) : "no alignment");
 	}
 	if (agree && r[i].diff >= 3 * lv->step)
 		page->conf = CONF_HIGH;
@@ -333,18 +352,18 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 			while (k + 1 < n && (uint64_t)2 * e > (uint64_t)lv[k].npoints * lv[k].step)
 				k++;
 			finding_evidence(erase, "reads across multiples of %s cost %s more than across page boundaries; "
-					 "probing every %s, exactly the multiples of %s do", S(a, e), T(b, f.extra),
-					 S(c, lv[k].step), S(d, e));
+					 "probing every %s, exactly the multiples of %s do", fmt_size(a, e), fmt_time(b, f.extra),
+					 fmt_size(c, lv[k].step), fmt_size(d, e));
 		}
 		finding_evidence(erase, "%u of %u probes from %s to %s fit that pattern%s", f.points - f.mismatches,
-				 f.points, S(a, l->step), S(b, lv[n - 1].step * lv[n - 1].npoints),
+				 f.points, fmt_size(a, l->step), fmt_size(b, lv[n - 1].step * lv[n - 1].npoints),
 				 f.mismatches ? " (noise in the rest)" : "");
 		if (dev_size % e == 0)
 			finding_evidence(erase, "the device size is %llu x %s",
-					 (unsigned long long)(dev_size / e), S(a, e));
+					 (unsigned long long)(dev_size / e), fmt_size(a, e));
 		else
 			finding_evidence(erase, "the device size is not a multiple of %s (common: cards hide "
-					 "spare blocks)", S(a, e));
+					 "spare blocks)", fmt_size(a, e));
 		if (f.mismatches == 0 && f.predicted >= 4 && f.extra >= 2 * te)
 			erase->conf = CONF_HIGH;
 		else if (f.mismatches <= 1 && f.predicted >= 3)
@@ -355,7 +374,7 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 	}
 	if (split <= 0) {
 		finding_not(erase, "no boundary from %s to %s costs clearly more to read across than page boundaries",
-			    S(a, lv[0].step), S(b, lv[n - 1].step * lv[n - 1].npoints));
+			    fmt_size(a, lv[0].step), fmt_size(b, lv[n - 1].step * lv[n - 1].npoints));
 		return;
 	}
 	{
@@ -365,60 +384,104 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 				best = rows[k].diff;
 		finding_not(erase, "no regular pattern of boundaries from %s to %s that cost more to read across "
 			    "than page boundaries (largest align diff %s, threshold %s)",
-			    S(a, lv[0].step), S(b, lv[n - 1].step * lv[n - 1].npoints), T(c, best), T(d, base + te));
+			    fmt_size(a, lv[0].step), fmt_size(b, lv[n - 1].step * lv[n - 1].npoints), fmt_time(c, best), fmt_time(d, base + te));
 	}
 }
 
 /* ------------------------------------------------------------ min write */
 
-/* Time the line through the two next larger sizes predicts for t[k]. */
-static double local_model(const struct chunk_time *t, size_t k)
+/* The model of a write of s bytes when the minimum write is m: a fixed cost
+ * plus the transfer of max(s, m) bytes.  Fit a + b*max(s, m) by weighted
+ * least squares (weights 1/sigma^2 of each median); returns chi^2. */
+static double hockey_fit(const struct chunk_time *t, const double *w, size_t n, uint64_t m, double *a, double *b)
 {
-	double rate, base;
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, chi = 0;
 
-	if (t[k - 2].ns <= t[k - 1].ns)
-		return t[k - 1].ns; /* no transfer time left to see: flat */
-	rate = (double)(t[k - 2].size - t[k - 1].size) / (t[k - 2].ns - t[k - 1].ns);
-	base = fmax(0, t[k - 1].ns - (double)t[k - 1].size / rate);
-	return base + (double)t[k].size / rate;
+	for (size_t k = 0; k < n; k++) {
+		double x = (double)(t[k].size > m ? t[k].size : m);
+		sw += w[k];
+		sx += w[k] * x;
+		sy += w[k] * t[k].ns;
+		sxx += w[k] * x * x;
+		sxy += w[k] * x * t[k].ns;
+	}
+	*b = sw * sxx - sx * sx > 0 ? (sw * sxy - sx * sy) / (sw * sxx - sx * sx) : 0;
+	*a = (sy - *b * sx) / sw;
+	for (size_t k = 0; k < n; k++) {
+		double x = (double)(t[k].size > m ? t[k].size : m), r = t[k].ns - (*a + *b * x);
+		chi += w[k] * r * r;
+	}
+	return chi;
 }
 
 void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 {
-	double ratio = 0;
-	size_t k;
-	char a[32], b[32], c[32], d[32], e[32], r1[32], r2[32];
+	double w[64], chi[64], a, b, best_chi = 1e300, worst_alt = 1e300, scale;
+	size_t k, best = 0, alt = 0;
+	char s1[32], s2[32], s3[32], s4[32], s5[32], s6[32], r1[32], r2[32];
 
 	finding_init(f, "min_write", "smallest efficient write", 1);
-	if (n < 3) {
+	if (n < 4 || n > 64) {
 		finding_not(f, "too few write sizes measured");
 		return;
 	}
-	/* t[] runs from the largest size down.  Above the minimum, time grows
-	 * with length (a fixed cost plus transfer): each size fits the line
-	 * through the next two larger ones.  Below it, a write takes as long as
-	 * the minimum, well above that line. */
-	for (k = 2; k < n; k++) {
-		ratio = t[k].ns / local_model(t, k);
-		if (ratio > 1.2)
-			break;
+	/* Above the minimum a write takes a fixed time plus its transfer; below
+	 * it, as long as the minimum.  Every size is a candidate m; the one
+	 * whose model explains all sizes best wins, and it must explain them
+	 * clearly better than every other candidate, measured against the
+	 * spread of the writes themselves. */
+	for (k = 0; k < n; k++) {
+		double sigma = fmax(MINW_SIGMA_OF_SPREAD * t[k].spread, MINW_SIGMA_FLOOR * t[k].ns);
+		w[k] = 1 / (sigma * sigma);
 	}
-	f->determined = 1;
-	f->value = t[k - 1].size;
-	format_rate(r1, sizeof(r1), (double)t[k - 1].size * 1e9 / t[k - 1].ns);
-	format_rate(r2, sizeof(r2), (double)t[0].size * 1e9 / t[0].ns);
-	if (k == n) {
-		f->conf = CONF_MEDIUM;
-		finding_evidence(f, "every size down to %s takes the time its length predicts (%s)",
-				 S(a, t[n - 1].size), T(b, t[n - 1].ns));
-		snprintf(f->why, sizeof(f->why), "the smallest size tested; it may be smaller");
+	for (k = 0; k < n; k++) {
+		chi[k] = hockey_fit(t, w, n, t[k].size, &a, &b);
+		if (b <= 0)
+			chi[k] = 1e300; /* time must grow with length above the minimum */
+		if (chi[k] < best_chi) {
+			best_chi = chi[k];
+			best = k;
+		}
+	}
+	if (best_chi >= 1e300) {
+		finding_not(f, "write times do not grow with the write size");
 		return;
 	}
-	finding_evidence(f, "a %s write takes %s, %.1fx what its length predicts, and a %s write %s: "
-			 "smaller writes cost as much as %s", S(a, t[k].size), T(b, t[k].ns), ratio,
-			 S(c, t[k - 1].size), T(d, t[k - 1].ns), S(e, t[k - 1].size));
-	finding_evidence(f, "%s writes run at %s; %s writes at %s", S(a, t[k - 1].size), r1, S(b, t[0].size), r2);
-	f->conf = ratio >= 1.4 ? CONF_HIGH : CONF_MEDIUM;
+	/* the fit's own scatter may show the spread underestimates the noise */
+	scale = fmax(1, best_chi / (double)(n - 3));
+	for (k = 0; k < n; k++)
+		if (k != best && (chi[k] - best_chi) / scale < worst_alt) {
+			worst_alt = (chi[k] - best_chi) / scale;
+			alt = k;
+		}
+	hockey_fit(t, w, n, t[best].size, &a, &b);
+	f->determined = 1;
+	f->value = t[best].size;
+	f->at_most = best == n - 1;
+	f->at_least = best == 0;
+	format_rate(r1, sizeof(r1), (double)t[best].size * 1e9 / t[best].ns);
+	format_rate(r2, sizeof(r2), (double)t[0].size * 1e9 / t[0].ns);
+	if (f->at_most)
+		finding_evidence(f, "every size down to %s takes the time its length predicts (%s for %s)",
+				 fmt_size(s1, t[n - 1].size), fmt_time(s2, t[n - 1].ns), fmt_size(s3, t[n - 1].size));
+	else
+		finding_evidence(f, "a %s write takes %s, about as long as a %s write (%s): smaller writes cost as "
+				 "much as %s; larger ones a fixed %s plus their transfer",
+				 fmt_size(s1, t[best + 1].size), fmt_time(s2, t[best + 1].ns), fmt_size(s3, t[best].size), fmt_time(s4, t[best].ns),
+				 fmt_size(s5, t[best].size), fmt_time(s6, a));
+	finding_evidence(f, "%s writes run at %s; %s writes at %s", fmt_size(s1, t[best].size), r1, fmt_size(s2, t[0].size), r2);
+	finding_evidence(f, "the next best candidate, %s, explains the %zu sizes worse by %.0f (squared errors in units of their spread; high needs %.0f)",
+			 fmt_size(s1, t[alt].size), n, worst_alt, MINW_HIGH);
+	if (worst_alt >= MINW_HIGH)
+		f->conf = CONF_HIGH;
+	else if (worst_alt >= MINW_MEDIUM)
+		f->conf = CONF_MEDIUM;
+	else
+		f->conf = CONF_LOW;
+	if (f->at_most)
+		snprintf(f->why, sizeof(f->why), "the smallest size tested is already efficient: the minimum may be smaller");
+	if (f->at_least)
+		snprintf(f->why, sizeof(f->why), "every size tested costs as much as the largest: the minimum may be larger");
 }
 
 /* ------------------------------------------------------------ open AUs */
@@ -459,7 +522,7 @@ void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int rand
 		f->conf = CONF_HIGH;
 		finding_evidence(f, "%u erase blocks written in turn still take %s per %s write in the slowest "
 				 "(healthy: %s)",
-				 good, T(a, t[n - 1].mean_ns), S(b, chunk), T(c, ref));
+				 good, fmt_time(a, t[n - 1].mean_ns), fmt_size(b, chunk), fmt_time(c, ref));
 		return;
 	}
 	f->value = first_bad - 1;
@@ -473,9 +536,9 @@ void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int rand
 		}
 		if (f->value)
 			finding_evidence(f, "%u erase block%s written in turn: %s per %s write", (unsigned)f->value,
-					 f->value == 1 ? "" : "s", T(a, g), S(b, chunk));
+					 f->value == 1 ? "" : "s", fmt_time(a, g), fmt_size(b, chunk));
 		finding_evidence(f, "%u erase blocks: %s per write in the slowest, %.0fx the healthy %s: "
-				 "garbage collection", first_bad, T(a, bad), bad / ref, T(c, ref));
+				 "garbage collection", first_bad, fmt_time(a, bad), bad / ref, fmt_time(c, ref));
 	}
 	if (contradiction) {
 		f->conf = CONF_LOW;
@@ -517,37 +580,78 @@ void erase_write_check(struct finding *erase, double gc_ns, double rate)
 
 /* ------------------------------------------------------------ FAT area */
 
-void analyze_fat(const double *au_ns, size_t n, double ref, uint64_t erase, struct finding *f)
+/* Which kinds of write are clearly faster in probe i than in its reference
+ * (a bit mask); *most gets the largest ratio reference/probe. */
+static unsigned fat_faster(const struct fat_probe *p, double *most)
+{
+	unsigned mask = 0;
+
+	*most = 0;
+	for (int k = 0; k < FAT_KINDS; k++) {
+		double ratio;
+		if (p->ns[k] <= 0 || p->ref[k] <= 0)
+			continue;
+		ratio = p->ref[k] / p->ns[k];
+		if (ratio >= FAT_FASTER)
+			mask |= 1u << k;
+		*most = fmax(*most, ratio);
+	}
+	return mask;
+}
+
+static void kinds_text(char *buf, size_t len, unsigned mask)
+{
+	static const char *const name[FAT_KINDS] = { "linear chunks", "random order", "small writes" };
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < FAT_KINDS; k++)
+		if (mask & (1u << k))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", name[k]);
+}
+
+void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct finding *f)
 {
 	size_t k = 0;
-	double lo = 1e300, hi = 0;
-	char a[32], b[32], c[32];
+	unsigned kinds = 0;
+	double weakest = 1e300, most, next_most = 0;
+	char a[32], b[80], c[32], d[32], e1[32], e2[32], e3[32];
 
 	finding_init(f, "fat_area", "FAT-optimised erase blocks at the start", 0);
-	if (!n || ref <= 0) {
+	if (!n) {
 		finding_not(f, "not measured");
 		return;
 	}
-	while (k < n && fabs(log(au_ns[k] / ref)) >= log(1.5)) {
-		lo = fmin(lo, au_ns[k]);
-		hi = fmax(hi, au_ns[k]);
+	while (k < n) {
+		unsigned m = fat_faster(&p[k], &most);
+		if (!m)
+			break;
+		kinds |= m;
+		weakest = fmin(weakest, most);
 		k++;
 	}
+	if (k < n)
+		fat_faster(&p[k], &next_most);
 	f->determined = 1;
 	f->value = k;
 	f->at_least = k == n;
 	if (k) {
-		finding_evidence(f, "erase blocks 0 to %zu (the first %s) take %s to %s per write", k - 1,
-				 S(a, k * erase), T(b, lo), T(c, hi));
+		kinds_text(b, sizeof(b), kinds);
+		finding_evidence(f, "erase blocks 0 to %zu (the first %s) are faster than an erase block in the middle "
+				 "for %s (at least %.1fx)", k - 1, fmt_size(a, k * erase), b, weakest);
 	}
 	if (k < n)
-		finding_evidence(f, "erase block %zu takes %s per write, like an erase block in the middle of "
-				 "the device (%s)", k, T(a, au_ns[k]), T(b, ref));
+		finding_evidence(f, "erase block %zu writes like the middle of the device: %s, %s and %s per linear, "
+				 "random-order and small write (middle: %s, %s and %s)", k,
+				 fmt_time(a, p[k].ns[FAT_LINEAR]), fmt_time(c, p[k].ns[FAT_RANDOM]), fmt_time(d, p[k].ns[FAT_SMALL]),
+				 fmt_time(e1, p[k].ref[FAT_LINEAR]), fmt_time(e2, p[k].ref[FAT_RANDOM]), fmt_time(e3, p[k].ref[FAT_SMALL]));
 	else
-		finding_evidence(f, "every erase block probed differs from one in the middle of the device (%s)",
-				 T(a, ref));
-	if (k < n && (k == 0 || fabs(log(hi / ref)) >= log(2) || fabs(log(lo / ref)) >= log(2)) &&
-	    fabs(log(au_ns[k] / ref)) < log(1.2))
+		finding_evidence(f, "every erase block probed is faster than one in the middle of the device");
+	finding_evidence(f, "each probe was timed right after the same writes in the middle, so a cache or "
+			 "drift hits both alike");
+	/* high: the area ends sharply (FAT blocks clearly apart, the next one
+	 * close to the middle) */
+	if (k < n && (k == 0 || weakest >= FAT_SHARP) && next_most < FAT_SAME)
 		f->conf = CONF_HIGH;
 	else
 		f->conf = CONF_MEDIUM;
@@ -601,11 +705,11 @@ void recommend(const struct finding *erase, const struct finding *page, const st
 			 (unsigned long long)(e / (2 * mib)));
 	else
 		snprintf(r->f2fs, sizeof(r->f2fs), "mkfs.f2fs (default): its 2MiB segments cannot "
-			 "make up a %s section", S(a, e));
+			 "make up a %s section", fmt_size(a, e));
 	{
 		uint64_t cl = unit < 4096 ? 4096 : unit > 32768 ? 32768 : unit;
 		snprintf(r->vfat, sizeof(r->vfat), "mkfs.vfat -F 32 -s %llu (%s clusters; keep the default "
-			 "alignment, do not pass -a)", (unsigned long long)(cl / sector), S(b, cl));
+			 "alignment, do not pass -a)", (unsigned long long)(cl / sector), fmt_size(b, cl));
 	}
 	if (open_linear->determined && open_linear->value && open_linear->value < 3)
 		snprintf(r->note, sizeof(r->note), "only %llu erase block%s can be written at once: prefer a "

@@ -68,10 +68,12 @@ struct scan_level {
 void analyze_erase(const struct scan_level *lv, size_t n, const struct read_levels *rl,
 		   const struct align_row *rows, size_t nrows, uint64_t dev_size, struct finding *erase);
 
-/* Time per write of each chunk size, written linearly in one erase block. */
+/* Time per write of each chunk size (largest first; powers of two and
+ * 3x2^n sizes), written linearly in fresh erase blocks. */
 struct chunk_time {
 	uint64_t size;
 	double ns;        /* median per write */
+	double spread;    /* middle half of the writes: third to sixth of eight (ns) */
 };
 void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f);
 
@@ -97,9 +99,18 @@ void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int rand
  * the copy is not within 2x of one erase block (to low beyond 4x). */
 void erase_write_check(struct finding *erase, double gc_ns, double rate);
 
-/* FAT probe: mean write time in each of the first erase blocks, against the
- * time in an ordinary block far from the start. */
-void analyze_fat(const double *au_ns, size_t n, double ref, uint64_t erase, struct finding *f);
+/* FAT probe: in each of the first erase blocks, and just before it in an
+ * ordinary erase block in the middle of the device (the reference, so that a
+ * cache filling up or any drift hits both alike), the median time of three
+ * kinds of write: linear chunks, chunks in random order, and small writes
+ * (below the minimum write).  FAT areas come in two kinds: faster for linear
+ * writes, or in random-access mode (small and random-order writes cost no
+ * more than a linear one); either shows in one of the three. */
+enum { FAT_LINEAR, FAT_RANDOM, FAT_SMALL, FAT_KINDS };
+struct fat_probe {
+	double ns[FAT_KINDS], ref[FAT_KINDS];
+};
+void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct finding *f);
 
 /* Formatting advice derived from the findings. */
 struct recommendations {

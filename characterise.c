@@ -216,6 +216,13 @@ static int read_phase(struct ctx *c)
 
 /* ------------------------------------------------------------ writes */
 
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+
 /* The next n erase blocks of the trial region (cycling through it). */
 static uint64_t take_aus(struct ctx *c, uint64_t n)
 {
@@ -233,7 +240,8 @@ static uint64_t take_aus(struct ctx *c, uint64_t n)
  * slowest erase block, after the first round (which pays for whatever the
  * previous test left open).  The slowest, because one erase block too many
  * in random order makes only that one pay for garbage collection. */
-static int trial(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *mean)
+static int trial_stats(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *mean,
+		       double *median)
 {
 	struct vm_result *res;
 	struct vm_op *inner = vm_new(VM_OFF_LINEAR, (int64_t)c->e_size, n, VM_KEEP,
@@ -252,19 +260,34 @@ static int trial(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int sh
 		return -1;
 	rounds = descend(res, 4);
 	*mean = 0;
+	if (median)
+		*median = 0;
 	for (size_t a = 0; a < n; a++) {
-		double sum = 0;
+		double sum = 0, v[WRITE_ROUNDS];
 		uint64_t cnt = 0;
+		size_t nv = 0;
 		for (size_t i = 1; i < rounds->nkid; i++)
 			if (a < rounds->kid[i].nkid) {
 				sum += rounds->kid[i].kid[a].st.total_ns;
 				cnt += rounds->kid[i].kid[a].st.count;
+				if (nv < WRITE_ROUNDS && rounds->kid[i].kid[a].st.count)
+					v[nv++] = rounds->kid[i].kid[a].st.total_ns / (double)rounds->kid[i].kid[a].st.count;
 			}
 		if (cnt && sum / (double)cnt > *mean)
 			*mean = sum / (double)cnt;
+		if (median && nv) {
+			qsort(v, nv, sizeof(v[0]), cmp_d);
+			if ((v[(nv - 1) / 2] + v[nv / 2]) / 2 > *median)
+				*median = (v[(nv - 1) / 2] + v[nv / 2]) / 2;
+		}
 	}
 	vm_result_free(res);
 	return 0;
+}
+
+static int trial(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *mean)
+{
+	return trial_stats(c, off, n, chunk, shuffled, mean, NULL);
 }
 
 /* One chunk, linearly, to each of n fresh erase blocks: closes whatever the
@@ -286,47 +309,59 @@ static int sweep(struct ctx *c, unsigned n, uint64_t chunk)
 	return rc;
 }
 
-static int cmp_d(const void *a, const void *b)
+/* Write sizes from the largest down: powers of two and the 3x2^n sizes
+ * between them (minimum writes exist in both, as erase blocks do), whole
+ * sectors, from min(1 MiB, erase block) to 2 KiB (or one sector).  A size
+ * must divide the erase block or fit eight times in it, so that no write
+ * straddles a boundary and no erase block is left with a gap. */
+static size_t write_sizes(uint64_t e, uint64_t ss, uint64_t *out, size_t max)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
+	uint64_t top = e < (1 << 20) ? e : 1 << 20, bottom = ss > 2048 ? ss : 2048;
+	size_t n = 0;
+
+	for (uint64_t p2 = 1ULL << 40; p2 >= bottom / 2 && n < max; p2 /= 2) {
+		uint64_t cand[2] = { p2 * 3 / 2, p2 };
+		for (int i = 0; i < 2 && n < max; i++) {
+			uint64_t sz = cand[i];
+			if (sz > top || sz < bottom || sz % ss || (e % sz && 8 * sz > e))
+				continue;
+			out[n++] = sz;
+		}
+	}
+	return n;
 }
 
-/* Chunks of halving size written one after another in fresh erase blocks. */
+/* Eight writes of each size, one after another from the start of fresh
+ * erase blocks (none straddles a boundary); the median time of each size
+ * and the spread of the middle four. */
 static int min_write_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
-	uint64_t top = c->e_size < (1 << 20) ? c->e_size : 1 << 20, ss = dev_sector(c->d);
-	uint64_t pos = take_aus(c, 1), end;
-	uint64_t bottom = ss > 2048 ? ss : 2048;
+	uint64_t sizes[32];
+	size_t nsizes = write_sizes(c->e_size, dev_sector(c->d), sizes, 32);
 
-	/* the stream needs about 8 * 2 * top bytes */
-	end = pos + 16 * top + c->e_size;
-	c->cursor += (end - pos) / c->e_size;
 	r->nchunks = 0;
-	for (uint64_t sz = top; sz >= bottom && sz % ss == 0 && r->nchunks < 32; sz /= 2) {
+	for (size_t i = 0; i < nsizes; i++) {
+		uint64_t sz = sizes[i], per_au = c->e_size / sz, aus = (8 + per_au - 1) / per_au;
+		uint64_t base = take_aus(c, aus);
+		struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
 		struct vm_result *res;
 		double v[8];
 		size_t k = 0;
-		if (run(c, vm_new(VM_OFF, (int64_t)pos, 0, VM_KEEP,
-				  vm_new(VM_LEN, (int64_t)sz, 0, VM_KEEP,
-					 vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP,
-						vm_new(VM_OFF_LINEAR, (int64_t)sz, 8, VM_KEEP,
-						       vm_new(VM_WRITE, 0, 0, 0, NULL), NULL),
-						NULL),
-					 NULL),
-				  NULL),
+
+		for (uint64_t w = 0; w < 8; w++)
+			seq = vm_add(seq, vm_new(VM_OFF, (int64_t)(base + w / per_au * c->e_size + w % per_au * sz), 0,
+						 VM_KEEP, vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+		if (run(c, vm_new(VM_LEN, (int64_t)sz, 0, VM_KEEP, vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP, seq, NULL), NULL),
 			&res))
 			return -1;
-		for (const struct vm_result *w = descend(res, 3); k < w->nkid && k < 8; k++)
-			v[k] = w->kid[k].value;
+		for (const struct vm_result *ws = descend(res, 2); k < ws->nkid && k < 8; k++)
+			v[k] = ws->kid[k].value;
 		qsort(v, k, sizeof(v[0]), cmp_d);
 		r->chunks[r->nchunks].size = sz;
-		r->chunks[r->nchunks++].ns = k ? (v[(k - 1) / 2] + v[k / 2]) / 2 : 0;
-		pos += 8 * sz;
+		r->chunks[r->nchunks].ns = k ? (v[(k - 1) / 2] + v[k / 2]) / 2 : 0;
+		r->chunks[r->nchunks++].spread = k == 8 ? v[5] - v[2] : 0;
 		vm_result_free(res);
-		if (sz % 2)
-			break;
 	}
 	analyze_min_write(r->chunks, r->nchunks, &r->min_write);
 	return 0;
@@ -381,25 +416,59 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 	return 0;
 }
 
+/* One kind of FAT-probe write at off: 16 writes of `size`, linear or
+ * shuffled; the median time per write after the first (a pause for garbage
+ * collection now and then does not move it). */
+static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, double *median)
+{
+	double mean;
+	/* first close whatever is open, so that probe and reference start alike */
+	return sweep(c, AUTO_OPEN_LIMIT, c->r->fat_chunk) || trial_stats(c, off, 1, size, shuffled, &mean, median);
+}
+
+/* In each of the first erase blocks, three kinds of write, each timed right
+ * after the same writes in a fresh erase block in the middle (the
+ * reference): linear chunks at the start of the block, chunks in random
+ * order after them, small writes after those.  Stops after two ordinary
+ * erase blocks. */
 static int fat_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
 	size_t normal_run = 0;
-	uint64_t limit = dev_size(c->d) / 4 / c->e_size;
+	uint64_t limit = dev_size(c->d) / 4 / c->e_size, ss = dev_sector(c->d);
+	uint64_t fc = r->trial_chunk, small;
 
+	if (fc > c->e_size / 48)
+		fc = c->e_size / 48 / ss * ss;
+	if (fc < ss)
+		fc = ss;
+	small = r->min_write.determined ? r->min_write.value / 4 : fc / 4;
+	if (small > fc / 4)
+		small = fc / 4;
+	small = small / ss * ss;
+	if (small < ss)
+		small = ss;
+	r->fat_chunk = fc;
+	r->fat_small = small;
 	if (limit > AUTO_MAX_FAT)
 		limit = AUTO_MAX_FAT;
 	r->nfat = 0;
 	for (uint64_t j = 0; j < limit; j++) {
-		double mean;
-		if (trial(c, j * c->e_size, 1, r->trial_chunk, 0, &mean))
-			return -1;
-		r->fat_ns[r->nfat++] = mean;
-		normal_run = fabs(log(mean / r->write_ref)) < log(1.5) ? normal_run + 1 : 0;
+		struct fat_probe *p = &r->fat_probe[r->nfat];
+		uint64_t ref = take_aus(c, 1), at[FAT_KINDS] = { 0, 16 * fc, 32 * fc };
+		for (int k = 0; k < FAT_KINDS; k++) {
+			uint64_t size = k == FAT_SMALL ? small : fc;
+			if (fat_kind(c, ref + at[k], size, k == FAT_RANDOM, &p->ref[k]) ||
+			    fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM, &p->ns[k]))
+				return -1;
+		}
+		r->nfat++;
+		analyze_fat(r->fat_probe, r->nfat, c->e_size, &r->fat);
+		normal_run = r->fat.value < r->nfat ? normal_run + 1 : 0;
 		if (normal_run >= 2)
 			break;
 	}
-	analyze_fat(r->fat_ns, r->nfat, r->write_ref, c->e_size, &r->fat);
+	analyze_fat(r->fat_probe, r->nfat, c->e_size, &r->fat);
 	return 0;
 }
 
@@ -449,11 +518,13 @@ static int write_phase(struct ctx *c)
 	}
 	if (open_search(c, 1, collapse) || fat_phase(c))
 		return -1;
-	if (r->erase_assumed) { /* counted in stand-in erase blocks */
+	{ /* counted in erase blocks: no surer than the erase block size
+	   * (low when the write tests used a stand-in size) */
 		struct finding *f[3] = { &r->open_linear, &r->open_random, &r->fat };
+		enum confidence cap = r->erase_assumed ? CONF_LOW : r->erase.conf;
 		for (int i = 0; i < 3; i++)
-			if (f[i]->determined && f[i]->conf > CONF_LOW)
-				f[i]->conf = CONF_LOW;
+			if (f[i]->determined && f[i]->conf > cap)
+				f[i]->conf = cap;
 	}
 	return 0;
 }

@@ -56,8 +56,9 @@ struct auto_report {
 	double write_ref;                   /* healthy time per trial write */
 	struct open_trial lin[AUTO_MAX_TRIALS], rnd[AUTO_MAX_TRIALS];
 	size_t nlin, nrnd;
-	double fat_ns[AUTO_MAX_FAT];
+	struct fat_probe fat_probe[AUTO_MAX_FAT];
 	size_t nfat;
+	uint64_t fat_chunk, fat_small;      /* sizes the FAT probe wrote */
 	/* what it cost */
 	uint64_t reads, writes, bytes_written;
 	uint64_t written_lo, written_hi;    /* lo == hi: nothing written */

@@ -254,7 +254,22 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_trials(&j, "open_random", r->rnd, r->nrnd);
 	json_array(&j, "fat_probe_ns");
 	for (size_t i = 0; i < r->nfat; i++)
-		json_number(&j, NULL, r->fat_ns[i]);
+		json_number(&j, NULL, r->fat_probe[i].ns[FAT_LINEAR]);
+	json_end(&j);
+	json_uint(&j, "fat_probe_chunk", r->fat_chunk);
+	json_uint(&j, "fat_probe_small", r->fat_small);
+	json_array(&j, "fat_probe");
+	for (size_t i = 0; i < r->nfat; i++) {
+		static const char *const kind[FAT_KINDS] = { "linear", "random", "small" };
+		json_object(&j, NULL);
+		for (int k = 0; k < FAT_KINDS; k++) {
+			char key[32];
+			json_number(&j, kind[k], r->fat_probe[i].ns[k]);
+			snprintf(key, sizeof(key), "%s_reference", kind[k]);
+			json_number(&j, key, r->fat_probe[i].ref[k]);
+		}
+		json_end(&j);
+	}
 	json_end(&j);
 	json_end(&j);
 	json_object(&j, "cost");

@@ -377,10 +377,15 @@ static void test_analysis(void)
 {
 	struct finding f;
 	struct chunk_time t[6] = {
-		{ 1 << 20, 50300e3 }, { 512 << 10, 25300e3 }, { 256 << 10, 12800e3 },
-		{ 128 << 10, 6550e3 }, { 64 << 10, 6550e3 }, { 32 << 10, 6550e3 },
+		{ 1 << 20, 50300e3, 0 }, { 512 << 10, 25300e3, 0 }, { 256 << 10, 12800e3, 0 },
+		{ 128 << 10, 6550e3, 0 }, { 64 << 10, 6550e3, 0 }, { 32 << 10, 6550e3, 0 },
 	};
-	double fat[4] = { 400e3, 410e3, 1000e3, 1010e3 };
+	struct fat_probe fat[4] = {
+		{ { 400e3, 900e3, 300e3 }, { 1000e3, 2000e3, 1000e3 } }, /* faster for everything */
+		{ { 1000e3, 900e3, 300e3 }, { 1000e3, 2000e3, 1000e3 } }, /* random-access mode */
+		{ { 1000e3, 2000e3, 1000e3 }, { 1010e3, 2000e3, 990e3 } },
+		{ { 1000e3, 2000e3, 1000e3 }, { 1000e3, 2010e3, 1000e3 } },
+	};
 	struct open_trial lin[4] = { { 1, 2e6, 0 }, { 2, 2e6, 0 }, { 3, 200e6, 1 }, { 2, 2e6, 0 } };
 
 	/* write check: 200 ms extra at 20 MiB/s is 4 MiB of copying */
@@ -404,8 +409,9 @@ static void test_analysis(void)
 	check(f.determined && f.value == 128 << 10 && f.conf == CONF_HIGH,
 	      "analysis: the smallest efficient write is where time stops shrinking", "value %llu conf %d",
 	      (unsigned long long)f.value, f.conf);
-	analyze_fat(fat, 4, 1000e3, 4 << 20, &f);
-	check(f.determined && f.value == 2 && f.conf == CONF_HIGH, "analysis: two fast leading erase blocks",
+	analyze_fat(fat, 4, 4 << 20, &f);
+	check(f.determined && f.value == 2 && f.conf == CONF_HIGH && strstr(f.evidence[0], "small writes"),
+	      "analysis: two leading FAT erase blocks, one faster, one in random-access mode",
 	      "value %llu conf %d", (unsigned long long)f.value, f.conf);
 	analyze_open(lin, 4, 16, 0, 32768, 2e6, &f);
 	check(f.determined && f.value == 2 && !f.at_least && f.conf == CONF_HIGH,
