@@ -572,7 +572,9 @@ void erase_write_check(struct finding *erase, double gc_ns, double rate)
 	finding_evidence(erase, "writes %s: with one erase block too many open, each write takes %s more, the "
 			 "time to copy about %s at %s rather than %s (cards may copy faster or slower than they "
 			 "write)", ratio < 0.25 || ratio > 4 ? "disagree" : "do not quite agree", a, b, c, d);
-	if (ratio < 0.25 || ratio > 4)
+	/* less copied than one erase block fits a card that copies faster than
+	 * the host writes (copy-back inside the chip): a doubt, never a refutation */
+	if (ratio > 4)
 		erase->conf = CONF_LOW;
 	else if (erase->conf == CONF_HIGH)
 		erase->conf = CONF_MEDIUM;
@@ -707,7 +709,10 @@ void recommend(const struct finding *erase, const struct finding *page, const st
 		snprintf(r->f2fs, sizeof(r->f2fs), "mkfs.f2fs (default): its 2MiB segments cannot "
 			 "make up a %s section", fmt_size(a, e));
 	{
+		/* mkfs.vfat takes only powers of two up to 128 sectors: round down */
 		uint64_t cl = unit < 4096 ? 4096 : unit > 32768 ? 32768 : unit;
+		while (cl & (cl - 1))
+			cl &= cl - 1;
 		snprintf(r->vfat, sizeof(r->vfat), "mkfs.vfat -F 32 -s %llu (%s clusters; keep the default "
 			 "alignment, do not pass -a)", (unsigned long long)(cl / sector), fmt_size(b, cl));
 	}

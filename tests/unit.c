@@ -401,9 +401,14 @@ static void test_analysis(void)
 	check(f.conf == CONF_MEDIUM && strstr(f.evidence[0], "do not quite agree"),
 	      "analysis: writes half an erase block off lower the confidence to medium", "%s", f.evidence[0]);
 	f.nevidence = 0;
-	erase_write_check(&f, 25e6, 20 << 20);
+	erase_write_check(&f, 1600e6, 20 << 20);
 	check(f.conf == CONF_LOW && strstr(f.evidence[0], "disagree"),
-	      "analysis: writes eight times off lower the confidence to low", "%s", f.evidence[0]);
+	      "analysis: writes copying eight erase blocks lower the confidence to low", "%s", f.evidence[0]);
+	f.nevidence = 0;
+	f.conf = CONF_HIGH;
+	erase_write_check(&f, 50e6, 20 << 20);
+	check(f.conf == CONF_MEDIUM, "analysis: a copy faster than writes is a doubt, not a refutation", "conf %d",
+	      f.conf);
 
 	analyze_min_write(t, 6, &f);
 	check(f.determined && f.value == 128 << 10 && f.conf == CONF_HIGH,
