@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,24 +15,31 @@
 
 static const char *const formats[] = { "tree", "align", "interval", "scatter", "open-au", "find-fat", NULL };
 
-/* opcode name -> number of arguments */
-static int opcode_of(const char *w, size_t n, enum vm_opcode *code, int *nargs)
+/* opcode name -> opcode (from vm.h's table) */
+static int opcode_of(const char *w, size_t n, enum vm_opcode *code)
 {
-	static const int args[VM_NOPCODES] = {
-		[VM_READ] = 0, [VM_WRITE] = 0, [VM_ERASE] = 0, [VM_SEQ] = 0, [VM_REPEAT] = 1,
-		[VM_LEN] = 1, [VM_LEN_UNIT] = 0, [VM_PATTERN] = 1, [VM_OFF] = 1, [VM_OFF_UNIT] = 2,
-		[VM_OFF_LINEAR] = 2, [VM_OFF_SPAN] = 1, [VM_OFF_SHUFFLE] = 2, [VM_UNIT_HALVE] = 2,
-		[VM_UNIT_DOUBLE] = 2,
-	};
 	for (int c = 0; c < VM_NOPCODES; c++) {
 		const char *name = vm_opcode_name((enum vm_opcode)c);
 		if (strlen(name) == n && !strncmp(name, w, n)) {
 			*code = (enum vm_opcode)c;
-			*nargs = args[c];
 			return 0;
 		}
 	}
 	return -1;
+}
+
+/* "read, write, ..." from the table, for error messages. */
+static void opcode_list(char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < VM_NOPCODES && at < len; c++) {
+		int n = snprintf(buf + at, len - at, "%s%s", c ? ", " : "", vm_opcode_name((enum vm_opcode)c));
+		if (n < 0)
+			break;
+		at += (size_t)n;
+	}
 }
 
 struct parser {
@@ -42,11 +50,14 @@ struct parser {
 	struct fb_err *e;
 };
 
-static int perr(struct parser *p, const char *at, const char *fmt, const char *what)
+__attribute__((format(printf, 3, 4))) static int perr(struct parser *p, const char *at, const char *fmt, ...)
 {
-	char msg[400];
+	char msg[600];
+	va_list ap;
 
-	snprintf(msg, sizeof(msg), fmt, what);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	return fb_fail(p->e, EXIT_USAGE, "%s:%d:%d: %s", p->file, p->line, (int)(at - p->line_start) + 1, msg);
 }
 
@@ -144,6 +155,27 @@ static char *dup_label(const char *s, size_t n)
 	return l;
 }
 
+/* The words after the arguments that set flags. */
+static const struct {
+	const char *word;
+	unsigned clear, set;
+} flag_words[] = {
+	{ "sum", VM_REDUCE_MASK, VM_SUM }, { "min", VM_REDUCE_MASK, VM_MIN }, { "avg", VM_REDUCE_MASK, VM_AVG },
+	{ "max", VM_REDUCE_MASK, VM_MAX }, { "keep", 0, VM_KEEP },
+};
+
+/* Is v a value of this kind of argument (vm.h's table)? */
+static int check_arg(struct parser *p, const char *at, enum vm_arg kind, int64_t v)
+{
+	switch (kind) {
+	case VM_ARG_COUNT: return v < 0 ? perr(p, at, "a count must not be negative") : 0;
+	case VM_ARG_SIZE: return v < 0 ? perr(p, at, "a size must not be negative") : 0;
+	case VM_ARG_BYTE:
+		return v < 0 || v > 255 ? perr(p, at, "a byte is 0 to 255 (0x00 to 0xff), got %lld", (long long)v) : 0;
+	default: return 0;
+	}
+}
+
 /* Parse one operation line (from s, after the indentation). */
 static struct vm_op *operation(struct parser *p, const char *s)
 {
@@ -155,52 +187,40 @@ static struct vm_op *operation(struct parser *p, const char *s)
 	struct vm_op *op;
 	char *label = NULL;
 
-	if (opcode_of(w, (size_t)(s - w), &code, &nargs)) {
-		char name[40];
-		snprintf(name, sizeof(name), "%.*s", (int)(s - w < 39 ? s - w : 39), w);
-		perr(p, w, "expected an operation (read, write, erase, seq, repeat, len, len-unit, pattern, off, "
-		     "off-unit, off-linear, off-span, off-shuffle, unit-halve, unit-double), got '%s'", name);
+	if (opcode_of(w, (size_t)(s - w), &code)) {
+		char list[300];
+		opcode_list(list, sizeof(list));
+		perr(p, w, "expected an operation (%s), got '%.*s'", list, (int)(s - w < 39 ? s - w : 39), w);
 		return NULL;
 	}
+	nargs = vm_opcode_nargs(code);
 	for (int i = 0; i < nargs; i++) {
 		const char *x = word(&s);
 		if (s == x) {
 			perr(p, x, "expected %s", i == 0 ? "an argument" : "a second argument");
 			return NULL;
 		}
-		if (argument(p, x, (size_t)(s - x), &a[i]))
+		if (argument(p, x, (size_t)(s - x), &a[i]) || check_arg(p, x, vm_opinfo(code)->arg[i], a[i]))
 			return NULL;
 	}
 	for (;;) {
 		const char *x = word(&s);
-		size_t n = (size_t)(s - x);
+		size_t n = (size_t)(s - x), f;
 		if (!n)
 			break;
-		if (n == 3 && !strncmp(x, "sum", 3))
-			flags = (flags & ~VM_REDUCE_MASK) | VM_SUM;
-		else if (n == 3 && !strncmp(x, "min", 3))
-			flags = (flags & ~VM_REDUCE_MASK) | VM_MIN;
-		else if (n == 3 && !strncmp(x, "avg", 3))
-			flags = (flags & ~VM_REDUCE_MASK) | VM_AVG;
-		else if (n == 3 && !strncmp(x, "max", 3))
-			flags = (flags & ~VM_REDUCE_MASK) | VM_MAX;
-		else if (n == 4 && !strncmp(x, "keep", 4))
-			flags |= VM_KEEP;
-		else if (n > 6 && !strncmp(x, "label=", 6)) {
+		for (f = 0; f < sizeof(flag_words) / sizeof(flag_words[0]); f++)
+			if (strlen(flag_words[f].word) == n && !strncmp(x, flag_words[f].word, n))
+				break;
+		if (f < sizeof(flag_words) / sizeof(flag_words[0])) {
+			flags = (flags & ~flag_words[f].clear) | flag_words[f].set;
+		} else if (n > 6 && !strncmp(x, "label=", 6)) {
 			free(label);
 			label = dup_label(x + 6, n - 6);
 		} else {
-			char extra[40];
-			snprintf(extra, sizeof(extra), "%.*s", (int)(n < 39 ? n : 39), x);
-			perr(p, x, "expected sum, min, avg, max, keep or label=NAME, got '%s'", extra);
+			perr(p, x, "expected sum, min, avg, max, keep or label=NAME, got '%.*s'", (int)(n < 39 ? n : 39), x);
 			free(label);
 			return NULL;
 		}
-	}
-	if ((code == VM_REPEAT || code == VM_OFF_LINEAR) && a[code == VM_REPEAT ? 0 : 1] < 0) {
-		perr(p, w, "%s", "a count must not be negative");
-		free(label);
-		return NULL;
 	}
 	op = vm_new(code, a[0], a[1], flags, NULL);
 	if (op) {

@@ -11,18 +11,25 @@
 #define VM_MAX_REQUESTS 100000000ULL   /* a program making more is refused */
 #define VM_MAX_SHUFFLE  (1u << 24)
 
-static const char *const names[VM_NOPCODES] = {
-	[VM_READ] = "read", [VM_WRITE] = "write", [VM_ERASE] = "erase",
-	[VM_SEQ] = "seq", [VM_REPEAT] = "repeat",
-	[VM_LEN] = "len", [VM_LEN_UNIT] = "len-unit", [VM_PATTERN] = "pattern",
-	[VM_OFF] = "off", [VM_OFF_UNIT] = "off-unit", [VM_OFF_LINEAR] = "off-linear",
-	[VM_OFF_SPAN] = "off-span", [VM_OFF_SHUFFLE] = "off-shuffle",
-	[VM_UNIT_HALVE] = "unit-halve", [VM_UNIT_DOUBLE] = "unit-double",
-};
+#define VM_ROW_(code, nm, isio, argnames, ka, kb, mean) \
+	[VM_##code] = { .name = nm, .io = isio, .args = argnames, .arg = { VM_ARG_##ka, VM_ARG_##kb }, .meaning = mean },
+static const struct vm_opinfo opinfo[VM_NOPCODES] = { VM_OPCODES(VM_ROW_) };
+#undef VM_ROW_
+
+const struct vm_opinfo *vm_opinfo(enum vm_opcode code)
+{
+	return (unsigned)code < VM_NOPCODES ? &opinfo[code] : NULL;
+}
+
+int vm_opcode_nargs(enum vm_opcode code)
+{
+	const struct vm_opinfo *i = vm_opinfo(code);
+	return i ? (i->arg[0] != VM_ARG_NONE) + (i->arg[1] != VM_ARG_NONE) : 0;
+}
 
 const char *vm_opcode_name(enum vm_opcode code)
 {
-	return code < VM_NOPCODES ? names[code] : "?";
+	return (unsigned)code < VM_NOPCODES ? opinfo[code].name : "?";
 }
 
 /* ------------------------------------------------------------ building */
@@ -185,7 +192,7 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			rc = dev_discard(w->dev, r->off, r->len, &ns);
 		if (rc)
 			return fb_fail(w->e, EXIT_DEVICE, "%s of %llu bytes at offset %llu failed: %s",
-				       names[op->code], (unsigned long long)r->len,
+				       opinfo[op->code].name, (unsigned long long)r->len,
 				       (unsigned long long)r->off, strerror(-rc));
 		w->done++;
 		if (w->how && w->how->progress)
@@ -283,11 +290,9 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 	node->len = r.len;
 	node->unit = r.unit;
 
-	switch (op->code) {
-	case VM_READ:
-	case VM_WRITE:
-	case VM_ERASE:
+	if ((unsigned)op->code < VM_NOPCODES && opinfo[op->code].io)
 		return do_io(w, op, &r, node);
+	switch (op->code) {
 	case VM_SEQ:
 		rc = run_body(w, op, &r, node, &red);
 		break;
@@ -337,7 +342,7 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 		uint32_t *order = NULL;
 		if (!r.unit)
 			return fb_fail(w->e, EXIT_USAGE, "%s needs a unit (put it inside unit-halve or unit-double)",
-				       names[op->code]);
+				       opinfo[op->code].name);
 		n = (uint64_t)op->a / r.unit;
 		if (op->code == VM_OFF_SHUFFLE && (rc = shuffle_order(w, n, (uint64_t)op->b, &order)))
 			return rc;

@@ -415,8 +415,29 @@ static void test_analysis(void)
 	      "analysis: collapse at 2.5x, or past the geometric middle of a known collapse", "wrong verdicts");
 }
 
+/* The README lists every opcode exactly as vm.h's table says. */
+static void test_opcode_docs(void)
+{
+	FILE *f = fopen("README", "r");
+	static char text[1 << 20];
+	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	for (int c = 0; c < VM_NOPCODES; c++) {
+		const struct vm_opinfo *i = vm_opinfo((enum vm_opcode)c);
+		char head[64], line[200], name[80];
+		snprintf(head, sizeof(head), "%s%s%s", i->name, *i->args ? " " : "", i->args);
+		snprintf(line, sizeof(line), "\n    %-26s%s\n", head, i->meaning);
+		snprintf(name, sizeof(name), "README lists opcode %s as vm.h does", i->name);
+		check(strstr(text, line) != NULL, name, "no line '%.*s'", (int)strlen(line) - 2, line + 1);
+	}
+}
+
 int main(void)
 {
+	test_opcode_docs();
 	test_parse_size();
 	test_format();
 	test_sim_reads();
