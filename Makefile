@@ -15,7 +15,7 @@ SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 # O is where objects and binaries go (the sanitizer build uses build/asan)
 O ?= .
-CORE = units err sim dev vm programs progress report safety analyze characterise json devinfo report_auto crc32c preserve progfile svg plot
+CORE = units err sim dev vm programs programs_fbp progress report safety analyze characterise json devinfo report_auto crc32c preserve progfile svg plot
 CORE_OBJ = $(CORE:%=$(O)/%.o)
 HDRS = $(wildcard *.h)
 
@@ -36,6 +36,19 @@ $(O)/tests/jsonpath: $(O)/tests/jsonpath.o
 $(O)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -I. -c -o $@ $<
+
+# The built-in programs: scripts/programs/*.fbp embedded as C strings (a
+# build product, not in git).  Backslashes, quotes and '?' (trigraphs) are
+# escaped; each line becomes one string literal.
+FBP = $(sort $(wildcard scripts/programs/*.fbp))
+programs_fbp.c: $(FBP) Makefile
+	@{ echo '/* programs_fbp.c — made by the Makefile from the .fbp files in scripts/programs; do not edit. */'; \
+	  echo '#include "programs.h"'; echo 'const struct fbp_source fbp_sources[] = {'; \
+	  for f in $(FBP); do \
+		printf '  { "%s",\n' "$$(basename "$$f" .fbp)"; \
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/    "/' -e 's/$$/\\n"/' "$$f"; \
+		echo '  },'; \
+	  done; echo '  { 0, 0 }'; echo '};'; } > $@.tmp && mv $@.tmp $@
 
 check: all $(O)/tests/unit $(O)/tests/jsonpath
 	@if command -v clang > /dev/null; then \
@@ -67,6 +80,6 @@ install: all
 	install -m 644 erase.1 $(DESTDIR)$(MANDIR)/flashbench-erase.1
 
 clean:
-	rm -rf *.o tests/*.o flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread
+	rm -rf *.o tests/*.o programs_fbp.c programs_fbp.c.tmp flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread
 
 .PHONY: all check check-quick bench install clean

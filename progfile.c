@@ -351,6 +351,21 @@ int progfile_load(const char *file, const struct prog_vars *vars, struct vm_op *
 	return rc;
 }
 
+int prog_vars_set(struct prog_vars *v, const char *name, uint64_t value)
+{
+	int i;
+
+	for (i = 0; i < v->n && strcmp(v->name[i], name); i++)
+		;
+	if (i == PROG_VARS)
+		return -1;
+	v->name[i] = name;
+	v->value[i] = value;
+	if (i == v->n)
+		v->n++;
+	return 0;
+}
+
 int program_writes(const struct vm_op *op)
 {
 	if (op->code == VM_WRITE || op->code == VM_ERASE)

@@ -23,11 +23,16 @@
 #include "err.h"
 #include "vm.h"
 
+#define PROG_VARS 32
+
 struct prog_vars {
-	const char *name[24];
-	uint64_t value[24];
+	const char *name[PROG_VARS];    /* static strings */
+	uint64_t value[PROG_VARS];
 	int n;
 };
+
+/* Set variable NAME (without '$'), adding it if new; -1 when full. */
+int prog_vars_set(struct prog_vars *v, const char *name, uint64_t value);
 
 /* Parse a program; *format gets the format name ("tree" by default, a
  * static string).  Errors name file:line:column and what was expected. */
