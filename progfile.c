@@ -69,12 +69,15 @@ static int factor(struct parser *p, const char *s, size_t n, const char *at, int
 	const char *why;
 
 	if (n >= sizeof(buf))
-		return perr(p, at, "expected a number, got '%s'", "(too long)");
+		return perr(p, at, "expected a number, got a word of %zu characters", n);
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	if (buf[0] == '$') {
 		for (int i = 0; i < p->vars->n; i++)
 			if (!strcmp(p->vars->name[i], buf + 1)) {
+				if (p->vars->value[i] > INT64_MAX)
+					return perr(p, at, "%s is too large (%llu)", buf,
+						    (unsigned long long)p->vars->value[i]);
 				*out = (int64_t)p->vars->value[i];
 				return 0;
 			}
@@ -84,8 +87,8 @@ static int factor(struct parser *p, const char *s, size_t n, const char *at, int
 		char *end;
 		errno = 0;
 		v = strtoull(buf + 2, &end, 16);
-		if (errno || *end || end == buf + 2)
-			return perr(p, at, "expected a hex number, got '%s'", buf);
+		if (errno || *end || end == buf + 2 || v > INT64_MAX)
+			return perr(p, at, "expected a hex number below 2^63, got '%s'", buf);
 		*out = (int64_t)v;
 		return 0;
 	}
@@ -106,6 +109,8 @@ static int argument(struct parser *p, const char *s, size_t n, int64_t *out)
 	if (q < end && *q == '-') {
 		neg = 1;
 		q++;
+		if (q == end)
+			return perr(p, q, "expected a number after '-'");
 	}
 	while (q < end) {
 		const char *f = q;
@@ -118,10 +123,12 @@ static int argument(struct parser *p, const char *s, size_t n, int64_t *out)
 			return -1;
 		if (!op)
 			acc = v;
-		else if (op == '*')
-			acc *= v;
+		else if (op == '*') {
+			if (__builtin_mul_overflow(acc, v, &acc))
+				return perr(p, f, "the product overflows 64 bits (%.*s)", (int)(end - s), s);
+		}
 		else if (v == 0)
-			return perr(p, f, "%s", "division by zero");
+			return perr(p, f, "division by zero");
 		else
 			acc /= v;
 		if (q < end)
@@ -137,10 +144,10 @@ static const char *word(const char **s)
 {
 	const char *w;
 
-	while (**s == ' ' || **s == '\t')
+	while (**s == ' ' || **s == '\t' || **s == '\r')
 		(*s)++;
 	w = *s;
-	while (**s && **s != ' ' && **s != '\t' && **s != '\n' && **s != '#')
+	while (**s && **s != ' ' && **s != '\t' && **s != '\r' && **s != '\n' && **s != '#')
 		(*s)++;
 	return w;
 }
@@ -232,84 +239,123 @@ static struct vm_op *operation(struct parser *p, const char *s)
 	return op;
 }
 
+/* The indentation of a line: its width (tabs to multiples of 8), and which
+ * characters made it (1 spaces, 2 tabs). */
+static const char *indentation(const char *q, int *width, int *kind)
+{
+	*width = 0;
+	*kind = 0;
+	for (; *q == ' ' || *q == '\t'; q++) {
+		*width += *q == '\t' ? 8 - *width % 8 : 1;
+		*kind |= *q == '\t' ? 2 : 1;
+	}
+	return q;
+}
+
+static int parse_format(struct parser *p, const char *q, const char **format)
+{
+	const char *f = q + 6, *w = word(&f);
+
+	for (int i = 0; formats[i]; i++)
+		if (strlen(formats[i]) == (size_t)(f - w) && !strncmp(formats[i], w, (size_t)(f - w))) {
+			*format = formats[i];
+			return 0;
+		}
+	return perr(p, w, "expected a format: tree, align, interval, scatter, open-au or find-fat");
+}
+
 int progfile_parse(const char *file, const char *text, const struct prog_vars *vars, struct vm_op **out,
 		   const char **format, struct fb_err *e)
 {
+	static const char *const kind_name[] = { "", "spaces", "tabs" };
 	struct parser p = { .file = file, .vars = vars, .e = e };
 	struct vm_op *stack[MAX_DEPTH + 1], *root = NULL;
-	int indent[MAX_DEPTH + 1], depth = 0, seen_op = 0;
+	int indent[MAX_DEPTH + 1], has_len[MAX_DEPTH + 1], depth = 0, seen_op = 0;
+	int file_kind = 0, kind_line = 0;  /* how the first indented line was indented */
 	const char *s = text;
 
 	*format = "tree";
 	*out = NULL;
 	while (*s) {
-		const char *line = s, *q = s;
-		int ind = 0;
+		const char *line = s, *q;
+		int ind, kind, parent_len;
+		struct vm_op *op;
+
 		p.line++;
 		p.line_start = line;
-		while (*q == ' ' || *q == '\t') {
-			ind += *q == '\t' ? 8 - ind % 8 : 1;
-			q++;
-		}
+		q = indentation(line, &ind, &kind);
 		s = strchr(line, '\n');
 		s = s ? s + 1 : line + strlen(line);
-		if (*q == '#' || *q == '\n' || *q == '\0' || *q == '\r')
+		if (*q == '#' || *q == '\n' || *q == '\0' || (*q == '\r' && (q[1] == '\n' || !q[1])))
 			continue;
+		if (kind == 3) {
+			perr(&p, line, "the indentation mixes tabs and spaces: use one or the other");
+			goto fail;
+		}
+		if (kind && file_kind && kind != file_kind) {
+			perr(&p, line, "indented with %s, but line %d is indented with %s: use one or the other",
+			     kind_name[kind], kind_line, kind_name[file_kind]);
+			goto fail;
+		}
+		if (kind && !file_kind) {
+			file_kind = kind;
+			kind_line = p.line;
+		}
 		if (!strncmp(q, "format", 6) && (q[6] == ' ' || q[6] == '\t')) {
-			const char *f = q + 6, *w;
-			int i;
 			if (seen_op) {
-				perr(&p, q, "%s", "'format' must come before the first operation");
+				perr(&p, q, "'format' must come before the first operation");
 				goto fail;
 			}
-			w = word(&f);
-			for (i = 0; formats[i]; i++)
-				if (strlen(formats[i]) == (size_t)(f - w) && !strncmp(formats[i], w, (size_t)(f - w)))
-					break;
-			if (!formats[i]) {
-				perr(&p, w, "%s", "expected a format: tree, align, interval, scatter, open-au or find-fat");
+			if (parse_format(&p, q, format))
 				goto fail;
-			}
-			*format = formats[i];
 			continue;
 		}
-		{
-			struct vm_op *op = operation(&p, q);
-			if (!op)
+		if (!(op = operation(&p, q)))
+			goto fail;
+		seen_op = 1;
+		if (!root) {
+			if (ind != 0) {
+				vm_free(op);
+				perr(&p, q, "the first operation must not be indented");
 				goto fail;
-			seen_op = 1;
-			if (!root) {
-				if (ind != 0) {
-					vm_free(op);
-					perr(&p, q, "%s", "the first operation must not be indented");
-					goto fail;
-				}
-				root = op;
-				stack[0] = op;
-				indent[0] = 0;
-				depth = 0;
-				continue;
 			}
+			depth = -1;
+		} else {
 			while (depth >= 0 && indent[depth] >= ind)
 				depth--;
 			if (depth < 0) {
 				vm_free(op);
-				perr(&p, q, "%s", "a program has one outermost operation; indent this line below it");
+				perr(&p, q, "a program has one outermost operation; indent this line below it");
 				goto fail;
 			}
 			if (depth >= MAX_DEPTH) {
 				vm_free(op);
-				perr(&p, q, "%s", "nested too deeply");
+				perr(&p, q, "nested too deeply");
 				goto fail;
 			}
-			if (!vm_add(stack[depth], op)) {
-				root = NULL; /* vm_add freed both: the tree is gone */
-				fb_fail(e, EXIT_DEVICE, "out of memory");
+			if (vm_opinfo(stack[depth]->code)->io) {
+				perr(&p, q, "%s takes no body: indent this line no deeper than the %s above it",
+				     vm_opcode_name(stack[depth]->code), vm_opcode_name(stack[depth]->code));
+				vm_free(op);
 				goto fail;
 			}
-			stack[++depth] = op;
-			indent[depth] = ind;
 		}
+		parent_len = depth >= 0 && has_len[depth];
+		if (vm_opinfo(op->code)->io && !parent_len) {
+			perr(&p, q, "%s has no length: add a len line above it", vm_opcode_name(op->code));
+			vm_free(op);
+			goto fail;
+		}
+		if (!root) {
+			root = op;
+		} else if (!vm_add(stack[depth], op)) {
+			root = NULL; /* vm_add freed both: the tree is gone */
+			fb_fail(e, EXIT_DEVICE, "out of memory");
+			goto fail;
+		}
+		stack[++depth] = op;
+		indent[depth] = ind;
+		has_len[depth] = parent_len || op->code == VM_LEN || op->code == VM_LEN_UNIT;
 	}
 	if (!root)
 		return fb_fail(e, EXIT_USAGE, "%s: no operation in the program", file);

@@ -10,6 +10,10 @@
 
 #define VM_MAX_REQUESTS 100000000ULL   /* a program making more is refused */
 #define VM_MAX_SHUFFLE  (1u << 24)
+/* Result nodes a program may keep: each is a struct vm_result (~100 bytes)
+ * and grows the text and JSON output; 2^21 (~200 MB) allows a scatter
+ * test of 2^20 positions. */
+#define VM_MAX_KEPT     (1ULL << 21)
 
 #define VM_ROW_(code, nm, isio, argnames, ka, kb, mean) \
 	[VM_##code] = { .name = nm, .io = isio, .args = argnames, .arg = { VM_ARG_##ka, VM_ARG_##kb }, .meaning = mean },
@@ -162,7 +166,12 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 				       "the test reaches byte %llu but the device has only %llu bytes "
 				       "(use a smaller size, count or offset)",
 				       (unsigned long long)(r->off + r->len), (unsigned long long)w->size);
-		if (r->off % w->sector || r->len % w->sector || !r->len)
+		if (!r->len)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a %s of 0 bytes at offset %llu: give it a length (len SIZE above it, or "
+				       "len-unit inside unit-halve or unit-double)",
+				       opinfo[op->code].name, (unsigned long long)r->off);
+		if (r->off % w->sector || r->len % w->sector)
 			return fb_fail(w->e, EXIT_USAGE,
 				       "a request of %llu bytes at offset %llu is not a whole number of %u-byte sectors",
 				       (unsigned long long)r->len, (unsigned long long)r->off, w->sector);
@@ -230,6 +239,12 @@ static int run_body(struct walk *w, const struct vm_op *op, const struct regs *r
 		struct vm_result tmp, *kid = &tmp;
 		int rc;
 
+		if ((op->flags & VM_KEEP) && !w->dev && ++w->plan->kept > VM_MAX_KEPT)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "the test would keep more than %llu results in memory (about %zu bytes each): "
+				       "make fewer requests (a smaller --scatter-order or count, a larger block size) "
+				       "or, in a program, keep fewer nodes",
+				       VM_MAX_KEPT, sizeof(struct vm_result));
 		if ((op->flags & VM_KEEP) && w->dev) {
 			/* grow geometrically: capacities are powers of two */
 			size_t n = node->nkid;

@@ -108,6 +108,7 @@ struct vm_plan {
 	uint64_t max_len;                  /* largest request */
 	uint64_t write_lo, write_hi;       /* bytes written or erased (lo == hi: none) */
 	uint64_t bytes_written;
+	uint64_t kept;                     /* result nodes kept (bounded: see vm.c) */
 };
 
 /* Build a node: vm_new(code, a, b, flags, child..., NULL).  Returns NULL when
@@ -123,7 +124,8 @@ const char *vm_opcode_name(enum vm_opcode code);
 
 /* Walk the program without I/O: the requests it makes on a device of this
  * size and sector size.  Fails (e filled, usage status) on a request past
- * the end, an unaligned one, or a loop that would not end. */
+ * the end, an unaligned or empty one, a loop that would not end, or more
+ * kept result nodes than memory should hold. */
 int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
 	    struct vm_plan *plan, struct fb_err *e);
 
