@@ -9,6 +9,7 @@
 #include "dev.h"
 
 #define VM_MAX_REQUESTS 100000000ULL   /* a program making more is refused */
+#define VM_MAX_STEPS    1000000000ULL  /* loop steps, with or without I/O */
 #define VM_MAX_SHUFFLE  (1u << 24)
 /* Result nodes a program may keep: each is a struct vm_result (~100 bytes)
  * and grows the text and JSON output; 2^21 (~200 MB) allows a scatter
@@ -116,6 +117,7 @@ struct walk {
 	uint64_t size;
 	unsigned sector;
 	uint64_t done;
+	uint64_t steps;            /* planning: bodies run */
 	struct fb_err *e;
 	vm_write_fn on_write;      /* planning: told of every write */
 	void *on_write_ctx;
@@ -235,6 +237,9 @@ static void reduce(struct reducer *red, double v)
 static int run_body(struct walk *w, const struct vm_op *op, const struct regs *r,
 		    struct vm_result *node, struct reducer *red)
 {
+	if (!w->dev && ++w->steps > VM_MAX_STEPS)
+		return fb_fail(w->e, EXIT_USAGE, "the test would run more than %llu loop steps (a loop that would not "
+			       "end?); refusing", VM_MAX_STEPS);
 	for (size_t i = 0; i < op->nbody; i++) {
 		struct vm_result tmp, *kid = &tmp;
 		int rc;
