@@ -63,6 +63,23 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 	return rc;
 }
 
+/* A built-in program (scripts/programs/NAME.fbp) for blocks of bs bytes. */
+static int builtin(struct ctx *c, const char *name, uint64_t bs, unsigned count, const char *var[],
+		   const uint64_t val[], int nvar, struct vm_op **prog)
+{
+	struct test_params t;
+	struct prog_vars v;
+	const char *format;
+
+	test_defaults(&t);
+	t.blocksize = bs;
+	t.count = count;
+	program_vars(&t, dev_size(c->d), dev_sector(c->d), &v);
+	for (int i = 0; i < nvar; i++)
+		prog_vars_set(&v, var[i], val[i]);
+	return program_builtin(name, &v, prog, &format, c->e);
+}
+
 static const struct vm_result *descend(const struct vm_result *r, int depth)
 {
 	while (depth-- > 0 && r && r->nkid)
@@ -72,32 +89,14 @@ static const struct vm_result *descend(const struct vm_result *r, int depth)
 
 /* ------------------------------------------------------------ reads */
 
-/* The reads around a boundary for --auto: across it first (ON), then the
- * block before (PRE) and after it (POST), `count` tries.  A card that keeps
- * the last read unit in a buffer would serve the read after the boundary
- * from it if the read across came just before (it ends in that unit); in
- * this order each read touches a unit the read before did not (below the
- * read unit all three lie in one unit and are served alike).  The classic
- * -a keeps its own order. */
+/* The tries around a boundary (auto-align.fbp, boundary-scan.fbp) read
+ * across it first (ON), then the block before (PRE) and after it (POST), so
+ * that a read buffer holding the last read unit cannot serve a read from the
+ * one before it.  The classic -a keeps its own order. */
 enum { ON, PRE, POST };
-static struct vm_op *crossing_first(uint64_t bs, unsigned count)
-{
-	int64_t b = (int64_t)bs;
-	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
-	static const char *const label[3] = { "on", "pre", "post" };
-	static const int64_t at[3] = { -1, -2, 0 };  /* offsets in half blocks */
-
-	for (int i = 0; i < 3; i++)
-		seq = vm_add(seq, vm_label(vm_new(VM_LEN, b, 0, VM_KEEP,
-						  vm_new(VM_OFF, at[i] * b / 2, 0, VM_KEEP,
-							 vm_new(VM_READ, 0, 0, 0, NULL), NULL),
-						  NULL),
-					   label[i]));
-	return vm_new(VM_REPEAT, count, 0, VM_KEEP, seq, NULL);
-}
 
 /* One align row from the positions of one alignment (tries in the order
- * of crossing_first). */
+ * of auto-align.fbp). */
 static void row_of(const struct vm_result *row, struct align_row *out)
 {
 	double sum[3] = { 0, 0, 0 };
@@ -130,16 +129,14 @@ static void row_of(const struct vm_result *row, struct align_row *out)
 static int align_rows(struct ctx *c, uint64_t bs, unsigned count, struct align_row *rows, size_t *n)
 {
 	struct vm_result *res;
+	struct vm_op *prog;
+	const char *var[] = { "spacing" };
 	uint64_t spacing = align_spacing(dev_size(c->d), MAX_SCAN_STEP);
 
 	*n = 0;
 	if (spacing < 2 * bs)
 		return 0;
-	if (run(c, vm_new(VM_UNIT_HALVE, (int64_t)spacing, 2 * (int64_t)bs, VM_KEEP,
-			  vm_new(VM_OFF_LINEAR, (int64_t)spacing, ALIGN_POSITIONS, VM_KEEP,
-				 vm_new(VM_OFF_UNIT, 1, 1, VM_KEEP, crossing_first(bs, count), NULL), NULL),
-			  NULL),
-		&res))
+	if (builtin(c, "auto-align", bs, count, var, &spacing, 1, &prog) || run(c, prog, &res))
 		return -1;
 	for (size_t i = 0; i < res->nkid && *n < AUTO_MAX_ROWS; i++)
 		row_of(&res->kid[i], &rows[(*n)++]);
@@ -151,17 +148,16 @@ static int boundary_scan(struct ctx *c, uint64_t bs, unsigned tries, uint64_t fr
 {
 	uint64_t to = (dev_size(c->d) - bs) / (SCAN_POINTS + 1);
 	struct vm_result *res;
+	struct vm_op *prog;
+	const char *var[] = { "scan_from", "scan_to", "scan_points" };
 
 	if (to > MAX_SCAN_STEP)
 		to = MAX_SCAN_STEP;
 	c->r->nscan = 0;
 	if (from > to)
 		return 0;
-	if (run(c, vm_new(VM_UNIT_DOUBLE, (int64_t)from, (int64_t)to, VM_KEEP,
-			  vm_new(VM_OFF_LINEAR, 0, SCAN_POINTS, VM_KEEP,
-				 vm_new(VM_OFF_UNIT, 1, 1, VM_KEEP, crossing_first(bs, tries), NULL), NULL),
-			  NULL),
-		&res))
+	const uint64_t val[] = { from, to, SCAN_POINTS };
+	if (builtin(c, "boundary-scan", bs, tries, var, val, 3, &prog) || run(c, prog, &res))
 		return -1;
 	for (size_t i = 0; i < res->nkid && c->r->nscan < AUTO_MAX_LEVELS; i++) {
 		struct scan_level *l = &c->r->scan[c->r->nscan++];
