@@ -28,6 +28,24 @@
  * candidate by this much chi^2 (25: five sigma; 9: three sigma) */
 #define MINW_HIGH 25.0
 #define MINW_MEDIUM 9.0
+/* erase block: a candidate needs this many odd multiples and other
+ * positions probed; high needs this many multiples in all, each costing
+ * extra, and nothing else costing extra */
+#define ERASE_MIN_ODD 3
+#define ERASE_MIN_OTHERS 4
+#define ERASE_HIGH_MULTIPLES 4
+/* at most 1 in ERASE_FREE_SHARE multiples may cost nothing extra (real cards
+ * leave some boundaries free; a divisor of the erase block misses half) */
+#define ERASE_FREE_SHARE 3
+/* the lower third of the multiples must lie this many standard errors
+ * (of a difference of medians) above the other positions */
+#define ERASE_Z 4.0
+/* a coarser lattice among the others counts from this many standard errors */
+#define ERASE_Z_COARSER 3.0
+/* a step must exceed this many spreads of the single probes */
+#define ERASE_NOISE_STEPS 4
+/* high needs even costs: the costliest boundary at most this times the cheapest */
+#define ERASE_EVEN 1.5
 /* FAT area: a kind of write at least this much faster than in the middle
  * (medians of 15 writes, reference timed right before) marks a FAT block */
 #define FAT_FASTER 1.25
@@ -229,33 +247,145 @@ uint64_t align_upper_step(const struct align_row *rows, size_t n, const struct r
 
 /* ------------------------------------------------------------ erase */
 
-static int is_boundary(double d, double base, double te)
-{
-	return d > base + te;
-}
-
-/* How well "every multiple of e is a boundary" explains all levels. */
-struct fit {
-	unsigned points, mismatches, predicted, seen;
-	double extra;      /* mean extra cost at the boundaries seen */
+/* One boundary position of the scan: the median of its probes (a position
+ * is probed at several levels: j*A at level A is also j/2*2A). */
+struct spot {
+	uint64_t pos;
+	double d;
 };
 
-static void fit_erase(const struct scan_level *lv, size_t n, double base, double te, uint64_t e, struct fit *f)
+static int cmp_spot(const void *a, const void *b)
 {
-	memset(f, 0, sizeof(*f));
+	const struct spot *x = a, *y = b;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Distinct probed positions with the median of their probes; returns how
+ * many (out has room for every probe). */
+static size_t scan_spots(const struct scan_level *lv, size_t n, struct spot *out, double *v)
+{
+	size_t m = 0, k = 0;
+
 	for (size_t L = 0; L < n; L++)
 		for (unsigned j = 1; j <= lv[L].npoints; j++) {
-			int want = (j * lv[L].step) % e == 0, got = is_boundary(lv[L].d[j - 1], base, te);
-			f->points++;
-			f->predicted += want;
-			f->mismatches += want != got;
-			if (got) {
-				f->seen++;
-				f->extra += lv[L].d[j - 1] - base;
-			}
+			out[m].pos = j * lv[L].step;
+			out[m++].d = lv[L].d[j - 1];
 		}
-	if (f->seen)
-		f->extra /= f->seen;
+	qsort(out, m, sizeof(*out), cmp_spot);
+	for (size_t i = 0; i < m;) {
+		size_t e = i, nv = 0;
+		while (e < m && out[e].pos == out[i].pos)
+			v[nv++] = out[e++].d;
+		out[k].pos = out[i].pos;
+		out[k++].d = median(v, nv);
+		i = e;
+	}
+	return k;
+}
+
+/* The q-quantile of v (sorted in place): the value with n*q below it. */
+static double quantile(double *v, size_t n, double q)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[(size_t)(q * (double)n)];
+}
+
+/* Robust spread of single values: 1.4826 x the median absolute deviation
+ * (the standard deviation for normal noise, unmoved by outliers). */
+static double robust_sigma(const double *v, size_t n, double *tmp)
+{
+	double m;
+
+	memcpy(tmp, v, n * sizeof(*v));
+	m = median(tmp, n);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = fabs(v[i] - m);
+	return 1.4826 * median(tmp, n);
+}
+
+/* Standard error of a difference of two medians of na and nb values. */
+static double median_se(double sigma, size_t na, size_t nb)
+{
+	return 1.2533 * sigma * sqrt(1.0 / (double)na + 1.0 / (double)nb);
+}
+
+/* How well "the erase block is e" explains the scan, judged with rank
+ * statistics so that uneven boundary costs (interleaved chips, a spread from
+ * block to block) and a share of free boundaries do not move the verdict.
+ * The odd multiples of e (S) must cost clearly more than the positions that
+ * are not multiples (N): the lower third of S lies significantly above the
+ * median of N (so at most a third may be free; for a divisor of the erase
+ * block, most odd multiples are no boundary).  And no finer lattice hides
+ * among N (multiples of e/2 or e/3 costing more than the rest: then the
+ * erase block is smaller and e one of its multiples). */
+struct fit {
+	unsigned multiples, others, misses, falses;
+	double base, extra, lo, hi;   /* median of N; median, lowest and highest of M above base */
+	double gap;                   /* lower third of S - median of N */
+	double z;                     /* gap in standard errors */
+	int holds;
+};
+
+static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t finest, double te, double *w,
+		      struct fit *f)
+{
+	double *vm = w, *vn = w + n, *tmp = w + 2 * n, theta, sigma;
+	unsigned nm = 0, nn = 0, nodd = 0;
+
+	memset(f, 0, sizeof(*f));
+	for (size_t i = 0; i < n; i++)
+		if (sp[i].pos % e == 0 && sp[i].pos / e % 2)
+			tmp[nodd++] = sp[i].d;
+	for (size_t i = 0; i < n; i++) {
+		if (sp[i].pos % e == 0)
+			vm[nm++] = sp[i].d;
+		else
+			vn[nn++] = sp[i].d;
+	}
+	f->multiples = nm;
+	f->others = nn;
+	if (nodd < ERASE_MIN_ODD || nn < ERASE_MIN_OTHERS)
+		return;
+	f->gap = quantile(tmp, nodd, 1.0 / ERASE_FREE_SHARE);
+	sigma = robust_sigma(vn, nn, tmp);
+	f->base = median(vn, nn);
+	f->gap -= f->base;
+	f->extra = median(vm, nm) - f->base;
+	f->z = sigma > 0 ? f->gap / median_se(sigma, nodd, nn) : f->gap > 0 ? 1e9 : 0;
+	theta = f->base + f->extra / 2;
+	f->lo = 1e300;
+	f->hi = -1e300;
+	for (unsigned i = 0; i < nm; i++) {
+		f->misses += vm[i] <= theta;
+		if (vm[i] > theta) {
+			f->lo = fmin(f->lo, vm[i] - f->base);
+			f->hi = fmax(f->hi, vm[i] - f->base);
+		}
+	}
+	for (unsigned i = 0; i < nn; i++)
+		f->falses += vn[i] > theta;
+	f->holds = f->gap > te && f->z >= ERASE_Z;
+	for (uint64_t q = 2; q <= 3 && f->holds; q++) {
+		uint64_t d = e / q;
+		unsigned nd = 0, nr = 0;
+		double gd;
+		if (e % q || d < finest)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (sp[i].pos % e) {
+				if (sp[i].pos % d == 0)
+					vm[nd++] = sp[i].d;
+				else
+					tmp[nr++] = sp[i].d;
+			}
+		if (nd < 2 || nr < 2)
+			continue;
+		gd = median(vm, nd) - median(tmp, nr);
+		if (gd > te && (sigma <= 0 || gd >= ERASE_Z_COARSER * median_se(sigma, nd, nr)))
+			f->holds = 0;
+	}
 }
 
 /* Noise of single probes: spread of the lower quarter of the first level
@@ -272,45 +402,16 @@ static double probe_noise(const struct scan_level *l)
 	return v[n / 4] - v[n / 16];
 }
 
-/* Two-means split of all probes; returns the threshold between the
- * clusters, or 0 when they are not clearly apart (no boundary shows). */
-static double boundary_split(const struct scan_level *lv, size_t n, double base, double te)
-{
-	double lo = 1e300, hi = -1e300, noise = probe_noise(&lv[0]);
-
-	for (size_t L = 0; L < n; L++)
-		for (unsigned j = 0; j < lv[L].npoints; j++) {
-			lo = fmin(lo, lv[L].d[j]);
-			hi = fmax(hi, lv[L].d[j]);
-		}
-	for (int it = 0; it < 50; it++) {
-		double mid = (lo + hi) / 2, s0 = 0, s1 = 0;
-		unsigned n0 = 0, n1 = 0;
-		for (size_t L = 0; L < n; L++)
-			for (unsigned j = 0; j < lv[L].npoints; j++) {
-				double x = lv[L].d[j];
-				if (x > mid) {
-					s1 += x;
-					n1++;
-				} else {
-					s0 += x;
-					n0++;
-				}
-			}
-		if (!n0 || !n1)
-			return 0;
-		lo = s0 / n0;
-		hi = s1 / n1;
-	}
-	if (hi - lo < fmax(te, 4 * noise) || hi < base + te)
-		return 0;
-	return (lo + hi) / 2;
-}
-
 void analyze_erase(const struct scan_level *lv, size_t n, const struct read_levels *rl,
 		   const struct align_row *rows, size_t nrows, uint64_t dev_size, struct finding *erase)
 {
-	double base = rl->page_diff, te = rl->step, split;
+	double te, *work;
+	unsigned nvalid = 0;
+	int stands_out = 0;
+	struct spot *sp;
+	struct fit f, best_fit;
+	size_t ns;
+	uint64_t best = 0;
 	char a[32], b[32], c[32], d[32];
 
 	finding_init(erase, "erase_block", "erase block size", 1);
@@ -318,73 +419,96 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 		finding_not(erase, "the device is too small to scan for erase-block boundaries");
 		return;
 	}
-	/* Each probe is a single position, noisier than the averaged align
-	 * rows: split the probes into two clusters and call a boundary whatever
-	 * lies above the middle, if the clusters are far enough apart. */
-	split = boundary_split(lv, n, base, te);
-	if (split > 0)
-		te = split - base;
-	/* candidates: at the first level that shows any boundary, e = q * step
-	 * for the first boundary j = q; keep the first candidate that explains
-	 * every level (noise may fake a boundary at a low level) */
-	for (size_t L = 0; L < n; L++) {
-		const struct scan_level *l = &lv[L];
-		unsigned q = 0, allowed;
-		struct fit f;
-		uint64_t e;
-
-		for (unsigned j = 1; j <= l->npoints && !q; j++)
-			if (is_boundary(l->d[j - 1], base, te))
-				q = j;
-		if (!q)
-			continue;
-		e = (uint64_t)q * l->step;
-		if (e > MAX_ERASE_BLOCK)
-			break; /* only larger candidates follow */
-		fit_erase(lv + L, n - L, base, te, e, &f);
-		allowed = f.points / 20 > 1 ? f.points / 20 : 1;
-		if (f.predicted < 2 || f.mismatches > allowed)
-			continue;
+	sp = malloc(n * SCAN_POINTS * sizeof(*sp));
+	work = malloc(3 * n * SCAN_POINTS * sizeof(*work));
+	if (!sp || !work) {
+		free(sp);
+		free(work);
+		finding_not(erase, "out of memory");
+		return;
+	}
+	ns = scan_spots(lv, n, sp, work);
+	/* a step must stand out from the noise of the align rows and of the
+	 * single probes alike */
+	te = fmax(rl->step, ERASE_NOISE_STEPS * probe_noise(&lv[0]));
+	/* Candidates: every 2^k and 3x2^k from the finest step up.  A divisor
+	 * of the erase block fails (half or more of its multiples are not
+	 * boundaries), a multiple fails (boundaries among the others); the
+	 * candidate with the fewest errors wins. */
+	for (uint64_t p2 = lv[0].step; p2 <= MAX_ERASE_BLOCK; p2 *= 2)
+		for (uint64_t q = 1; q <= 3; q += 2) {
+			uint64_t e = q * p2;
+			if (e > MAX_ERASE_BLOCK)
+				continue;
+			fit_erase(sp, ns, e, lv[0].step, te, work, &f);
+			stands_out |= f.gap > te;
+			if (!f.holds)
+				continue;
+			/* the smallest that holds; more than one is a doubt */
+			nvalid++;
+			if (!best || e < best) {
+				best = e;
+				best_fit = f;
+			}
+		}
+	free(sp);
+	free(work);
+	if (best) {
+		uint64_t e = best;
+		f = best_fit;
 		erase->determined = 1;
 		erase->value = e;
-		{ /* describe the finest level where two boundaries show */
-			size_t k = L;
-			while (k + 1 < n && (uint64_t)2 * e > (uint64_t)lv[k].npoints * lv[k].step)
-				k++;
-			finding_evidence(erase, "reads across multiples of %s cost %s more than across page boundaries; "
-					 "probing every %s, exactly the multiples of %s do", fmt_size(a, e), fmt_time(b, f.extra),
-					 fmt_size(c, lv[k].step), fmt_size(d, e));
-		}
-		finding_evidence(erase, "%u of %u probes from %s to %s fit that pattern%s", f.points - f.mismatches,
-				 f.points, fmt_size(a, l->step), fmt_size(b, lv[n - 1].step * lv[n - 1].npoints),
-				 f.mismatches ? " (noise in the rest)" : "");
+		if (f.hi > 1.05 * f.lo)
+			finding_evidence(erase, "reads across multiples of %s cost %s more than across other boundaries "
+					 "(median; from %s to %s)", fmt_size(a, e), fmt_time(b, f.extra), fmt_time(c, f.lo),
+					 fmt_time(d, f.hi));
+		else
+			finding_evidence(erase, "reads across multiples of %s cost %s more than across other boundaries",
+					 fmt_size(a, e), fmt_time(b, f.extra));
+		if (f.misses || f.falses)
+			finding_evidence(erase, "%u of %u multiples of %s probed from %s to %s cost extra, and %u of %u other "
+					 "positions (free boundaries or noise)", f.multiples - f.misses, f.multiples,
+					 fmt_size(a, e), fmt_size(b, lv[0].step), fmt_size(c, lv[n - 1].step * lv[n - 1].npoints),
+					 f.falses, f.others);
+		else
+			finding_evidence(erase, "all %u multiples of %s probed from %s to %s cost extra, none of the %u other "
+					 "positions", f.multiples, fmt_size(a, e), fmt_size(b, lv[0].step),
+					 fmt_size(c, lv[n - 1].step * lv[n - 1].npoints), f.others);
 		if (dev_size % e == 0)
 			finding_evidence(erase, "the device size is %llu x %s",
 					 (unsigned long long)(dev_size / e), fmt_size(a, e));
 		else
 			finding_evidence(erase, "the device size is not a multiple of %s (common: cards hide "
 					 "spare blocks)", fmt_size(a, e));
-		if (f.mismatches == 0 && f.predicted >= 4 && f.extra >= 2 * te)
+		/* high: every multiple and nothing else, far apart, at an even
+		 * cost; uneven costs or free boundaries leave room for another
+		 * reading of the pattern */
+		if (f.misses == 0 && f.falses == 0 && f.multiples >= ERASE_HIGH_MULTIPLES && f.gap >= 2 * te &&
+		    f.hi <= ERASE_EVEN * f.lo && nvalid == 1)
 			erase->conf = CONF_HIGH;
-		else if (f.mismatches <= 1 && f.predicted >= 3)
-			erase->conf = CONF_MEDIUM;
 		else
-			erase->conf = CONF_LOW;
+			erase->conf = CONF_MEDIUM;
+		if (4 * e > dev_size) {
+			finding_not(erase, "a pattern every %s would make the erase block larger than a quarter of the "
+				    "device: not plausible", fmt_size(a, e));
+			erase->nevidence = 0;
+		}
 		return;
 	}
-	if (split <= 0) {
+	if (!stands_out) {
 		finding_not(erase, "no boundary from %s to %s costs clearly more to read across than page boundaries",
 			    fmt_size(a, lv[0].step), fmt_size(b, lv[n - 1].step * lv[n - 1].npoints));
 		return;
 	}
 	{
-		double best = 0;
+		double top = 0;
 		for (size_t k = 0; k < nrows; k++)
-			if (rows[k].diff > best)
-				best = rows[k].diff;
-		finding_not(erase, "no regular pattern of boundaries from %s to %s that cost more to read across "
-			    "than page boundaries (largest align diff %s, threshold %s)",
-			    fmt_size(a, lv[0].step), fmt_size(b, lv[n - 1].step * lv[n - 1].npoints), fmt_time(c, best), fmt_time(d, base + te));
+			if (rows[k].diff > top)
+				top = rows[k].diff;
+		finding_not(erase, "no spacing from %s to %s whose multiples cost clearly more to read across than "
+			    "the other boundaries (largest align diff %s, step %s)",
+			    fmt_size(a, lv[0].step), fmt_size(b, lv[n - 1].step * lv[n - 1].npoints), fmt_time(c, top),
+			    fmt_time(d, te));
 	}
 }
 

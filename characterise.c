@@ -144,25 +144,33 @@ static int align_rows(struct ctx *c, uint64_t bs, unsigned count, struct align_r
 	return 0;
 }
 
+/* The boundary scan starts at a multiple of every erase size sought (3 x
+ * the largest) past the first quarter of the device: cards treat their
+ * first erase blocks apart (a FAT area), reads there may cost otherwise. */
+#define SCAN_BASE_UNIT (3 * MAX_SCAN_STEP)
+
 static int boundary_scan(struct ctx *c, uint64_t bs, unsigned tries, uint64_t from)
 {
-	uint64_t to = (dev_size(c->d) - bs) / (SCAN_POINTS + 1);
+	uint64_t base = dev_size(c->d) / 4 / SCAN_BASE_UNIT * SCAN_BASE_UNIT;
+	uint64_t to = (dev_size(c->d) - base - bs) / (SCAN_POINTS + 1);
 	struct vm_result *res;
+	const struct vm_result *top;
 	struct vm_op *prog;
-	const char *var[] = { "scan_from", "scan_to", "scan_points" };
+	const char *var[] = { "scan_from", "scan_to", "scan_points", "offset" };
 
 	if (to > MAX_SCAN_STEP)
 		to = MAX_SCAN_STEP;
 	c->r->nscan = 0;
 	if (from > to)
 		return 0;
-	const uint64_t val[] = { from, to, SCAN_POINTS };
-	if (builtin(c, "boundary-scan", bs, tries, var, val, 3, &prog) || run(c, prog, &res))
+	const uint64_t val[] = { from, to, SCAN_POINTS, base };
+	if (builtin(c, "boundary-scan", bs, tries, var, val, 4, &prog) || run(c, prog, &res))
 		return -1;
-	for (size_t i = 0; i < res->nkid && c->r->nscan < AUTO_MAX_LEVELS; i++) {
+	top = descend(res, 1);
+	for (size_t i = 0; i < top->nkid && c->r->nscan < AUTO_MAX_LEVELS; i++) {
 		struct scan_level *l = &c->r->scan[c->r->nscan++];
-		const struct vm_result *pts = &res->kid[i];
-		l->step = res->kid[i].unit;
+		const struct vm_result *pts = &top->kid[i];
+		l->step = top->kid[i].unit;
 		l->npoints = 0;
 		for (size_t j = 0; j < pts->nkid && j < SCAN_POINTS; j++) {
 			double best[3];
