@@ -46,6 +46,12 @@
 #define ERASE_NOISE_STEPS 4
 /* high needs even costs: the costliest boundary at most this times the cheapest */
 #define ERASE_EVEN 1.5
+/* write cache: after writes that make the card collect garbage, linear
+ * writes that take CACHE_LAG times their steady time are late (they waited
+ * for earlier work); CACHE_MIN_LATE of them show a cache (one may pay for
+ * its own erase block's opening, a rare pause for one more) */
+#define CACHE_LAG 3.0
+#define CACHE_MIN_LATE 3
 /* FAT area: a kind of write at least this much faster than in the middle
  * (medians of 15 writes, reference timed right before) marks a FAT block */
 #define FAT_FASTER 1.25
@@ -781,6 +787,31 @@ void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct fin
 		f->conf = CONF_HIGH;
 	else
 		f->conf = CONF_MEDIUM;
+}
+
+/* ------------------------------------------------------------ cache */
+
+uint64_t analyze_cache(const double *t, size_t n, uint64_t chunk, double *late, double *steady)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t k = 0;
+
+	*late = *steady = 0;
+	if (!v || n < 8) {
+		free(v);
+		return 0;
+	}
+	memcpy(v, t + n - n / 4, n / 4 * sizeof(*v));
+	*steady = median(v, n / 4);
+	free(v);
+	/* writes that waited for earlier work (one may pay for closing an
+	 * erase block itself, a pause may hit one or two) */
+	for (size_t i = 0; i < n; i++)
+		if (t[i] > CACHE_LAG * *steady) {
+			k++;
+			*late = fmax(*late, t[i]);
+		}
+	return k >= CACHE_MIN_LATE ? k * chunk : 0;
 }
 
 /* ------------------------------------------------------------ advice */

@@ -112,6 +112,15 @@ struct fat_probe {
 };
 void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct finding *f);
 
+/* Write cache: times of linear writes of `chunk` bytes in a fresh erase
+ * block, right after writes that made the card collect garbage (one chunk
+ * to each of many erase blocks).  Without a cache they cost the same from
+ * the first; a card that takes writes into a cache and does the work later
+ * makes the first ones wait for the garbage collection still queued.
+ * Returns about the bytes the cache held (0: no cache seen); *late gets the
+ * slowest write, *steady the typical time at the end. */
+uint64_t analyze_cache(const double *t, size_t n, uint64_t chunk, double *late, double *steady);
+
 /* Formatting advice derived from the findings. */
 struct recommendations {
 	int have;                  /* erase block known well enough */

@@ -7,11 +7,14 @@
 
 #include "dev.h"
 #include "programs.h"
+#include "units.h"
 #include "vm.h"
 
 #define MAX_SCAN_STEP MAX_ERASE_BLOCK  /* larger erase blocks are not sought */
 #define WRITE_ROUNDS 16               /* chunks written to each erase block per trial */
 #define TRIAL_REGION_AUS 64           /* erase blocks the write trials cycle through */
+#define CACHE_CHUNK (64 << 10)        /* the cache probe's writes */
+#define CACHE_WRITES 32               /* how many it times */
 
 struct ctx {
 	struct dev *d;
@@ -240,12 +243,17 @@ static uint64_t take_aus(struct ctx *c, uint64_t n)
 }
 
 /* Write `rounds` chunks to each of n erase blocks in turn (linear or
- * shuffled order inside each) and return the mean time per write of the
- * slowest erase block, after the first round (which pays for whatever the
- * previous test left open).  The slowest, because one erase block too many
- * in random order makes only that one pay for garbage collection. */
-static int trial_stats(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *mean,
-		       double *median)
+ * shuffled order inside each).  *level gets the upper quartile of the times
+ * per write (after the first round, which pays for whatever the previous
+ * test left open) of the slowest erase block: the slowest, because one erase
+ * block too many in random order makes only that one pay for garbage
+ * collection; the upper quartile, because a collapse makes every write (or,
+ * in random order, about every other one) pay, while a garbage-collection
+ * pause now and then does not move it.  Behind a write cache the cost shows
+ * writes later, not in the erase block that caused it: then all erase blocks
+ * together.  *median gets the median of the slowest (may be NULL). */
+static int trial_once(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *level,
+		      double *median)
 {
 	struct vm_result *res;
 	struct vm_op *inner = vm_new(VM_OFF_LINEAR, (int64_t)c->e_size, n, VM_KEEP,
@@ -259,39 +267,59 @@ static int trial_stats(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, 
 					   NULL),
 				    NULL);
 	const struct vm_result *rounds;
+	double all[WRITE_ROUNDS * AUTO_OPEN_LIMIT];
+	size_t nall = 0;
 
 	if (run(c, prog, &res))
 		return -1;
 	rounds = descend(res, 4);
-	*mean = 0;
+	*level = 0;
 	if (median)
 		*median = 0;
 	for (size_t a = 0; a < n; a++) {
-		double sum = 0, v[WRITE_ROUNDS];
-		uint64_t cnt = 0;
+		double v[WRITE_ROUNDS];
 		size_t nv = 0;
 		for (size_t i = 1; i < rounds->nkid; i++)
-			if (a < rounds->kid[i].nkid) {
-				sum += rounds->kid[i].kid[a].st.total_ns;
-				cnt += rounds->kid[i].kid[a].st.count;
-				if (nv < WRITE_ROUNDS && rounds->kid[i].kid[a].st.count)
-					v[nv++] = rounds->kid[i].kid[a].st.total_ns / (double)rounds->kid[i].kid[a].st.count;
+			if (a < rounds->kid[i].nkid && nv < WRITE_ROUNDS && rounds->kid[i].kid[a].st.count) {
+				v[nv] = rounds->kid[i].kid[a].st.total_ns / (double)rounds->kid[i].kid[a].st.count;
+				if (nall < sizeof(all) / sizeof(all[0]))
+					all[nall++] = v[nv];
+				nv++;
 			}
-		if (cnt && sum / (double)cnt > *mean)
-			*mean = sum / (double)cnt;
-		if (median && nv) {
-			qsort(v, nv, sizeof(v[0]), cmp_d);
-			if ((v[(nv - 1) / 2] + v[nv / 2]) / 2 > *median)
-				*median = (v[(nv - 1) / 2] + v[nv / 2]) / 2;
-		}
+		if (!nv)
+			continue;
+		qsort(v, nv, sizeof(v[0]), cmp_d);
+		if (v[nv * 3 / 4] > *level)
+			*level = v[nv * 3 / 4];
+		if (median && (v[(nv - 1) / 2] + v[nv / 2]) / 2 > *median)
+			*median = (v[(nv - 1) / 2] + v[nv / 2]) / 2;
+	}
+	if (c->r->cache && nall) {
+		qsort(all, nall, sizeof(all[0]), cmp_d);
+		*level = all[nall * 3 / 4];
 	}
 	vm_result_free(res);
 	return 0;
 }
 
-static int trial(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *mean)
+/* A trial, after as many bytes of the same pattern (on other erase blocks)
+ * as a write cache seen earlier needs to fill with it: then the times are
+ * those of this pattern, not of what came before. */
+static int trial_stats(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *level,
+		       double *median)
 {
-	return trial_stats(c, off, n, chunk, shuffled, mean, NULL);
+	uint64_t per = (uint64_t)n * WRITE_ROUNDS * chunk;
+	double ignored;
+
+	for (uint64_t done = 0; done < c->r->warmup; done += per)
+		if (trial_once(c, take_aus(c, n), n, chunk, shuffled, &ignored, NULL))
+			return -1;
+	return trial_once(c, off, n, chunk, shuffled, level, median);
+}
+
+static int trial(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *level)
+{
+	return trial_stats(c, off, n, chunk, shuffled, level, NULL);
 }
 
 /* One chunk, linearly, to each of n fresh erase blocks: closes whatever the
@@ -346,21 +374,23 @@ static int min_write_phase(struct ctx *c)
 
 	r->nchunks = 0;
 	for (size_t i = 0; i < nsizes; i++) {
-		uint64_t sz = sizes[i], per_au = c->e_size / sz, aus = (8 + per_au - 1) / per_au;
-		uint64_t base = take_aus(c, aus);
+		/* behind a write cache: first as many bytes of the same size as
+		 * fill it, so that the eight timed writes wait for their own kind */
+		uint64_t sz = sizes[i], per_au = c->e_size / sz, warm = (r->warmup + sz - 1) / sz;
+		uint64_t aus = (warm + 8 + per_au - 1) / per_au, base = take_aus(c, aus);
 		struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
 		struct vm_result *res;
 		double v[8];
 		size_t k = 0;
 
-		for (uint64_t w = 0; w < 8; w++)
+		for (uint64_t w = 0; w < warm + 8; w++)
 			seq = vm_add(seq, vm_new(VM_OFF, (int64_t)(base + w / per_au * c->e_size + w % per_au * sz), 0,
 						 VM_KEEP, vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
 		if (run(c, vm_new(VM_LEN, (int64_t)sz, 0, VM_KEEP, vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP, seq, NULL), NULL),
 			&res))
 			return -1;
-		for (const struct vm_result *ws = descend(res, 2); k < ws->nkid && k < 8; k++)
-			v[k] = ws->kid[k].value;
+		for (const struct vm_result *ws = descend(res, 2); k < 8 && warm + k < ws->nkid; k++)
+			v[k] = ws->kid[warm + k].value;
 		qsort(v, k, sizeof(v[0]), cmp_d);
 		r->chunks[r->nchunks].size = sz;
 		r->chunks[r->nchunks].ns = k ? (v[(k - 1) / 2] + v[k / 2]) / 2 : 0;
@@ -369,6 +399,76 @@ static int min_write_phase(struct ctx *c)
 	}
 	analyze_min_write(r->chunks, r->nchunks, &r->min_write);
 	return 0;
+}
+
+/* Does the card finish writes later than it acknowledges them (a write
+ * cache)?  One chunk to each of 2 x AUTO_OPEN_LIMIT fresh erase blocks (on
+ * most cards: garbage collection for each), then linear chunks in one fresh
+ * erase block: without a cache these cost the same from the first.  If a
+ * cache shows, every later write measurement is preceded by twice as many
+ * bytes of the same writes as it held. */
+static int cache_phase(struct ctx *c)
+{
+	struct auto_report *r = c->r;
+	uint64_t ss = dev_sector(c->d), chunk = CACHE_CHUNK, n;
+	struct vm_result *res;
+	const struct vm_result *ws;
+	double t[CACHE_WRITES];
+	size_t k;
+
+	if (chunk > c->e_size / 16)
+		chunk = c->e_size / 16 / ss * ss;
+	if (chunk < ss)
+		chunk = ss;
+	n = c->e_size / chunk < CACHE_WRITES ? c->e_size / chunk : CACHE_WRITES;
+	if (sweep(c, 2 * AUTO_OPEN_LIMIT, chunk) ||
+	    run(c, vm_new(VM_OFF, (int64_t)take_aus(c, 1), 0, VM_KEEP,
+			  vm_new(VM_LEN, (int64_t)chunk, 0, VM_KEEP,
+				 vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP,
+					vm_new(VM_OFF_LINEAR, (int64_t)chunk, (int64_t)n, VM_KEEP,
+					       vm_new(VM_WRITE, 0, 0, 0, NULL), NULL),
+					NULL),
+				 NULL),
+			  NULL),
+		&res))
+		return -1;
+	ws = descend(res, 3);
+	for (k = 0; k < ws->nkid && k < CACHE_WRITES; k++)
+		t[k] = ws->kid[k].value;
+	r->cache = analyze_cache(t, k, chunk, &r->cache_fast, &r->cache_slow);
+	r->warmup = 2 * r->cache;
+	vm_result_free(res);
+	return 0;
+}
+
+/* Behind a write cache the write findings rest on steady-state timing after
+ * a warm-up: they could be wrong in ways the timing cannot show (a cache that
+ * is smarter than a queue), so they are medium at most; the FAT area, whose
+ * probes cannot be warmed up inside the erase block they probe, is not
+ * determined. */
+static void cache_caveat(struct auto_report *r)
+{
+	struct finding *f[] = { &r->min_write, &r->open_linear, &r->open_random };
+	char a[32], b[32], d[32], e2[32];
+
+	if (!r->cache)
+		return;
+	format_size(a, sizeof(a), r->cache);
+	format_size(e2, sizeof(e2), r->warmup);
+	format_time(b, sizeof(b), r->cache_fast);
+	format_time(d, sizeof(d), r->cache_slow);
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (!f[i]->determined)
+			continue;
+		finding_evidence(f[i], "writes right after garbage collection were late for about %s (up to %s per "
+				 "write, then %s): a write cache; each measurement came after %s of the same writes",
+				 a, b, d, e2);
+		if (f[i]->conf > CONF_MEDIUM)
+			f[i]->conf = CONF_MEDIUM;
+	}
+	if (r->fat.determined)
+		finding_not(&r->fat, "writes right after garbage collection were late for about %s (up to %s per "
+			    "write, then %s): a write cache hides how fast single erase blocks write", a, b, d);
 }
 
 /* Grow N until writes collapse, then confirm the knee once more. */
@@ -427,7 +527,7 @@ static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, do
 {
 	double mean;
 	/* first close whatever is open, so that probe and reference start alike */
-	return sweep(c, AUTO_OPEN_LIMIT, c->r->fat_chunk) || trial_stats(c, off, 1, size, shuffled, &mean, median);
+	return sweep(c, AUTO_OPEN_LIMIT, c->r->fat_chunk) || trial_once(c, off, 1, size, shuffled, &mean, median);
 }
 
 /* In each of the first erase blocks, three kinds of write, each timed right
@@ -501,7 +601,7 @@ static int write_phase(struct ctx *c)
 	if (c->o->before_writes && c->o->before_writes(c->o->ctx, (const uint64_t(*)[2])ranges))
 		return fb_fail(c->e, EXIT_DEVICE, "write tests cancelled");
 
-	if (min_write_phase(c))
+	if (cache_phase(c) || min_write_phase(c))
 		return -1;
 	chunk = r->min_write.determined && r->min_write.conf >= CONF_MEDIUM ? r->min_write.value : 32 << 10;
 	if (chunk < 16 << 10)
@@ -522,6 +622,7 @@ static int write_phase(struct ctx *c)
 	}
 	if (open_search(c, 1, collapse) || fat_phase(c))
 		return -1;
+	cache_caveat(r);
 	{ /* counted in erase blocks: no surer than the erase block size
 	   * (low when the write tests used a stand-in size) */
 		struct finding *f[3] = { &r->open_linear, &r->open_random, &r->fat };

@@ -59,6 +59,9 @@ struct auto_report {
 	struct fat_probe fat_probe[AUTO_MAX_FAT];
 	size_t nfat;
 	uint64_t fat_chunk, fat_small;      /* sizes the FAT probe wrote */
+	uint64_t cache;                     /* bytes a write cache absorbed (0: none seen) */
+	double cache_fast, cache_slow;      /* time per burst write before and after */
+	uint64_t warmup;                    /* bytes written before each write measurement */
 	/* what it cost */
 	uint64_t reads, writes, bytes_written;
 	uint64_t written_lo, written_hi;    /* lo == hi: nothing written */

@@ -27,8 +27,11 @@ struct sim {
 	uint64_t rng2;      /* draws of the misbehaviour keys */
 	uint64_t gc_bytes;
 	double clock;       /* virtual time so far (ns), for the cache */
-	double cache_fill;  /* bytes in the write cache */
-	double drained_at;  /* clock when cache_fill was last updated */
+	/* the write cache: writes waiting for the flash, oldest first (a ring) */
+	struct pending { uint64_t bytes; double done_at; } *queue;
+	size_t qcap, qhead, qlen;
+	uint64_t cache_fill;  /* bytes in the cache */
+	double flash_free_at; /* when the flash has done all queued work */
 	uint64_t last_unit; /* read unit held in the read buffer, plus one */
 };
 
@@ -135,7 +138,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		{ "size", &p->size }, { "sector", &p->sector }, { "erase", &p->erase },
 		{ "page", &p->page }, { "minwrite", &p->minwrite }, { "rrate", &p->read_rate },
 		{ "wrate", &p->write_rate }, { "crate", &p->copy_rate }, { "seed", &p->seed },
-		{ "cache", &p->cache }, { "drain", &p->drain },
+		{ "cache", &p->cache },
 	};
 	struct { const char *name; uint64_t *field; } times[] = {
 		{ "tread", &p->t_read }, { "tunit", &p->t_unit }, { "tcross", &p->t_cross },
@@ -191,7 +194,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 	return fb_fail(e, EXIT_USAGE,
 		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
 		       "tread tunit tcross twrite trandom rrate wrate crate chips spread free fatmode pause pausetime "
-		       "cache drain rbuf fatread tail)", key);
+		       "cache rbuf fatread tail)", key);
 }
 
 static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, struct fb_err *e)
@@ -244,8 +247,8 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: random (%u) cannot exceed open (%u)", p->random, p->open);
 	if (!p->read_rate || !p->write_rate || !p->copy_rate)
 		return fb_fail(e, EXIT_USAGE, "sim: rates must not be zero");
-	if (p->cache && !p->drain)
-		return fb_fail(e, EXIT_USAGE, "sim: a write cache needs a drain speed (drain=...)");
+	if (p->cache > (64ULL << 20))
+		return fb_fail(e, EXIT_USAGE, "sim: a write cache of at most 64MiB is modelled");
 	if (p->erase / p->page > (1u << 24))
 		return fb_fail(e, EXIT_USAGE, "sim: too many pages per erase block");
 	return 0;
@@ -277,6 +280,15 @@ int sim_create(struct sim **out, const struct sim_params *p, struct fb_err *e)
 		free(s);
 		return fb_fail(e, EXIT_DEVICE, "sim: out of memory");
 	}
+	if (p->cache) {
+		s->qcap = (size_t)(p->cache / p->sector) + 1;
+		s->queue = calloc(s->qcap, sizeof(*s->queue));
+		if (!s->queue) {
+			free(s->slot);
+			free(s);
+			return fb_fail(e, EXIT_DEVICE, "sim: out of memory");
+		}
+	}
 	s->rng = p->seed ^ 0x9e3779b97f4a7c15ULL;
 	s->rng2 = p->seed * 0xd1b54a32d192ed03ULL + 0x8bb84b93962eacc9ULL;
 	*out = s;
@@ -290,6 +302,7 @@ void sim_destroy(struct sim *s)
 	for (unsigned i = 0; i < s->p.open; i++)
 		free(s->slot[i].map);
 	free(s->slot);
+	free(s->queue);
 	free(s);
 }
 
@@ -511,21 +524,43 @@ static double write_in_au(struct sim *s, uint64_t au, uint64_t pos, uint64_t len
 	return ns;
 }
 
-/* A write cache: while it has room, a write costs only its transfer over the
- * bus (at the read speed); the flash work behind it is done as the cache
- * drains, at `drain` bytes/s of the virtual time that passes. */
-static double cached(struct sim *s, uint64_t len, double ns)
+/* A write cache, as real cards have: a write that fits costs only its
+ * transfer over the bus (at the read speed), and the flash does its work
+ * (`work` ns, what it would have cost uncached) in the background, one
+ * write after the other, as virtual time passes.  A write that does not fit
+ * waits until the oldest writes are done; one larger than the cache waits
+ * for the flash to be idle and is written through.  So a burst is fast up
+ * to the cache size, and a long run goes at the flash's own speed. */
+static void cache_retire(struct sim *s, double until)
+{
+	while (s->qlen && s->queue[s->qhead].done_at <= until) {
+		s->cache_fill -= s->queue[s->qhead].bytes;
+		s->qhead = (s->qhead + 1) % s->qcap;
+		s->qlen--;
+	}
+}
+
+static double cached(struct sim *s, uint64_t len, double work)
 {
 	const struct sim_params *p = &s->p;
+	double now = s->clock, ready = now;
 
-	s->cache_fill -= (s->clock - s->drained_at) * (double)p->drain / 1e9;
-	if (s->cache_fill < 0)
-		s->cache_fill = 0;
-	s->drained_at = s->clock;
-	if (s->cache_fill + (double)len > (double)p->cache)
-		return ns;
-	s->cache_fill += (double)len;
-	return (double)p->t_write / 4 + transfer(len, p->read_rate);
+	cache_retire(s, now);
+	if (len > p->cache) {
+		double wait = s->flash_free_at > now ? s->flash_free_at - now : 0;
+		cache_retire(s, now + wait);
+		s->flash_free_at = now + wait + work;
+		return wait + work;
+	}
+	while (s->cache_fill + len > p->cache || s->qlen == s->qcap) {
+		ready = s->queue[s->qhead].done_at;
+		cache_retire(s, ready);
+	}
+	ready += (double)p->t_write / 4 + transfer(len, p->read_rate);
+	s->flash_free_at = (s->flash_free_at > ready ? s->flash_free_at : ready) + work;
+	s->queue[(s->qhead + s->qlen++) % s->qcap] = (struct pending){ len, s->flash_free_at };
+	s->cache_fill += len;
+	return ready - now;
 }
 
 uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)

@@ -21,7 +21,7 @@
  * devices" says which real behaviour each stands for): boundaries that do not
  * all cost the same (chips, spread, free), a FAT area in random-access mode
  * (fatmode), garbage-collection pauses (pause, pausetime), a write cache
- * (cache, drain), a read buffer holding the last read unit (rbuf), reads that
+ * (cache), a read buffer holding the last read unit (rbuf), reads that
  * cost more or less in the FAT area (fatread) and heavy-tailed jitter (tail).
  * Their random draws come from a second generator, so switching one on does
  * not move the noise of the others. */
@@ -59,8 +59,7 @@ struct sim_params {
 	unsigned fat_random;/* FAT area in random-access mode (else: faster linear writes) */
 	double pause;       /* probability of a garbage-collection pause per write */
 	uint64_t t_pause;   /* its mean duration (spread 1/3 to 5/3 of it) */
-	uint64_t cache;     /* write cache (bytes) */
-	uint64_t drain;     /* speed the cache empties at (bytes/s) */
+	uint64_t cache;     /* write cache (bytes); the flash empties it at its own speed */
 	unsigned rbuf;      /* a read inside the last read unit costs no unit time */
 	double fat_read;    /* reads in the FAT area cost this factor (0 = 1) */
 	double tail;        /* probability of a heavy-tailed (Pareto) slow request */

@@ -428,6 +428,26 @@ static void test_analysis(void)
 	      "analysis: collapse at 2.5x, or past the geometric middle of a known collapse", "wrong verdicts");
 }
 
+/* A write cache shows as linear writes that wait for earlier work. */
+static void test_analyze_cache(void)
+{
+	double t[32], late, steady;
+	uint64_t got;
+
+	for (int i = 0; i < 32; i++)
+		t[i] = 2e6;
+	t[0] = 200e6; /* its own erase block's opening, or a pause */
+	t[17] = 150e6;
+	got = analyze_cache(t, 32, 65536, &late, &steady);
+	check(got == 0 && steady == 2e6, "analysis: one or two slow writes are no write cache", "%llu",
+	      (unsigned long long)got);
+	for (int i = 0; i < 8; i++)
+		t[i] = 100e6;
+	got = analyze_cache(t, 32, 65536, &late, &steady);
+	check(got == 9 * 65536 && late == 150e6, "analysis: writes late after garbage collection show a write cache",
+	      "%llu", (unsigned long long)got);
+}
+
 /* ------------------------------------------------------------ sim misbehaviour (ANA) */
 
 /* Cost of a read across erase boundary k minus one across no boundary. */
@@ -504,17 +524,21 @@ static void test_sim_misbehaviour(void)
 		      pauses);
 		sim_destroy(s);
 	}
-	if ((s = make_sim("cache=256K,drain=10M,twrite=300us,wrate=20M,rrate=40M", &p))) {
+	if ((s = make_sim("cache=256K,twrite=300us,wrate=20M,rrate=40M,open=1", &p))) {
+		/* uncached, a 32 KiB write costs 300us + 32K at 20M/s = 1.86ms */
 		int fast = 0;
+		uint64_t sum = 0;
 		for (int i = 0; i < 16; i++)
 			fast += sim_write(s, 10 * e + (uint64_t)i * 32768, 32768) < 1000000;
-		t1 = sim_read(s, 0, 1 << 20); /* time passes: the cache drains */
-		(void)t1;
-		for (int i = 0; i < 1000; i++)
-			sim_read(s, 0, 1 << 20);
-		t2 = sim_write(s, 10 * e + 16 * 32768, 32768);
-		check(fast >= 8 && fast < 16 && t2 < 1000000, "sim: a write cache absorbs writes until full, then drains",
-		      "%d fast, then %llu", fast, (unsigned long long)t2);
+		for (int i = 16; i < 116; i++)
+			sum += sim_write(s, 10 * e + (uint64_t)i * 32768, 32768);
+		for (int i = 0; i < 200; i++)
+			sim_read(s, 0, 1 << 20); /* time passes: the flash empties the cache */
+		t2 = sim_write(s, 10 * e + 116 * 32768, 32768);
+		check(fast >= 8 && fast < 20 && sum > 100 * 1800000ULL && sum < 100 * 1920000ULL && t2 < 1000000,
+		      "sim: a write cache absorbs a burst, then writes go at the flash's own speed; idle time empties it",
+		      "%d fast, then %llu per write, then %llu", fast, (unsigned long long)(sum / 100),
+		      (unsigned long long)t2);
 		sim_destroy(s);
 	}
 	snprintf(spec, sizeof(spec), "%s,rbuf=1", base);
@@ -630,5 +654,6 @@ int main(void)
 	test_vm_plan();
 	test_analysis();
 	test_sim_misbehaviour();
+	test_analyze_cache();
 	return failures ? 1 : 0;
 }

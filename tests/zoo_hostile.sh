@@ -45,7 +45,7 @@ for i in $(seq 1 64); do
 		fatrandom) [ "$fat" -gt 0 ] || fat=$((RANDOM % 6 + 1)); extra="$extra,fatmode=random" ;;
 		copyfast) pick 2 4; crate=$((wrate * P)) ;;
 		pauses) pick 0.01 0.02; extra="$extra,pause=$P,pausetime=150ms" ;;
-		cache) pick 256K 512K 1M; extra="$extra,cache=$P,drain=$((wrate / 2))M" ;;
+		cache) pick 256K 512K 1M; extra="$extra,cache=$P" ;;
 		rbuf) extra="$extra,rbuf=1" ;;
 		fatread) [ "$fat" -gt 0 ] || fat=$((RANDOM % 6 + 1)); pick 0.5 2; extra="$extra,fatread=$P" ;;
 		tail) pick 0.01 0.03; extra="$extra,tail=$P" ;;
