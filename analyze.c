@@ -18,7 +18,32 @@
 #include "units.h"
 
 /* ------------------------------------------------------------ thresholds
- * Every number the analysis decides with, in one place: name, value, why. */
+ * Every number the analysis decides with, in one place: name, value, why.
+ * Times are never fixed: each is relative to what was measured on this
+ * device (the noise of equal reads, a read's own time, the healthy write). */
+/* reads: a step is a diff above 4 noises (the median |pre - post| of equal
+ * reads; 4x keeps noise from faking one) ... */
+#define READ_STEP_NOISES 4.0
+/* ... and above 2% of a read (timer and bus jitter a noise-free median of
+ * pre and post cannot show) */
+#define READ_STEP_SHARE 0.02
+/* page: high (and medium without a second block size) needs a step this
+ * many times the threshold */
+#define PAGE_CLEAR 3.0
+/* plot: an alignment above the page whose diffs exceed the page level by
+ * 15% (or the step) is marked as the erase block's power-of-two part */
+#define UPPER_STEP_SHARE 0.15
+/* write trials: a collapse costs this many times the healthy write (one
+ * erase block copied per write: far more on any card; pauses are kept out by
+ * judging the upper quartile) */
+#define COLLAPSE 2.5
+/* random order: one erase block too many makes only one pay, a smaller step */
+#define COLLAPSE_RANDOM 1.5
+/* writes agree with the erase size when the copy a collapse costs is within
+ * 2x of one erase block; beyond 4x they disagree (cards copy faster or
+ * slower than they write: a doubt, never a refutation) */
+#define COPY_AGREE 2.0
+#define COPY_DISAGREE 4.0
 /* min write: sigma of a median of 8 writes from their middle half
  * (interquartile range / 1.349 for one write, x 1.25 / sqrt(8) for a median) */
 #define MINW_SIGMA_OF_SPREAD 0.33
@@ -175,7 +200,7 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 	lv->noise = median(tmp, n);
 	for (i = 0; i < n; i++)
 		tmp[i] = r[i].pre;
-	lv->step = fmax(fmax(4 * lv->noise, 0.02 * median(tmp, n)), 1000);
+	lv->step = fmax(READ_STEP_NOISES * lv->noise, READ_STEP_SHARE * median(tmp, n));
 
 	i = first_step(r, n, lv->step);
 	if (i == n) {
@@ -222,9 +247,9 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 			finding_evidence(page, "reads of %s disagree: their step is at %s", fmt_size(a, bs2),
 					 i2 < n2 ? fmt_size(b, r2[i2].align) : "no alignment");
 	}
-	if (agree && r[i].diff >= 3 * lv->step)
+	if (agree && r[i].diff >= PAGE_CLEAR * lv->step)
 		page->conf = CONF_HIGH;
-	else if (agree || (!have2 && r[i].diff >= 3 * lv->step))
+	else if (agree || (!have2 && r[i].diff >= PAGE_CLEAR * lv->step))
 		page->conf = CONF_MEDIUM;
 	else
 		page->conf = CONF_LOW;
@@ -232,6 +257,18 @@ out:
 	free(r);
 	free(r2);
 	free(tmp);
+}
+
+void page_plausible(struct finding *page, uint64_t dev_size)
+{
+	char a[32], c[32];
+
+	if (page->determined && (page->value > PAGE_MAX || 4 * page->value > dev_size)) {
+		finding_not(page, "reads step at %s boundaries, but a read unit that large is not plausible (larger than "
+			    "%s or a quarter of the device)", fmt_size(a, page->value),
+			    fmt_size(c, PAGE_MAX));
+		page->nevidence = 0;
+	}
 }
 
 uint64_t align_upper_step(const struct align_row *rows, size_t n, const struct read_levels *lv)
@@ -244,7 +281,7 @@ uint64_t align_upper_step(const struct align_row *rows, size_t n, const struct r
 		free(r);
 		return 0;
 	}
-	i = first_step(r, n, lv->page_diff + fmax(lv->step, 0.15 * lv->page_diff));
+	i = first_step(r, n, lv->page_diff + fmax(lv->step, UPPER_STEP_SHARE * lv->page_diff));
 	if (i < n && r[i].align > lv->unit)
 		found = r[i].align;
 	free(r);
@@ -618,9 +655,14 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 
 int write_collapsed(double mean, double ref, double collapse)
 {
-	if (collapse > 2.5 * ref)
+	if (collapse > COLLAPSE * ref)
 		return mean > sqrt(ref * collapse);
-	return mean > 2.5 * ref;
+	return mean > COLLAPSE * ref;
+}
+
+int random_collapsed(double mean, double ref, double collapse)
+{
+	return write_collapsed(mean, ref, collapse) || mean > COLLAPSE_RANDOM * ref;
 }
 
 void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int random_order,
@@ -694,17 +736,17 @@ void erase_write_check(struct finding *erase, double gc_ns, double rate)
 	format_size(b, sizeof(b), (uint64_t)copied);
 	format_rate(c, sizeof(c), rate);
 	format_size(d, sizeof(d), erase->value);
-	if (ratio >= 0.5 && ratio <= 2) {
+	if (ratio >= 1 / COPY_AGREE && ratio <= COPY_AGREE) {
 		finding_evidence(erase, "writes agree: with one erase block too many open, each write takes %s more, "
 				 "the time to copy about %s at %s", a, b, c);
 		return;
 	}
 	finding_evidence(erase, "writes %s: with one erase block too many open, each write takes %s more, the "
 			 "time to copy about %s at %s rather than %s (cards may copy faster or slower than they "
-			 "write)", ratio < 0.25 || ratio > 4 ? "disagree" : "do not quite agree", a, b, c, d);
+			 "write)", ratio < 1 / COPY_DISAGREE || ratio > COPY_DISAGREE ? "disagree" : "do not quite agree", a, b, c, d);
 	/* less copied than one erase block fits a card that copies faster than
 	 * the host writes (copy-back inside the chip): a doubt, never a refutation */
-	if (ratio > 4)
+	if (ratio > COPY_DISAGREE)
 		erase->conf = CONF_LOW;
 	else if (erase->conf == CONF_HIGH)
 		erase->conf = CONF_MEDIUM;

@@ -49,6 +49,11 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		  const struct align_row *rows2, size_t n2, uint64_t bs2,
 		  struct finding *page, struct read_levels *lv);
 
+/* A read unit larger than PAGE_MAX (no flash reads that much at once) or
+ * than a quarter of the device is not plausible: not determined. */
+#define PAGE_MAX (1ULL << 20)
+void page_plausible(struct finding *page, uint64_t dev_size);
+
 /* From align rows alone: the smallest alignment above the read unit from
  * which every diff is a clear step above the page level (the erase block,
  * or its power-of-two part); 0 when there is none. */
@@ -89,6 +94,9 @@ struct open_trial {
  * write of a known collapse: then the geometric middle between the two
  * decides; otherwise 2.5x the healthy time. */
 int write_collapsed(double mean, double ref, double collapse);
+/* The same for the random-order trials past the first: one erase block too
+ * many makes only one of them pay, so 1.5x the first counts too. */
+int random_collapsed(double mean, double ref, double collapse);
 void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int random_order,
 		  uint64_t chunk, double ref, struct finding *f);
 

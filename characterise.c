@@ -198,6 +198,7 @@ static int read_phase(struct ctx *c)
 	if (align_rows(c, r->bs, 8, r->rows, &r->nrows) || align_rows(c, r->bs2, 4, r->rows2, &r->nrows2))
 		return -1;
 	analyze_page(r->rows, r->nrows, r->bs, r->rows2, r->nrows2, r->bs2, &r->page, &r->levels);
+	page_plausible(&r->page, dev_size(c->d));
 	{
 		uint64_t from = r->levels.unit ? 2 * r->levels.unit : 64 << 10;
 		if (from < 32 << 10)
@@ -496,7 +497,8 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 		 * blocks than the card has slots make one of them pay for garbage
 		 * collection while the others stay healthy, which may be a smaller
 		 * step when erase blocks are small: 1.5x the first counts too. */
-		t[*nt].collapsed = write_collapsed(mean, ref, collapse_level) || (shuffled && n > 1 && mean > 1.5 * ref);
+		t[*nt].collapsed = shuffled && n > 1 ? random_collapsed(mean, ref, collapse_level)
+						     : write_collapsed(mean, ref, collapse_level);
 		if (n == 1 && shuffled && !t[*nt].collapsed)
 			ref = mean;
 		if (t[(*nt)++].collapsed) {
@@ -511,8 +513,8 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 			return -1;
 		t[*nt].n = k;
 		t[*nt].mean_ns = mean;
-		t[*nt].collapsed = write_collapsed(mean, k == 1 && shuffled ? r->write_ref : ref, collapse_level) ||
-				   (shuffled && k > 1 && mean > 1.5 * ref);
+		t[*nt].collapsed = shuffled && k > 1 ? random_collapsed(mean, ref, collapse_level)
+						     : write_collapsed(mean, k == 1 && shuffled ? r->write_ref : ref, collapse_level);
 		(*nt)++;
 	}
 	analyze_open(t, *nt, AUTO_OPEN_LIMIT, shuffled, r->trial_chunk, ref,
