@@ -1,12 +1,36 @@
 /* report_auto.c — --auto report (text and JSON) and JSON for classic tests. */
 #include "report_auto.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
 #include "version.h"
 #include "sim.h"
 #include "units.h"
+
+/* The card's own word on its erase block: sysfs preferred_erase_size (SD/MMC
+ * cards derive it from their AU_SIZE).  Shown next to the measurement, never
+ * in its place.  Returns 0 when the system gave none. */
+static uint64_t card_erase_size(const struct identity *id)
+{
+	for (int i = 0; i < id->info.n; i++)
+		if (!strcmp(id->info.name[i], "preferred_erase_size"))
+			return strtoull(id->info.value[i], NULL, 10);
+	return 0;
+}
+
+static void card_says(FILE *f, const struct identity *id, const struct finding *erase)
+{
+	uint64_t said = card_erase_size(id);
+	char a[32];
+
+	if (!said)
+		return;
+	format_size(a, sizeof(a), said);
+	fprintf(f, "    the card says: preferred erase size %s (sysfs)%s\n", a,
+		!erase->determined ? "" : said == erase->value ? ", agrees" : ", differs from the measurement");
+}
 
 /* ------------------------------------------------------------ text */
 
@@ -52,6 +76,7 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 	fputc('\n', f);
 	finding_text(f, &r->page);
 	finding_text(f, &r->erase);
+	card_says(f, id, &r->erase);
 	if (!r->alignment_matters)
 		fprintf(f, "    alignment does not seem to matter for reads on this device\n");
 	finding_text(f, &r->min_write);
@@ -139,7 +164,8 @@ static void json_stats(struct json *j, const struct vm_stats *st)
 	json_number(j, "bytes_per_second", st->total_ns > 0 ? (double)st->bytes * 1e9 / st->total_ns : 0);
 }
 
-static void json_finding(struct json *j, const struct finding *x)
+/* card: the card's own word (0: none) */
+static void json_finding(struct json *j, const struct finding *x, uint64_t card)
 {
 	json_object(j, x->key);
 	json_string(j, "title", x->title);
@@ -157,6 +183,11 @@ static void json_finding(struct json *j, const struct finding *x)
 		json_string(j, NULL, x->evidence[i]);
 	json_end(j);
 	json_string(j, "note", x->why[0] ? x->why : NULL);
+	if (card) {
+		json_uint(j, "card_says", card);
+		if (x->determined)
+			json_bool(j, "card_agrees", card == x->value);
+	}
 	json_end(j);
 }
 
@@ -201,12 +232,12 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_uint(&j, "blocksize2", r->bs2);
 	json_end(&j);
 	json_object(&j, "findings");
-	json_finding(&j, &r->page);
-	json_finding(&j, &r->erase);
-	json_finding(&j, &r->min_write);
-	json_finding(&j, &r->open_linear);
-	json_finding(&j, &r->open_random);
-	json_finding(&j, &r->fat);
+	json_finding(&j, &r->page, 0);
+	json_finding(&j, &r->erase, card_erase_size(id));
+	json_finding(&j, &r->min_write, 0);
+	json_finding(&j, &r->open_linear, 0);
+	json_finding(&j, &r->open_random, 0);
+	json_finding(&j, &r->fat, 0);
 	json_bool(&j, "alignment_matters", r->alignment_matters);
 	json_end(&j);
 	json_object(&j, "recommendations");
