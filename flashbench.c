@@ -21,6 +21,7 @@
 #include "progress.h"
 #include "progfile.h"
 #include "report.h"
+#include "report_analyze.h"
 #include "report_auto.h"
 #include "safety.h"
 #include "sim.h"
@@ -28,17 +29,17 @@
 #include "version.h"
 #include "vm.h"
 
-enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO, T_RESTORE, T_PROGRAM };
+enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO, T_RESTORE, T_PROGRAM, T_ANALYZE };
 
 static const char *const test_option[] = {
 	[T_NONE] = "", [T_ALIGN] = "--align", [T_INTERVAL] = "--interval", [T_SCATTER] = "--scatter",
 	[T_OPEN_AU] = "--open-au", [T_FIND_FAT] = "--find-fat", [T_AUTO] = "--auto", [T_RESTORE] = "--restore",
-	[T_PROGRAM] = "--program",
+	[T_PROGRAM] = "--program", [T_ANALYZE] = "--analyze",
 };
 static const char *const test_name[] = {
 	[T_NONE] = "", [T_ALIGN] = "align", [T_INTERVAL] = "interval", [T_SCATTER] = "scatter",
 	[T_OPEN_AU] = "open-au", [T_FIND_FAT] = "find-fat", [T_AUTO] = "auto", [T_RESTORE] = "restore",
-	[T_PROGRAM] = "program",
+	[T_PROGRAM] = "program", [T_ANALYZE] = "analyze",
 };
 
 struct cli {
@@ -55,11 +56,13 @@ struct cli {
 	const char *plot;       /* --plot FILE.svg */
 	const char *format;     /* how its results print */
 	int program_writes;
+	const char *analyze;    /* --analyze FILE ("-": standard input) */
 };
 
 enum {
 	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
 	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE, OPT_PROGRAM, OPT_PLOT,
+	OPT_ANALYZE,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +74,7 @@ static const struct option long_options[] = {
 	{ "restore", required_argument, NULL, OPT_RESTORE },
 	{ "program", required_argument, NULL, OPT_PROGRAM },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "analyze", optional_argument, NULL, OPT_ANALYZE },
 	{ "interval", no_argument, NULL, 'i' },
 	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
 	{ "scatter", no_argument, NULL, 's' },
@@ -107,6 +111,12 @@ static void usage(FILE *f)
 	      "                          partition and format the medium\n"
 	      "      --write             let --auto run write tests (DESTROYS data in the\n"
 	      "                          ranges it announces)\n"
+	      "\n"
+	      "Reading saved results (no device needed):\n"
+	      "      --analyze[=FILE]    read -a and -O tables (as posted to a list or a bug\n"
+	      "                          tracker: quoted, wrapped, any units) from FILE or\n"
+	      "                          standard input and say what they show, as --auto\n"
+	      "                          does; --json and --plot work too\n"
 	      "\n"
 	      "Your own test:\n"
 	      "      --program=FILE      run a VM program written as text (see README);\n"
@@ -218,6 +228,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case OPT_RESTORE: rc = set_test(c, T_RESTORE, e); c->journal = optarg; break;
 		case OPT_PROGRAM: rc = set_test(c, T_PROGRAM, e); c->program = optarg; break;
 		case OPT_PLOT: c->plot = optarg; break;
+		case OPT_ANALYZE: rc = set_test(c, T_ANALYZE, e); c->analyze = optarg; break;
 		case 'i': rc = set_test(c, T_INTERVAL, e); break;
 		case 's': rc = set_test(c, T_SCATTER, e); break;
 		case 'O': rc = set_test(c, T_OPEN_AU, e); break;
@@ -245,6 +256,17 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		}
 		if (rc)
 			return -1;
+	}
+	if (c->test == T_ANALYZE) { /* a file, not a device */
+		if (argc - optind > (c->analyze ? 0 : 1))
+			return fb_fail(e, EXIT_USAGE, "--analyze reads one file ('%s' is one too many)", argv[argc - 1]);
+		if (!c->analyze)
+			c->analyze = optind < argc ? argv[optind] : "-";
+		if (c->write || c->preserve)
+			return fb_fail(e, EXIT_USAGE, "--analyze only reads saved results: it takes no --write or --preserve");
+		if (c->plot && !*c->plot)
+			return fb_fail(e, EXIT_USAGE, "--plot needs a file name");
+		return 0;
 	}
 	if (optind >= argc)
 		return fb_fail(e, EXIT_USAGE, "no device given (usage: flashbench TEST [OPTION]... DEVICE; see --help)");
@@ -562,6 +584,89 @@ static int finish_journal(struct fb_err *e)
 	return rc;
 }
 
+/* --analyze FILE: saved results, no device */
+static int run_analyze(const struct cli *c)
+{
+	struct fb_err e = { 0, "" };
+	int stdin_ = !strcmp(c->analyze, "-");
+	FILE *in = stdin_ ? stdin : fopen(c->analyze, "r"), *out = stdout;
+	struct saved_text *t = malloc(sizeof(*t));
+	struct saved_report *s = malloc(sizeof(*s));
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int rc = -1;
+
+	if (!in) {
+		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s (--analyze takes a saved results file, or - for "
+			"standard input)", c->analyze, strerror(errno));
+		goto out;
+	}
+	if (!t || !s) {
+		fb_fail(&e, EXIT_DEVICE, "out of memory");
+		goto out;
+	}
+	for (;;) {
+		size_t got;
+		if (len + 65536 > cap) {
+			char *p = realloc(text, cap = 2 * cap + 65536);
+			if (!p) {
+				fb_fail(&e, EXIT_DEVICE, "out of memory");
+				goto out;
+			}
+			text = p;
+		}
+		if (!(got = fread(text + len, 1, cap - len, in)))
+			break;
+		len += got;
+	}
+	if (ferror(in)) {
+		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s", c->analyze, strerror(errno));
+		goto out;
+	}
+	classic_read(text, len, t);
+	if (!t->nalign && !t->nopen) {
+		fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a or -O table found (%u lines read); give the saved "
+			"output of flashbench -a or -O", stdin_ ? "standard input" : c->analyze, t->lines);
+		goto out;
+	}
+	reanalyze(t, s);
+	if (c->out && !(out = fopen(c->out, "w"))) {
+		out = stdout;
+		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c->out, strerror(errno));
+		goto out;
+	}
+	if (c->json)
+		report_analyze_json(out, stdin_ ? "-" : c->analyze, t, s);
+	else
+		report_analyze_text(out, stdin_ ? "-" : c->analyze, t, s);
+	if (fflush(out) || (out != stdout && fclose(out))) {
+		out = stdout;
+		fb_fail(&e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno));
+		goto out;
+	}
+	out = stdout;
+	if (c->plot) {
+		FILE *f = fopen(c->plot, "w");
+		if (!f || plot_auto(f, stdin_ ? "-" : c->analyze, &s->r) || fclose(f)) {
+			fb_fail(&e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
+			unlink(c->plot);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	if (out != stdout)
+		fclose(out);
+	if (in && !stdin_)
+		fclose(in);
+	free(text);
+	free(t);
+	free(s);
+	if (rc)
+		fprintf(stderr, "flashbench: %s\n", e.msg);
+	return rc ? e.status : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -580,6 +685,8 @@ int main(int argc, char **argv)
 		return 0;
 	if (rc < 0 || check_params(&c, &e) || (c.test == T_PROGRAM && check_program(&c, &e)))
 		return die(&e);
+	if (c.test == T_ANALYZE)
+		return run_analyze(&c);
 	catch_signals();
 	if (c.test == T_RESTORE)
 		return do_restore(&c);
