@@ -19,6 +19,9 @@ CORE = units err sim dev vm programs progress report safety analyze characterise
 CORE_OBJ = $(CORE:%=$(O)/%.o)
 HDRS = $(wildcard *.h)
 
+# reading JSON back (--compare; the tests' jsonpath)
+CORE += json_read
+
 all: $(O)/flashbench $(O)/erase
 
 $(O)/flashbench: $(O)/flashbench.o $(CORE_OBJ)
@@ -30,7 +33,7 @@ $(O)/erase: $(O)/erase.o $(CORE_OBJ)
 $(O)/tests/unit: $(O)/tests/unit.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/tests/jsonpath: $(O)/tests/jsonpath.o
+$(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/json_read.o $(O)/err.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 $(O)/%.o: %.c $(HDRS)
