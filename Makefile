@@ -69,7 +69,24 @@ install: all
 	install -m 644 flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
 	install -m 644 erase.1 $(DESTDIR)$(MANDIR)/flashbench-erase.1
 
-clean:
-	rm -rf *.o tests/*.o flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread
+# make dist: $(DISTDIR)/flashbench-VERSION.tar.gz of the files git tracks (as
+# they are in the work tree), the same bytes every time: names sorted, owner
+# root, every mtime SOURCE_DATE_EPOCH (default: the last commit's date).
+VERSION = $(shell sed -n 's/^\#define FLASHBENCH_VERSION "\(.*\)"/\1/p' version.h)
+DIST = flashbench-$(VERSION)
+DISTDIR ?= .
+dist:
+	@git rev-parse --is-inside-work-tree > /dev/null 2>&1 || \
+		{ echo "make dist: not a git checkout (it packs the files git tracks); run it in the source tree" >&2; exit 2; }
+	@set -e; list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \
+	epoch=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct)}; \
+	git ls-files | awk -F/ '{ p = "."; print p; for (i = 1; i <= NF; i++) { p = p "/" $$i; print p } }' | \
+		LC_ALL=C sort -u > "$$list"; \
+	tar --create --format=gnu --no-recursion --files-from="$$list" --owner=0 --group=0 --numeric-owner \
+		--mtime=@$$epoch --mode=a-w,u+w,a+rX --transform='s,^\.,$(DIST),' | gzip -n -9 > $(DISTDIR)/$(DIST).tar.gz
+	@echo "$(DISTDIR)/$(DIST).tar.gz"
 
-.PHONY: all check check-quick bench install clean
+clean:
+	rm -rf *.o tests/*.o flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz
+
+.PHONY: all check check-quick bench install clean dist
