@@ -11,6 +11,8 @@ LDLIBS = -lm
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
+DATADIR = $(PREFIX)/share/flashbench
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # O is where objects and binaries go (the sanitizer build uses build/asan)
@@ -68,6 +70,14 @@ install: all
 	install -d $(DESTDIR)$(MANDIR)
 	install -m 644 flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
 	install -m 644 erase.1 $(DESTDIR)$(MANDIR)/flashbench-erase.1
+	install -m 755 scripts/report.sh $(DESTDIR)$(BINDIR)/flashbench-report
+	install -m 755 scripts/open-au-sweep.sh $(DESTDIR)$(BINDIR)/flashbench-open-au-sweep
+	install -m 644 flashbench-report.1 flashbench-open-au-sweep.1 $(DESTDIR)$(MANDIR)/
+	install -d $(DESTDIR)$(DATADIR)/programs $(DESTDIR)$(COMPLETIONDIR)
+	install -m 644 scripts/programs/*.fbp $(DESTDIR)$(DATADIR)/programs/
+	install -m 644 completion.bash $(DESTDIR)$(COMPLETIONDIR)/flashbench
+	for c in flashbench-erase flashbench-report flashbench-open-au-sweep; do \
+		ln -sf flashbench $(DESTDIR)$(COMPLETIONDIR)/$$c; done
 
 # make dist: $(DISTDIR)/flashbench-VERSION.tar.gz of the files git tracks (as
 # they are in the work tree), the same bytes every time: names sorted, owner
