@@ -40,7 +40,7 @@ $(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/json_read.o $(O)/err.o
 
 $(O)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -I. -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -I. -c -o $@ $<
 
 check: all $(O)/tests/unit $(O)/tests/jsonpath
 	@if command -v clang > /dev/null; then \
@@ -96,7 +96,21 @@ dist:
 		--mtime=@$$epoch --mode=a-w,u+w,a+rX --transform='s,^\.,$(DIST),' | gzip -n -9 > $(DISTDIR)/$(DIST).tar.gz
 	@echo "$(DISTDIR)/$(DIST).tar.gz"
 
-clean:
-	rm -rf *.o tests/*.o flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz
+# make deb: $(DEBDIR)/flashbench_VERSION_ARCH.deb, built by dpkg-buildpackage
+# from the make dist tarball unpacked in a temporary directory (so the tree
+# stays clean and only tracked files go in).
+DEBDIR ?= .
+deb:
+	@command -v dpkg-buildpackage > /dev/null && command -v dh > /dev/null || \
+		{ echo "make deb: needs dpkg-buildpackage and debhelper: apt-get install dpkg-dev debhelper" >&2; exit 2; }
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(MAKE) --no-print-directory -s dist DISTDIR="$$tmp" > /dev/null; \
+	tar xzf "$$tmp/$(DIST).tar.gz" -C "$$tmp"; \
+	if ! (cd "$$tmp/$(DIST)" && dpkg-buildpackage -us -uc -b) > "$$tmp/build.log" 2>&1; then \
+		tail -25 "$$tmp/build.log" >&2; echo "make deb: dpkg-buildpackage failed (above)" >&2; exit 1; fi; \
+	for f in "$$tmp"/flashbench_*.deb; do cp "$$f" $(DEBDIR)/; echo "$(DEBDIR)/$${f##*/}"; done
 
-.PHONY: all check check-quick bench install clean dist
+clean:
+	rm -rf *.o tests/*.o flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
+
+.PHONY: all check check-quick bench install clean dist deb
