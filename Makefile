@@ -21,8 +21,8 @@ CORE = units err sim dev vm programs progress report safety analyze characterise
 CORE_OBJ = $(CORE:%=$(O)/%.o)
 HDRS = $(wildcard *.h)
 
-# reading JSON back (--compare; the tests' jsonpath)
-CORE += json_read
+# reading JSON back (--compare; the tests' jsonpath); --compare; --summary
+CORE += json_read compare summary
 
 all: $(O)/flashbench $(O)/erase
 
