@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "characterise.h"
+#include "compare.h"
 #include "dev.h"
 #include "devinfo.h"
 #include "err.h"
@@ -25,21 +26,23 @@
 #include "report_auto.h"
 #include "safety.h"
 #include "sim.h"
+#include "summary.h"
 #include "units.h"
 #include "version.h"
 #include "vm.h"
 
-enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO, T_RESTORE, T_PROGRAM, T_ANALYZE };
+enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO, T_RESTORE, T_PROGRAM,
+		 T_ANALYZE, T_COMPARE };
 
 static const char *const test_option[] = {
 	[T_NONE] = "", [T_ALIGN] = "--align", [T_INTERVAL] = "--interval", [T_SCATTER] = "--scatter",
 	[T_OPEN_AU] = "--open-au", [T_FIND_FAT] = "--find-fat", [T_AUTO] = "--auto", [T_RESTORE] = "--restore",
-	[T_PROGRAM] = "--program", [T_ANALYZE] = "--analyze",
+	[T_PROGRAM] = "--program", [T_ANALYZE] = "--analyze", [T_COMPARE] = "--compare",
 };
 static const char *const test_name[] = {
 	[T_NONE] = "", [T_ALIGN] = "align", [T_INTERVAL] = "interval", [T_SCATTER] = "scatter",
 	[T_OPEN_AU] = "open-au", [T_FIND_FAT] = "find-fat", [T_AUTO] = "auto", [T_RESTORE] = "restore",
-	[T_PROGRAM] = "program", [T_ANALYZE] = "analyze",
+	[T_PROGRAM] = "program", [T_ANALYZE] = "analyze", [T_COMPARE] = "compare",
 };
 
 struct cli {
@@ -57,12 +60,15 @@ struct cli {
 	const char *format;     /* how its results print */
 	int program_writes;
 	const char *analyze;    /* --analyze FILE ("-": standard input) */
+	int summary;                    /* --auto --summary */
+	const char *const *files;       /* --compare FILE... */
+	int nfiles;
 };
 
 enum {
 	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
 	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE, OPT_PROGRAM, OPT_PLOT,
-	OPT_ANALYZE,
+	OPT_ANALYZE, OPT_COMPARE, OPT_SUMMARY,
 };
 
 static const struct option long_options[] = {
@@ -94,6 +100,8 @@ static const struct option long_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "compare", no_argument, NULL, OPT_COMPARE },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -159,6 +167,9 @@ static void usage(FILE *f)
 	      "  -o, --out=FILE          write results to FILE instead of standard output\n"
 	      "      --json              results as JSON (every test, and --auto)\n"
 	      "      --plot=FILE.svg     draw the results as an SVG chart\n"
+	      "      --summary           with --auto: one line for a survey table (wiki syntax)\n"
+	      "      --compare           flashbench --compare A.json B.json...: saved --json\n"
+	      "                          results side by side, differences marked (no device)\n"
 	      "  -v, --verbose           add min/avg/max request times to write tests\n"
 	      "  -h, --help              show this help\n"
 	      "      --version           show the version\n"
@@ -245,6 +256,8 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case OPT_SCATTER_ORDER: rc = count_arg("--scatter-order", optarg, 0, 24, &c->t.scatter_order, e); break;
 		case OPT_SCATTER_SPAN: rc = count_arg("--scatter-span", optarg, 1, 1u << 20, &c->t.scatter_span, e); break;
 		case OPT_INTERVAL_ORDER: rc = count_arg("--interval-order", optarg, 0, 30, &c->t.interval_order, e); break;
+		case OPT_COMPARE: rc = set_test(c, T_COMPARE, e); break;
+		case OPT_SUMMARY: c->summary = 1; break;
 		case 'h': usage(stdout); return 1;
 		case OPT_VERSION: printf("flashbench " FLASHBENCH_VERSION "\n"); return 1;
 		case ':':
@@ -268,6 +281,17 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 			return fb_fail(e, EXIT_USAGE, "--plot needs a file name");
 		return 0;
 	}
+	if (c->test == T_COMPARE) { /* --compare FILE...: saved results, no device */
+		c->files = (const char *const *)argv + optind;
+		c->nfiles = argc - optind;
+		if (c->nfiles < 2)
+			return fb_fail(e, EXIT_USAGE, "--compare needs two or more files written with --json "
+				       "(flashbench --compare A.json B.json)");
+		return 0;
+	}
+	if (c->summary && (c->test != T_AUTO || c->json))
+		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, without --json: one line per device for "
+			       "a survey table");
 	if (optind >= argc)
 		return fb_fail(e, EXIT_USAGE, "no device given (usage: flashbench TEST [OPTION]... DEVICE; see --help)");
 	if (argc - optind > 1)
@@ -526,7 +550,14 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 	}
 	progress_end(&pr);
 	identify(c, d, &id);
-	if (c->json)
+	if (c->summary) {
+		double bps;
+		if (summary_read_speed(d, &bps, e)) {
+			free(r);
+			return -1;
+		}
+		summary_line(out, &id, r, bps);
+	} else if (c->json)
 		report_auto_json(out, &id, r, c->write, wall_ns() - t0);
 	else
 		report_auto_text(out, &id, r, c->write, wall_ns() - t0);
@@ -562,6 +593,30 @@ static int do_restore(const struct cli *c)
 		printf("the journal's last record was incomplete: the run was stopped while saving it, "
 		       "before that range was overwritten, so it needed no restoring\n");
 	return 0;
+}
+
+/* --compare A.json B.json ...: no device; -o, --json and --plot apply */
+static int run_compare(const struct cli *c)
+{
+	struct fb_err e = { 0, "" };
+	FILE *out = c->out ? fopen(c->out, "w") : stdout, *plot = NULL;
+	int rc;
+
+	if (!out) {
+		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c->out, strerror(errno));
+		return die(&e);
+	}
+	if (c->plot && !(plot = fopen(c->plot, "w"))) {
+		fb_fail(&e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
+		rc = -1;
+	} else {
+		rc = compare_files(c->files, c->nfiles, c->json ? COMPARE_JSON : COMPARE_TEXT, out, plot, &e);
+	}
+	if (plot && fclose(plot) && !rc)
+		rc = fb_fail(&e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
+	if (out != stdout && fclose(out) && !rc)
+		rc = fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c->out, strerror(errno));
+	return rc ? die(&e) : 0;
 }
 
 /* Put the saved ranges back; a second signal does not interrupt this. */
@@ -683,6 +738,8 @@ int main(int argc, char **argv)
 	rc = parse_args(argc, argv, &c, &e);
 	if (rc > 0)
 		return 0;
+	if (rc == 0 && c.test == T_COMPARE)
+		return run_compare(&c);
 	if (rc < 0 || check_params(&c, &e) || (c.test == T_PROGRAM && check_program(&c, &e)))
 		return die(&e);
 	if (c.test == T_ANALYZE)
