@@ -34,7 +34,7 @@ same "completion: every option of --help, no other" \
 	"$(comp _flashbench "$FB -" | sed 's/=$//')"
 same "completion: --options with an argument end in '=' (optional ones both ways)" \
 	"$(echo "$optlines" | grep -oE -- '--[a-z0-9-]+\[?=' | sed 's/\[//'; echo "$optlines" | grep -oE -- '--[a-z0-9-]+\[=' | sed 's/\[=//')" \
-	"$(comp _flashbench "$FB --" | grep -E '=$|^--preserve$')"
+	"$(comp _flashbench "$FB --" | grep -E "=\$|^($(echo "$optlines" | grep -oE -- '--[a-z0-9-]+\[=' | sed 's/\[=//' | paste -sd'|'))\$")"
 same "completion: the sim: presets of --help" \
 	"$(echo "$help" | grep -oE '^ +sim:[a-z0-9-]+ ' | sed 's/^ *sim://; s/ $//')" \
 	"$(comp _flashbench "$FB -a sim:")"
