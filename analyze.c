@@ -453,6 +453,160 @@ static double probe_noise(const struct scan_level *l)
 	return v[n / 4] - v[n / 16];
 }
 
+/* Whether the device size is a multiple of the erase block (a cross-check). */
+static void size_evidence(struct finding *erase, uint64_t dev_size, uint64_t e)
+{
+	char a[32];
+
+	if (dev_size % e == 0)
+		finding_evidence(erase, "the device size is %llu x %s", (unsigned long long)(dev_size / e), fmt_size(a, e));
+	else
+		finding_evidence(erase, "the device size is not a multiple of %s (common: cards hide spare blocks)",
+				 fmt_size(a, e));
+}
+
+/* The largest diff of the align rows (for "not determined" notes). */
+static double largest_diff(const struct align_row *rows, size_t nrows)
+{
+	double top = 0;
+
+	for (size_t k = 0; k < nrows; k++)
+		top = fmax(top, rows[k].diff);
+	return top;
+}
+
+/* Sparse probes (one per level, as the alignments of a classic -a table):
+ * too few for rank statistics; a two-cluster split, and the smallest size
+ * whose multiples explain (nearly) every probe. */
+static int is_boundary(double d, double base, double te)
+{
+	return d > base + te;
+}
+
+/* How well "every multiple of e is a boundary" explains all levels. */
+struct fit_exact {
+	unsigned points, mismatches, predicted, seen;
+	double extra;      /* mean extra cost at the boundaries seen */
+};
+
+static void fit_exact(const struct scan_level *lv, size_t n, double base, double te, uint64_t e, struct fit_exact *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (size_t L = 0; L < n; L++)
+		for (unsigned j = 1; j <= lv[L].npoints; j++) {
+			int want = (j * lv[L].step) % e == 0, got = is_boundary(lv[L].d[j - 1], base, te);
+			f->points++;
+			f->predicted += want;
+			f->mismatches += want != got;
+			if (got) {
+				f->seen++;
+				f->extra += lv[L].d[j - 1] - base;
+			}
+		}
+	if (f->seen)
+		f->extra /= f->seen;
+}
+
+/* Two-means split of all probes; returns the threshold between the
+ * clusters, or 0 when they are not clearly apart (no boundary shows). */
+static double boundary_split(const struct scan_level *lv, size_t n, double base, double te)
+{
+	double lo = 1e300, hi = -1e300, noise = probe_noise(&lv[0]);
+
+	for (size_t L = 0; L < n; L++)
+		for (unsigned j = 0; j < lv[L].npoints; j++) {
+			lo = fmin(lo, lv[L].d[j]);
+			hi = fmax(hi, lv[L].d[j]);
+		}
+	for (int it = 0; it < 50; it++) {
+		double mid = (lo + hi) / 2, s0 = 0, s1 = 0;
+		unsigned n0 = 0, n1 = 0;
+		for (size_t L = 0; L < n; L++)
+			for (unsigned j = 0; j < lv[L].npoints; j++) {
+				double x = lv[L].d[j];
+				if (x > mid) {
+					s1 += x;
+					n1++;
+				} else {
+					s0 += x;
+					n0++;
+				}
+			}
+		if (!n0 || !n1)
+			return 0;
+		lo = s0 / n0;
+		hi = s1 / n1;
+	}
+	if (hi - lo < fmax(te, 4 * noise) || hi < base + te)
+		return 0;
+	return (lo + hi) / 2;
+}
+
+static void erase_sparse(const struct scan_level *lv, size_t n, const struct read_levels *rl,
+			 const struct align_row *rows, size_t nrows, uint64_t dev_size, struct finding *erase)
+{
+	double base = rl->page_diff, te = rl->step, split;
+	char a[32], b[32], c[32], d[32];
+
+	/* Each probe is a single position, noisier than the averaged align
+	 * rows: split the probes into two clusters and call a boundary whatever
+	 * lies above the middle, if the clusters are far enough apart. */
+	split = boundary_split(lv, n, base, te);
+	if (split > 0)
+		te = split - base;
+	/* candidates: at the first level that shows any boundary, e = q * step
+	 * for the first boundary j = q; keep the first candidate that explains
+	 * every level (noise may fake a boundary at a low level) */
+	for (size_t L = 0; L < n; L++) {
+		const struct scan_level *l = &lv[L];
+		unsigned q = 0, allowed;
+		struct fit_exact f;
+		uint64_t e;
+
+		for (unsigned j = 1; j <= l->npoints && !q; j++)
+			if (is_boundary(l->d[j - 1], base, te))
+				q = j;
+		if (!q)
+			continue;
+		e = (uint64_t)q * l->step;
+		if (e > MAX_ERASE_BLOCK)
+			break; /* only larger candidates follow */
+		fit_exact(lv + L, n - L, base, te, e, &f);
+		allowed = f.points / 20 > 1 ? f.points / 20 : 1;
+		if (f.predicted < 2 || f.mismatches > allowed)
+			continue;
+		erase->determined = 1;
+		erase->value = e;
+		{ /* describe the finest level where two boundaries show */
+			size_t k = L;
+			while (k + 1 < n && (uint64_t)2 * e > (uint64_t)lv[k].npoints * lv[k].step)
+				k++;
+			finding_evidence(erase, "reads across multiples of %s cost %s more than across page boundaries; "
+					 "probing every %s, exactly the multiples of %s do", fmt_size(a, e), fmt_time(b, f.extra),
+					 fmt_size(c, lv[k].step), fmt_size(d, e));
+		}
+		finding_evidence(erase, "%u of %u probes from %s to %s fit that pattern%s", f.points - f.mismatches,
+				 f.points, fmt_size(a, l->step), fmt_size(b, lv[n - 1].step * lv[n - 1].npoints),
+				 f.mismatches ? " (noise in the rest)" : "");
+		size_evidence(erase, dev_size, e);
+		if (f.mismatches == 0 && f.predicted >= 4 && f.extra >= 2 * te)
+			erase->conf = CONF_HIGH;
+		else if (f.mismatches <= 1 && f.predicted >= 3)
+			erase->conf = CONF_MEDIUM;
+		else
+			erase->conf = CONF_LOW;
+		return;
+	}
+	fmt_size(a, lv[0].step);
+	fmt_size(b, lv[n - 1].step * lv[n - 1].npoints);
+	if (split <= 0)
+		finding_not(erase, "no boundary from %s to %s costs clearly more to read across than page boundaries", a, b);
+	else
+		finding_not(erase, "no regular pattern of boundaries from %s to %s that cost more to read across "
+			    "than page boundaries (largest align diff %s, threshold %s)", a, b,
+			    fmt_time(c, largest_diff(rows, nrows)), fmt_time(d, base + te));
+}
+
 void analyze_erase(const struct scan_level *lv, size_t n, const struct read_levels *rl,
 		   const struct align_row *rows, size_t nrows, uint64_t dev_size, struct finding *erase)
 {
@@ -469,6 +623,15 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 	if (!n) {
 		finding_not(erase, "the device is too small to scan for erase-block boundaries");
 		return;
+	}
+	{
+		int dense = 0;
+		for (size_t L = 0; L < n; L++)
+			dense |= lv[L].npoints >= 4;
+		if (!dense) {
+			erase_sparse(lv, n, rl, rows, nrows, dev_size, erase);
+			return;
+		}
 	}
 	sp = malloc(n * SCAN_POINTS * sizeof(*sp));
 	work = malloc(3 * n * SCAN_POINTS * sizeof(*work));
@@ -525,12 +688,7 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 			finding_evidence(erase, "all %u multiples of %s probed from %s to %s cost extra, none of the %u other "
 					 "positions", f.multiples, fmt_size(a, e), fmt_size(b, lv[0].step),
 					 fmt_size(c, lv[n - 1].step * lv[n - 1].npoints), f.others);
-		if (dev_size % e == 0)
-			finding_evidence(erase, "the device size is %llu x %s",
-					 (unsigned long long)(dev_size / e), fmt_size(a, e));
-		else
-			finding_evidence(erase, "the device size is not a multiple of %s (common: cards hide "
-					 "spare blocks)", fmt_size(a, e));
+		size_evidence(erase, dev_size, e);
 		/* high: every multiple and nothing else, far apart, at an even
 		 * cost; uneven costs or free boundaries leave room for another
 		 * reading of the pattern */
@@ -546,21 +704,14 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 		}
 		return;
 	}
-	if (!stands_out) {
-		finding_not(erase, "no boundary from %s to %s costs clearly more to read across than page boundaries",
-			    fmt_size(a, lv[0].step), fmt_size(b, lv[n - 1].step * lv[n - 1].npoints));
-		return;
-	}
-	{
-		double top = 0;
-		for (size_t k = 0; k < nrows; k++)
-			if (rows[k].diff > top)
-				top = rows[k].diff;
+	fmt_size(a, lv[0].step);
+	fmt_size(b, lv[n - 1].step * lv[n - 1].npoints);
+	if (!stands_out)
+		finding_not(erase, "no boundary from %s to %s costs clearly more to read across than page boundaries", a, b);
+	else
 		finding_not(erase, "no spacing from %s to %s whose multiples cost clearly more to read across than "
-			    "the other boundaries (largest align diff %s, step %s)",
-			    fmt_size(a, lv[0].step), fmt_size(b, lv[n - 1].step * lv[n - 1].npoints), fmt_time(c, top),
-			    fmt_time(d, te));
-	}
+			    "the other boundaries (largest align diff %s, step %s)", a, b,
+			    fmt_time(c, largest_diff(rows, nrows)), fmt_time(d, te));
 }
 
 /* ------------------------------------------------------------ min write */
