@@ -647,6 +647,7 @@ static int run_analyze(const struct cli *c)
 	FILE *in = stdin_ ? stdin : fopen(c->analyze, "r"), *out = stdout;
 	struct saved_text *t = malloc(sizeof(*t));
 	struct saved_report *s = malloc(sizeof(*s));
+	struct saved_findings *found = malloc(sizeof(*found));
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 	int rc = -1;
@@ -656,7 +657,7 @@ static int run_analyze(const struct cli *c)
 			"standard input)", c->analyze, strerror(errno));
 		goto out;
 	}
-	if (!t || !s) {
+	if (!t || !s || !found) {
 		fb_fail(&e, EXIT_DEVICE, "out of memory");
 		goto out;
 	}
@@ -678,13 +679,18 @@ static int run_analyze(const struct cli *c)
 		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s", c->analyze, strerror(errno));
 		goto out;
 	}
-	classic_read(text, len, t);
-	if (!t->nalign && !t->nopen) {
-		fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a or -O table found (%u lines read); give the saved "
-			"output of flashbench -a or -O", stdin_ ? "standard input" : c->analyze, t->lines);
+	if (saved_read(text, len, stdin_ ? "standard input" : c->analyze, t, found, &e))
+		goto out;
+	if (!found->have && !t->nalign && !t->nopen && !t->nfat && !t->nother) {
+		fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a, -O or --find-fat table found (%u lines read); give the "
+			"saved output of flashbench -a, -O or --find-fat, or a --json result", stdin_ ? "standard input" :
+			c->analyze, t->lines);
 		goto out;
 	}
-	reanalyze(t, s);
+	if (found->have)
+		reanalyze_findings(found, s);
+	else
+		reanalyze(t, s);
 	if (c->out && !(out = fopen(c->out, "w"))) {
 		out = stdout;
 		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c->out, strerror(errno));
@@ -717,6 +723,7 @@ out:
 	free(text);
 	free(t);
 	free(s);
+	free(found);
 	if (rc)
 		fprintf(stderr, "flashbench: %s\n", e.msg);
 	return rc ? e.status : 0;

@@ -103,6 +103,6 @@ echo "score against the experts: right $right, medium $medium, not determined $n
 
 # bad input
 printf 'hello\nno table here\n' > "$TMP/none.txt"
-expect_error "analyze refuses text without a table" 2 "no flashbench -a or -O table found" "$FB" --analyze "$TMP/none.txt"
+expect_error "analyze refuses text without a table" 2 "no flashbench -a, -O or --find-fat table found" "$FB" --analyze "$TMP/none.txt"
 expect_error "analyze names a missing file" 2 "cannot read $TMP/missing" "$FB" --analyze "$TMP/missing"
 expect_error "analyze takes no --write" 2 "takes no --write" "$FB" --analyze --write tests/real/classic-readme.txt
