@@ -80,6 +80,23 @@ static int whole(struct rd *r, uint64_t *out, const struct json_value *v)
 	return 0;
 }
 
+/* A throughput: a number from 0 up. */
+static int rate(struct rd *r, double *out, const struct json_value *v)
+{
+	if (number(r, out, v))
+		return -1;
+	if (*out < 0)
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field %s is %s, not a throughput", r->name, v->line,
+			       v->column, r->path, v->text);
+	return 0;
+}
+
+/* An optional size read as is: 0 unless a whole number in range. */
+static uint64_t size_or_0(const struct json_value *v)
+{
+	return v && v->number >= 1 && v->number < 1.8e19 ? (uint64_t)v->number : 0;
+}
+
 #define NUM(...) want(r, 1, JSON_NUMBER, __VA_ARGS__)
 
 static const struct json_value *results(struct rd *r)
@@ -152,7 +169,7 @@ static int read_open(struct rd *r)
 			continue;
 		}
 		if (whole(r, &tb->size[tb->n], NUM("results.%zu.chunk", i)) ||
-		    number(r, &tb->rate[tb->n], NUM("results.%zu.bytes_per_second", i)))
+		    rate(r, &tb->rate[tb->n], NUM("results.%zu.bytes_per_second", i)))
 			return -1;
 		tb->n++;
 	}
@@ -188,7 +205,7 @@ static int read_fat(struct rd *r)
 		if (whole(r, &tb->size[tb->n], NUM("results.%zu.chunk", i)))
 			return -1;
 		for (size_t k = 0; k < tb->nblocks && k < aus->n; k++)
-			if (number(r, &tb->rate[tb->n][k], NUM("results.%zu.erase_blocks.%zu.bytes_per_second", i, k)))
+			if (rate(r, &tb->rate[tb->n][k], NUM("results.%zu.erase_blocks.%zu.bytes_per_second", i, k)))
 				return -1;
 		tb->n++;
 		r->t->fat_rows++;
@@ -278,8 +295,7 @@ static int read_findings(struct rd *r)
 		snprintf(s->version, sizeof(s->version), "%s", v->text);
 	if ((v = want(r, 0, JSON_STRING, "device.path")))
 		snprintf(s->device, sizeof(s->device), "%s", v->text);
-	if ((v = want(r, 0, JSON_NUMBER, "device.size")) && v->number > 0)
-		s->size = (uint64_t)v->number;
+	s->size = size_or_0(want(r, 0, JSON_NUMBER, "device.size"));
 	s->sector = 512;
 	if ((v = want(r, 0, JSON_NUMBER, "device.logical_sector")) && v->number >= 512 && v->number <= 65536)
 		s->sector = (unsigned)v->number;
@@ -296,19 +312,17 @@ static int read_findings(struct rd *r)
 			return -1;
 	}
 	/* the align rows, for --plot (an --auto result has them) */
-	if ((v = want(r, 0, JSON_NUMBER, "parameters.blocksize")) && v->number > 0)
-		s->bs = (uint64_t)v->number;
+	s->bs = size_or_0(want(r, 0, JSON_NUMBER, "parameters.blocksize"));
 	for (size_t i = 0; align && i < align->n && s->nrows < AUTO_MAX_ROWS; i++) {
 		struct align_row *row = &s->rows[s->nrows];
-		double a = 0;
+		const struct json_value *a = NUM("measurements.align.%zu.align", i);
 		memset(row, 0, sizeof(*row));
-		if (number(r, &a, NUM("measurements.align.%zu.align", i)) ||
-		    number(r, &row->pre, NUM("measurements.align.%zu.pre_ns", i)) ||
+		if (!a || number(r, &row->pre, NUM("measurements.align.%zu.pre_ns", i)) ||
 		    number(r, &row->on, NUM("measurements.align.%zu.on_ns", i)) ||
 		    number(r, &row->post, NUM("measurements.align.%zu.post_ns", i)) ||
 		    number(r, &row->diff, NUM("measurements.align.%zu.diff_ns", i)))
 			return -1;
-		row->align = a > 0 ? (uint64_t)a : 0;
+		row->align = size_or_0(a);
 		s->nrows += row->align > 0;
 	}
 	return 0;
