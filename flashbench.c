@@ -55,11 +55,14 @@ struct cli {
 	const char *plot;       /* --plot FILE.svg */
 	const char *format;     /* how its results print */
 	int program_writes;
+	int device_changed;     /* --device-changed */
+	int preserve_volatile;  /* --preserve-volatile */
 };
 
 enum {
 	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
 	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE, OPT_PROGRAM, OPT_PLOT,
+	OPT_DEVICE_CHANGED, OPT_PRESERVE_VOLATILE,
 };
 
 static const struct option long_options[] = {
@@ -69,6 +72,8 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "preserve", optional_argument, NULL, OPT_PRESERVE },
 	{ "restore", required_argument, NULL, OPT_RESTORE },
+	{ "device-changed", no_argument, NULL, OPT_DEVICE_CHANGED },
+	{ "preserve-volatile", no_argument, NULL, OPT_PRESERVE_VOLATILE },
 	{ "program", required_argument, NULL, OPT_PROGRAM },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "interval", no_argument, NULL, 'i' },
@@ -138,6 +143,10 @@ static void usage(FILE *f)
 	      "                          at the end, also after Ctrl-C\n"
 	      "      --restore=FILE      put back what a killed run saved: flashbench\n"
 	      "                          --restore=FILE DEVICE\n"
+	      "      --device-changed    with --restore: accept a device that does not look\n"
+	      "                          like the one the journal was written for (warns)\n"
+	      "      --preserve-volatile with --preserve: accept a journal on tmpfs/ramfs,\n"
+	      "                          which a power cut loses\n"
 	      "\n"
 	      "Parameters (sizes take suffixes: 512, 24k, 1.5M, 12MiB, 2G):\n"
 	      "  -b, --blocksize=SIZE    smallest request (default 16KiB)\n"
@@ -218,6 +227,8 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case OPT_RESTORE: rc = set_test(c, T_RESTORE, e); c->journal = optarg; break;
 		case OPT_PROGRAM: rc = set_test(c, T_PROGRAM, e); c->program = optarg; break;
 		case OPT_PLOT: c->plot = optarg; break;
+		case OPT_DEVICE_CHANGED: c->device_changed = 1; break;
+		case OPT_PRESERVE_VOLATILE: c->preserve_volatile = 1; break;
 		case 'i': rc = set_test(c, T_INTERVAL, e); break;
 		case 's': rc = set_test(c, T_SCATTER, e); break;
 		case 'O': rc = set_test(c, T_OPEN_AU, e); break;
@@ -268,6 +279,10 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "--plot needs a file name and a test");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
+	if (c->device_changed && c->test != T_RESTORE)
+		return fb_fail(e, EXIT_USAGE, "--device-changed goes with --restore");
+	if (c->preserve_volatile && !c->preserve)
+		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with --preserve");
 	return 0;
 }
 
@@ -542,22 +557,23 @@ static int do_restore(const struct cli *c)
 {
 	struct fb_err e = { 0, "" };
 	struct dev *d = NULL;
-	uint64_t bytes;
-	unsigned ranges, torn;
+	struct restore_report r;
 	char sz[32];
+	int rc;
 
 	restoring = 1;
 	if (safety_check_write(c->device, &e) || dev_open(&d, c->device, DEV_READWRITE, &e))
 		return die(&e);
-	if (journal_restore(c->journal, d, c->device, &bytes, &ranges, &torn, &e)) {
-		dev_close(d);
-		return die(&e);
-	}
+	rc = journal_restore(c->journal, d, c->device, c->device_changed ? JOURNAL_DEVICE_CHANGED : 0, &r, &e);
 	dev_close(d);
-	format_size(sz, sizeof(sz), bytes);
+	if (r.warning[0])
+		fprintf(stderr, "flashbench: warning: %s\n", r.warning);
+	if (rc)
+		return die(&e);
+	format_size(sz, sizeof(sz), r.bytes);
 	printf("restored %llu bytes (%s) in %u range%s from %s to %s, read back and verified; journal removed\n",
-	       (unsigned long long)bytes, sz, ranges, ranges == 1 ? "" : "s", c->journal, c->device);
-	if (torn)
+	       (unsigned long long)r.bytes, sz, r.ranges, r.ranges == 1 ? "" : "s", c->journal, c->device);
+	if (r.torn)
 		printf("the journal's last record was incomplete: the run was stopped while saving it, "
 		       "before that range was overwritten, so it needed no restoring\n");
 	return 0;
@@ -650,7 +666,8 @@ int main(int argc, char **argv)
 	}
 	if (c.preserve) {
 		uint64_t room = c.test == T_AUTO ? 64ULL << 20 : plan.write_hi - plan.write_lo;
-		if (journal_create(&journal, journal_path, d, c.device, room, &e))
+		if (journal_create(&journal, journal_path, d, c.device, room,
+				   c.preserve_volatile ? JOURNAL_VOLATILE_OK : 0, &e))
 			goto fail;
 	}
 	if (c.test == T_AUTO) {
