@@ -17,7 +17,6 @@ struct dev {
 	char *path;
 	int fd;
 	int is_block;
-	int cached;
 	struct sim *sim;
 	uint64_t size;
 	unsigned sector, physical;
@@ -81,11 +80,11 @@ static int open_block(struct dev *d, const char *path, enum dev_mode mode, struc
 	else
 		flags |= O_RDWR | O_SYNC | (d->is_block ? O_EXCL : 0);
 	d->fd = open(path, flags);
-	if (d->fd < 0 && errno == EINVAL && !d->is_block) {
-		/* the file system does not do O_DIRECT (tmpfs): measure the cache */
-		d->fd = open(path, flags & ~O_DIRECT);
-		d->cached = 1;
-	}
+	if (d->fd < 0 && errno == EINVAL)
+		/* without O_DIRECT every figure would be the page cache's */
+		return fb_fail(e, EXIT_DEVICE, "%s: %s refuses direct I/O (O_DIRECT; ramfs, tmpfs before Linux 6.6), "
+			       "so the times would be the page cache's, not the device's; use a block device, or a file "
+			       "on a disk file system", path, d->is_block ? "the device" : "its file system");
 	if (d->fd < 0)
 		return open_error(path, errno, mode, e);
 	if (d->is_block) {
@@ -146,7 +145,6 @@ unsigned dev_physical_sector(const struct dev *d) { return d->physical; }
 const char *dev_path(const struct dev *d) { return d->path; }
 int dev_is_sim(const struct dev *d) { return d->sim != NULL; }
 int dev_is_block(const struct dev *d) { return d->is_block; }
-int dev_is_cached(const struct dev *d) { return d->cached; }
 const struct sim_params *dev_sim_params(const struct dev *d) { return d->sim ? sim_params_of(d->sim) : NULL; }
 
 int dev_prepare(struct dev *d, uint64_t max_len, struct fb_err *e)

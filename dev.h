@@ -35,7 +35,6 @@ unsigned dev_physical_sector(const struct dev *d);
 const char *dev_path(const struct dev *d);
 int dev_is_sim(const struct dev *d);
 int dev_is_block(const struct dev *d);
-int dev_is_cached(const struct dev *d);            /* O_DIRECT was refused */
 const struct sim_params *dev_sim_params(const struct dev *d); /* NULL unless sim */
 
 /* Make the I/O buffer ready for requests up to max_len bytes. */
