@@ -348,27 +348,6 @@ static int is_write_test(const struct cli *c)
 	       (c->test == T_PROGRAM && c->program_writes);
 }
 
-/* The variables a program file may use. */
-static void program_vars(const struct cli *c, uint64_t size, struct prog_vars *v)
-{
-	const struct test_params *t = &c->t;
-	struct { const char *name; uint64_t value; } all[] = {
-		{ "blocksize", t->blocksize }, { "erasesize", t->erasesize }, { "count", t->count },
-		{ "offset", t->offset == UINT64_MAX ? 0 : t->offset }, { "open_au_nr", t->open_au_nr },
-		{ "fat_nr", t->fat_nr }, { "scatter_order", t->scatter_order }, { "scatter_span", t->scatter_span },
-		{ "interval_order", t->interval_order }, { "spacing", size ? align_spacing(size, 0) : 1 << 20 },
-		{ "scatter_positions", 1ULL << t->scatter_order },
-		{ "interval_max", t->blocksize << t->interval_order },
-		{ "size", size }, { "open_au_offset", t->offset == UINT64_MAX ? open_au_default_offset(t->erasesize)
-									      : t->offset },
-	};
-	v->n = 0;
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-		v->name[v->n] = all[i].name;
-		v->value[v->n++] = all[i].value;
-	}
-}
-
 /* Parse the program once before the device is opened: syntax errors and a
  * missing --write are refused without touching anything. */
 static int check_program(struct cli *c, struct fb_err *e)
@@ -376,7 +355,7 @@ static int check_program(struct cli *c, struct fb_err *e)
 	struct prog_vars v;
 	struct vm_op *prog;
 
-	program_vars(c, 0, &v);
+	program_vars(&c->t, 0, 0, &v);
 	if (progfile_load(c->program, &v, &prog, &c->format, e))
 		return -1;
 	c->program_writes = program_writes(prog);
@@ -398,7 +377,7 @@ static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
 
 	switch (c->test) {
 	case T_PROGRAM:
-		program_vars(c, dev_size(d), &v);
+		program_vars(&c->t, dev_size(d), dev_sector(d), &v);
 		return progfile_load(c->program, &v, &prog, &format, e) ? NULL : prog;
 	case T_ALIGN: return program_align(&c->t, align_spacing(dev_size(d), 0));
 	case T_INTERVAL: return program_interval(&c->t);

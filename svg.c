@@ -37,6 +37,10 @@ static double tr(const struct scale *s, double v)
 		x = v;
 	}
 	x = b > a ? (x - a) / (b - a) : 0.5;
+	if (!(x > -10)) /* far off the axis (or not a number): just outside it */
+		x = -10;
+	else if (x > 10)
+		x = 10;
 	return s->flip ? s->origin - x * s->pixels : s->origin + x * s->pixels;
 }
 
@@ -66,15 +70,16 @@ static void escape(FILE *f, const char *s)
 	}
 }
 
-/* Ticks: powers of the base on log scales, 1-2-5 steps on linear ones. */
+/* Ticks: powers of the base on log scales, 1-2-5 steps on linear ones.
+ * Every loop is bounded by a count as well, whatever the range holds. */
 static int ticks(const struct scale *s, double *t, int max)
 {
-	int n = 0;
+	int n = 0, guard = 0;
 
 	if (s->log && s->base == 10 && floor(log10(s->hi)) - ceil(log10(s->lo)) < 2) {
 		/* less than two decades: 1-2-5 steps */
 		static const double m[3] = { 1, 2, 5 };
-		for (double d = pow(10, floor(log10(s->lo))); d <= s->hi && n < max; d *= 10)
+		for (double d = pow(10, floor(log10(s->lo))); d <= s->hi && n < max && guard++ < 64; d *= 10)
 			for (int i = 0; i < 3 && n < max; i++)
 				if (d * m[i] >= s->lo && d * m[i] <= s->hi)
 					t[n++] = d * m[i];
@@ -83,10 +88,10 @@ static int ticks(const struct scale *s, double *t, int max)
 	if (s->log) {
 		double p = pow(s->base, floor(log(s->lo) / log(s->base) + 1e-9));
 		int count = 0, every;
-		for (double q = p; q <= s->hi * (1 + 1e-9); q *= s->base)
+		for (double q = p; q <= s->hi * (1 + 1e-9) && count < 4096; q *= s->base)
 			count++;
 		every = count > 12 ? (count + 11) / 12 : 1;
-		for (int i = 0; p <= s->hi * (1 + 1e-9) && n < max; p *= s->base, i++)
+		for (int i = 0; p <= s->hi * (1 + 1e-9) && n < max && i < count; p *= s->base, i++)
 			if (p >= s->lo * (1 - 1e-9) && i % every == 0)
 				t[n++] = p;
 		return n;
@@ -97,10 +102,33 @@ static int ticks(const struct scale *s, double *t, int max)
 			step *= 5;
 		else if (span / step > 12)
 			step *= 2;
-		for (double v = ceil(s->lo / step) * step; v <= s->hi + step * 1e-9 && n < max; v += step)
+		for (double v = ceil(s->lo / step) * step; v <= s->hi + step * 1e-9 && n < max && guard++ < 1000; v += step)
 			t[n++] = fabs(v) < step * 1e-9 ? 0 : v;
 	}
 	return n;
+}
+
+/* Make a scale drawable: finite, positive on log axes, hi above lo by a
+ * step the doubles can tell apart. */
+static void sane(struct scale *s)
+{
+	if (s->log) {
+		if (!isfinite(s->lo) || s->lo <= 0 || s->lo < 1e-300)
+			s->lo = isfinite(s->hi) && s->hi > 1e-300 ? s->hi / s->base : 1;
+		if (!isfinite(s->hi) || s->hi > 1e300)
+			s->hi = s->lo > 1e300 ? s->lo : 1e300;
+		if (s->lo > 1e300 / s->base)
+			s->lo = 1e300 / s->base;
+		if (!(s->hi >= s->lo * s->base))
+			s->hi = s->lo * s->base;
+		return;
+	}
+	if (!isfinite(s->lo) || fabs(s->lo) > 1e300)
+		s->lo = 0;
+	if (!isfinite(s->hi) || fabs(s->hi) > 1e300)
+		s->hi = s->lo + 1;
+	if (!(s->hi - s->lo > fabs(s->lo) * 1e-9) || s->hi - s->lo < 1e-300)
+		s->hi = s->lo + (s->lo ? fabs(s->lo) * 1e-3 : 1);
 }
 
 static void range(const struct chart *c, int y, double *lo, double *hi)
@@ -111,7 +139,7 @@ static void range(const struct chart *c, int y, double *lo, double *hi)
 	for (int i = 0; i < c->ns; i++)
 		for (size_t k = 0; k < c->s[i].n; k++) {
 			double v = y ? c->s[i].y[k] : c->s[i].x[k];
-			if ((y ? c->ylog : c->xlog) && v <= 0)
+			if (!isfinite(v) || ((y ? c->ylog : c->xlog) && v <= 0))
 				continue;
 			if (!any || v < *lo)
 				*lo = v;
@@ -121,10 +149,14 @@ static void range(const struct chart *c, int y, double *lo, double *hi)
 		}
 	if (!y)
 		for (int i = 0; i < c->nm; i++) {
-			if (c->m[i].x < *lo)
-				*lo = c->m[i].x;
-			if (c->m[i].x > *hi)
-				*hi = c->m[i].x;
+			double v = c->m[i].x;
+			if (!isfinite(v) || (c->xlog && v <= 0))
+				continue;
+			if (!any || v < *lo)
+				*lo = v;
+			if (!any || v > *hi)
+				*hi = v;
+			any = 1;
 		}
 	if (!(y ? c->ylog : c->xlog)) {
 		if (y && *lo > 0 && c->yzero)
@@ -140,6 +172,12 @@ static void range(const struct chart *c, int y, double *lo, double *hi)
 	} else if (*hi <= *lo) {
 		*hi = *lo * 2;
 	}
+}
+
+/* Can this point go on the chart's axes? */
+static int drawable(const struct chart *c, double x, double y)
+{
+	return isfinite(x) && isfinite(y) && (!c->xlog || x > 0) && (!c->ylog || y > 0);
 }
 
 int svg_chart(FILE *f, const struct chart *c)
@@ -159,6 +197,8 @@ int svg_chart(FILE *f, const struct chart *c)
 		ys.lo /= 1.3;
 		ys.hi *= 1.3;
 	}
+	sane(&xs);
+	sane(&ys);
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -194,7 +234,10 @@ int svg_chart(FILE *f, const struct chart *c)
 
 	/* markers */
 	for (int i = 0; i < c->nm; i++) {
-		double x = tr(&xs, c->m[i].x);
+		double x;
+		if (!drawable(c, c->m[i].x, 1))
+			continue;
+		x = tr(&xs, c->m[i].x);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" stroke-dasharray=\"6 4\"/>\n",
 			x, TOP, x, TOP + ph);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"#333\" transform=\"rotate(-90 %.1f %d)\" text-anchor=\"end\">",
@@ -209,17 +252,17 @@ int svg_chart(FILE *f, const struct chart *c)
 		const char *col = colour[i % 10];
 		if (s->points) {
 			for (size_t k = 0; k < s->n; k++)
-				if ((!c->xlog || s->x[k] > 0) && (!c->ylog || s->y[k] > 0))
+				if (drawable(c, s->x[k], s->y[k]))
 					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
 						tr(&xs, s->x[k]), tr(&ys, s->y[k]), col);
 		} else {
 			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
 			for (size_t k = 0; k < s->n; k++)
-				if ((!c->xlog || s->x[k] > 0) && (!c->ylog || s->y[k] > 0))
+				if (drawable(c, s->x[k], s->y[k]))
 					fprintf(f, "%.1f,%.1f ", tr(&xs, s->x[k]), tr(&ys, s->y[k]));
 			fputs("\"/>\n", f);
 			for (size_t k = 0; k < s->n; k++)
-				if ((!c->xlog || s->x[k] > 0) && (!c->ylog || s->y[k] > 0))
+				if (drawable(c, s->x[k], s->y[k]))
 					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
 						tr(&xs, s->x[k]), tr(&ys, s->y[k]), col);
 		}

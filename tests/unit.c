@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze.h"
 #include "dev.h"
 #include "programs.h"
 #include "sim.h"
+#include "svg.h"
 #include "units.h"
 #include "vm.h"
 
@@ -415,8 +417,73 @@ static void test_analysis(void)
 	      "analysis: collapse at 2.5x, or past the geometric middle of a known collapse", "wrong verdicts");
 }
 
+/* Charts of degenerate data end and draw only finite numbers (svg.c's
+ * ticks() used to loop forever on some of these; alarm() bounds a hang). */
+static void test_svg_degenerate(void)
+{
+	static const double bad[][3] = {
+		{ 0, 0, 0 }, { -1, -5, -2 }, { NAN, NAN, NAN }, { INFINITY, 1, 2 }, { -INFINITY, 0, 1 },
+		{ 1e308, 1e308, 1e308 }, { 1e-310, 1e-310, 1e-310 }, { 5, 5, 5 }, { 1e15, 1e15 + 1, 1e15 },
+	};
+	FILE *f = tmpfile();
+
+	alarm(20);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		for (int logs = 0; logs < 4; logs++) {
+			struct chart c;
+			char name[80], buf[4096];
+			size_t n;
+			memset(&c, 0, sizeof(c));
+			c.title = c.xlabel = c.ylabel = "t";
+			c.xunit = logs & 1 ? AXIS_BYTES : AXIS_PLAIN;
+			c.yunit = AXIS_NS;
+			c.xlog = logs & 1;
+			c.ylog = logs >> 1 & 1;
+			c.s[0].x = bad[i];
+			c.s[0].y = bad[(i + 1) % (sizeof(bad) / sizeof(bad[0]))];
+			c.s[0].n = 3;
+			c.ns = 1;
+			c.m[0].x = bad[i][0];
+			c.nm = 1;
+			rewind(f);
+			svg_chart(f, &c);
+			fflush(f);
+			n = (size_t)ftell(f);
+			rewind(f);
+			n = fread(buf, 1, n < sizeof(buf) - 1 ? n : sizeof(buf) - 1, f);
+			buf[n] = '\0';
+			snprintf(name, sizeof(name), "svg chart of degenerate data %zu (log %d) ends, no nan/inf", i, logs);
+			{ const char *bad_at = strstr(buf, "nan") ? strstr(buf, "nan") : strstr(buf, "inf"); check(n > 0 && !bad_at, name, "%.120s", bad_at ? (bad_at - buf > 60 ? bad_at - 60 : buf) : buf); }
+		}
+	alarm(0);
+	if (f)
+		fclose(f);
+}
+
+/* The README lists every opcode exactly as vm.h's table says. */
+static void test_opcode_docs(void)
+{
+	FILE *f = fopen("README", "r");
+	static char text[1 << 20];
+	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	for (int c = 0; c < VM_NOPCODES; c++) {
+		const struct vm_opinfo *i = vm_opinfo((enum vm_opcode)c);
+		char head[64], line[200], name[80];
+		snprintf(head, sizeof(head), "%s%s%s", i->name, *i->args ? " " : "", i->args);
+		snprintf(line, sizeof(line), "\n    %-26s%s\n", head, i->meaning);
+		snprintf(name, sizeof(name), "README lists opcode %s as vm.h does", i->name);
+		check(strstr(text, line) != NULL, name, "no line '%.*s'", (int)strlen(line) - 2, line + 1);
+	}
+}
+
 int main(void)
 {
+	test_opcode_docs();
+	test_svg_degenerate();
 	test_parse_size();
 	test_format();
 	test_sim_reads();
