@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sim_params;
+struct dev;
 
 #define DEVINFO_FIELDS 10
 struct devinfo {
@@ -23,7 +23,7 @@ struct identity {
 	const char *path;
 	uint64_t size;
 	unsigned sector, physical;
-	const struct sim_params *sim;   /* NULL for a real device */
+	const struct dev *dev;          /* dev_caps, dev_describe */
 	struct devinfo info;
 };
 

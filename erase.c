@@ -66,11 +66,11 @@ int main(int argc, char **argv)
 			(unsigned long long)dev_size(d));
 		goto out;
 	}
-	if (!dev_is_sim(d) && !dev_is_block(d)) {
+	if (!(dev_caps(d) & DEV_CAP_DISCARD)) {
 		fb_fail(&e, EXIT_DEVICE, "%s is not a block device; discard needs one", argv[1]);
 		goto out;
 	}
-	if (!dev_is_sim(d)) {
+	if (dev_caps(d) & DEV_CAP_REOPEN_RW) {
 		dev_close(d);
 		d = NULL;
 		if (dev_open(&d, argv[1], DEV_READWRITE, &e))

@@ -453,8 +453,8 @@ static void identify(const struct cli *c, const struct dev *d, struct identity *
 	id->size = dev_size(d);
 	id->sector = dev_sector(d);
 	id->physical = dev_physical_sector(d);
-	id->sim = dev_sim_params(d);
-	if (!id->sim)
+	id->dev = d;
+	if (!(dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK))
 		devinfo_read(c->device, &id->info);
 }
 
@@ -491,18 +491,10 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
 	return 0;
 }
 
-/* --auto --write --preserve: save what each write program will overwrite */
-static struct journal *journal;
-static int protect(void *ctx, const struct vm_op *prog, struct fb_err *e)
-{
-	(void)ctx;
-	return journal ? journal_protect(journal, prog, e) : 0;
-}
-
 static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err *e)
 {
 	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
-				  .protect = protect, .ctx = (void *)c };
+				  .ctx = (void *)c };
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
 	double t0 = wall_ns();
@@ -559,17 +551,16 @@ static int do_restore(const struct cli *c)
 }
 
 /* Put the saved ranges back; a second signal does not interrupt this. */
-static int finish_journal(struct fb_err *e)
+static int finish_journal(struct dev *d, struct fb_err *e)
 {
 	uint64_t bytes = 0;
 	char sz[32];
 	int rc;
 
-	if (!journal)
+	if (!dev_journal(d))
 		return 0;
 	restoring = 1;
-	rc = journal_finish(journal, &bytes, e);
-	journal = NULL;
+	rc = dev_preserve_finish(d, &bytes, e) < 0 ? -1 : 0;
 	if (!rc) {
 		format_size(sz, sizeof(sz), bytes);
 		fprintf(stderr, "flashbench: --preserve: put back %llu bytes (%s) and verified them\n",
@@ -624,11 +615,11 @@ int main(int argc, char **argv)
 		if (vm_plan(prog, dev_size(d), dev_sector(d), &plan, &e))
 			goto fail;
 	}
-	if (c.preserve && dev_is_sim(d)) {
+	if (c.preserve && !(dev_caps(d) & DEV_CAP_STORES_DATA)) {
 		fb_fail(&e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 		goto fail;
 	}
-	if (is_write_test(&c) && !dev_is_sim(d)) {
+	if (is_write_test(&c) && (dev_caps(d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(d);
 		d = NULL;
 		if (dev_open(&d, c.device, DEV_READWRITE, &e)) {
@@ -645,9 +636,16 @@ int main(int argc, char **argv)
 	}
 	if (c.preserve) {
 		uint64_t room = c.test == T_AUTO ? 64ULL << 20 : plan.write_hi - plan.write_lo;
+		struct journal *journal;
 		if (journal_create(&journal, journal_path, d, c.device, room,
 				   c.preserve_volatile ? JOURNAL_VOLATILE_OK : 0, &e))
 			goto fail;
+		if (dev_preserve(&d, journal, &e)) {
+			uint64_t none;
+			struct fb_err ignored;
+			journal_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
+			goto fail;
+		}
 	}
 	if (c.test == T_AUTO) {
 		if (run_auto(&c, d, out, &e))
@@ -655,13 +653,13 @@ int main(int argc, char **argv)
 	} else {
 		if (is_write_test(&c))
 			announce(&c, &plan);
-		if (journal) {
+		if (dev_journal(d)) { /* save now, to say so; vm_run then finds nothing new */
 			char sz[32];
-			if (journal_protect(journal, prog, &e))
+			if (dev_will_write(d, prog, &e))
 				goto fail;
-			format_size(sz, sizeof(sz), journal_saved(journal));
+			format_size(sz, sizeof(sz), journal_saved(dev_journal(d)));
 			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s\n",
-				(unsigned long long)journal_saved(journal), sz, journal_path);
+				(unsigned long long)journal_saved(dev_journal(d)), sz, journal_path);
 		}
 		{
 			struct progress pr;
@@ -683,7 +681,7 @@ int main(int argc, char **argv)
 		if (c.plot && write_plot(&c, res, NULL, &e))
 			goto fail;
 	}
-	if (finish_journal(&e))
+	if (finish_journal(d, &e))
 		goto fail;
 	if (fflush(out) || (out != stdout && fclose(out))) {
 		out = stdout;
@@ -695,9 +693,9 @@ int main(int argc, char **argv)
 	dev_close(d);
 	return 0;
 fail:
-	if (journal) {
+	if (d && dev_journal(d)) {
 		struct fb_err why = e;
-		if (finish_journal(&why))
+		if (finish_journal(d, &why))
 			fprintf(stderr, "flashbench: %s\n", why.msg);
 		else
 			snprintf(e.msg + strlen(e.msg), sizeof(e.msg) - strlen(e.msg),

@@ -372,7 +372,7 @@ int journal_create(struct journal **out, const char *path, struct dev *d, const 
 	struct medium m;
 	struct journal *j;
 
-	if (dev_is_sim(d))
+	if (!(dev_caps(d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 	if (journal_check_absent(path, device, e))
 		return -1;
@@ -473,6 +473,7 @@ static int save_range(struct journal *j, uint64_t lo, uint64_t hi, struct fb_err
 int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e)
 {
 	struct extents want = { 0 };
+	uint32_t seq0 = j->seq;
 	int rc = 0;
 
 	if (vm_plan_writes(prog, dev_size(j->d), dev_sector(j->d), collect, &want, e))
@@ -480,6 +481,10 @@ int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *
 	if (want.cap == SIZE_MAX) {
 		free(want.v);
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	}
+	if (!want.n) { /* a program that only reads: nothing to save or sync */
+		free(want.v);
+		return 0;
 	}
 	{ /* is there room for the worst case (nothing saved yet)? */
 		struct statvfs vfs;
@@ -509,11 +514,23 @@ int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *
 			rc = fb_fail(e, EXIT_DEVICE, "out of memory");
 	}
 	free(want.v);
+	if (!rc && j->seq == seq0) /* every range was saved before */
+		return 0;
 	if (!rc && fdatasync(j->fd))
 		rc = fb_fail(e, EXIT_DEVICE, "--preserve: cannot sync %s: %s", j->path, strerror(errno));
 	if (!rc) /* what --restore must find: a shorter journal was cut */
 		rc = index_write(j, e);
 	return rc;
+}
+
+void journal_abandon(struct journal *j)
+{
+	if (!j)
+		return;
+	close(j->fd);
+	free(j->saved.v);
+	free(j->buf);
+	free(j);
 }
 
 uint64_t journal_saved(const struct journal *j)

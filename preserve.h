@@ -46,6 +46,9 @@ int journal_create(struct journal **out, const char *path, struct dev *d, const 
  * the journal: after this the program may run. */
 int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e);
 
+/* Close j and free it, leaving the journal file as it is (for --restore). */
+void journal_abandon(struct journal *j);
+
 /* Bytes saved so far. */
 uint64_t journal_saved(const struct journal *j);
 
