@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "characterise.h"
+#include "compare.h"
 #include "dev.h"
 #include "devinfo.h"
 #include "err.h"
@@ -21,24 +22,27 @@
 #include "progress.h"
 #include "progfile.h"
 #include "report.h"
+#include "report_analyze.h"
 #include "report_auto.h"
 #include "safety.h"
 #include "sim.h"
+#include "summary.h"
 #include "units.h"
 #include "version.h"
 #include "vm.h"
 
-enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO, T_RESTORE, T_PROGRAM };
+enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO, T_RESTORE, T_PROGRAM,
+		 T_ANALYZE, T_COMPARE };
 
 static const char *const test_option[] = {
 	[T_NONE] = "", [T_ALIGN] = "--align", [T_INTERVAL] = "--interval", [T_SCATTER] = "--scatter",
 	[T_OPEN_AU] = "--open-au", [T_FIND_FAT] = "--find-fat", [T_AUTO] = "--auto", [T_RESTORE] = "--restore",
-	[T_PROGRAM] = "--program",
+	[T_PROGRAM] = "--program", [T_ANALYZE] = "--analyze", [T_COMPARE] = "--compare",
 };
 static const char *const test_name[] = {
 	[T_NONE] = "", [T_ALIGN] = "align", [T_INTERVAL] = "interval", [T_SCATTER] = "scatter",
 	[T_OPEN_AU] = "open-au", [T_FIND_FAT] = "find-fat", [T_AUTO] = "auto", [T_RESTORE] = "restore",
-	[T_PROGRAM] = "program",
+	[T_PROGRAM] = "program", [T_ANALYZE] = "analyze", [T_COMPARE] = "compare",
 };
 
 struct cli {
@@ -57,12 +61,17 @@ struct cli {
 	int program_writes;
 	int device_changed;     /* --device-changed */
 	int preserve_volatile;  /* --preserve-volatile */
+	const char *analyze;    /* --analyze FILE ("-": standard input) */
+	int summary;                    /* --auto --summary */
+	const char *const *files;       /* --compare FILE... */
+	int nfiles;
 };
 
 enum {
 	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
 	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE, OPT_PROGRAM, OPT_PLOT,
 	OPT_DEVICE_CHANGED, OPT_PRESERVE_VOLATILE,
+	OPT_ANALYZE, OPT_COMPARE, OPT_SUMMARY,
 };
 
 static const struct option long_options[] = {
@@ -76,6 +85,7 @@ static const struct option long_options[] = {
 	{ "preserve-volatile", no_argument, NULL, OPT_PRESERVE_VOLATILE },
 	{ "program", required_argument, NULL, OPT_PROGRAM },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "analyze", optional_argument, NULL, OPT_ANALYZE },
 	{ "interval", no_argument, NULL, 'i' },
 	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
 	{ "scatter", no_argument, NULL, 's' },
@@ -95,6 +105,8 @@ static const struct option long_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "compare", no_argument, NULL, OPT_COMPARE },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -112,6 +124,12 @@ static void usage(FILE *f)
 	      "                          partition and format the medium\n"
 	      "      --write             let --auto run write tests (DESTROYS data in the\n"
 	      "                          ranges it announces)\n"
+	      "\n"
+	      "Reading saved results (no device needed):\n"
+	      "      --analyze[=FILE]    read -a and -O tables (as posted to a list or a bug\n"
+	      "                          tracker: quoted, wrapped, any units) from FILE or\n"
+	      "                          standard input and say what they show, as --auto\n"
+	      "                          does; --json and --plot work too\n"
 	      "\n"
 	      "Your own test:\n"
 	      "      --program=FILE      run a VM program written as text (see README);\n"
@@ -158,6 +176,9 @@ static void usage(FILE *f)
 	      "  -o, --out=FILE          write results to FILE instead of standard output\n"
 	      "      --json              results as JSON (every test, and --auto)\n"
 	      "      --plot=FILE.svg     draw the results as an SVG chart\n"
+	      "      --summary           with --auto: one line for a survey table (wiki syntax)\n"
+	      "      --compare           flashbench --compare A.json B.json...: saved --json\n"
+	      "                          results side by side, differences marked (no device)\n"
 	      "  -v, --verbose           add min/avg/max request times to write tests\n"
 	      "  -h, --help              show this help\n"
 	      "      --version           show the version\n"
@@ -229,6 +250,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case OPT_PLOT: c->plot = optarg; break;
 		case OPT_DEVICE_CHANGED: c->device_changed = 1; break;
 		case OPT_PRESERVE_VOLATILE: c->preserve_volatile = 1; break;
+		case OPT_ANALYZE: rc = set_test(c, T_ANALYZE, e); c->analyze = optarg; break;
 		case 'i': rc = set_test(c, T_INTERVAL, e); break;
 		case 's': rc = set_test(c, T_SCATTER, e); break;
 		case 'O': rc = set_test(c, T_OPEN_AU, e); break;
@@ -245,6 +267,8 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case OPT_SCATTER_ORDER: rc = count_arg("--scatter-order", optarg, 0, 24, &c->t.scatter_order, e); break;
 		case OPT_SCATTER_SPAN: rc = count_arg("--scatter-span", optarg, 1, 1u << 20, &c->t.scatter_span, e); break;
 		case OPT_INTERVAL_ORDER: rc = count_arg("--interval-order", optarg, 0, 30, &c->t.interval_order, e); break;
+		case OPT_COMPARE: rc = set_test(c, T_COMPARE, e); break;
+		case OPT_SUMMARY: c->summary = 1; break;
 		case 'h': usage(stdout); return 1;
 		case OPT_VERSION: printf("flashbench " FLASHBENCH_VERSION "\n"); return 1;
 		case ':':
@@ -257,6 +281,28 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		if (rc)
 			return -1;
 	}
+	if (c->test == T_ANALYZE) { /* a file, not a device */
+		if (argc - optind > (c->analyze ? 0 : 1))
+			return fb_fail(e, EXIT_USAGE, "--analyze reads one file ('%s' is one too many)", argv[argc - 1]);
+		if (!c->analyze)
+			c->analyze = optind < argc ? argv[optind] : "-";
+		if (c->write || c->preserve)
+			return fb_fail(e, EXIT_USAGE, "--analyze only reads saved results: it takes no --write or --preserve");
+		if (c->plot && !*c->plot)
+			return fb_fail(e, EXIT_USAGE, "--plot needs a file name");
+		return 0;
+	}
+	if (c->test == T_COMPARE) { /* --compare FILE...: saved results, no device */
+		c->files = (const char *const *)argv + optind;
+		c->nfiles = argc - optind;
+		if (c->nfiles < 2)
+			return fb_fail(e, EXIT_USAGE, "--compare needs two or more files written with --json "
+				       "(flashbench --compare A.json B.json)");
+		return 0;
+	}
+	if (c->summary && (c->test != T_AUTO || c->json))
+		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, without --json: one line per device for "
+			       "a survey table");
 	if (optind >= argc)
 		return fb_fail(e, EXIT_USAGE, "no device given (usage: flashbench TEST [OPTION]... DEVICE; see --help)");
 	if (argc - optind > 1)
@@ -511,7 +557,14 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 	}
 	progress_end(&pr);
 	identify(c, d, &id);
-	if (c->json)
+	if (c->summary) {
+		double bps;
+		if (summary_read_speed(d, &bps, e)) {
+			free(r);
+			return -1;
+		}
+		summary_line(out, &id, r, bps);
+	} else if (c->json)
 		report_auto_json(out, &id, r, c->write, wall_ns() - t0);
 	else
 		report_auto_text(out, &id, r, c->write, wall_ns() - t0);
@@ -550,6 +603,30 @@ static int do_restore(const struct cli *c)
 	return 0;
 }
 
+/* --compare A.json B.json ...: no device; -o, --json and --plot apply */
+static int run_compare(const struct cli *c)
+{
+	struct fb_err e = { 0, "" };
+	FILE *out = c->out ? fopen(c->out, "w") : stdout, *plot = NULL;
+	int rc;
+
+	if (!out) {
+		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c->out, strerror(errno));
+		return die(&e);
+	}
+	if (c->plot && !(plot = fopen(c->plot, "w"))) {
+		fb_fail(&e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
+		rc = -1;
+	} else {
+		rc = compare_files(c->files, c->nfiles, c->json ? COMPARE_JSON : COMPARE_TEXT, out, plot, &e);
+	}
+	if (plot && fclose(plot) && !rc)
+		rc = fb_fail(&e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
+	if (out != stdout && fclose(out) && !rc)
+		rc = fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c->out, strerror(errno));
+	return rc ? die(&e) : 0;
+}
+
 /* Put the saved ranges back; a second signal does not interrupt this. */
 static int finish_journal(struct dev *d, struct fb_err *e)
 {
@@ -569,6 +646,89 @@ static int finish_journal(struct dev *d, struct fb_err *e)
 	return rc;
 }
 
+/* --analyze FILE: saved results, no device */
+static int run_analyze(const struct cli *c)
+{
+	struct fb_err e = { 0, "" };
+	int stdin_ = !strcmp(c->analyze, "-");
+	FILE *in = stdin_ ? stdin : fopen(c->analyze, "r"), *out = stdout;
+	struct saved_text *t = malloc(sizeof(*t));
+	struct saved_report *s = malloc(sizeof(*s));
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int rc = -1;
+
+	if (!in) {
+		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s (--analyze takes a saved results file, or - for "
+			"standard input)", c->analyze, strerror(errno));
+		goto out;
+	}
+	if (!t || !s) {
+		fb_fail(&e, EXIT_DEVICE, "out of memory");
+		goto out;
+	}
+	for (;;) {
+		size_t got;
+		if (len + 65536 > cap) {
+			char *p = realloc(text, cap = 2 * cap + 65536);
+			if (!p) {
+				fb_fail(&e, EXIT_DEVICE, "out of memory");
+				goto out;
+			}
+			text = p;
+		}
+		if (!(got = fread(text + len, 1, cap - len, in)))
+			break;
+		len += got;
+	}
+	if (ferror(in)) {
+		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s", c->analyze, strerror(errno));
+		goto out;
+	}
+	classic_read(text, len, t);
+	if (!t->nalign && !t->nopen) {
+		fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a or -O table found (%u lines read); give the saved "
+			"output of flashbench -a or -O", stdin_ ? "standard input" : c->analyze, t->lines);
+		goto out;
+	}
+	reanalyze(t, s);
+	if (c->out && !(out = fopen(c->out, "w"))) {
+		out = stdout;
+		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c->out, strerror(errno));
+		goto out;
+	}
+	if (c->json)
+		report_analyze_json(out, stdin_ ? "-" : c->analyze, t, s);
+	else
+		report_analyze_text(out, stdin_ ? "-" : c->analyze, t, s);
+	if (fflush(out) || (out != stdout && fclose(out))) {
+		out = stdout;
+		fb_fail(&e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno));
+		goto out;
+	}
+	out = stdout;
+	if (c->plot) {
+		FILE *f = fopen(c->plot, "w");
+		if (!f || plot_auto(f, stdin_ ? "-" : c->analyze, &s->r) || fclose(f)) {
+			fb_fail(&e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
+			unlink(c->plot);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	if (out != stdout)
+		fclose(out);
+	if (in && !stdin_)
+		fclose(in);
+	free(text);
+	free(t);
+	free(s);
+	if (rc)
+		fprintf(stderr, "flashbench: %s\n", e.msg);
+	return rc ? e.status : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -585,8 +745,12 @@ int main(int argc, char **argv)
 	rc = parse_args(argc, argv, &c, &e);
 	if (rc > 0)
 		return 0;
+	if (rc == 0 && c.test == T_COMPARE)
+		return run_compare(&c);
 	if (rc < 0 || check_params(&c, &e) || (c.test == T_PROGRAM && check_program(&c, &e)))
 		return die(&e);
+	if (c.test == T_ANALYZE)
+		return run_analyze(&c);
 	catch_signals();
 	if (c.test == T_RESTORE)
 		return do_restore(&c);

@@ -18,4 +18,14 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 void report_test_json(FILE *f, const char *test, const struct identity *id, const struct test_params *t,
 		      const struct vm_result *root, const struct vm_plan *plan);
 
+/* Parts shared with --analyze (report_analyze.c), so both print findings
+ * and recommendations the same way. */
+struct json;
+void report_finding_text(FILE *f, const struct finding *x);
+void report_finding_json(struct json *j, const struct finding *x);
+void report_recommendations_text(FILE *f, const struct recommendations *rec, unsigned sector);
+void report_recommendations_json(struct json *j, const struct recommendations *rec);
+void report_align_rows_json(struct json *j, const char *key, const struct align_row *r, size_t n);
+void report_trials_json(struct json *j, const char *key, const struct open_trial *t, size_t n);
+
 #endif

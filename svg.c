@@ -190,7 +190,11 @@ int svg_chart(FILE *f, const struct chart *c)
 	if (!c->ns)
 		return -1;
 	range(c, 0, &lo, &hi);
-	xs = (struct scale){ lo, hi, c->xlog, c->xunit == AXIS_BYTES ? 2 : 10, pw, LEFT, 0 };
+	if (c->xcat) { /* bar charts: categories 0 .. ncat-1 */
+		lo = -0.5;
+		hi = c->ncat - 0.5;
+	}
+	xs = (struct scale){ lo, hi, c->xlog && !c->xcat, c->xunit == AXIS_BYTES ? 2 : 10, pw, LEFT, 0 };
 	range(c, 1, &lo, &hi);
 	ys = (struct scale){ lo, hi, c->ylog, c->yunit == AXIS_BYTES ? 2 : 10, ph, TOP + ph, 1 };
 	if (c->ylog) { /* a little room above and below */
@@ -209,7 +213,12 @@ int svg_chart(FILE *f, const struct chart *c)
 	fputs("</text>\n", f);
 
 	/* grid and ticks */
-	n = ticks(&xs, t, 64);
+	n = c->xcat ? 0 : ticks(&xs, t, 64);
+	for (int i = 0; c->xcat && i < c->ncat; i++) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", tr(&xs, i), TOP + ph + 18);
+		escape(f, c->xcat[i]);
+		fputs("</text>\n", f);
+	}
 	for (int i = 0; i < n; i++) {
 		double x = tr(&xs, t[i]);
 		label(buf, sizeof(buf), c->xunit, t[i]);
@@ -250,7 +259,23 @@ int svg_chart(FILE *f, const struct chart *c)
 	for (int i = 0; i < c->ns; i++) {
 		const struct series *s = &c->s[i];
 		const char *col = colour[i % 10];
-		if (s->points) {
+		if (s->bars) {
+			double w = 0.8 / c->ns * pw / c->ncat, base = c->ylog ? TOP + ph : tr(&ys, 0);
+			for (size_t k = 0; k < s->n; k++) {
+				double x = tr(&xs, s->x[k]) - 0.4 * pw / c->ncat + i * w, y;
+				if (!(s->y[k] > 0) && c->ylog)
+					continue;
+				y = tr(&ys, s->y[k]);
+				fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+					x + 1, y < base ? y : base, w - 2, fabs(base - y), col);
+				if (s->text && s->text[k]) {
+					fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"start\" "
+						   "transform=\"rotate(-90 %.1f %.1f)\">", x + w / 2 + 4, y - 4, x + w / 2 + 4, y - 4);
+					escape(f, s->text[k]);
+					fputs("</text>\n", f);
+				}
+			}
+		} else if (s->points) {
 			for (size_t k = 0; k < s->n; k++)
 				if (drawable(c, s->x[k], s->y[k]))
 					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
