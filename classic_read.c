@@ -344,6 +344,7 @@ struct reader {
 	struct ctx c;
 	struct saved_align_run *run;     /* the run being read, or NULL */
 	struct saved_open_table *table;
+	struct saved_fat_table *fat;
 	unsigned last_line;
 };
 
@@ -397,6 +398,34 @@ static void add_open(struct reader *rd, uint64_t size, double rate, unsigned lin
 	row_line(rd, line);
 }
 
+/* A find-fat row: a chunk size and one rate per erase block (the words
+ * t[0..ncols-1]). */
+static void add_fat(struct reader *rd, uint64_t size, const struct tok *t, size_t ncols, unsigned line)
+{
+	struct saved_text *o = rd->out;
+	struct saved_fat_table *tb = rd->fat;
+
+	o->fat_rows++;
+	if (ncols > SAVED_FAT_BLOCKS)
+		ncols = SAVED_FAT_BLOCKS;
+	if (!tb || size >= tb->size[tb->n - 1] || tb->n == SAVED_FAT_ROWS || ncols != tb->nblocks) {
+		if (o->nfat == SAVED_FAT_TABLES) {
+			o->dropped++;
+			return;
+		}
+		tb = rd->fat = &o->fat[o->nfat++];
+		memset(tb, 0, sizeof(*tb));
+		tb->erase = rd->c.erase;
+		tb->nblocks = (unsigned)ncols;
+		tb->line = line;
+	}
+	tb->size[tb->n] = size;
+	for (size_t k = 0; k < ncols; k++)
+		rate_word(t[k].s, &tb->rate[tb->n][k]);
+	tb->n++;
+	row_line(rd, line);
+}
+
 void classic_read(const char *text, size_t len, struct saved_text *out)
 {
 	struct words w;
@@ -421,6 +450,7 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 
 		if (!align_record(w.t, w.n, &i, &row, &computed)) {
 			rd.table = NULL;
+			rd.fat = NULL;
 			add_align(&rd, &row, computed, t->line);
 			continue;
 		}
@@ -431,9 +461,10 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 				k++;
 			rd.run = NULL;
 			if (k > i + 2 || rd.c.mode == 'f') { /* find-fat: one column per erase block */
-				out->fat_rows++;
 				rd.table = NULL;
+				add_fat(&rd, size, &w.t[i + 1], k - i - 1, t->line);
 			} else {
+				rd.fat = NULL;
 				add_open(&rd, size, rate, t->line);
 			}
 			/* -v adds min/avg/max */
@@ -447,6 +478,7 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			memset(&rd.c, 0, sizeof(rd.c));
 			rd.run = NULL;
 			rd.table = NULL;
+			rd.fat = NULL;
 			i++;
 			continue;
 		}
@@ -479,6 +511,7 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 		if ((used = option(w.t, w.n, i, &rd.c))) {
 			rd.table = NULL;
 			rd.run = NULL;
+			rd.fat = NULL;
 			i += used;
 			continue;
 		}

@@ -17,6 +17,10 @@
 #define SAVED_ALIGN_ROWS 64
 #define SAVED_OPEN_TABLES 48
 #define SAVED_OPEN_ROWS 32
+#define SAVED_FAT_TABLES 4
+#define SAVED_FAT_ROWS 32
+#define SAVED_FAT_BLOCKS 32
+#define SAVED_OTHER 8
 
 /* One -a run: its rows in the order printed (largest alignment first). */
 struct saved_align_run {
@@ -41,13 +45,35 @@ struct saved_open_table {
 	double rate[SAVED_OPEN_ROWS];   /* bytes per second */
 };
 
+/* One find-fat table: per chunk size (largest first), the throughput in
+ * each of the first erase blocks. */
+struct saved_fat_table {
+	uint64_t erase;             /* --erasesize (0: not given, the default 4MiB) */
+	unsigned line;
+	unsigned nblocks;           /* columns: erase blocks 0 to nblocks-1 */
+	size_t n;
+	uint64_t size[SAVED_FAT_ROWS];
+	double rate[SAVED_FAT_ROWS][SAVED_FAT_BLOCKS];   /* bytes per second */
+};
+
+/* A saved result of a test no finding rests on (--interval, --scatter, a
+ * --program tree): named in the report, not analysed. */
+struct saved_other {
+	char test[16];
+	unsigned line;
+	size_t rows;
+};
+
 struct saved_text {
-	size_t nalign, nopen;
+	size_t nalign, nopen, nfat, nother;
 	struct saved_align_run align[SAVED_ALIGN_RUNS];
 	struct saved_open_table open[SAVED_OPEN_TABLES];
+	struct saved_fat_table fat[SAVED_FAT_TABLES];
+	struct saved_other other[SAVED_OTHER];
 	unsigned lines;             /* lines in the input */
 	unsigned table_lines;       /* lines that held table rows */
-	unsigned fat_rows;          /* find-fat rows seen (not analysed) */
+	unsigned fat_rows;          /* find-fat rows read */
+	unsigned json_results;      /* --json results read (0: classic text) */
 	unsigned dropped;           /* rows beyond the limits above */
 	uint64_t card_erase;        /* preferred_erase_size the text quotes, 0 if none */
 };

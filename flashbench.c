@@ -59,6 +59,8 @@ struct cli {
 	const char *plot;       /* --plot FILE.svg */
 	const char *format;     /* how its results print */
 	int program_writes;
+	int device_changed;     /* --device-changed */
+	int preserve_volatile;  /* --preserve-volatile */
 	const char *analyze;    /* --analyze FILE ("-": standard input) */
 	int summary;                    /* --auto --summary */
 	const char *const *files;       /* --compare FILE... */
@@ -68,6 +70,7 @@ struct cli {
 enum {
 	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
 	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE, OPT_PROGRAM, OPT_PLOT,
+	OPT_DEVICE_CHANGED, OPT_PRESERVE_VOLATILE,
 	OPT_ANALYZE, OPT_COMPARE, OPT_SUMMARY,
 };
 
@@ -78,6 +81,8 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "preserve", optional_argument, NULL, OPT_PRESERVE },
 	{ "restore", required_argument, NULL, OPT_RESTORE },
+	{ "device-changed", no_argument, NULL, OPT_DEVICE_CHANGED },
+	{ "preserve-volatile", no_argument, NULL, OPT_PRESERVE_VOLATILE },
 	{ "program", required_argument, NULL, OPT_PROGRAM },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "analyze", optional_argument, NULL, OPT_ANALYZE },
@@ -121,10 +126,11 @@ static void usage(FILE *f)
 	      "                          ranges it announces)\n"
 	      "\n"
 	      "Reading saved results (no device needed):\n"
-	      "      --analyze[=FILE]    read -a and -O tables (as posted to a list or a bug\n"
-	      "                          tracker: quoted, wrapped, any units) from FILE or\n"
-	      "                          standard input and say what they show, as --auto\n"
-	      "                          does; --json and --plot work too\n"
+	      "      --analyze[=FILE]    read -a, -O and -f tables (as posted to a list or a\n"
+	      "                          bug tracker: quoted, wrapped, any units) or our\n"
+	      "                          --json results from FILE or standard input and\n"
+	      "                          say what they show, as --auto does; --json and\n"
+	      "                          --plot work too\n"
 	      "\n"
 	      "Your own test:\n"
 	      "      --program=FILE      run a VM program written as text (see README);\n"
@@ -156,6 +162,10 @@ static void usage(FILE *f)
 	      "                          at the end, also after Ctrl-C\n"
 	      "      --restore=FILE      put back what a killed run saved: flashbench\n"
 	      "                          --restore=FILE DEVICE\n"
+	      "      --device-changed    with --restore: accept a device that does not look\n"
+	      "                          like the one the journal was written for (warns)\n"
+	      "      --preserve-volatile with --preserve: accept a journal on tmpfs/ramfs,\n"
+	      "                          which a power cut loses\n"
 	      "\n"
 	      "Parameters (sizes take suffixes: 512, 24k, 1.5M, 12MiB, 2G):\n"
 	      "  -b, --blocksize=SIZE    smallest request (default 16KiB)\n"
@@ -239,6 +249,8 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case OPT_RESTORE: rc = set_test(c, T_RESTORE, e); c->journal = optarg; break;
 		case OPT_PROGRAM: rc = set_test(c, T_PROGRAM, e); c->program = optarg; break;
 		case OPT_PLOT: c->plot = optarg; break;
+		case OPT_DEVICE_CHANGED: c->device_changed = 1; break;
+		case OPT_PRESERVE_VOLATILE: c->preserve_volatile = 1; break;
 		case OPT_ANALYZE: rc = set_test(c, T_ANALYZE, e); c->analyze = optarg; break;
 		case 'i': rc = set_test(c, T_INTERVAL, e); break;
 		case 's': rc = set_test(c, T_SCATTER, e); break;
@@ -314,6 +326,10 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "--plot needs a file name and a test");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
+	if (c->device_changed && c->test != T_RESTORE)
+		return fb_fail(e, EXIT_USAGE, "--device-changed goes with --restore");
+	if (c->preserve_volatile && !c->preserve)
+		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with --preserve");
 	return 0;
 }
 
@@ -484,8 +500,8 @@ static void identify(const struct cli *c, const struct dev *d, struct identity *
 	id->size = dev_size(d);
 	id->sector = dev_sector(d);
 	id->physical = dev_physical_sector(d);
-	id->sim = dev_sim_params(d);
-	if (!id->sim)
+	id->dev = d;
+	if (!(dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK))
 		devinfo_read(c->device, &id->info);
 }
 
@@ -522,18 +538,10 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
 	return 0;
 }
 
-/* --auto --write --preserve: save what each write program will overwrite */
-static struct journal *journal;
-static int protect(void *ctx, const struct vm_op *prog, struct fb_err *e)
-{
-	(void)ctx;
-	return journal ? journal_protect(journal, prog, e) : 0;
-}
-
 static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err *e)
 {
 	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
-				  .protect = protect, .ctx = (void *)c };
+				  .ctx = (void *)c };
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
 	double t0 = wall_ns();
@@ -574,22 +582,23 @@ static int do_restore(const struct cli *c)
 {
 	struct fb_err e = { 0, "" };
 	struct dev *d = NULL;
-	uint64_t bytes;
-	unsigned ranges, torn;
+	struct restore_report r;
 	char sz[32];
+	int rc;
 
 	restoring = 1;
 	if (safety_check_write(c->device, &e) || dev_open(&d, c->device, DEV_READWRITE, &e))
 		return die(&e);
-	if (journal_restore(c->journal, d, c->device, &bytes, &ranges, &torn, &e)) {
-		dev_close(d);
-		return die(&e);
-	}
+	rc = journal_restore(c->journal, d, c->device, c->device_changed ? JOURNAL_DEVICE_CHANGED : 0, &r, &e);
 	dev_close(d);
-	format_size(sz, sizeof(sz), bytes);
+	if (r.warning[0])
+		fprintf(stderr, "flashbench: warning: %s\n", r.warning);
+	if (rc)
+		return die(&e);
+	format_size(sz, sizeof(sz), r.bytes);
 	printf("restored %llu bytes (%s) in %u range%s from %s to %s, read back and verified; journal removed\n",
-	       (unsigned long long)bytes, sz, ranges, ranges == 1 ? "" : "s", c->journal, c->device);
-	if (torn)
+	       (unsigned long long)r.bytes, sz, r.ranges, r.ranges == 1 ? "" : "s", c->journal, c->device);
+	if (r.torn)
 		printf("the journal's last record was incomplete: the run was stopped while saving it, "
 		       "before that range was overwritten, so it needed no restoring\n");
 	return 0;
@@ -620,17 +629,16 @@ static int run_compare(const struct cli *c)
 }
 
 /* Put the saved ranges back; a second signal does not interrupt this. */
-static int finish_journal(struct fb_err *e)
+static int finish_journal(struct dev *d, struct fb_err *e)
 {
 	uint64_t bytes = 0;
 	char sz[32];
 	int rc;
 
-	if (!journal)
+	if (!dev_journal(d))
 		return 0;
 	restoring = 1;
-	rc = journal_finish(journal, &bytes, e);
-	journal = NULL;
+	rc = dev_preserve_finish(d, &bytes, e) < 0 ? -1 : 0;
 	if (!rc) {
 		format_size(sz, sizeof(sz), bytes);
 		fprintf(stderr, "flashbench: --preserve: put back %llu bytes (%s) and verified them\n",
@@ -647,6 +655,7 @@ static int run_analyze(const struct cli *c)
 	FILE *in = stdin_ ? stdin : fopen(c->analyze, "r"), *out = stdout;
 	struct saved_text *t = malloc(sizeof(*t));
 	struct saved_report *s = malloc(sizeof(*s));
+	struct saved_findings *found = malloc(sizeof(*found));
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 	int rc = -1;
@@ -656,7 +665,7 @@ static int run_analyze(const struct cli *c)
 			"standard input)", c->analyze, strerror(errno));
 		goto out;
 	}
-	if (!t || !s) {
+	if (!t || !s || !found) {
 		fb_fail(&e, EXIT_DEVICE, "out of memory");
 		goto out;
 	}
@@ -678,13 +687,18 @@ static int run_analyze(const struct cli *c)
 		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s", c->analyze, strerror(errno));
 		goto out;
 	}
-	classic_read(text, len, t);
-	if (!t->nalign && !t->nopen) {
-		fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a or -O table found (%u lines read); give the saved "
-			"output of flashbench -a or -O", stdin_ ? "standard input" : c->analyze, t->lines);
+	if (saved_read(text, len, stdin_ ? "standard input" : c->analyze, t, found, &e))
+		goto out;
+	if (!found->have && !t->nalign && !t->nopen && !t->nfat && !t->nother) {
+		fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a, -O or --find-fat table found (%u lines read); give the "
+			"saved output of flashbench -a, -O or --find-fat, or a --json result", stdin_ ? "standard input" :
+			c->analyze, t->lines);
 		goto out;
 	}
-	reanalyze(t, s);
+	if (found->have)
+		reanalyze_findings(found, s);
+	else
+		reanalyze(t, s);
 	if (c->out && !(out = fopen(c->out, "w"))) {
 		out = stdout;
 		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c->out, strerror(errno));
@@ -717,6 +731,7 @@ out:
 	free(text);
 	free(t);
 	free(s);
+	free(found);
 	if (rc)
 		fprintf(stderr, "flashbench: %s\n", e.msg);
 	return rc ? e.status : 0;
@@ -772,11 +787,11 @@ int main(int argc, char **argv)
 		if (vm_plan(prog, dev_size(d), dev_sector(d), &plan, &e))
 			goto fail;
 	}
-	if (c.preserve && dev_is_sim(d)) {
+	if (c.preserve && !(dev_caps(d) & DEV_CAP_STORES_DATA)) {
 		fb_fail(&e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 		goto fail;
 	}
-	if (is_write_test(&c) && !dev_is_sim(d)) {
+	if (is_write_test(&c) && (dev_caps(d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(d);
 		d = NULL;
 		if (dev_open(&d, c.device, DEV_READWRITE, &e)) {
@@ -793,8 +808,16 @@ int main(int argc, char **argv)
 	}
 	if (c.preserve) {
 		uint64_t room = c.test == T_AUTO ? 64ULL << 20 : plan.write_hi - plan.write_lo;
-		if (journal_create(&journal, journal_path, d, c.device, room, &e))
+		struct journal *journal;
+		if (journal_create(&journal, journal_path, d, c.device, room,
+				   c.preserve_volatile ? JOURNAL_VOLATILE_OK : 0, &e))
 			goto fail;
+		if (dev_preserve(&d, journal, &e)) {
+			uint64_t none;
+			struct fb_err ignored;
+			journal_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
+			goto fail;
+		}
 	}
 	if (c.test == T_AUTO) {
 		if (run_auto(&c, d, out, &e))
@@ -802,13 +825,13 @@ int main(int argc, char **argv)
 	} else {
 		if (is_write_test(&c))
 			announce(&c, &plan);
-		if (journal) {
+		if (dev_journal(d)) { /* save now, to say so; vm_run then finds nothing new */
 			char sz[32];
-			if (journal_protect(journal, prog, &e))
+			if (dev_will_write(d, prog, &e))
 				goto fail;
-			format_size(sz, sizeof(sz), journal_saved(journal));
+			format_size(sz, sizeof(sz), journal_saved(dev_journal(d)));
 			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s\n",
-				(unsigned long long)journal_saved(journal), sz, journal_path);
+				(unsigned long long)journal_saved(dev_journal(d)), sz, journal_path);
 		}
 		{
 			struct progress pr;
@@ -830,7 +853,7 @@ int main(int argc, char **argv)
 		if (c.plot && write_plot(&c, res, NULL, &e))
 			goto fail;
 	}
-	if (finish_journal(&e))
+	if (finish_journal(d, &e))
 		goto fail;
 	if (fflush(out) || (out != stdout && fclose(out))) {
 		out = stdout;
@@ -842,9 +865,9 @@ int main(int argc, char **argv)
 	dev_close(d);
 	return 0;
 fail:
-	if (journal) {
+	if (d && dev_journal(d)) {
 		struct fb_err why = e;
-		if (finish_journal(&why))
+		if (finish_journal(d, &why))
 			fprintf(stderr, "flashbench: %s\n", why.msg);
 		else
 			snprintf(e.msg + strlen(e.msg), sizeof(e.msg) - strlen(e.msg),

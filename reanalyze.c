@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "units.h"
+#include "version.h"
 
 static void next_step(struct saved_report *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void next_step(struct saved_report *s, const char *fmt, ...)
@@ -31,18 +32,6 @@ static void next_step(struct saved_report *s, const char *fmt, ...)
 		if (!strcmp(s->next[i], s->next[s->nnext]))
 			return;
 	s->nnext++;
-}
-
-static const char *T(char *buf, double ns)
-{
-	format_time(buf, 32, ns);
-	return buf;
-}
-
-static const char *S(char *buf, uint64_t bytes)
-{
-	format_size(buf, 32, bytes);
-	return buf;
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -98,10 +87,12 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, struct 
 		page->nevidence = 0;
 		if (m)
 			finding_not(page, "the first step is at %s, too large for a page; from %s up to it every boundary "
-				    "costs about the same (%s)", S(x, page->value), S(y, r1[0].align), T(z, lv->page_diff));
+				    "costs about the same (%s)", format_size(x, sizeof(x), page->value),
+				    format_size(y, sizeof(y), r1[0].align), format_time(z, sizeof(z), lv->page_diff));
 		else
 			finding_not(page, "every boundary from %s up costs extra to read across, too large for a page: "
-				    "the table does not reach down to the page", S(x, page->value));
+				    "the table does not reach down to the page",
+				    format_size(x, sizeof(x), page->value));
 	}
 }
 
@@ -147,13 +138,17 @@ static void classic_erase(const struct align_row *rows, size_t n, const struct r
 	}
 	f->nevidence = 0;
 	finding_evidence(f, "crossing a multiple of %s costs %s to %s (%zu row%s); crossing the %zu other "
-			 "alignment%s from %s costs %s to %s", S(a, e), T(b, up_lo), T(c, up_hi), nup, nup == 1 ? "" : "s",
-			 ndown, ndown == 1 ? "" : "s", S(d, from ? from : rows[0].align), T(g, ndown ? dn_lo : 0),
-			 T(h, ndown ? dn_hi : 0));
+			 "alignment%s from %s costs %s to %s", format_size(a, sizeof(a), e),
+			 format_time(b, sizeof(b), up_lo), format_time(c, sizeof(c), up_hi), nup,
+			 nup == 1 ? "" : "s",
+			 ndown, ndown == 1 ? "" : "s", format_size(d, sizeof(d), from ? from : rows[0].align),
+			 format_time(g, sizeof(g), ndown ? dn_lo : 0),
+			 format_time(h, sizeof(h), ndown ? dn_hi : 0));
 	finding_evidence(f, "a classic table: one row per alignment, no repeated probes");
 	if (!thirds)
 		snprintf(f->why, sizeof(f->why), "-a cannot tell this from a %s erase block (3 x %s), which shows the "
-			 "same steps; writes can (--auto --write)", S(a, 3 * e), S(b, e));
+			 "same steps; writes can (--auto --write)", format_size(a, sizeof(a), 3 * e),
+			 format_size(b, sizeof(b), e));
 	if (f->conf > CONF_MEDIUM)
 		f->conf = CONF_MEDIUM;
 }
@@ -213,19 +208,21 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 		how = t->align[k].bs == t->align[a].bs ? "another run" : "the run";
 		if (o->determined && r->erase.determined && o->value == r->erase.value) {
 			finding_evidence(&r->erase, "%s with %s reads (line %u) shows the same step", how,
-					 S(x, t->align[k].bs), t->align[k].line);
+					 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line);
 		} else if (o->determined != r->erase.determined || (o->determined && o->value != r->erase.value)) {
 			if (r->erase.determined)
 				r->erase.conf = CONF_LOW;
 			snprintf(r->erase.why, sizeof(r->erase.why), "%s with %s reads (line %u) %s%s", how,
-				 S(x, t->align[k].bs), t->align[k].line, o->determined ? "shows its step at " : "shows no step",
-				 o->determined ? S(y, o->value) : "");
+				 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line,
+				 o->determined ? "shows its step at " : "shows no step",
+				 o->determined ? format_size(y, sizeof(y), o->value) : "");
 			next_step(s, "run `flashbench -a --blocksize=1024 DEV` once more: the runs here disagree");
 		}
 	}
 	if (t->card_erase && r->erase.determined && t->card_erase != r->erase.value) {
 		finding_evidence(&r->erase, "the card itself reports an erase size of %s (preferred_erase_size), "
-				 "not %s", S(x, t->card_erase), S(y, r->erase.value));
+				 "not %s", format_size(x, sizeof(x), t->card_erase),
+				 format_size(y, sizeof(y), r->erase.value));
 		if (r->erase.conf > CONF_LOW)
 			r->erase.conf = CONF_LOW;
 	}
@@ -238,7 +235,7 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 			top = fmax(top, fabs(r->rows[k].diff));
 		next_step(s, "no step stands out of the noise of this table (diffs up to %s; reads next to the same "
 			  "boundary differ by %s): run `flashbench -a --blocksize=1024 --count=32 DEV` on an idle "
-			  "system, twice", T(x, top), T(y, r->levels.step));
+			  "system, twice", format_time(x, sizeof(x), top), format_time(y, sizeof(y), r->levels.step));
 	}
 	if (!r->page.determined && r->bs > 1024)
 		next_step(s, "run `flashbench -a --blocksize=1024 DEV`: smaller reads show the page");
@@ -251,7 +248,7 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 			  "counts for more than one");
 	if (r->erase.determined)
 		next_step(s, "run `flashbench --auto --write DEV` to confirm the %s erase block with writes (it "
-			  "overwrites the ranges it announces)", S(z, r->erase.value));
+			  "overwrites the ranges it announces)", format_size(z, sizeof(z), r->erase.value));
 }
 
 /* ------------------------------------------------------------ -O */
@@ -304,13 +301,13 @@ static void describe(const struct saved_text *t, int rnd, uint64_t erase, unsign
 		format_rate(a, sizeof(a), tb->rate[k]);
 		format_rate(c, sizeof(c), theirs);
 		if (nr == base)
-			finding_evidence(f, "--open-au-nr=%u%s: %s at %s", nr, g, a, S(b, tb->size[k]));
+			finding_evidence(f, "--open-au-nr=%u%s: %s at %s", nr, g, a, format_size(b, sizeof(b), tb->size[k]));
 		else if (ratio > 0.9 && ratio < 1.1)
 			finding_evidence(f, "--open-au-nr=%u%s: %s at %s, as fast as --open-au-nr=%u (%s)", nr, g, a,
-					 S(b, tb->size[k]), base, c);
+					 format_size(b, sizeof(b), tb->size[k]), base, c);
 		else
 			finding_evidence(f, "--open-au-nr=%u%s: %s at %s, %.1fx %s --open-au-nr=%u (%s)%s", nr, g, a,
-					 S(b, tb->size[k]), ratio >= 1 ? ratio : 1 / ratio,
+					 format_size(b, sizeof(b), tb->size[k]), ratio >= 1 ? ratio : 1 / ratio,
 					 ratio >= 1 ? "slower than" : "faster than", base, c,
 					 write_collapsed(ref * ratio, ref, 0) ? ": garbage collection" : "");
 		return;
@@ -365,7 +362,8 @@ static void open_sweep(const struct saved_text *t, int rnd, uint64_t erase, stru
 	*chunk_out = cmin;
 	if (top <= base) {
 		finding_init(f, f->key, f->title, 0);
-		finding_not(f, "every run with --erasesize=%s used --open-au-nr=%u: nothing to compare", S(a, erase), base);
+		finding_not(f, "every run with --erasesize=%s used --open-au-nr=%u: nothing to compare",
+			    format_size(a, sizeof(a), erase), base);
 		return;
 	}
 	analyze_open(tr, *ntr, top, rnd, cmin, ref, f);
@@ -378,7 +376,8 @@ static void open_sweep(const struct saved_text *t, int rnd, uint64_t erase, stru
 	if (!f->at_least)
 		describe(t, rnd, erase, base, ref, (unsigned)f->value + 1, f);
 	finding_evidence(f, "%zu run%s with --erasesize=%s%s, each judged against --open-au-nr=%u of the same sweep "
-			 "at the smallest chunk both reached", *ntr, *ntr == 1 ? "" : "s", S(a, erase), rnd ? " --random" : "",
+			 "at the smallest chunk both reached", *ntr, *ntr == 1 ? "" : "s",
+			 format_size(a, sizeof(a), erase), rnd ? " --random" : "",
 			 base);
 	if (base != 1)
 		snprintf(f->why, sizeof(f->why), "no --open-au-nr=1 run: judged against --open-au-nr=%u", base);
@@ -441,9 +440,9 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 			open_sweep(t, rnd, erases[k], other, &no, &g, &rf, &ch);
 			if (g.determined && g.value == f->value && g.at_least == f->at_least && g.conf >= CONF_MEDIUM) {
 				agree++;
-				finding_evidence(f, "the sweep with --erasesize=%s counts the same", S(a, erases[k]));
+				finding_evidence(f, "the sweep with --erasesize=%s counts the same", format_size(a, sizeof(a), erases[k]));
 			} else if (g.determined && no > 1) {
-				finding_evidence(f, "the sweep with --erasesize=%s counts %s%llu", S(a, erases[k]),
+				finding_evidence(f, "the sweep with --erasesize=%s counts %s%llu", format_size(a, sizeof(a), erases[k]),
 						 g.at_least ? "at least " : "", (unsigned long long)g.value);
 			}
 		}
@@ -459,7 +458,7 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 			f->conf = CONF_MEDIUM;
 			if (!f->why[0])
 				snprintf(f->why, sizeof(f->why), "counted in the %s erase blocks the sweep used, a size "
-					 "these results do not confirm", S(b, best));
+					 "these results do not confirm", format_size(b, sizeof(b), best));
 		}
 		if (f->at_least)
 			next_step(s, "the %s sweep never collapsed: go on with larger --open-au-nr values "
@@ -474,6 +473,175 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 			  s->open_unused == 1 ? "was" : "were");
 }
 
+/* ------------------------------------------------------------ find-fat */
+
+/* A cell differs from the reference erase block (the table's last, the one
+ * farthest from the start) by this factor either way: the rule of --auto's
+ * FAT probe (analyze_fat). */
+#define FAT_APART 1.5
+/* High confidence, as analyze_fat: the area clearly apart (2x), the erase
+ * blocks after it alike (within 1.2x). */
+#define FAT_CLEAR 2.0
+#define FAT_ALIKE 1.2
+/* A FAT area shows over adjacent chunk sizes; a classic table times each
+ * cell once, so one row out of line is noise, not an area. */
+#define FAT_RUN_ROWS 3
+
+static uint64_t fat_erase(const struct saved_fat_table *tb)
+{
+	return tb->erase ? tb->erase : 4ULL << 20; /* the classic default */
+}
+
+/* The leading erase blocks of row r that differ from the last one, all in
+ * the same direction (*dir: +1 faster, -1 slower). */
+static unsigned fat_row(const struct saved_fat_table *tb, size_t r, int *dir)
+{
+	unsigned k = 0;
+	double ref = tb->rate[r][tb->nblocks - 1];
+
+	*dir = 0;
+	while (k + 1 < tb->nblocks && ref > 0 && tb->rate[r][k] > 0) {
+		double ratio = tb->rate[r][k] / ref;
+		int d = ratio >= FAT_APART ? 1 : ratio <= 1 / FAT_APART ? -1 : 0;
+		if (!d || (*dir && d != *dir))
+			break;
+		*dir = d;
+		k++;
+	}
+	return k;
+}
+
+static void fat_table(const struct saved_fat_table *tb, struct finding *f)
+{
+	unsigned k[SAVED_FAT_ROWS];
+	int dir[SAVED_FAT_ROWS];
+	size_t run = 0, from = 0, nout = 0;
+	char a[32], b[32], c[32], g[64];
+
+	finding_init(f, "fat_area", "FAT-optimised erase blocks at the start", 0);
+	if (tb->nblocks < 2 || !tb->n) {
+		finding_not(f, "the find-fat table at line %u has one erase block per row: nothing to compare", tb->line);
+		return;
+	}
+	for (size_t r = 0; r < tb->n; r++) {
+		k[r] = fat_row(tb, r, &dir[r]);
+		nout += k[r] > 0;
+	}
+	/* the longest run of adjacent rows that agree on an area */
+	for (size_t r = 0; r < tb->n; r++) {
+		size_t e = r;
+		while (k[r] && e + 1 < tb->n && k[e + 1] == k[r] && dir[e + 1] == dir[r])
+			e++;
+		if (k[r] && e - r + 1 > run) {
+			run = e - r + 1;
+			from = r;
+		}
+		r = e;
+	}
+	if (run >= FAT_RUN_ROWS) {
+		unsigned area = k[from];
+		double weakest = 1e300, alike = 1;
+		size_t others = 0;
+		for (size_t r = from; r < from + run; r++) {
+			double ref = tb->rate[r][tb->nblocks - 1];
+			for (unsigned j = 0; j < tb->nblocks - 1; j++) {
+				double x = tb->rate[r][j] / ref;
+				x = x >= 1 ? x : 1 / x;
+				if (j < area)
+					weakest = fmin(weakest, x);
+				else
+					alike = fmax(alike, x);
+			}
+		}
+		for (size_t r = 0; r < tb->n; r++)
+			others += (r < from || r >= from + run) && k[r] && k[r] != area;
+		f->determined = 1;
+		f->value = area;
+		finding_evidence(f, "erase block%s 0%s%s (the first %s) write%s at least %.1fx %s than erase block %u at "
+				 "every chunk size from %s down to %s (%zu rows, line %u)", area == 1 ? "" : "s",
+				 area == 1 ? "" : " to ", area == 1 ? "" : (snprintf(g, sizeof(g), "%u", area - 1), g),
+				 format_size(a, sizeof(a), area * fat_erase(tb)), area == 1 ? "s" : "", weakest,
+				 dir[from] > 0 ? "faster" : "slower",
+				 tb->nblocks - 1, format_size(b, sizeof(b), tb->size[from]),
+				 format_size(c, sizeof(c), tb->size[from + run - 1]), run, tb->line);
+		if (area + 1 < tb->nblocks)
+			finding_evidence(f, "erase blocks %u to %u write alike there (within %.2fx)", area, tb->nblocks - 1,
+					 alike);
+		else
+			finding_evidence(f, "only erase block %u is left to compare with: the table shows no second "
+					 "ordinary erase block", tb->nblocks - 1);
+		finding_evidence(f, "a classic find-fat table: each cell timed once, against the table's own last "
+				 "erase block");
+		if (others)
+			snprintf(f->why, sizeof(f->why), "%zu other row%s show%s a different count", others,
+				 others == 1 ? "" : "s", others == 1 ? "s" : "");
+		f->conf = 2 * run >= tb->n && area + 1 < tb->nblocks && weakest >= FAT_CLEAR && alike <= FAT_ALIKE &&
+			  !others ? CONF_HIGH : CONF_MEDIUM;
+		return;
+	}
+	if (4 * nout <= tb->n) {
+		f->determined = 1;
+		f->value = 0;
+		f->conf = CONF_MEDIUM;
+		finding_evidence(f, "in %zu of %zu rows (line %u) none of erase blocks 0 to %u writes %.1fx faster or "
+				 "slower than erase block %u", tb->n - nout, tb->n, tb->line, tb->nblocks - 2,
+				 FAT_APART,
+				 tb->nblocks - 1);
+		for (size_t r = 0; r < tb->n && f->nevidence < EVIDENCE_MAX - 1; r++)
+			if (k[r])
+				finding_evidence(f, "at %s, erase block%s 0%s%s differ%s: a single row out of line, not an area",
+						 format_size(a, sizeof(a), tb->size[r]), k[r] == 1 ? "" : "s",
+						 k[r] == 1 ? "" : " to ",
+						 k[r] == 1 ? "" : (snprintf(g, sizeof(g), "%u", k[r] - 1), g),
+						 k[r] == 1 ? "s" : "");
+		snprintf(f->why, sizeof(f->why), "unless the area covers all %u erase blocks of the table: --fat-nr=%u "
+			 "would show that", tb->nblocks, 2 * tb->nblocks);
+		return;
+	}
+	finding_not(f, "the first erase blocks differ from the last in %zu of %zu rows (line %u), but never over %d "
+		    "adjacent chunk sizes: too noisy to tell", nout, tb->n, tb->line, FAT_RUN_ROWS);
+}
+
+static void fat_part(const struct saved_text *t, struct saved_report *s)
+{
+	struct finding *f = &s->r.fat;
+	size_t best = SIZE_MAX;
+	char a[32];
+
+	if (!t->nfat) {
+		finding_init(f, "fat_area", "FAT-optimised erase blocks at the start", 0);
+		finding_not(f, "no find-fat table in the input");
+		return;
+	}
+	for (size_t i = 0; i < t->nfat; i++)
+		if (best == SIZE_MAX || t->fat[i].n * t->fat[i].nblocks > t->fat[best].n * t->fat[best].nblocks)
+			best = i;
+	fat_table(&t->fat[best], f);
+	for (size_t i = 0; i < t->nfat; i++) {
+		struct finding o;
+		if (i == best)
+			continue;
+		fat_table(&t->fat[i], &o);
+		if (o.determined && f->determined && o.value == f->value) {
+			finding_evidence(f, "the table at line %u counts the same", t->fat[i].line);
+		} else if (o.determined || f->determined) {
+			if (f->determined)
+				f->conf = CONF_LOW;
+			snprintf(f->why, sizeof(f->why), "the table at line %u %s", t->fat[i].line,
+				 o.determined ? "counts differently" : "does not decide");
+			if (o.determined)
+				snprintf(f->why + strlen(f->why), sizeof(f->why) - strlen(f->why), " (%llu)",
+					 (unsigned long long)o.value);
+		}
+	}
+	if (!f->determined)
+		next_step(s, "run `flashbench --find-fat --erasesize=%s DEV` again, or `flashbench --auto --write DEV` "
+			  "(both write)", format_size(a, sizeof(a), fat_erase(&t->fat[best])));
+	else if (f->conf < CONF_HIGH)
+		next_step(s, "run `flashbench --auto --write DEV` to confirm the FAT area against an erase block in the "
+			  "middle of the device (it writes)");
+}
+
 void reanalyze(const struct saved_text *t, struct saved_report *s)
 {
 	struct auto_report *r = &s->r;
@@ -483,8 +651,36 @@ void reanalyze(const struct saved_text *t, struct saved_report *s)
 	open_part(t, s, &r->erase);
 	finding_init(&r->min_write, "min_write", "smallest efficient write", 1);
 	finding_not(&r->min_write, "not in -a or -O tables (flashbench --auto --write measures it)");
-	finding_init(&r->fat, "fat_area", "FAT-optimised erase blocks at the start", 0);
-	finding_not(&r->fat, t->fat_rows ? "find-fat tables are not analysed yet (flashbench --auto --write "
-			     "measures it)" : "no find-fat table in the input");
+	fat_part(t, s);
 	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, 0, 512, &r->rec);
+}
+
+/* ------------------------------------------------------------ --auto results */
+
+void reanalyze_findings(const struct saved_findings *found, struct saved_report *s)
+{
+	struct auto_report *r = &s->r;
+
+	memset(s, 0, sizeof(*s));
+	s->found = found;
+	s->primary = s->second = SIZE_MAX;
+	r->page = found->page;
+	r->erase = found->erase;
+	r->min_write = found->min_write;
+	r->open_linear = found->open_linear;
+	r->open_random = found->open_random;
+	r->fat = found->fat;
+	r->alignment_matters = found->alignment_matters;
+	r->bs = found->bs;
+	r->nrows = found->nrows;
+	memcpy(r->rows, found->rows, found->nrows * sizeof(r->rows[0]));
+	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, found->size, found->sector, &r->rec);
+	if (strcmp(found->version, FLASHBENCH_VERSION))
+		next_step(s, "these findings come from flashbench %s, this is %s: run `flashbench --auto%s DEV` again "
+			  "to apply this version's analysis",
+			  found->version[0] ? found->version : "(version not saved)",
+			  FLASHBENCH_VERSION, found->wrote ? " --write" : "");
+	if (!strcmp(found->test, "auto") && !found->wrote)
+		next_step(s, "the run only read: `flashbench --auto --write DEV` also finds the smallest efficient write, "
+			  "the open erase blocks and the FAT area (it overwrites the ranges it announces)");
 }

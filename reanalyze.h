@@ -10,6 +10,7 @@
 
 #include "characterise.h"
 #include "classic_read.h"
+#include "saved_json.h"
 
 /* A read step above this is not a page: NAND pages, even read two or four
  * at a time across planes, are at most 64KiB; a lone step higher up is an
@@ -26,8 +27,18 @@ struct saved_report {
 	unsigned open_unused;                /* open-au tables without --open-au-nr */
 	char next[NEXT_MAX][320];            /* what to run next */
 	int nnext;
+	const struct saved_findings *found;  /* an --auto or --analyze result read, or NULL */
 };
 
 void reanalyze(const struct saved_text *t, struct saved_report *s);
+
+/* A saved --auto (or --analyze) result: its findings as that run made them,
+ * not a second analysis of its measurements.  --auto chose each probe from
+ * what the last one showed (a second boundary scan with more tries, the
+ * open-AU knee tried again, the FAT probe stopped where the area ended), so
+ * the measurements it saved are not all its findings rest on.  The advice
+ * is this version's, from those findings; the next steps say when the
+ * result comes from another version or did not write. */
+void reanalyze_findings(const struct saved_findings *found, struct saved_report *s);
 
 #endif

@@ -1,6 +1,8 @@
 /* report_analyze.c — the --analyze report (see report_analyze.h). */
 #include "report_analyze.h"
 
+#include <string.h>
+
 #include "json.h"
 #include "report_auto.h"
 #include "units.h"
@@ -24,26 +26,55 @@ static size_t open_rows_read(const struct saved_text *t)
 	return n;
 }
 
-void report_analyze_text(FILE *f, const char *source, const struct saved_text *t, const struct saved_report *s)
+/* What was read: the tables, or the saved --auto result. */
+static void read_text(FILE *f, const struct saved_text *t, const struct saved_report *s)
 {
-	const struct auto_report *r = &s->r;
-	const struct finding *all[] = { &r->page, &r->erase, &r->min_write, &r->open_linear, &r->open_random, &r->fat };
-	char a[32];
+	const struct saved_findings *found = s->found;
+	char a[32], b[32];
 
-	fprintf(f, "flashbench --analyze: %s\n", source);
-	fprintf(f, "    read %zu align row%s in %zu run%s and %zu open-au row%s in %zu table%s, from %u of %u lines\n",
-		align_rows_read(t), align_rows_read(t) == 1 ? "" : "s", t->nalign, t->nalign == 1 ? "" : "s",
-		open_rows_read(t), open_rows_read(t) == 1 ? "" : "s", t->nopen, t->nopen == 1 ? "" : "s",
-		t->table_lines, t->lines);
+	if (found) {
+		format_size(a, sizeof(a), found->size);
+		fprintf(f, "    an --%s result from flashbench %s", found->test,
+			found->version[0] ? found->version : "(version not saved)");
+		if (found->device[0])
+			fprintf(f, " of %s (%s), %s", found->device, a, found->wrote ? "with --write" : "read-only");
+		fprintf(f, ": its findings as that run made them, not analysed again\n");
+		return;
+	}
+	fprintf(f, "    read %zu align row%s in %zu run%s and %zu open-au row%s in %zu table%s, ", align_rows_read(t),
+		align_rows_read(t) == 1 ? "" : "s", t->nalign, t->nalign == 1 ? "" : "s", open_rows_read(t),
+		open_rows_read(t) == 1 ? "" : "s", t->nopen, t->nopen == 1 ? "" : "s");
+	if (t->json_results)
+		fprintf(f, "from %u --json result%s\n", t->json_results, t->json_results == 1 ? "" : "s");
+	else
+		fprintf(f, "from %u of %u lines\n", t->table_lines, t->lines);
 	for (size_t k = 0; k < t->nalign; k++) {
 		const struct saved_align_run *run = &t->align[k];
 		format_size(a, sizeof(a), run->bs);
 		fprintf(f, "    -a run at line %u: %zu rows, %s reads (%s)%s\n", run->line, run->n, a,
+			t->json_results ? "from its parameters" :
 			run->bs_given ? "from the command line" : "half the smallest alignment",
 			run->computed_diffs ? ", diffs cut off computed from pre, on and post" : "");
 	}
-	if (t->fat_rows)
-		fprintf(f, "    %u find-fat row%s skipped\n", t->fat_rows, t->fat_rows == 1 ? "" : "s");
+	for (size_t k = 0; k < t->nfat; k++) {
+		const struct saved_fat_table *tb = &t->fat[k];
+		format_size(a, sizeof(a), tb->erase ? tb->erase : 4ULL << 20);
+		format_size(b, sizeof(b), tb->n ? tb->size[tb->n - 1] : 0);
+		fprintf(f, "    find-fat table at line %u: %zu rows down to %s, %u erase blocks of %s%s\n", tb->line, tb->n, b,
+			tb->nblocks, a, tb->erase ? "" : " (the default)");
+	}
+	for (size_t k = 0; k < t->nother; k++)
+		fprintf(f, "    --%s result at line %u: %zu rows, not analysed (no finding rests on it)\n",
+			strcmp(t->other[k].test, "tree") ? t->other[k].test : "program", t->other[k].line, t->other[k].rows);
+}
+
+void report_analyze_text(FILE *f, const char *source, const struct saved_text *t, const struct saved_report *s)
+{
+	const struct auto_report *r = &s->r;
+	const struct finding *all[] = { &r->page, &r->erase, &r->min_write, &r->open_linear, &r->open_random, &r->fat };
+
+	fprintf(f, "flashbench --analyze: %s\n", source);
+	read_text(f, t, s);
 	if (t->dropped)
 		fprintf(f, "    %u row%s beyond what --analyze keeps were skipped\n", t->dropped, t->dropped == 1 ? "" : "s");
 	fputc('\n', f);
@@ -76,6 +107,7 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 	json_uint(&j, "align_rows", align_rows_read(t));
 	json_uint(&j, "open_au_rows", open_rows_read(t));
 	json_uint(&j, "find_fat_rows", t->fat_rows);
+	json_uint(&j, "json_results", t->json_results);
 	json_array(&j, "align_runs");
 	for (size_t k = 0; k < t->nalign; k++) {
 		json_object(&j, NULL);
@@ -98,6 +130,35 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 		json_end(&j);
 	}
 	json_end(&j);
+	json_array(&j, "find_fat_tables");
+	for (size_t k = 0; k < t->nfat; k++) {
+		json_object(&j, NULL);
+		json_uint(&j, "line", t->fat[k].line);
+		json_uint(&j, "rows", t->fat[k].n);
+		json_uint(&j, "erase_blocks", t->fat[k].nblocks);
+		json_uint(&j, "erasesize", t->fat[k].erase);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_array(&j, "not_analysed");
+	for (size_t k = 0; k < t->nother; k++) {
+		json_object(&j, NULL);
+		json_string(&j, "test", t->other[k].test);
+		json_uint(&j, "line", t->other[k].line);
+		json_uint(&j, "rows", t->other[k].rows);
+		json_end(&j);
+	}
+	json_end(&j);
+	if (s->found) {
+		json_object(&j, "saved_findings");
+		json_string(&j, "test", s->found->test);
+		json_string(&j, "version", s->found->version[0] ? s->found->version : NULL);
+		json_string(&j, "device", s->found->device[0] ? s->found->device : NULL);
+		json_bool(&j, "write", s->found->wrote);
+		json_end(&j);
+	} else {
+		json_string(&j, "saved_findings", NULL);
+	}
 	json_end(&j);
 	json_object(&j, "findings");
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)

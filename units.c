@@ -160,7 +160,7 @@ static int rounds_to_1000(double v, int digits)
 	return a >= 1000 || round(a / q) * q >= 1000;
 }
 
-void format_time(char *buf, size_t len, double ns)
+const char *format_time(char *buf, size_t len, double ns)
 {
 	double a = fabs(ns);
 
@@ -168,20 +168,21 @@ void format_time(char *buf, size_t len, double ns)
 		snprintf(buf, len, "%.0fns", ns);
 		if (strcmp(buf, "-0ns") == 0)
 			strcpy(buf, "0ns");
-		return;
+		return buf;
 	}
 	if (!rounds_to_1000(ns / 1e3, 3)) {
 		sig(buf, len, ns / 1e3, 3, "µs");
-		return;
+		return buf;
 	}
 	if (!rounds_to_1000(ns / 1e6, 3)) {
 		sig(buf, len, ns / 1e6, 3, "ms");
-		return;
+		return buf;
 	}
 	sig(buf, len, ns / 1e9, 4, "s");
+	return buf;
 }
 
-void format_size(char *buf, size_t len, uint64_t bytes)
+const char *format_size(char *buf, size_t len, uint64_t bytes)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
 	double v = (double)bytes;
@@ -193,12 +194,13 @@ void format_size(char *buf, size_t len, uint64_t bytes)
 	}
 	if (u == 0) {
 		snprintf(buf, len, "%lluB", (unsigned long long)bytes);
-		return;
+		return buf;
 	}
 	sig(buf, len, v, 3, unit[u]);
+	return buf;
 }
 
-void format_rate(char *buf, size_t len, double bps)
+const char *format_rate(char *buf, size_t len, double bps)
 {
 	static const char *const unit[] = { "B/s", "K/s", "M/s", "G/s", "T/s" };
 	double v = bps;
@@ -209,4 +211,5 @@ void format_rate(char *buf, size_t len, double bps)
 		u++;
 	}
 	sig(buf, len, v, 3, unit[u]);
+	return buf;
 }

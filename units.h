@@ -15,14 +15,16 @@ int parse_size(const char *text, uint64_t *out, const char **why);
 /* Parse a plain non-negative integer (counts, orders). */
 int parse_count(const char *text, uint64_t *out, const char **why);
 
+/* Each of these writes into buf and returns it, so that it can stand in a
+ * printf argument list. */
 /* Time in nanoseconds: "123ns", "53.3µs", "1.08ms", "2.345s"; negative
  * values carry the same units ("-2.1µs"). */
-void format_time(char *buf, size_t len, double ns);
+const char *format_time(char *buf, size_t len, double ns);
 
 /* Byte count in binary units: "512B", "16KiB", "1.5MiB", "12MiB". */
-void format_size(char *buf, size_t len, uint64_t bytes);
+const char *format_size(char *buf, size_t len, uint64_t bytes);
 
 /* Throughput in decimal units of bytes per second: "8.79M/s", "912K/s". */
-void format_rate(char *buf, size_t len, double bytes_per_second);
+const char *format_rate(char *buf, size_t len, double bytes_per_second);
 
 #endif

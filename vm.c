@@ -455,7 +455,7 @@ int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	/* the plan checks bounds and sizes the buffer; walk it only once */
 	if ((plan == &own && vm_plan(prog, dev_size(d), dev_sector(d), &own, e)) ||
-	    dev_prepare(d, plan->max_len, e)) {
+	    dev_prepare(d, plan->max_len, e) || dev_will_write(d, prog, e)) {
 		free(node);
 		return -1;
 	}

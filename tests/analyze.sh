@@ -4,7 +4,7 @@
 # CRLF), and on our own output.  Prints the score against the experts.
 . tests/lib.sh
 JP=${FB%/flashbench}/tests/jsonpath
-KEYS="page erase_block open_linear open_random"
+KEYS="page erase_block open_linear open_random fat_area"
 
 # verdict FILE: "key=value/confidence ..." for the findings that matter
 verdict() {
@@ -101,8 +101,115 @@ echo "score against the experts: right $right, medium $medium, not determined $n
 	[ "$(head -2 "$TMP/j" | paste -sd' ' -)" = "analyze 4194304" ] && pass "analyze --json" ||
 	fail "analyze --json" "$(head -3 "$TMP/j")"
 
+# our own --json results of every test, on simulated cards
+# findings FILE: the headline of each finding (title, value, confidence)
+findings() { grep -E '^(page size|erase block size|smallest efficient|open erase blocks|FAT-optimised)' "$1"; }
+for dev in sd-4m usb-12m; do
+	"$FB" -a "sim:$dev" | "$FB" --analyze - > "$TMP/text" 2>&1
+	"$FB" -a --json "sim:$dev" | "$FB" --analyze - > "$TMP/json" 2>&1
+	if grep -qE '^    read [0-9]+ align rows in 1 run .* from 1 --json result$' "$TMP/json" &&
+		[ -n "$(findings "$TMP/json")" ] && [ "$(findings "$TMP/json")" = "$(findings "$TMP/text")" ]; then
+		pass "analyze -a --json of sim:$dev: the findings of the text form"
+	else
+		fail "analyze -a --json of sim:$dev" "$(diff <(findings "$TMP/text") <(findings "$TMP/json") | head -5)"
+	fi
+done
+# an open-au sweep written with a shell loop: several results in one stream
+: > "$TMP/sweep.txt"
+: > "$TMP/sweep.json"
+for r in "" --random; do
+	for n in 1 2 3; do
+		echo "flashbench -O $r --open-au-nr=$n sim:sd-4m" >> "$TMP/sweep.txt"
+		"$FB" -O $r --open-au-nr=$n sim:sd-4m >> "$TMP/sweep.txt" 2> /dev/null
+		"$FB" -O $r --open-au-nr=$n --json sim:sd-4m >> "$TMP/sweep.json" 2> /dev/null
+	done
+done
+"$FB" --analyze "$TMP/sweep.txt" > "$TMP/text" 2>&1
+"$FB" --analyze "$TMP/sweep.json" > "$TMP/json" 2>&1
+if grep -qE '^open erase blocks, linear +2 ' "$TMP/json" && grep -qE '^open erase blocks, random order +1 ' "$TMP/json" &&
+	grep -q '54 open-au rows in 6 tables, from 6 --json results' "$TMP/json" &&
+	[ "$(findings "$TMP/json")" = "$(findings "$TMP/text")" ]; then
+	pass "analyze six open-au --json results in one stream: 2 linear, 1 random, as the text sweep"
+else
+	fail "analyze an open-au --json sweep" "$(findings "$TMP/json" | grep open; diff <(findings "$TMP/text") <(findings "$TMP/json") | head -4)"
+fi
+# find-fat: sd-4m has a 4-erase-block FAT area, usb-12m none
+for c in "sd-4m 4 high" "usb-12m 0 medium"; do
+	set -- $c
+	"$FB" --find-fat "sim:$1" 2> /dev/null | "$FB" --analyze - > "$TMP/text" 2>&1
+	"$FB" --find-fat --json "sim:$1" 2> /dev/null | "$FB" --analyze - > "$TMP/json" 2>&1
+	if grep -qE "^FAT-optimised erase blocks at the start +$2 +$3\$" "$TMP/json" &&
+		grep -q 'find-fat table at line .*: 9 rows down to 16KiB, 6 erase blocks of 4MiB' "$TMP/json" &&
+		[ "$(findings "$TMP/json")" = "$(findings "$TMP/text")" ]; then
+		pass "analyze find-fat of sim:$1 (text and --json): $2 FAT erase blocks, $3"
+	else
+		fail "analyze find-fat of sim:$1" "$(grep -A3 '^FAT' "$TMP/json"; findings "$TMP/text" | grep FAT)"
+	fi
+done
+# a noisy card: the area still shows, but no more than medium
+"$FB" --find-fat --json "sim:sd-4m,noise=0.1,seed=3" 2> /dev/null | "$FB" --analyze - > "$TMP/json" 2>&1
+grep -qE '^FAT-optimised erase blocks at the start +4 +medium$' "$TMP/json" &&
+	pass "analyze find-fat of a noisy card: 4, medium" || fail "analyze find-fat of a noisy card" "$(grep -A3 '^FAT' "$TMP/json")"
+# tests no finding rests on are named, not analysed
+printf 'len 4096\n  off 0\n    read\n' > "$TMP/tree.fbp"
+for c in "--interval|--interval result at line 31: 7 rows" "--scatter|--scatter result at line 32: 512 rows" \
+	"--program=$TMP/tree.fbp|--program result at line 30: 1 rows"; do
+	opt=${c%%|*} want=${c#*|}
+	"$FB" $opt --json sim:sd-4m | "$FB" --analyze - > "$TMP/json" 2>&1
+	grep -q "^    $want, not analysed (no finding rests on it)" "$TMP/json" &&
+		grep -qE '^erase block size +not determined' "$TMP/json" && pass "analyze ${opt%%=*} --json: named, not analysed" ||
+		fail "analyze ${opt%%=*} --json" "$(head -4 "$TMP/json")"
+done
+# an --auto result: its findings as that run made them, the same code prints them
+for w in "" --write; do
+	how=read-only
+	[ -n "$w" ] && how="with --write"
+	"$FB" --auto $w sim:sd-4m > "$TMP/text" 2> /dev/null
+	"$FB" --auto $w --json sim:sd-4m 2> /dev/null > "$TMP/auto.json"
+	"$FB" --analyze "$TMP/auto.json" > "$TMP/json" 2>&1
+	if grep -q "^    an --auto result from flashbench .* of sim:sd-4m (8GiB), $how: its findings as that run made them" "$TMP/json" &&
+		[ "$(sed -n '/^page size/,/^$/p' "$TMP/json" | grep -v '^    alignment')" = \
+		  "$(sed -n '/^page size/,/^$/p' "$TMP/text" | grep -v '^    alignment\|^    note: the write tests')" ] &&
+		[ "$(sed -n '/^recommendations/,/^$/p' "$TMP/json")" = "$(sed -n '/^recommendations/,/^$/p' "$TMP/text")" ]; then
+		pass "analyze --auto ${w:+$w }--json of sim:sd-4m: the run's findings and advice, as --auto printed them"
+	else
+		fail "analyze --auto ${w:+$w }--json of sim:sd-4m" "$(diff <(sed -n '/^page size/,/^$/p' "$TMP/text") <(sed -n '/^page size/,/^$/p' "$TMP/json") | head -6)"
+	fi
+done
+args=()
+for k in page erase_block min_write open_linear open_random fat_area; do
+	args+=("findings.$k.value" "findings.$k.confidence" "findings.$k.evidence.0")
+done
+"$JP" "${args[@]}" < "$TMP/auto.json" > "$TMP/want"
+"$FB" --analyze --json "$TMP/auto.json" > "$TMP/an.json" && "$JP" "${args[@]}" < "$TMP/an.json" > "$TMP/got" &&
+	"$FB" --analyze --json "$TMP/an.json" | "$JP" "${args[@]}" > "$TMP/got2" && cmp -s "$TMP/want" "$TMP/got" &&
+	cmp -s "$TMP/want" "$TMP/got2" && pass "analyze --json of an --auto result, and of that, keep its findings" ||
+	fail "analyze --json of an --auto result" "$(diff "$TMP/want" "$TMP/got" | head -4)"
+"$FB" --analyze --plot="$TMP/p.svg" "$TMP/auto.json" > /dev/null && grep -q '<svg' "$TMP/p.svg" &&
+	pass "analyze --plot of an --auto result draws its align rows" || fail "analyze --plot of an --auto result" "no svg"
+sed 's/"version": "[^"]*"/"version": "0.0.1"/' "$TMP/auto.json" | "$FB" --analyze - > "$TMP/json" 2>&1
+grep -q 'these findings come from flashbench 0.0.1, this is .*: run `flashbench --auto --write DEV` again' "$TMP/json" &&
+	pass "analyze of an --auto result from another version says so" || fail "analyze of an older --auto result" "$(tail -3 "$TMP/json")"
+
+# JSON that is not ours or not a test we know: one line naming the file, place and field
+"$FB" -a --json sim:sd-4m > "$TMP/a.json"
+echo '{"foo": 1}' > "$TMP/foreign.json"
+expect_error "analyze refuses JSON that is not ours" 2 "^flashbench: $TMP/foreign.json:1:1: no field tool.name " "$FB" --analyze "$TMP/foreign.json"
+echo '{"tool": {"name": "fio"}, "test": "align"}' > "$TMP/fio.json"
+expect_error "analyze refuses another tool's JSON" 2 "fio.json:1:19: field tool.name is \"fio\": not a flashbench result" "$FB" --analyze "$TMP/fio.json"
+sed 's/"test": "align"/"test": "frob"/' "$TMP/a.json" > "$TMP/frob.json"
+expect_error "analyze refuses a test it does not know" 2 'frob.json:24:11: field test is "frob": not a test --analyze knows \(align, open-au, ' "$FB" --analyze "$TMP/frob.json"
+sed '0,/"ns": 1100625/s//"ns": "fast"/' "$TMP/a.json" > "$TMP/type.json"
+expect_error "analyze names a field of the wrong type" 2 'type.json:35:15: field results.0.pre.ns is a string, not a number' "$FB" --analyze "$TMP/type.json"
+sed '/"diff_ns"/d' "$TMP/a.json" > "$TMP/nodiff.json"
+expect_error "analyze names a missing field" 2 'nodiff.json:31:5: no field results.0.diff_ns' "$FB" --analyze "$TMP/nodiff.json"
+{ cat "$TMP/a.json"; head -40 "$TMP/a.json"; } > "$TMP/cut.json"
+expect_error "analyze names the line of a cut-off second result" 2 "cut.json:$(($(wc -l < "$TMP/a.json") + 41)):1: invalid JSON" "$FB" --analyze "$TMP/cut.json"
+cat "$TMP/a.json" "$TMP/auto.json" > "$TMP/mixed.json"
+expect_error "analyze reads an --auto result on its own" 2 "mixed.json:[0-9]+:11: an --auto result is analysed on its own" "$FB" --analyze "$TMP/mixed.json"
+
 # bad input
 printf 'hello\nno table here\n' > "$TMP/none.txt"
-expect_error "analyze refuses text without a table" 2 "no flashbench -a or -O table found" "$FB" --analyze "$TMP/none.txt"
+expect_error "analyze refuses text without a table" 2 "no flashbench -a, -O or --find-fat table found" "$FB" --analyze "$TMP/none.txt"
 expect_error "analyze names a missing file" 2 "cannot read $TMP/missing" "$FB" --analyze "$TMP/missing"
 expect_error "analyze takes no --write" 2 "takes no --write" "$FB" --analyze --write tests/real/classic-readme.txt

@@ -4,6 +4,8 @@
 : "${FB:=$PWD/flashbench}" "${ERASE:=$PWD/erase}"
 TMP=${TMPDIR:-/tmp}/flashbench-test.$$
 mkdir -p "$TMP"
+# the index of unfinished --preserve journals: never the real one
+export FLASHBENCH_STATE_DIR=$TMP/state
 
 # Loop devices and mounts a test made are undone when it exits.
 LOOPS=() MNTS=()
@@ -78,3 +80,18 @@ golden() {
 }
 
 is_root() { [ "$(id -u)" = 0 ]; }
+
+# wait_for SECONDS WHAT CMD...: poll CMD until it succeeds; when SECONDS pass
+# first, say on stderr which event (WHAT) never came and return 1.
+wait_for() {
+	local limit=$1 what=$2 deadline
+	shift 2
+	deadline=$((SECONDS + limit))
+	until "$@"; do
+		if [ $SECONDS -ge $deadline ]; then
+			echo "timed out after ${limit}s waiting for $what" >&2
+			return 1
+		fi
+		sleep 0.01
+	done
+}

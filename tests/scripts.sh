@@ -12,6 +12,19 @@ if grep -qE '^open erase blocks, linear +3 ' "$TMP/sweep" &&
 else
 	fail "open-au-sweep.sh finds 3 linear and 1 random on usb-12m" "$(tail -8 "$TMP/sweep")"
 fi
+# cf-16m: random-order writes are slower per byte than linear ones, yet two
+# erase blocks stay open in random order too; judged against the random
+# sweep's own N=1 run (not the linear one) the script must say 2
+scripts/open-au-sweep.sh -e 16M -b 64k -n 4 sim:cf-16m > "$TMP/sweep" 2> "$TMP/err"
+lin1=$(awk '/^== linear: .*--open-au-nr=1 /{ on = 1; next } on && /^64KiB/ { print $2; exit }' "$TMP/sweep")
+rnd1=$(awk '/^== random: .*--open-au-nr=1 /{ on = 1; next } on && /^64KiB/ { print $2; exit }' "$TMP/sweep")
+if grep -qE '^open erase blocks, random order +2 ' "$TMP/sweep" && grep -qE '^open erase blocks, linear +2 ' "$TMP/sweep" &&
+	[ -n "$rnd1" ] && [ "$rnd1" != "$lin1" ] && grep -q "as fast as --open-au-nr=1 ($rnd1)" "$TMP/sweep" &&
+	[ "$(grep -c '^== random: flashbench --open-au ' "$TMP/sweep")" = 3 ]; then
+	pass "open-au-sweep.sh: random writes slower per byte ($rnd1 against $lin1) but 2 open, judged by the random N=1"
+else
+	fail "open-au-sweep.sh on cf-16m: 2 random" "linear N=1 $lin1, random N=1 $rnd1; $(tail -8 "$TMP/sweep")"
+fi
 scripts/open-au-sweep.sh --random -n 3 -e 4M sim:ssd > "$TMP/sweep" 2> /dev/null
 grep -qE '^open erase blocks, random order +at least 3 ' "$TMP/sweep" &&
 	! grep -q '^== linear' "$TMP/sweep" && pass "open-au-sweep.sh --random -n on an SSD" ||

@@ -1,0 +1,464 @@
+/* saved_json.c — our own --json results read back for --analyze (see
+ * saved_json.h).  The input is cut into its JSON values (one result after
+ * another); each is parsed by json_read.c with the lines before it kept, so
+ * that errors name the line in the whole input.  What each test's result
+ * contributes is written down in one table (kinds[]). */
+#include "saved_json.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_read.h"
+
+struct rd {
+	char path[160];               /* the field last looked up */
+	const struct json_value *doc;
+	const char *name;
+	struct saved_text *t;
+	struct saved_findings *found;
+	struct fb_err *e;
+};
+
+/* The value at the path (printf-style), which must have the given type:
+ * NULL otherwise, with e filled when it is required (naming the line of the
+ * nearest object that exists when the field is missing).  The path is kept
+ * in r->path for the messages below. */
+static const struct json_value *want(struct rd *r, int required, enum json_type type, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static const struct json_value *want(struct rd *r, int required, enum json_type type, const char *fmt, ...)
+{
+	char parent[sizeof(r->path)];
+	const struct json_value *v, *p = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->path, sizeof(r->path), fmt, ap);
+	va_end(ap);
+	v = json_get(r->doc, r->path);
+	if (!required || v)
+		return v && v->type == type ? v : required ? json_want(r->doc, r->path, type, r->name, r->e) : NULL;
+	snprintf(parent, sizeof(parent), "%s", r->path);
+	while (!p) {
+		char *dot = strrchr(parent, '.');
+		if (!dot)
+			p = r->doc;
+		else
+			*dot = '\0', p = json_get(r->doc, parent);
+	}
+	fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: no field %s (--analyze reads the results flashbench --json writes)",
+		r->name, p->line, p->column, r->path);
+	return NULL;
+}
+
+/* A number (v from want, so NULL is an error already reported). */
+static int number(struct rd *r, double *out, const struct json_value *v)
+{
+	if (!v)
+		return -1;
+	if (!isfinite(v->number))
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field %s is %s, too large", r->name, v->line, v->column,
+			       r->path, v->text);
+	*out = v->number;
+	return 0;
+}
+
+/* A size or count: a whole number from 0 up. */
+static int whole(struct rd *r, uint64_t *out, const struct json_value *v)
+{
+	double x = 0;
+
+	if (number(r, &x, v))
+		return -1;
+	if (x < 0 || x != floor(x) || x > 1.8e19)
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field %s is %s, not a whole number of bytes or blocks",
+			       r->name, v->line, v->column, r->path, v->text);
+	*out = (uint64_t)x;
+	return 0;
+}
+
+/* A throughput: a number from 0 up. */
+static int rate(struct rd *r, double *out, const struct json_value *v)
+{
+	if (number(r, out, v))
+		return -1;
+	if (*out < 0)
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field %s is %s, not a throughput", r->name, v->line,
+			       v->column, r->path, v->text);
+	return 0;
+}
+
+/* An optional size read as is: 0 unless a whole number in range. */
+static uint64_t size_or_0(const struct json_value *v)
+{
+	return v && v->number >= 1 && v->number < 1.8e19 ? (uint64_t)v->number : 0;
+}
+
+#define NUM(...) want(r, 1, JSON_NUMBER, __VA_ARGS__)
+
+static const struct json_value *results(struct rd *r)
+{
+	return want(r, 1, JSON_ARRAY, "results");
+}
+
+/* ------------------------------------------------------------ the tests */
+
+static int read_align(struct rd *r)
+{
+	const struct json_value *res = results(r);
+	struct saved_align_run *run;
+	uint64_t bs;
+
+	if (!res || whole(r, &bs, NUM("parameters.blocksize")))
+		return -1;
+	if (r->t->nalign == SAVED_ALIGN_RUNS) {
+		r->t->dropped += (unsigned)res->n;
+		return 0;
+	}
+	run = &r->t->align[r->t->nalign++];
+	memset(run, 0, sizeof(*run));
+	run->bs = bs;
+	run->bs_given = 1;
+	run->line = res->line;
+	for (size_t i = 0; i < res->n; i++) {
+		struct align_row *row = &run->rows[run->n];
+		uint64_t a;
+		if (run->n == SAVED_ALIGN_ROWS) {
+			r->t->dropped++;
+			continue;
+		}
+		memset(row, 0, sizeof(*row));
+		if (whole(r, &a, NUM("results.%zu.align", i)))
+			return -1;
+		row->align = a;
+		if (number(r, &row->pre, NUM("results.%zu.pre.ns", i)) || number(r, &row->on, NUM("results.%zu.on.ns", i)) ||
+		    number(r, &row->post, NUM("results.%zu.post.ns", i)) ||
+		    number(r, &row->diff, NUM("results.%zu.diff_ns", i)))
+			return -1;
+		if (row->align)
+			run->n++;
+	}
+	return 0;
+}
+
+static int read_open(struct rd *r)
+{
+	const struct json_value *res = results(r), *rnd = want(r, 1, JSON_BOOL, "parameters.random");
+	struct saved_open_table *tb;
+	uint64_t nr;
+
+	if (!res || !rnd || whole(r, &nr, NUM("parameters.open_au_nr")))
+		return -1;
+	if (r->t->nopen == SAVED_OPEN_TABLES) {
+		r->t->dropped += (unsigned)res->n;
+		return 0;
+	}
+	tb = &r->t->open[r->t->nopen++];
+	memset(tb, 0, sizeof(*tb));
+	tb->nr = nr < 100000 ? (unsigned)nr : 0;
+	tb->random = rnd->boolean;
+	tb->line = res->line;
+	if (whole(r, &tb->erase, NUM("parameters.erasesize")) || whole(r, &tb->bs, NUM("parameters.blocksize")))
+		return -1;
+	for (size_t i = 0; i < res->n; i++) {
+		if (tb->n == SAVED_OPEN_ROWS) {
+			r->t->dropped++;
+			continue;
+		}
+		if (whole(r, &tb->size[tb->n], NUM("results.%zu.chunk", i)) ||
+		    rate(r, &tb->rate[tb->n], NUM("results.%zu.bytes_per_second", i)))
+			return -1;
+		tb->n++;
+	}
+	return 0;
+}
+
+static int read_fat(struct rd *r)
+{
+	const struct json_value *res = results(r);
+	struct saved_fat_table *tb;
+
+	if (!res)
+		return -1;
+	if (r->t->nfat == SAVED_FAT_TABLES) {
+		r->t->dropped += (unsigned)res->n;
+		return 0;
+	}
+	tb = &r->t->fat[r->t->nfat++];
+	memset(tb, 0, sizeof(*tb));
+	tb->line = res->line;
+	if (whole(r, &tb->erase, NUM("parameters.erasesize")))
+		return -1;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct json_value *aus = want(r, 1, JSON_ARRAY, "results.%zu.erase_blocks", i);
+		if (!aus)
+			return -1;
+		if (tb->n == SAVED_FAT_ROWS) {
+			r->t->dropped++;
+			continue;
+		}
+		if (!tb->n)
+			tb->nblocks = aus->n < SAVED_FAT_BLOCKS ? (unsigned)aus->n : SAVED_FAT_BLOCKS;
+		if (whole(r, &tb->size[tb->n], NUM("results.%zu.chunk", i)))
+			return -1;
+		for (size_t k = 0; k < tb->nblocks && k < aus->n; k++)
+			if (rate(r, &tb->rate[tb->n][k], NUM("results.%zu.erase_blocks.%zu.bytes_per_second", i, k)))
+				return -1;
+		tb->n++;
+		r->t->fat_rows++;
+	}
+	return 0;
+}
+
+/* --interval, --scatter, a --program tree: named, not analysed */
+static int read_other(struct rd *r)
+{
+	const struct json_value *res = results(r), *test = json_get(r->doc, "test");
+	struct saved_other *o;
+
+	if (!res)
+		return -1;
+	if (r->t->nother == SAVED_OTHER)
+		return 0;
+	o = &r->t->other[r->t->nother++];
+	snprintf(o->test, sizeof(o->test), "%s", test->text);
+	o->line = res->line;
+	o->rows = res->n;
+	return 0;
+}
+
+/* The findings of an --auto or --analyze result, as json_finding writes
+ * them (the titles come from the result). */
+static const struct { const char *key; int is_size; size_t at; } finding_keys[] = {
+	{ "page", 1, offsetof(struct saved_findings, page) },
+	{ "erase_block", 1, offsetof(struct saved_findings, erase) },
+	{ "min_write", 1, offsetof(struct saved_findings, min_write) },
+	{ "open_linear", 0, offsetof(struct saved_findings, open_linear) },
+	{ "open_random", 0, offsetof(struct saved_findings, open_random) },
+	{ "fat_area", 0, offsetof(struct saved_findings, fat) },
+};
+
+static int read_finding(struct rd *r, const char *key, char *title, size_t title_len, struct finding *f)
+{
+	const struct json_value *name = want(r, 1, JSON_STRING, "findings.%s.title", key);
+	const struct json_value *det = want(r, 1, JSON_BOOL, "findings.%s.determined", key);
+	const struct json_value *conf = want(r, 1, JSON_STRING, "findings.%s.confidence", key);
+	const struct json_value *ev = want(r, 1, JSON_ARRAY, "findings.%s.evidence", key);
+	const struct json_value *v;
+	int c;
+
+	if (!name || !det || !conf || !ev)
+		return -1;
+	snprintf(title, title_len, "%s", name->text);
+	f->title = title;
+	f->determined = det->boolean;
+	if (f->determined) {
+		if (whole(r, &f->value, NUM("findings.%s.value", key)))
+			return -1;
+	}
+	if ((v = want(r, 0, JSON_BOOL, "findings.%s.at_least", key)))
+		f->at_least = v->boolean;
+	for (c = CONF_NONE; c <= CONF_HIGH && strcmp(conf->text, confidence_name((enum confidence)c)); c++)
+		;
+	if (c > CONF_HIGH)
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field findings.%s.confidence is \"%s\", not none, low, "
+			       "medium or high", r->name, conf->line, conf->column, key, conf->text);
+	f->conf = (enum confidence)c;
+	for (size_t i = 0; i < ev->n && f->nevidence < EVIDENCE_MAX; i++) {
+		const struct json_value *s = want(r, 1, JSON_STRING, "findings.%s.evidence.%zu", key, i);
+		if (!s)
+			return -1;
+		finding_evidence(f, "%s", s->text);
+	}
+	if ((v = want(r, 0, JSON_STRING, "findings.%s.note", key)))
+		snprintf(f->why, sizeof(f->why), "%s", v->text);
+	return 0;
+}
+
+static int read_findings(struct rd *r)
+{
+	struct saved_findings *s = r->found;
+	const struct json_value *test = json_get(r->doc, "test"), *v;
+	const struct json_value *align = want(r, 0, JSON_ARRAY, "measurements.align");
+
+	if (s->have || r->t->json_results)
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: an --%s result is analysed on its own, not with other "
+			       "results in the same input", r->name, test->line, test->column, test->text);
+	memset(s, 0, sizeof(*s));
+	s->have = 1;
+	s->line = r->doc->line;
+	snprintf(s->test, sizeof(s->test), "%s", test->text);
+	if ((v = want(r, 0, JSON_STRING, "tool.version")))
+		snprintf(s->version, sizeof(s->version), "%s", v->text);
+	if ((v = want(r, 0, JSON_STRING, "device.path")))
+		snprintf(s->device, sizeof(s->device), "%s", v->text);
+	s->size = size_or_0(want(r, 0, JSON_NUMBER, "device.size"));
+	s->sector = 512;
+	if ((v = want(r, 0, JSON_NUMBER, "device.logical_sector")) && v->number >= 512 && v->number <= 65536)
+		s->sector = (unsigned)v->number;
+	if ((v = want(r, 0, JSON_BOOL, "parameters.write")))
+		s->wrote = v->boolean;
+	if ((v = want(r, 0, JSON_BOOL, "findings.alignment_matters")))
+		s->alignment_matters = v->boolean;
+	if (!want(r, 1, JSON_OBJECT, "findings"))
+		return -1;
+	for (size_t i = 0; i < sizeof(finding_keys) / sizeof(finding_keys[0]); i++) {
+		struct finding *f = (struct finding *)((char *)s + finding_keys[i].at);
+		finding_init(f, finding_keys[i].key, "", finding_keys[i].is_size);
+		if (read_finding(r, finding_keys[i].key, s->title[i], sizeof(s->title[i]), f))
+			return -1;
+	}
+	/* the align rows, for --plot (an --auto result has them) */
+	s->bs = size_or_0(want(r, 0, JSON_NUMBER, "parameters.blocksize"));
+	for (size_t i = 0; align && i < align->n && s->nrows < AUTO_MAX_ROWS; i++) {
+		struct align_row *row = &s->rows[s->nrows];
+		const struct json_value *a = NUM("measurements.align.%zu.align", i);
+		memset(row, 0, sizeof(*row));
+		if (!a || number(r, &row->pre, NUM("measurements.align.%zu.pre_ns", i)) ||
+		    number(r, &row->on, NUM("measurements.align.%zu.on_ns", i)) ||
+		    number(r, &row->post, NUM("measurements.align.%zu.post_ns", i)) ||
+		    number(r, &row->diff, NUM("measurements.align.%zu.diff_ns", i)))
+			return -1;
+		row->align = size_or_0(a);
+		s->nrows += row->align > 0;
+	}
+	return 0;
+}
+
+/* What each test's result contributes. */
+static const struct kind {
+	const char *test;
+	int (*read)(struct rd *r);
+} kinds[] = {
+	{ "align", read_align },       { "open-au", read_open }, { "find-fat", read_fat },
+	{ "interval", read_other },    { "scatter", read_other }, { "tree", read_other },
+	{ "auto", read_findings },     { "analyze", read_findings },
+};
+
+static int read_result(struct rd *r)
+{
+	const struct json_value *tool, *test;
+	char known[160] = "";
+
+	if (r->doc->type != JSON_OBJECT)
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: not a flashbench --json result (an object with tool, test "
+			       "and results)", r->name, r->doc->line, r->doc->column);
+	if (!(tool = want(r, 1, JSON_STRING, "tool.name")))
+		return -1;
+	if (strcmp(tool->text, "flashbench"))
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field tool.name is \"%s\": not a flashbench result",
+			       r->name, tool->line, tool->column, tool->text);
+	if (!(test = want(r, 1, JSON_STRING, "test")))
+		return -1;
+	if (r->found->have)
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: an --%s result is analysed on its own, not with other "
+			       "results in the same input", r->name, test->line, test->column, r->found->test);
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (!strcmp(test->text, kinds[i].test)) {
+			int rc = kinds[i].read(r);
+			r->t->json_results += !rc;
+			return rc;
+		}
+		snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "", kinds[i].test);
+	}
+	return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field test is \"%s\": not a test --analyze knows (%s)", r->name,
+		       test->line, test->column, test->text, known);
+}
+
+/* ------------------------------------------------------------ the input */
+
+static size_t skip_blank(const char *p, size_t len, size_t i)
+{
+	while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+		i++;
+	return i;
+}
+
+int saved_is_json(const char *text, size_t len)
+{
+	size_t i = skip_blank(text, len, 0);
+	return i < len && (text[i] == '{' || text[i] == '[');
+}
+
+/* Where the JSON value starting at text[i] ends: brackets counted outside
+ * strings (the parser checks the rest); len when it does not. */
+static size_t value_end(const char *text, size_t len, size_t i)
+{
+	int depth = 0, in_string = 0;
+
+	for (; i < len; i++) {
+		char ch = text[i];
+		if (in_string) {
+			if (ch == '\\')
+				i++;
+			else if (ch == '"')
+				in_string = 0;
+		} else if (ch == '"') {
+			in_string = 1;
+		} else if (ch == '{' || ch == '[') {
+			depth++;
+		} else if ((ch == '}' || ch == ']') && --depth == 0) {
+			return i + 1;
+		}
+	}
+	return len;
+}
+
+static int read_json(const char *text, size_t len, const char *name, struct saved_text *t,
+		     struct saved_findings *found, struct fb_err *e)
+{
+	size_t i = skip_blank(text, len, 0), line = 1, line_at = 0;
+
+	for (size_t k = 0; k < len; k++)
+		t->lines += text[k] == '\n';
+	t->lines += len && text[len - 1] != '\n';
+	while (i < len) {
+		size_t end = value_end(text, len, i), pad;
+		struct json_value *doc;
+		struct rd r = { .name = name, .t = t, .found = found, .e = e };
+		char *buf;
+		int rc;
+
+		/* the lines and columns before it stay, so errors name the
+		 * place in the whole input */
+		for (; line_at < i; line_at++)
+			line += text[line_at] == '\n';
+		{
+			size_t col = i;
+			while (col > 0 && text[col - 1] != '\n')
+				col--;
+			pad = (line - 1) + (i - col);
+			if (!(buf = malloc(pad + end - i + 1)))
+				return fb_fail(e, EXIT_DEVICE, "out of memory");
+			memset(buf, '\n', line - 1);
+			memset(buf + line - 1, ' ', i - col);
+		}
+		memcpy(buf + pad, text + i, end - i);
+		rc = json_parse(buf, pad + end - i, name, &doc, e);
+		free(buf);
+		if (rc)
+			return -1;
+		r.doc = doc;
+		rc = read_result(&r);
+		json_free(doc);
+		if (rc)
+			return -1;
+		i = skip_blank(text, len, end);
+	}
+	return 0;
+}
+
+int saved_read(const char *text, size_t len, const char *name, struct saved_text *t, struct saved_findings *found,
+	       struct fb_err *e)
+{
+	memset(found, 0, sizeof(*found));
+	if (!saved_is_json(text, len)) {
+		classic_read(text, len, t);
+		return 0;
+	}
+	memset(t, 0, sizeof(*t));
+	return read_json(text, len, name, t, found, e);
+}
