@@ -55,11 +55,13 @@ struct cli {
 	const char *plot;       /* --plot FILE.svg */
 	const char *format;     /* how its results print */
 	int program_writes;
+	int progress;           /* --progress */
 };
 
 enum {
 	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
 	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE, OPT_PROGRAM, OPT_PLOT,
+	OPT_PROGRESS,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +73,7 @@ static const struct option long_options[] = {
 	{ "restore", required_argument, NULL, OPT_RESTORE },
 	{ "program", required_argument, NULL, OPT_PROGRAM },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "interval", no_argument, NULL, 'i' },
 	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
 	{ "scatter", no_argument, NULL, 's' },
@@ -150,6 +153,8 @@ static void usage(FILE *f)
 	      "      --json              results as JSON (every test, and --auto)\n"
 	      "      --plot=FILE.svg     draw the results as an SVG chart\n"
 	      "  -v, --verbose           add min/avg/max request times to write tests\n"
+	      "      --progress          show progress on stderr from the first request,\n"
+	      "                          also when it is not a terminal (one line each)\n"
 	      "  -h, --help              show this help\n"
 	      "      --version           show the version\n"
 	      "\n"
@@ -218,6 +223,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
 		case OPT_RESTORE: rc = set_test(c, T_RESTORE, e); c->journal = optarg; break;
 		case OPT_PROGRAM: rc = set_test(c, T_PROGRAM, e); c->program = optarg; break;
 		case OPT_PLOT: c->plot = optarg; break;
+		case OPT_PROGRESS: c->progress = 1; break;
 		case 'i': rc = set_test(c, T_INTERVAL, e); break;
 		case 's': rc = set_test(c, T_SCATTER, e); break;
 		case 'O': rc = set_test(c, T_OPEN_AU, e); break;
@@ -516,7 +522,7 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 
 	if (!r)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	o.progress = progress_start(&pr, "--auto", 0);
+	o.progress = progress_start(&pr, "--auto", 0, c->progress);
 	o.progress_ctx = &pr;
 	if (characterise(d, &o, r, e)) {
 		progress_end(&pr);
@@ -669,7 +675,7 @@ int main(int argc, char **argv)
 		}
 		{
 			struct progress pr;
-			how.progress = progress_start(&pr, test_name[c.test], plan.requests);
+			how.progress = progress_start(&pr, test_name[c.test], plan.requests, c.progress);
 			how.progress_ctx = &pr;
 			how.plan = &plan;
 			rc = vm_run(prog, d, &how, &res, &e);

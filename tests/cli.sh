@@ -109,6 +109,22 @@ else
 	fail "open-au announces the range it overwrites" "$(cat "$TMP/err")"
 fi
 
+# --progress: the line shows from the first request, however short the run,
+# as plain lines when stderr is a file; without it nothing but the announcement
+"$FB" -O -e 4M -b 2k --progress sim:sd-4m > /dev/null 2> "$TMP/forced"
+if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: open-au +0% \(1 of 8190 requests\), about [0-9]+s left$' &&
+	! grep -q $'[\r\033]' "$TMP/forced"; then
+	pass "--progress into a file from the first request"
+else
+	fail "--progress into a file from the first request" "$(head -c 300 "$TMP/forced")"
+fi
+"$FB" -O -e 4M -b 2k sim:sd-4m > /dev/null 2> "$TMP/quiet"
+if [ "$(wc -l < "$TMP/quiet")" = 1 ] && grep -q "overwrites bytes" "$TMP/quiet"; then
+	pass "no progress into a file without --progress"
+else
+	fail "no progress into a file without --progress" "$(head -c 300 "$TMP/quiet")"
+fi
+
 # ------------------------------------------------------------ bad input
 expect_error "unknown long option" 2 "unknown option '--bogus'" "$FB" --bogus -a sim:sd-4m
 expect_error "unknown short option" 2 "unknown option '-Z'" "$FB" -Z -a sim:sd-4m

@@ -5,7 +5,7 @@
 . tests/lib.sh
 
 ALL="align on a loop device|align leaves the bytes alone|align on a read-only loop device|align into a pipe"
-ALL="$ALL|auto read-only on a read-only loop device|progress on a terminal|no progress when stderr is not a terminal"
+ALL="$ALL|auto read-only on a read-only loop device|progress on a terminal|--progress into a file|no progress when stderr is not a terminal"
 ALL="$ALL|open-au writes only its announced range|find-fat writes only its announced range"
 ALL="$ALL|write refused while mounted|write refused through a symlink alias|erase refused while mounted"
 ALL="$ALL|write refused on active swap|write refused while another program holds the device|erase discards a range|erase refuses a range past the end"
@@ -131,10 +131,15 @@ fi
 # another program holding the device exclusively (O_EXCL): the kernel says
 # EBUSY and the write test says the device is in use
 if command -v python3 > /dev/null; then
-	python3 -c "import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); time.sleep(30)" "$LM" &
+	python3 -c "import os, sys, signal; fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
+open(sys.argv[2], 'w').write('held')
+signal.pause()" "$LM" "$TMP/held" &
 	holder=$!
-	sleep 0.5
-	expect_error "write refused while another program holds the device" 1 "$LM: device is in use" "$FB" -O "$LM"
+	if wait_for "python3 to hold $LM" 60 grep -q held "$TMP/held" 2> "$TMP/werr"; then
+		expect_error "write refused while another program holds the device" 1 "$LM: device is in use" "$FB" -O "$LM"
+	else
+		fail "write refused while another program holds the device" "$(cat "$TMP/werr")"
+	fi
 	kill "$holder" 2> /dev/null
 	wait "$holder" 2> /dev/null
 else
@@ -158,17 +163,25 @@ expect_error "erase refuses a range past the end" 2 "ends past the end of $L" "$
 expect_error "erase refuses an unaligned range" 2 "multiples of the 512-byte sector" "$ERASE" "$L" 1000 1M
 
 # ------------------------------------------------------------ progress
-# a run of over two seconds shows progress when stderr is a terminal, and
-# nothing but the announcement when it is not
+# --progress shows the line from the first request, however short the run:
+# redrawn in place on a terminal, one plain line per update into a file;
+# without it, nothing but the announcement when stderr is not a terminal
 if command -v script > /dev/null; then
-	script -qfc "$FB -O -e 4M -b 2k $L > /dev/null" "$TMP/typescript" > /dev/null 2>&1
-	if tr '\r' '\n' < "$TMP/typescript" | grep -qE '^flashbench: open-au +[0-9]+% \([0-9]+ of 8190 requests\), about [0-9]+s left'; then
+	script -qfc "$FB -O -e 4M -b 512k --progress $L > /dev/null" "$TMP/typescript" > /dev/null 2>&1
+	if tr '\r' '\n' < "$TMP/typescript" | grep -qE '^flashbench: open-au +[0-9]+% \([0-9]+ of 30 requests\), about [0-9]+s left'; then
 		pass "progress on a terminal"
 	else
 		fail "progress on a terminal" "$(tr '\r' '\n' < "$TMP/typescript" | tail -3)"
 	fi
 else
 	skip "progress on a terminal" "script (util-linux) is not installed"
+fi
+"$FB" -O -e 4M -b 512k --progress "$L" > /dev/null 2> "$TMP/forced"
+if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: open-au +[0-9]+% \(1 of 30 requests\), about [0-9]+s left$' &&
+	! grep -q $'[\r\033]' "$TMP/forced"; then
+	pass "--progress into a file"
+else
+	fail "--progress into a file" "$(head -c 300 "$TMP/forced" | od -c | head -5)"
 fi
 "$FB" -O -e 4M -b 2k "$L" > /dev/null 2> "$TMP/quiet"
 if [ "$(wc -l < "$TMP/quiet")" = 1 ] && grep -q "overwrites bytes" "$TMP/quiet"; then
