@@ -15,6 +15,7 @@
 #include "dev.h"
 #include "devinfo.h"
 #include "err.h"
+#include "outfile.h"
 #include "plot.h"
 #include "preserve.h"
 #include "programs.h"
@@ -488,19 +489,25 @@ static int announce_auto(void *ctx, const uint64_t range[2][2])
 static int write_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *r,
 		      struct fb_err *e)
 {
-	FILE *f = fopen(c->plot, "w");
 	const char *kind = c->test == T_PROGRAM ? c->format : test_name[c->test];
-	int rc;
+	struct outfile o;
 
-	if (!f)
-		return fb_fail(e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
-	rc = r ? plot_auto(f, c->device, r) : plot_test(f, kind, c->device, res, c->t.random, c->t.open_au_nr);
-	if (fclose(f) || rc) {
-		unlink(c->plot);
-		return fb_fail(e, rc ? EXIT_USAGE : EXIT_DEVICE, "%s: %s", c->plot,
-			       rc ? "this test's results have no chart (the 'tree' format)" : strerror(errno));
+	if (outfile_open(&o, "--plot", c->plot, e))
+		return -1;
+	if (r ? plot_auto(o.f, c->device, r) : plot_test(o.f, kind, c->device, res, c->t.random, c->t.open_au_nr)) {
+		outfile_abort(&o);
+		return fb_fail(e, EXIT_USAGE, "%s: this test's results have no chart (the 'tree' format)", c->plot);
 	}
-	return 0;
+	return outfile_commit(&o, e);
+}
+
+/* Every file the run writes can be written, and none is the device under
+ * test: checked before anything runs. */
+static int check_outputs(const struct cli *c, const char *journal_path, struct fb_err *e)
+{
+	return (c->out && outfile_check("--out", c->out, c->device, e)) ||
+	       (c->plot && outfile_check("--plot", c->plot, c->device, e)) ||
+	       (c->preserve && outfile_check_dir("--preserve", journal_path, e)) ? -1 : 0;
 }
 
 /* --auto --write --preserve: save what each write program will overwrite */
@@ -599,6 +606,7 @@ int main(int argc, char **argv)
 	struct vm_plan plan;
 	struct vm_run how = { .stop = &stop_requested };
 	char journal_path[4096];
+	struct outfile of = { .f = NULL };
 	FILE *out = stdout;
 	int rc;
 
@@ -611,10 +619,12 @@ int main(int argc, char **argv)
 	if (c.test == T_RESTORE)
 		return do_restore(&c);
 
+	journal_default_path(c.device, journal_path, sizeof(journal_path));
+	if (check_outputs(&c, c.preserve && c.journal ? c.journal : journal_path, &e))
+		return die(&e);
 	if (is_write_test(&c)) {
 		/* refuse a used device, or one with an unfinished journal, before
 		 * opening anything */
-		journal_default_path(c.device, journal_path, sizeof(journal_path));
 		if (safety_check_write(c.device, &e) || journal_check_absent(journal_path, c.device, &e))
 			return die(&e);
 		if (c.preserve && c.journal)
@@ -649,10 +659,10 @@ int main(int argc, char **argv)
 			goto fail;
 		}
 	}
-	if (c.out && !(out = fopen(c.out, "w"))) {
-		out = stdout;
-		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c.out, strerror(errno));
-		goto fail;
+	if (c.out) {
+		if (outfile_open(&of, "--out", c.out, &e))
+			goto fail;
+		out = of.f;
 	}
 	if (c.preserve) {
 		uint64_t room = c.test == T_AUTO ? 64ULL << 20 : plan.write_hi - plan.write_lo;
@@ -695,11 +705,9 @@ int main(int argc, char **argv)
 	}
 	if (finish_journal(&e))
 		goto fail;
-	if (fflush(out) || (out != stdout && fclose(out))) {
-		out = stdout;
-		fb_fail(&e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno));
+	if (of.f ? outfile_commit(&of, &e) : fflush(stdout) ? fb_fail(&e, EXIT_DEVICE, "cannot write the results: %s",
+								       strerror(errno)) : 0)
 		goto fail;
-	}
 	vm_result_free(res);
 	vm_free(prog);
 	dev_close(d);
@@ -713,8 +721,8 @@ fail:
 			snprintf(e.msg + strlen(e.msg), sizeof(e.msg) - strlen(e.msg),
 				 "; the saved data were put back and verified");
 	}
-	if (out != stdout)
-		fclose(out);
+	if (of.f)
+		outfile_abort(&of);
 	vm_result_free(res);
 	vm_free(prog);
 	dev_close(d);
