@@ -15,7 +15,7 @@ SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 # O is where objects and binaries go (the sanitizer build uses build/asan)
 O ?= .
-CORE = units err sim dev vm programs progress report safety analyze characterise json devinfo report_auto crc32c preserve progfile svg plot outfile
+CORE = units err sim dev vm programs progress report safety analyze characterise json devinfo report_auto crc32c preserve progfile svg plot outfile results testkinds options report_json
 CORE_OBJ = $(CORE:%=$(O)/%.o)
 HDRS = $(wildcard *.h)
 

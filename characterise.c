@@ -63,13 +63,6 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 	return rc;
 }
 
-static const struct vm_result *descend(const struct vm_result *r, int depth)
-{
-	while (depth-- > 0 && r && r->nkid)
-		r = &r->kid[0];
-	return r;
-}
-
 /* ------------------------------------------------------------ reads */
 
 static int align_rows(struct ctx *c, uint64_t bs, unsigned count, struct align_row *rows, size_t *n)
@@ -86,8 +79,7 @@ static int align_rows(struct ctx *c, uint64_t bs, unsigned count, struct align_r
 		return 0;
 	if (run(c, program_align(&t, spacing), &res))
 		return -1;
-	for (size_t i = 0; i < res->nkid && *n < AUTO_MAX_ROWS; i++)
-		align_row_of(&res->kid[i], &rows[(*n)++]);
+	*n = align_rows_of(res, rows, AUTO_MAX_ROWS);
 	vm_result_free(res);
 	return 0;
 }
@@ -111,7 +103,7 @@ static int boundary_scan(struct ctx *c, uint64_t bs, unsigned tries, uint64_t fr
 		l->npoints = 0;
 		for (size_t j = 0; j < pts->nkid && j < SCAN_POINTS; j++) {
 			double best[3];
-			crossing_of(descend(&pts->kid[j], 1), best, NULL);
+			crossing_of(result_descend(&pts->kid[j], 1), best, NULL);
 			l->d[l->npoints++] = best[1] - (best[0] + best[2]) / 2;
 		}
 	}
@@ -189,7 +181,7 @@ static int trial(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int sh
 
 	if (run(c, prog, &res))
 		return -1;
-	rounds = descend(res, 4);
+	rounds = result_descend(res, 4);
 	*mean = 0;
 	for (size_t a = 0; a < n; a++) {
 		double sum = 0;
@@ -257,7 +249,7 @@ static int min_write_phase(struct ctx *c)
 				  NULL),
 			&res))
 			return -1;
-		for (const struct vm_result *w = descend(res, 3); k < w->nkid && k < 8; k++)
+		for (const struct vm_result *w = result_descend(res, 3); k < w->nkid && k < 8; k++)
 			v[k] = w->kid[k].value;
 		qsort(v, k, sizeof(v[0]), cmp_d);
 		r->chunks[r->nchunks].size = sz;
