@@ -2,6 +2,7 @@
 #   make                 build flashbench and erase
 #   make check           run every test (plain build, then again under
 #                        AddressSanitizer + UBSan); ends "N passed, N failed"
+#   make fuzz            run each fuzz harness FUZZ_SECONDS (600) under ASan+UBSan
 #   make bench           benchmarks against the classic tool and fio
 #   make install         PREFIX=/usr/local DESTDIR= ; make clean
 CC ?= cc
@@ -11,13 +12,18 @@ LDLIBS = -lm
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
+DATADIR = $(PREFIX)/share/flashbench
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # O is where objects and binaries go (the sanitizer build uses build/asan)
 O ?= .
-CORE = units err sim dev vm programs progress report safety analyze characterise json devinfo report_auto crc32c preserve progfile svg plot outfile results testkinds options report_json
+CORE = units err sim dev vm programs programs_fbp progress report safety analyze characterise json devinfo report_auto crc32c preserve progfile svg plot classic_read reanalyze report_analyze outfile results testkinds options report_json
 CORE_OBJ = $(CORE:%=$(O)/%.o)
 HDRS = $(wildcard *.h)
+
+# reading JSON back (--compare; the tests' jsonpath); --compare; --summary
+CORE += json_read compare summary
 
 all: $(O)/flashbench $(O)/erase
 
@@ -30,22 +36,74 @@ $(O)/erase: $(O)/erase.o $(CORE_OBJ)
 $(O)/tests/unit: $(O)/tests/unit.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/tests/jsonpath: $(O)/tests/jsonpath.o
+$(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/json_read.o $(O)/err.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 $(O)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -I. -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -I. -c -o $@ $<
 
-check: all $(O)/tests/unit $(O)/tests/jsonpath
+# The built-in programs: scripts/programs/*.fbp embedded as C strings (a
+# build product, not in git).  Backslashes, quotes and '?' (trigraphs) are
+# escaped; each line becomes one string literal.
+FBP = $(sort $(wildcard scripts/programs/*.fbp))
+programs_fbp.c: $(FBP) Makefile
+	@{ echo '/* programs_fbp.c — made by the Makefile from the .fbp files in scripts/programs; do not edit. */'; \
+	  echo '#include "programs.h"'; echo 'const struct fbp_source fbp_sources[] = {'; \
+	  for f in $(FBP); do \
+		printf '  { "%s",\n' "$$(basename "$$f" .fbp)"; \
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/    "/' -e 's/$$/\\n"/' "$$f"; \
+		echo '  },'; \
+	  done; echo '  { 0, 0 }'; echo '};'; } > $@.tmp && mv $@.tmp $@
+
+# Fuzz harnesses: tests/fuzz/NAME.c, seed corpus tests/fuzz/corpus/NAME/.
+# $(O)/tests/fuzz/NAME runs one under tests/fuzz/driver.c (tests/fuzz.sh
+# runs each for a fixed number of inputs); `make fuzz` runs each for
+# FUZZ_SECONDS under ASan+UBSan, with libFuzzer when clang has it (new
+# inputs go to build/fuzz/corpus/NAME, failures to build/fuzz/findings/).
+FUZZ = $(filter-out driver,$(basename $(notdir $(wildcard tests/fuzz/*.c))))
+FUZZ_DRIVERS = $(FUZZ:%=$(O)/tests/fuzz/%)
+FUZZ_SECONDS ?= 600
+FUZZ_TIMEOUT ?= 1
+
+$(FUZZ_DRIVERS): $(O)/tests/fuzz/%: $(O)/tests/fuzz/%.o $(O)/tests/fuzz/driver.o $(CORE_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(FUZZ:%=$(O)/tests/fuzz/%.fuzzer): $(O)/tests/fuzz/%.fuzzer: $(O)/tests/fuzz/%.o $(CORE_OBJ)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+fuzz:
+	@if printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return !d + !n; }\n' | \
+		clang -fsanitize=fuzzer -x c -o /dev/null - 2> /dev/null; then \
+		$(MAKE) --no-print-directory -s O=build/fuzz CC=clang CFLAGS="$(SANITIZE) -fsanitize=fuzzer-no-link" \
+			$(FUZZ:%=build/fuzz/tests/fuzz/%.fuzzer) || exit 1; \
+		for h in $(FUZZ); do \
+			mkdir -p build/fuzz/corpus/$$h build/fuzz/findings; \
+			echo "fuzz $$h: libFuzzer, $(FUZZ_SECONDS) s"; \
+			build/fuzz/tests/fuzz/$$h.fuzzer -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+				-print_final_stats=1 -artifact_prefix=build/fuzz/findings/$$h- \
+				build/fuzz/corpus/$$h tests/fuzz/corpus/$$h || exit 1; \
+		done; \
+	else \
+		echo "fuzz: no libFuzzer (install clang and libclang-rt-dev): seeded mutations instead"; \
+		$(MAKE) --no-print-directory -s O=build/asan CFLAGS="$(SANITIZE)" $(FUZZ:%=build/asan/tests/fuzz/%) || exit 1; \
+		mkdir -p build/fuzz/findings; \
+		for h in $(FUZZ); do \
+			build/asan/tests/fuzz/$$h -t $(FUZZ_SECONDS) -T $(FUZZ_TIMEOUT) -s $$(date +%s) \
+				-o build/fuzz/findings tests/fuzz/corpus/$$h || exit 1; \
+		done; \
+	fi
+
+check: all $(O)/tests/unit $(O)/tests/jsonpath $(FUZZ_DRIVERS)
 	@if command -v clang > /dev/null; then \
 		$(MAKE) --no-print-directory -s O=build/clang CC=clang build/clang/flashbench build/clang/erase; fi
 	$(MAKE) --no-print-directory -s O=build/asan CFLAGS="$(SANITIZE)" \
-		build/asan/flashbench build/asan/erase build/asan/tests/unit build/asan/tests/jsonpath
+		build/asan/flashbench build/asan/erase build/asan/tests/unit build/asan/tests/jsonpath \
+		$(FUZZ:%=build/asan/tests/fuzz/%)
 	@tests/run . build/asan
 
 # only the plain build (quicker while working)
-check-quick: all $(O)/tests/unit $(O)/tests/jsonpath
+check-quick: all $(O)/tests/unit $(O)/tests/jsonpath $(FUZZ_DRIVERS)
 	@tests/run .
 
 bench/peakrss: bench/peakrss.c
@@ -65,8 +123,47 @@ install: all
 	install -d $(DESTDIR)$(MANDIR)
 	install -m 644 flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
 	install -m 644 erase.1 $(DESTDIR)$(MANDIR)/flashbench-erase.1
+	install -m 755 scripts/report.sh $(DESTDIR)$(BINDIR)/flashbench-report
+	install -m 755 scripts/open-au-sweep.sh $(DESTDIR)$(BINDIR)/flashbench-open-au-sweep
+	install -m 644 flashbench-report.1 flashbench-open-au-sweep.1 $(DESTDIR)$(MANDIR)/
+	install -d $(DESTDIR)$(DATADIR)/programs $(DESTDIR)$(COMPLETIONDIR)
+	install -m 644 scripts/programs/*.fbp $(DESTDIR)$(DATADIR)/programs/
+	install -m 644 completion.bash $(DESTDIR)$(COMPLETIONDIR)/flashbench
+	for c in flashbench-erase flashbench-report flashbench-open-au-sweep; do \
+		ln -sf flashbench $(DESTDIR)$(COMPLETIONDIR)/$$c; done
+
+# make dist: $(DISTDIR)/flashbench-VERSION.tar.gz of the files git tracks (as
+# they are in the work tree), the same bytes every time: names sorted, owner
+# root, every mtime SOURCE_DATE_EPOCH (default: the last commit's date).
+VERSION = $(shell sed -n 's/^\#define FLASHBENCH_VERSION "\(.*\)"/\1/p' version.h)
+DIST = flashbench-$(VERSION)
+DISTDIR ?= .
+dist:
+	@git rev-parse --is-inside-work-tree > /dev/null 2>&1 || \
+		{ echo "make dist: not a git checkout (it packs the files git tracks); run it in the source tree" >&2; exit 2; }
+	@set -e; list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \
+	epoch=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct)}; \
+	git ls-files | awk -F/ '{ p = "."; print p; for (i = 1; i <= NF; i++) { p = p "/" $$i; print p } }' | \
+		LC_ALL=C sort -u > "$$list"; \
+	tar --create --format=gnu --no-recursion --files-from="$$list" --owner=0 --group=0 --numeric-owner \
+		--mtime=@$$epoch --mode=a-w,u+w,a+rX --transform='s,^\.,$(DIST),' | gzip -n -9 > $(DISTDIR)/$(DIST).tar.gz
+	@echo "$(DISTDIR)/$(DIST).tar.gz"
+
+# make deb: $(DEBDIR)/flashbench_VERSION_ARCH.deb, built by dpkg-buildpackage
+# from the make dist tarball unpacked in a temporary directory (so the tree
+# stays clean and only tracked files go in).
+DEBDIR ?= .
+deb:
+	@command -v dpkg-buildpackage > /dev/null && command -v dh > /dev/null || \
+		{ echo "make deb: needs dpkg-buildpackage and debhelper: apt-get install dpkg-dev debhelper" >&2; exit 2; }
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(MAKE) --no-print-directory -s dist DISTDIR="$$tmp" > /dev/null; \
+	tar xzf "$$tmp/$(DIST).tar.gz" -C "$$tmp"; \
+	if ! (cd "$$tmp/$(DIST)" && dpkg-buildpackage -us -uc -b) > "$$tmp/build.log" 2>&1; then \
+		tail -25 "$$tmp/build.log" >&2; echo "make deb: dpkg-buildpackage failed (above)" >&2; exit 1; fi; \
+	for f in "$$tmp"/flashbench_*.deb; do cp "$$f" $(DEBDIR)/; echo "$(DEBDIR)/$${f##*/}"; done
 
 clean:
-	rm -rf *.o tests/*.o flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread
+	rm -rf *.o tests/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) programs_fbp.c programs_fbp.c.tmp flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
 
-.PHONY: all check check-quick bench install clean
+.PHONY: all check check-quick fuzz bench install clean dist deb

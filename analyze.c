@@ -126,9 +126,17 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		finding_not(page, "too few alignment measurements");
 		goto out;
 	}
-	/* noise: pre and post read the same amount next to the same boundary */
+	/* noise: pre and post read the same amount next to the same boundary;
+	 * a steady offset between them (real cards read the first block of a
+	 * unit slower or faster than the last) is not noise: their spread
+	 * around the typical offset is */
 	for (i = 0; i < n; i++)
-		tmp[i] = fabs(r[i].pre - r[i].post);
+		tmp[i] = r[i].pre - r[i].post;
+	{
+		double offset = median(tmp, n);
+		for (i = 0; i < n; i++)
+			tmp[i] = fabs(r[i].pre - r[i].post - offset);
+	}
 	lv->noise = median(tmp, n);
 	for (i = 0; i < n; i++)
 		tmp[i] = r[i].pre;
@@ -588,6 +596,9 @@ void recommend(const struct finding *erase, const struct finding *page, const st
 	stride = unit / 4096 ? unit / 4096 : 1;
 	snprintf(r->sfdisk, sizeof(r->sfdisk), "label: dos\nunit: sectors\nstart=%llu, size=%llu, type=83",
 		 (unsigned long long)(r->start / sector), (unsigned long long)(size / sector));
+	if (dev_size <= r->start) /* size not known (--analyze): the partition takes the rest */
+		snprintf(r->sfdisk, sizeof(r->sfdisk), "label: dos\nunit: sectors\nstart=%llu, type=83",
+			 (unsigned long long)(r->start / sector));
 	snprintf(r->ext4, sizeof(r->ext4), "mkfs.ext4 -b 4096 -E stride=%llu,stripe_width=%llu",
 		 (unsigned long long)stride, (unsigned long long)(e / 4096));
 	if (e % mib == 0)

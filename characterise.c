@@ -63,21 +63,36 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 	return rc;
 }
 
-/* ------------------------------------------------------------ reads */
-
-static int align_rows(struct ctx *c, uint64_t bs, unsigned count, struct align_row *rows, size_t *n)
+/* A built-in program (scripts/programs/NAME.fbp) for blocks of bs bytes. */
+static int builtin(struct ctx *c, const char *name, uint64_t bs, unsigned count, const char *var[],
+		   const uint64_t val[], int nvar, struct vm_op **prog)
 {
 	struct test_params t;
-	struct vm_result *res;
-	uint64_t spacing = align_spacing(dev_size(c->d), MAX_SCAN_STEP);
+	struct prog_vars v;
+	const char *format;
 
 	test_defaults(&t);
 	t.blocksize = bs;
 	t.count = count;
+	program_vars(&t, dev_size(c->d), dev_sector(c->d), &v);
+	for (int i = 0; i < nvar; i++)
+		prog_vars_set(&v, var[i], val[i]);
+	return program_builtin(name, &v, prog, &format, c->e);
+}
+
+/* ------------------------------------------------------------ reads */
+
+static int align_rows(struct ctx *c, uint64_t bs, unsigned count, struct align_row *rows, size_t *n)
+{
+	struct vm_result *res;
+	struct vm_op *prog;
+	const char *var[] = { "spacing" };
+	uint64_t spacing = align_spacing(dev_size(c->d), MAX_SCAN_STEP);
+
 	*n = 0;
 	if (spacing < 2 * bs)
 		return 0;
-	if (run(c, program_align(&t, spacing), &res))
+	if (builtin(c, "align", bs, count, var, &spacing, 1, &prog) || run(c, prog, &res))
 		return -1;
 	*n = align_rows_of(res, rows, AUTO_MAX_ROWS);
 	vm_result_free(res);
@@ -88,13 +103,16 @@ static int boundary_scan(struct ctx *c, uint64_t bs, unsigned tries, uint64_t fr
 {
 	uint64_t to = (dev_size(c->d) - bs) / (SCAN_POINTS + 1);
 	struct vm_result *res;
+	struct vm_op *prog;
+	const char *var[] = { "scan_from", "scan_to", "scan_points" };
 
 	if (to > MAX_SCAN_STEP)
 		to = MAX_SCAN_STEP;
 	c->r->nscan = 0;
 	if (from > to)
 		return 0;
-	if (run(c, program_boundary_scan(bs, tries, from, to, SCAN_POINTS), &res))
+	const uint64_t val[] = { from, to, SCAN_POINTS };
+	if (builtin(c, "boundary-scan", bs, tries, var, val, 3, &prog) || run(c, prog, &res))
 		return -1;
 	for (size_t i = 0; i < res->nkid && c->r->nscan < AUTO_MAX_LEVELS; i++) {
 		struct scan_level *l = &c->r->scan[c->r->nscan++];

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "characterise.h"
+#include "compare.h"
 #include "dev.h"
 #include "devinfo.h"
 #include "err.h"
@@ -21,11 +22,13 @@
 #include "progress.h"
 #include "progfile.h"
 #include "options.h"
+#include "report_analyze.h"
 #include "report_auto.h"
 #include "report_json.h"
 #include "results.h"
 #include "testkinds.h"
 #include "safety.h"
+#include "summary.h"
 #include "units.h"
 #include "vm.h"
 
@@ -74,27 +77,6 @@ static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 	return 0;
 }
 
-/* The variables a program file may use. */
-static void program_vars(const struct cli *c, uint64_t size, struct prog_vars *v)
-{
-	const struct test_params *t = &c->t;
-	struct { const char *name; uint64_t value; } all[] = {
-		{ "blocksize", t->blocksize }, { "erasesize", t->erasesize }, { "count", t->count },
-		{ "offset", t->offset == UINT64_MAX ? 0 : t->offset }, { "open_au_nr", t->open_au_nr },
-		{ "fat_nr", t->fat_nr }, { "scatter_order", t->scatter_order }, { "scatter_span", t->scatter_span },
-		{ "interval_order", t->interval_order }, { "spacing", size ? align_spacing(size, 0) : 1 << 20 },
-		{ "scatter_positions", 1ULL << t->scatter_order },
-		{ "interval_max", t->blocksize << t->interval_order },
-		{ "size", size }, { "open_au_offset", t->offset == UINT64_MAX ? open_au_default_offset(t->erasesize)
-									      : t->offset },
-	};
-	v->n = 0;
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-		v->name[v->n] = all[i].name;
-		v->value[v->n++] = all[i].value;
-	}
-}
-
 /* Parse the program once before the device is opened: syntax errors and a
  * missing --write are refused without touching anything. */
 static int check_program(struct cli *c, struct fb_err *e)
@@ -104,7 +86,7 @@ static int check_program(struct cli *c, struct fb_err *e)
 	const char *format;
 	int rc;
 
-	program_vars(c, 0, &v);
+	program_vars(&c->t, 0, 0, &v);
 	if (progfile_load(c->program, &v, &prog, &format, e))
 		return -1;
 	c->program_writes = program_writes(prog);
@@ -126,14 +108,16 @@ static int check_program(struct cli *c, struct fb_err *e)
 
 static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
 {
+	const struct test_kind *k = c->kind;
 	struct prog_vars v;
 	struct vm_op *prog;
 	const char *format;
 
-	if (c->mode == RUN_TEST)
-		return c->kind->build(&c->t, dev_size(d));
-	program_vars(c, dev_size(d), &v);
-	return progfile_load(c->program, &v, &prog, &format, e) ? NULL : prog;
+	program_vars(&c->t, dev_size(d), dev_sector(d), &v);
+	if (c->mode == RUN_PROGRAM)
+		return progfile_load(c->program, &v, &prog, &format, e) ? NULL : prog;
+	return program_builtin(c->t.random && k->program_random ? k->program_random : k->program, &v, &prog, &format,
+			       e) ? NULL : prog;
 }
 
 static void announce(const struct cli *c, const struct vm_plan *p)
@@ -220,8 +204,10 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
  * test: checked before anything runs. */
 static int check_outputs(const struct cli *c, const char *journal_path, struct fb_err *e)
 {
-	return (c->out && outfile_check("--out", c->out, c->device, e)) ||
-	       (c->plot && outfile_check("--plot", c->plot, c->device, e)) ||
+	const char *device = c->device ? c->device : "";
+
+	return (c->out && outfile_check("--out", c->out, device, e)) ||
+	       (c->plot && outfile_check("--plot", c->plot, device, e)) ||
 	       (c->preserve && outfile_check_dir("--preserve", journal_path, e)) ? -1 : 0;
 }
 
@@ -253,7 +239,14 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 	}
 	progress_end(&pr);
 	identify(c, d, &id);
-	if (c->json)
+	if (c->summary) {
+		double bps;
+		if (summary_read_speed(d, &bps, e)) {
+			free(r);
+			return -1;
+		}
+		summary_line(out, &id, r, bps);
+	} else if (c->json)
 		report_auto_json(out, &id, r, c->write, wall_ns() - t0);
 	else
 		report_auto_text(out, &id, r, c->write, wall_ns() - t0);
@@ -309,6 +302,112 @@ static int finish_journal(struct fb_err *e)
 			(unsigned long long)bytes, sz);
 	}
 	return rc;
+}
+
+/* The results in place: the -o file renamed over its target, or standard
+ * output flushed. */
+static int commit_out(struct outfile *of, struct fb_err *e)
+{
+	if (of->f)
+		return outfile_commit(of, e);
+	return fflush(stdout) ? fb_fail(e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno)) : 0;
+}
+
+/* -o and --plot of a run on saved results (no device). */
+static int open_outputs(const struct cli *c, struct outfile *out, struct outfile *plot, struct fb_err *e)
+{
+	return check_outputs(c, "", e) || (c->out && outfile_open(out, "--out", c->out, e)) ||
+	       (c->plot && outfile_open(plot, "--plot", c->plot, e)) ? -1 : 0;
+}
+
+static int close_outputs(struct outfile *out, struct outfile *plot, int rc, struct fb_err *e)
+{
+	if (!rc && plot->f)
+		rc = outfile_commit(plot, e);
+	if (!rc)
+		rc = commit_out(out, e);
+	if (plot->f)
+		outfile_abort(plot);
+	if (out->f)
+		outfile_abort(out);
+	return rc ? die(e) : 0;
+}
+
+/* --compare A.json B.json ...: no device; -o, --json and --plot apply */
+static int run_compare(const struct cli *c)
+{
+	struct fb_err e = { 0, "" };
+	struct outfile out = { .f = NULL }, plot = { .f = NULL };
+	int rc = open_outputs(c, &out, &plot, &e);
+
+	if (!rc)
+		rc = compare_files(c->files, c->nfiles, c->json ? COMPARE_JSON : COMPARE_TEXT, out.f ? out.f : stdout,
+				   plot.f, &e);
+	return close_outputs(&out, &plot, rc, &e);
+}
+
+/* All of in (a file or standard input) into *text. */
+static int read_all(FILE *in, const char *name, char **text, size_t *len, struct fb_err *e)
+{
+	size_t cap = 0, got;
+
+	*text = NULL;
+	*len = 0;
+	do {
+		if (*len + 65536 > cap) {
+			char *p = realloc(*text, cap = 2 * cap + 65536);
+			if (!p)
+				return fb_fail(e, EXIT_DEVICE, "out of memory");
+			*text = p;
+		}
+		got = fread(*text + *len, 1, cap - *len, in);
+		*len += got;
+	} while (got);
+	return ferror(in) ? fb_fail(e, EXIT_USAGE, "cannot read %s: %s", name, strerror(errno)) : 0;
+}
+
+/* --analyze FILE: saved results, no device */
+static int run_analyze(const struct cli *c)
+{
+	struct fb_err e = { 0, "" };
+	int stdin_ = !strcmp(c->analyze, "-");
+	const char *name = stdin_ ? "-" : c->analyze;
+	FILE *in = stdin_ ? stdin : fopen(c->analyze, "r");
+	struct saved_text *t = malloc(sizeof(*t));
+	struct saved_report *s = malloc(sizeof(*s));
+	struct outfile out = { .f = NULL }, plot = { .f = NULL };
+	char *text = NULL;
+	size_t len;
+	int rc = -1;
+
+	if (!in)
+		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s (--analyze takes a saved results file, or - for "
+			"standard input)", c->analyze, strerror(errno));
+	else if (!t || !s)
+		fb_fail(&e, EXIT_DEVICE, "out of memory");
+	else if (!read_all(in, c->analyze, &text, &len, &e)) {
+		classic_read(text, len, t);
+		if (!t->nalign && !t->nopen)
+			fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a or -O table found (%u lines read); give the saved "
+				"output of flashbench -a or -O", stdin_ ? "standard input" : c->analyze, t->lines);
+		else
+			rc = 0;
+	}
+	if (!rc && !(rc = open_outputs(c, &out, &plot, &e))) {
+		reanalyze(t, s);
+		if (c->json)
+			report_analyze_json(out.f ? out.f : stdout, name, t, s);
+		else
+			report_analyze_text(out.f ? out.f : stdout, name, t, s);
+		if (plot.f && plot_auto(plot.f, name, &s->r))
+			rc = fb_fail(&e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
+	}
+	if (in && !stdin_)
+		fclose(in);
+	free(text);
+	free(t);
+	free(s);
+	return close_outputs(&out, &plot, rc, &e);
 }
 
 /* Everything a run holds, released in one place. */
@@ -409,11 +508,7 @@ static int run_test(struct run *r, struct fb_err *e)
 /* Put the data back, then the results in place. */
 static int finish(struct run *r, struct fb_err *e)
 {
-	if (finish_journal(e))
-		return -1;
-	if (r->of.f)
-		return outfile_commit(&r->of, e);
-	return fflush(stdout) ? fb_fail(e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno)) : 0;
+	return finish_journal(e) || commit_out(&r->of, e) ? -1 : 0;
 }
 
 static void release(struct run *r)
@@ -449,6 +544,10 @@ int main(int argc, char **argv)
 		return 0;
 	if (rc < 0 || check_params(&r.c, &e) || (r.c.mode == RUN_PROGRAM && check_program(&r.c, &e)))
 		return die(&e);
+	if (r.c.mode == RUN_COMPARE)
+		return run_compare(&r.c);
+	if (r.c.mode == RUN_ANALYZE)
+		return run_analyze(&r.c);
 	catch_signals();
 	if (r.c.mode == RUN_RESTORE)
 		return do_restore(&r.c);

@@ -16,11 +16,12 @@ enum arg_kind {
 	ARG_COUNT,         /* a whole number in [min, max]: unsigned field */
 	ARG_FILE,          /* a file name: const char * field */
 	ARG_OPT_FILE,      /* an optional file name: the flag field is set, the name in field */
-	ARG_MODE,          /* chooses the run (value: mode); an optional file name in field */
+	ARG_MODE,          /* chooses the run (value: mode); a file name in field, if it has one */
+	ARG_MODE_OPT,      /* the same with an optional file name */
 	ARG_HELP, ARG_VERSION,
 };
 
-enum help_section { SEC_AUTO, SEC_PROGRAM, SEC_READ, SEC_WRITE, SEC_KEEP, SEC_PARAM, SEC_END };
+enum help_section { SEC_AUTO, SEC_SAVED, SEC_PROGRAM, SEC_READ, SEC_WRITE, SEC_KEEP, SEC_PARAM, SEC_END };
 
 struct cli_option {
 	const char *name;
@@ -45,6 +46,9 @@ static const struct cli_option options[] = {
 	  "blocks and FAT area; says how sure it is and how to\npartition and format the medium" },
 	{ "write", 0, ARG_FLAG, NULL, 0, 0, F(write), 0, FOR_AUTO | FOR_PROGRAM | FOR_WRITE, NULL, SEC_AUTO, 0,
 	  "let --auto run write tests (DESTROYS data in the\nranges it announces)" },
+	{ "analyze", 0, ARG_MODE_OPT, "FILE", 0, 0, F(analyze), 0, FOR_ANALYZE, NULL, SEC_SAVED, RUN_ANALYZE,
+	  "read -a and -O tables (as posted to a list or a bug\ntracker: quoted, wrapped, any units) from FILE or\n"
+	  "standard input and say what they show, as --auto\ndoes; --json and --plot work too" },
 	{ "program", 0, ARG_MODE, "FILE", 0, 0, F(program), 0, FOR_ALL, NULL, SEC_PROGRAM, RUN_PROGRAM,
 	  "run a VM program written as text (see README);\nprograms that write need --write" },
 	{ "interval-order", 0, ARG_COUNT, "N", 0, 30, F(t.interval_order), 0, FOR_PROGRAM, "interval", SEC_READ, 0,
@@ -74,18 +78,22 @@ static const struct cli_option options[] = {
 	  "where to start (open-au default: the first erase\nboundary at or above 16MiB)" },
 	{ "count", 'c', ARG_COUNT, "N", 1, 1000000, F(t.count), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
 	  "tries per measurement (default 8); align averages\nthe fastest quarter, scatter keeps the fastest" },
-	{ "out", 'o', ARG_FILE, "FILE", 0, 0, F(out), 0, FOR_ALL, NULL, SEC_PARAM, 0,
+	{ "out", 'o', ARG_FILE, "FILE", 0, 0, F(out), 0, FOR_ALL | FOR_SAVED, NULL, SEC_PARAM, 0,
 	  "write results to FILE instead of standard output" },
-	{ "json", 0, ARG_FLAG, NULL, 0, 0, F(json), 0, FOR_ALL, NULL, SEC_PARAM, 0,
+	{ "json", 0, ARG_FLAG, NULL, 0, 0, F(json), 0, FOR_ALL | FOR_SAVED, NULL, SEC_PARAM, 0,
 	  "results as JSON (every test, and --auto)" },
-	{ "plot", 0, ARG_FILE, "FILE.svg", 0, 0, F(plot), 0, FOR_ALL, NULL, SEC_PARAM, 0,
+	{ "plot", 0, ARG_FILE, "FILE.svg", 0, 0, F(plot), 0, FOR_ALL | FOR_SAVED, NULL, SEC_PARAM, 0,
 	  "draw the results as an SVG chart" },
+	{ "summary", 0, ARG_FLAG, NULL, 0, 0, F(summary), 0, FOR_AUTO, NULL, SEC_PARAM, 0,
+	  "with --auto: one line for a survey table (wiki syntax)" },
+	{ "compare", 0, ARG_MODE, NULL, 0, 0, 0, 0, FOR_COMPARE, NULL, SEC_PARAM, RUN_COMPARE,
+	  "flashbench --compare A.json B.json...: saved --json\nresults side by side, differences marked (no device)" },
 	{ "verbose", 'v', ARG_FLAG, NULL, 0, 0, F(verbose), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
 	  "add min/avg/max request times to write tests" },
 	{ "progress", 0, ARG_FLAG, NULL, 0, 0, F(progress), 0, FOR_ALL, NULL, SEC_PARAM, 0,
 	  "show progress on stderr from the first request,\nalso when it is not a terminal (one line each)" },
-	{ "help", 'h', ARG_HELP, NULL, 0, 0, 0, 0, FOR_ALL | FOR_RESTORE, NULL, SEC_PARAM, 0, "show this help" },
-	{ "version", 0, ARG_VERSION, NULL, 0, 0, 0, 0, FOR_ALL | FOR_RESTORE, NULL, SEC_PARAM, 0, "show the version" },
+	{ "help", 'h', ARG_HELP, NULL, 0, 0, 0, 0, 0, NULL, SEC_PARAM, 0, "show this help" },
+	{ "version", 0, ARG_VERSION, NULL, 0, 0, 0, 0, 0, NULL, SEC_PARAM, 0, "show the version" },
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
@@ -94,6 +102,7 @@ static const struct cli_option options[] = {
 
 static const char *const section_title[SEC_END] = {
 	[SEC_AUTO] = "Automatic characterisation:",
+	[SEC_SAVED] = "Reading saved results (no device needed):",
 	[SEC_PROGRAM] = "Your own test:",
 	[SEC_READ] = "Read-only tests (safe on a mounted card):",
 	[SEC_WRITE] = "Write tests (DESTROY the data in the range they announce; refused on a\n"
@@ -127,7 +136,7 @@ static void help_line(FILE *f, char letter, const char *name, const char *meta, 
 
 static void help_option(FILE *f, const struct cli_option *o)
 {
-	help_line(f, o->letter, o->name, o->meta, o->arg == ARG_OPT_FILE, o->help);
+	help_line(f, o->letter, o->name, o->meta, o->arg == ARG_OPT_FILE || o->arg == ARG_MODE_OPT, o->help);
 }
 
 void cli_usage(FILE *f)
@@ -229,6 +238,10 @@ static void applies_list(const struct cli_option *o, char *buf, size_t len)
 		ADD("--program");
 	if (o->applies & FOR_RESTORE)
 		ADD("--restore");
+	if (o->applies & FOR_ANALYZE)
+		ADD("--analyze");
+	if (o->applies & FOR_COMPARE)
+		ADD("--compare");
 #undef ADD
 }
 
@@ -238,6 +251,8 @@ static int applies(const struct cli *c, const struct cli_option *o)
 	case RUN_AUTO: return !!(o->applies & FOR_AUTO);
 	case RUN_PROGRAM: return !!(o->applies & FOR_PROGRAM);
 	case RUN_RESTORE: return !!(o->applies & FOR_RESTORE);
+	case RUN_ANALYZE: return !!(o->applies & FOR_ANALYZE);
+	case RUN_COMPARE: return !!(o->applies & FOR_COMPARE);
 	case RUN_TEST:
 		return (o->applies & (c->kind->writes ? FOR_WRITE : FOR_READ)) || (o->kind && !strcmp(o->kind, c->kind->name));
 	default: return 1;
@@ -267,7 +282,7 @@ static void lookup(int val, const struct test_kind **k, const struct cli_option 
 
 static int has_arg(enum arg_kind a)
 {
-	return a == ARG_OPT_FILE ? optional_argument
+	return a == ARG_OPT_FILE || a == ARG_MODE_OPT ? optional_argument
 	       : a == ARG_SIZE || a == ARG_COUNT || a == ARG_FILE || a == ARG_MODE ? required_argument : no_argument;
 }
 
@@ -323,6 +338,8 @@ static int stdout_ok(struct fb_err *e)
 	return 1;
 }
 
+static int positional(int argc, char **argv, struct cli *c, struct fb_err *e);
+
 /* What the options given say together. */
 static int check_together(const struct cli *c, const unsigned char *given, struct fb_err *e)
 {
@@ -348,6 +365,9 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 			       "--program --write)");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
+	if (c->summary && c->json)
+		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, without --json: one line per device for "
+			       "a survey table");
 	return 0;
 }
 
@@ -386,7 +406,7 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 			printf("flashbench " FLASHBENCH_VERSION "\n");
 			return stdout_ok(e);
 		}
-		if (o->arg == ARG_MODE) {
+		if (o->arg == ARG_MODE || o->arg == ARG_MODE_OPT) {
 			if (set_mode(c, (enum run_mode)o->mode, NULL, o->name, e))
 				return -1;
 			if (o->field)
@@ -396,15 +416,34 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 		if (set_value(c, o, optarg, e))
 			return -1;
 	}
+	if (positional(argc, argv, c, e))
+		return -1;
+	return check_together(c, given, e);
+}
+
+/* What follows the options: one device, or the saved results' files. */
+static int positional(int argc, char **argv, struct cli *c, struct fb_err *e)
+{
+	if (c->mode == RUN_ANALYZE) { /* one file, or standard input */
+		if (argc - optind > (c->analyze ? 0 : 1))
+			return fb_fail(e, EXIT_USAGE, "--analyze reads one file ('%s' is one too many)", argv[argc - 1]);
+		if (!c->analyze)
+			c->analyze = optind < argc ? argv[optind] : "-";
+		return 0;
+	}
+	if (c->mode == RUN_COMPARE) {
+		c->files = (const char *const *)argv + optind;
+		c->nfiles = argc - optind;
+		return c->nfiles < 2 ? fb_fail(e, EXIT_USAGE, "--compare needs two or more files written with --json "
+					       "(flashbench --compare A.json B.json)") : 0;
+	}
 	if (optind >= argc)
 		return fb_fail(e, EXIT_USAGE, "no device given (usage: flashbench TEST [OPTION]... DEVICE; see --help)");
 	if (argc - optind > 1)
 		return fb_fail(e, EXIT_USAGE, "more than one device given ('%s', '%s'); name one device",
 			       argv[optind], argv[optind + 1]);
 	c->device = argv[optind];
-	if (!*c->device)
-		return fb_fail(e, EXIT_USAGE, "the device name is empty");
-	return check_together(c, given, e);
+	return *c->device ? 0 : fb_fail(e, EXIT_USAGE, "the device name is empty");
 }
 
 int cli_writes(const struct cli *c)

@@ -16,7 +16,7 @@
 #include "testkinds.h"
 
 /* What a run does: one of the test kinds, or one of these. */
-enum run_mode { RUN_NONE, RUN_TEST, RUN_AUTO, RUN_PROGRAM, RUN_RESTORE };
+enum run_mode { RUN_NONE, RUN_TEST, RUN_AUTO, RUN_PROGRAM, RUN_RESTORE, RUN_ANALYZE, RUN_COMPARE };
 
 /* The parsed command line. */
 struct cli {
@@ -29,7 +29,10 @@ struct cli {
 	const char *plot;               /* --plot FILE.svg */
 	const char *journal;            /* --preserve=FILE or --restore FILE */
 	const char *program;            /* --program FILE */
-	int verbose, write, json, preserve, progress;
+	const char *analyze;            /* --analyze FILE ("-": standard input) */
+	const char *const *files;       /* --compare FILE... */
+	int nfiles;
+	int verbose, write, json, preserve, progress, summary;
 	int program_writes;             /* the program writes or erases */
 };
 
@@ -38,9 +41,10 @@ struct cli {
 enum {
 	FOR_READ = 1,      /* every read-only test kind */
 	FOR_WRITE = 2,     /* every write test kind */
-	FOR_AUTO = 4, FOR_PROGRAM = 8, FOR_RESTORE = 16,
+	FOR_AUTO = 4, FOR_PROGRAM = 8, FOR_RESTORE = 16, FOR_ANALYZE = 32, FOR_COMPARE = 64,
 	FOR_TESTS = FOR_READ | FOR_WRITE | FOR_PROGRAM,
-	FOR_ALL = FOR_TESTS | FOR_AUTO,
+	FOR_ALL = FOR_TESTS | FOR_AUTO,                 /* every run of a device */
+	FOR_SAVED = FOR_ANALYZE | FOR_COMPARE,          /* runs on saved results */
 };
 
 /* Parse argv into c (defaults first).  Returns 0 to run, 1 when done

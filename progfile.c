@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,24 +15,31 @@
 
 static const char *const formats[] = { "tree", "align", "interval", "scatter", "open-au", "find-fat", NULL };
 
-/* opcode name -> number of arguments */
-static int opcode_of(const char *w, size_t n, enum vm_opcode *code, int *nargs)
+/* opcode name -> opcode (from vm.h's table) */
+static int opcode_of(const char *w, size_t n, enum vm_opcode *code)
 {
-	static const int args[VM_NOPCODES] = {
-		[VM_READ] = 0, [VM_WRITE] = 0, [VM_ERASE] = 0, [VM_SEQ] = 0, [VM_REPEAT] = 1,
-		[VM_LEN] = 1, [VM_LEN_UNIT] = 0, [VM_PATTERN] = 1, [VM_OFF] = 1, [VM_OFF_UNIT] = 2,
-		[VM_OFF_LINEAR] = 2, [VM_OFF_SPAN] = 1, [VM_OFF_SHUFFLE] = 2, [VM_UNIT_HALVE] = 2,
-		[VM_UNIT_DOUBLE] = 2,
-	};
 	for (int c = 0; c < VM_NOPCODES; c++) {
 		const char *name = vm_opcode_name((enum vm_opcode)c);
 		if (strlen(name) == n && !strncmp(name, w, n)) {
 			*code = (enum vm_opcode)c;
-			*nargs = args[c];
 			return 0;
 		}
 	}
 	return -1;
+}
+
+/* "read, write, ..." from the table, for error messages. */
+static void opcode_list(char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < VM_NOPCODES && at < len; c++) {
+		int n = snprintf(buf + at, len - at, "%s%s", c ? ", " : "", vm_opcode_name((enum vm_opcode)c));
+		if (n < 0)
+			break;
+		at += (size_t)n;
+	}
 }
 
 struct parser {
@@ -42,11 +50,14 @@ struct parser {
 	struct fb_err *e;
 };
 
-static int perr(struct parser *p, const char *at, const char *fmt, const char *what)
+__attribute__((format(printf, 3, 4))) static int perr(struct parser *p, const char *at, const char *fmt, ...)
 {
-	char msg[400];
+	char msg[600];
+	va_list ap;
 
-	snprintf(msg, sizeof(msg), fmt, what);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	return fb_fail(p->e, EXIT_USAGE, "%s:%d:%d: %s", p->file, p->line, (int)(at - p->line_start) + 1, msg);
 }
 
@@ -58,12 +69,15 @@ static int factor(struct parser *p, const char *s, size_t n, const char *at, int
 	const char *why;
 
 	if (n >= sizeof(buf))
-		return perr(p, at, "expected a number, got '%s'", "(too long)");
+		return perr(p, at, "expected a number, got a word of %zu characters", n);
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	if (buf[0] == '$') {
 		for (int i = 0; i < p->vars->n; i++)
 			if (!strcmp(p->vars->name[i], buf + 1)) {
+				if (p->vars->value[i] > INT64_MAX)
+					return perr(p, at, "%s is too large (%llu)", buf,
+						    (unsigned long long)p->vars->value[i]);
 				*out = (int64_t)p->vars->value[i];
 				return 0;
 			}
@@ -73,8 +87,8 @@ static int factor(struct parser *p, const char *s, size_t n, const char *at, int
 		char *end;
 		errno = 0;
 		v = strtoull(buf + 2, &end, 16);
-		if (errno || *end || end == buf + 2)
-			return perr(p, at, "expected a hex number, got '%s'", buf);
+		if (errno || *end || end == buf + 2 || v > INT64_MAX)
+			return perr(p, at, "expected a hex number below 2^63, got '%s'", buf);
 		*out = (int64_t)v;
 		return 0;
 	}
@@ -95,6 +109,8 @@ static int argument(struct parser *p, const char *s, size_t n, int64_t *out)
 	if (q < end && *q == '-') {
 		neg = 1;
 		q++;
+		if (q == end)
+			return perr(p, q, "expected a number after '-'");
 	}
 	while (q < end) {
 		const char *f = q;
@@ -107,10 +123,12 @@ static int argument(struct parser *p, const char *s, size_t n, int64_t *out)
 			return -1;
 		if (!op)
 			acc = v;
-		else if (op == '*')
-			acc *= v;
+		else if (op == '*') {
+			if (__builtin_mul_overflow(acc, v, &acc))
+				return perr(p, f, "the product overflows 64 bits (%.*s)", (int)(end - s), s);
+		}
 		else if (v == 0)
-			return perr(p, f, "%s", "division by zero");
+			return perr(p, f, "division by zero");
 		else
 			acc /= v;
 		if (q < end)
@@ -126,10 +144,10 @@ static const char *word(const char **s)
 {
 	const char *w;
 
-	while (**s == ' ' || **s == '\t')
+	while (**s == ' ' || **s == '\t' || **s == '\r')
 		(*s)++;
 	w = *s;
-	while (**s && **s != ' ' && **s != '\t' && **s != '\n' && **s != '#')
+	while (**s && **s != ' ' && **s != '\t' && **s != '\r' && **s != '\n' && **s != '#')
 		(*s)++;
 	return w;
 }
@@ -144,6 +162,27 @@ static char *dup_label(const char *s, size_t n)
 	return l;
 }
 
+/* The words after the arguments that set flags. */
+static const struct {
+	const char *word;
+	unsigned clear, set;
+} flag_words[] = {
+	{ "sum", VM_REDUCE_MASK, VM_SUM }, { "min", VM_REDUCE_MASK, VM_MIN }, { "avg", VM_REDUCE_MASK, VM_AVG },
+	{ "max", VM_REDUCE_MASK, VM_MAX }, { "keep", 0, VM_KEEP },
+};
+
+/* Is v a value of this kind of argument (vm.h's table)? */
+static int check_arg(struct parser *p, const char *at, enum vm_arg kind, int64_t v)
+{
+	switch (kind) {
+	case VM_ARG_COUNT: return v < 0 ? perr(p, at, "a count must not be negative") : 0;
+	case VM_ARG_SIZE: return v < 0 ? perr(p, at, "a size must not be negative") : 0;
+	case VM_ARG_BYTE:
+		return v < 0 || v > 255 ? perr(p, at, "a byte is 0 to 255 (0x00 to 0xff), got %lld", (long long)v) : 0;
+	default: return 0;
+	}
+}
+
 /* Parse one operation line (from s, after the indentation). */
 static struct vm_op *operation(struct parser *p, const char *s)
 {
@@ -155,52 +194,40 @@ static struct vm_op *operation(struct parser *p, const char *s)
 	struct vm_op *op;
 	char *label = NULL;
 
-	if (opcode_of(w, (size_t)(s - w), &code, &nargs)) {
-		char name[40];
-		snprintf(name, sizeof(name), "%.*s", (int)(s - w < 39 ? s - w : 39), w);
-		perr(p, w, "expected an operation (read, write, erase, seq, repeat, len, len-unit, pattern, off, "
-		     "off-unit, off-linear, off-span, off-shuffle, unit-halve, unit-double), got '%s'", name);
+	if (opcode_of(w, (size_t)(s - w), &code)) {
+		char list[300];
+		opcode_list(list, sizeof(list));
+		perr(p, w, "expected an operation (%s), got '%.*s'", list, (int)(s - w < 39 ? s - w : 39), w);
 		return NULL;
 	}
+	nargs = vm_opcode_nargs(code);
 	for (int i = 0; i < nargs; i++) {
 		const char *x = word(&s);
 		if (s == x) {
 			perr(p, x, "expected %s", i == 0 ? "an argument" : "a second argument");
 			return NULL;
 		}
-		if (argument(p, x, (size_t)(s - x), &a[i]))
+		if (argument(p, x, (size_t)(s - x), &a[i]) || check_arg(p, x, vm_opinfo(code)->arg[i], a[i]))
 			return NULL;
 	}
 	for (;;) {
 		const char *x = word(&s);
-		size_t n = (size_t)(s - x);
+		size_t n = (size_t)(s - x), f;
 		if (!n)
 			break;
-		if (n == 3 && !strncmp(x, "sum", 3))
-			flags = (flags & ~VM_REDUCE_MASK) | VM_SUM;
-		else if (n == 3 && !strncmp(x, "min", 3))
-			flags = (flags & ~VM_REDUCE_MASK) | VM_MIN;
-		else if (n == 3 && !strncmp(x, "avg", 3))
-			flags = (flags & ~VM_REDUCE_MASK) | VM_AVG;
-		else if (n == 3 && !strncmp(x, "max", 3))
-			flags = (flags & ~VM_REDUCE_MASK) | VM_MAX;
-		else if (n == 4 && !strncmp(x, "keep", 4))
-			flags |= VM_KEEP;
-		else if (n > 6 && !strncmp(x, "label=", 6)) {
+		for (f = 0; f < sizeof(flag_words) / sizeof(flag_words[0]); f++)
+			if (strlen(flag_words[f].word) == n && !strncmp(x, flag_words[f].word, n))
+				break;
+		if (f < sizeof(flag_words) / sizeof(flag_words[0])) {
+			flags = (flags & ~flag_words[f].clear) | flag_words[f].set;
+		} else if (n > 6 && !strncmp(x, "label=", 6)) {
 			free(label);
 			label = dup_label(x + 6, n - 6);
 		} else {
-			char extra[40];
-			snprintf(extra, sizeof(extra), "%.*s", (int)(n < 39 ? n : 39), x);
-			perr(p, x, "expected sum, min, avg, max, keep or label=NAME, got '%s'", extra);
+			perr(p, x, "expected sum, min, avg, max, keep or label=NAME, got '%.*s'", (int)(n < 39 ? n : 39), x);
 			free(label);
 			return NULL;
 		}
-	}
-	if ((code == VM_REPEAT || code == VM_OFF_LINEAR) && a[code == VM_REPEAT ? 0 : 1] < 0) {
-		perr(p, w, "%s", "a count must not be negative");
-		free(label);
-		return NULL;
 	}
 	op = vm_new(code, a[0], a[1], flags, NULL);
 	if (op) {
@@ -212,84 +239,123 @@ static struct vm_op *operation(struct parser *p, const char *s)
 	return op;
 }
 
+/* The indentation of a line: its width (tabs to multiples of 8), and which
+ * characters made it (1 spaces, 2 tabs). */
+static const char *indentation(const char *q, int *width, int *kind)
+{
+	*width = 0;
+	*kind = 0;
+	for (; *q == ' ' || *q == '\t'; q++) {
+		*width += *q == '\t' ? 8 - *width % 8 : 1;
+		*kind |= *q == '\t' ? 2 : 1;
+	}
+	return q;
+}
+
+static int parse_format(struct parser *p, const char *q, const char **format)
+{
+	const char *f = q + 6, *w = word(&f);
+
+	for (int i = 0; formats[i]; i++)
+		if (strlen(formats[i]) == (size_t)(f - w) && !strncmp(formats[i], w, (size_t)(f - w))) {
+			*format = formats[i];
+			return 0;
+		}
+	return perr(p, w, "expected a format: tree, align, interval, scatter, open-au or find-fat");
+}
+
 int progfile_parse(const char *file, const char *text, const struct prog_vars *vars, struct vm_op **out,
 		   const char **format, struct fb_err *e)
 {
+	static const char *const kind_name[] = { "", "spaces", "tabs" };
 	struct parser p = { .file = file, .vars = vars, .e = e };
 	struct vm_op *stack[MAX_DEPTH + 1], *root = NULL;
-	int indent[MAX_DEPTH + 1], depth = 0, seen_op = 0;
+	int indent[MAX_DEPTH + 1], has_len[MAX_DEPTH + 1], depth = 0, seen_op = 0;
+	int file_kind = 0, kind_line = 0;  /* how the first indented line was indented */
 	const char *s = text;
 
 	*format = "tree";
 	*out = NULL;
 	while (*s) {
-		const char *line = s, *q = s;
-		int ind = 0;
+		const char *line = s, *q;
+		int ind, kind, parent_len;
+		struct vm_op *op;
+
 		p.line++;
 		p.line_start = line;
-		while (*q == ' ' || *q == '\t') {
-			ind += *q == '\t' ? 8 - ind % 8 : 1;
-			q++;
-		}
+		q = indentation(line, &ind, &kind);
 		s = strchr(line, '\n');
 		s = s ? s + 1 : line + strlen(line);
-		if (*q == '#' || *q == '\n' || *q == '\0' || *q == '\r')
+		if (*q == '#' || *q == '\n' || *q == '\0' || (*q == '\r' && (q[1] == '\n' || !q[1])))
 			continue;
+		if (kind == 3) {
+			perr(&p, line, "the indentation mixes tabs and spaces: use one or the other");
+			goto fail;
+		}
+		if (kind && file_kind && kind != file_kind) {
+			perr(&p, line, "indented with %s, but line %d is indented with %s: use one or the other",
+			     kind_name[kind], kind_line, kind_name[file_kind]);
+			goto fail;
+		}
+		if (kind && !file_kind) {
+			file_kind = kind;
+			kind_line = p.line;
+		}
 		if (!strncmp(q, "format", 6) && (q[6] == ' ' || q[6] == '\t')) {
-			const char *f = q + 6, *w;
-			int i;
 			if (seen_op) {
-				perr(&p, q, "%s", "'format' must come before the first operation");
+				perr(&p, q, "'format' must come before the first operation");
 				goto fail;
 			}
-			w = word(&f);
-			for (i = 0; formats[i]; i++)
-				if (strlen(formats[i]) == (size_t)(f - w) && !strncmp(formats[i], w, (size_t)(f - w)))
-					break;
-			if (!formats[i]) {
-				perr(&p, w, "%s", "expected a format: tree, align, interval, scatter, open-au or find-fat");
+			if (parse_format(&p, q, format))
 				goto fail;
-			}
-			*format = formats[i];
 			continue;
 		}
-		{
-			struct vm_op *op = operation(&p, q);
-			if (!op)
+		if (!(op = operation(&p, q)))
+			goto fail;
+		seen_op = 1;
+		if (!root) {
+			if (ind != 0) {
+				vm_free(op);
+				perr(&p, q, "the first operation must not be indented");
 				goto fail;
-			seen_op = 1;
-			if (!root) {
-				if (ind != 0) {
-					vm_free(op);
-					perr(&p, q, "%s", "the first operation must not be indented");
-					goto fail;
-				}
-				root = op;
-				stack[0] = op;
-				indent[0] = 0;
-				depth = 0;
-				continue;
 			}
+			depth = -1;
+		} else {
 			while (depth >= 0 && indent[depth] >= ind)
 				depth--;
 			if (depth < 0) {
 				vm_free(op);
-				perr(&p, q, "%s", "a program has one outermost operation; indent this line below it");
+				perr(&p, q, "a program has one outermost operation; indent this line below it");
 				goto fail;
 			}
 			if (depth >= MAX_DEPTH) {
 				vm_free(op);
-				perr(&p, q, "%s", "nested too deeply");
+				perr(&p, q, "nested too deeply");
 				goto fail;
 			}
-			if (!vm_add(stack[depth], op)) {
-				root = NULL; /* vm_add freed both: the tree is gone */
-				fb_fail(e, EXIT_DEVICE, "out of memory");
+			if (vm_opinfo(stack[depth]->code)->io) {
+				perr(&p, q, "%s takes no body: indent this line no deeper than the %s above it",
+				     vm_opcode_name(stack[depth]->code), vm_opcode_name(stack[depth]->code));
+				vm_free(op);
 				goto fail;
 			}
-			stack[++depth] = op;
-			indent[depth] = ind;
 		}
+		parent_len = depth >= 0 && has_len[depth];
+		if (vm_opinfo(op->code)->io && !parent_len) {
+			perr(&p, q, "%s has no length: add a len line above it", vm_opcode_name(op->code));
+			vm_free(op);
+			goto fail;
+		}
+		if (!root) {
+			root = op;
+		} else if (!vm_add(stack[depth], op)) {
+			root = NULL; /* vm_add freed both: the tree is gone */
+			fb_fail(e, EXIT_DEVICE, "out of memory");
+			goto fail;
+		}
+		stack[++depth] = op;
+		indent[depth] = ind;
+		has_len[depth] = parent_len || op->code == VM_LEN || op->code == VM_LEN_UNIT;
 	}
 	if (!root)
 		return fb_fail(e, EXIT_USAGE, "%s: no operation in the program", file);
@@ -329,6 +395,21 @@ int progfile_load(const char *file, const struct prog_vars *vars, struct vm_op *
 	rc = progfile_parse(file, text, vars, out, format, e);
 	free(text);
 	return rc;
+}
+
+int prog_vars_set(struct prog_vars *v, const char *name, uint64_t value)
+{
+	int i;
+
+	for (i = 0; i < v->n && strcmp(v->name[i], name); i++)
+		;
+	if (i == PROG_VARS)
+		return -1;
+	v->name[i] = name;
+	v->value[i] = value;
+	if (i == v->n)
+		v->n++;
+	return 0;
 }
 
 int program_writes(const struct vm_op *op)

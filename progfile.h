@@ -7,9 +7,8 @@
  *       len $blocksize label=pre
  *         off-linear $spacing 7 avg
  *
- * An operation is an opcode of vm.h (read, write, erase, seq, repeat, len,
- * len-unit, pattern, off, off-unit, off-linear, off-span, off-shuffle,
- * unit-halve, unit-double), its arguments, then any of: sum min avg max
+ * An operation is an opcode of vm.h's table VM_OPCODES (its name, and
+ * arguments of the kinds the table gives), then any of: sum min avg max
  * (the reduction), keep, label=NAME.  Arguments are numbers with size
  * suffixes (512, 24k, 1.5M), variables from the command line and the
  * device (listed in the README), joined with * and /, with an optional
@@ -24,11 +23,16 @@
 #include "err.h"
 #include "vm.h"
 
+#define PROG_VARS 32
+
 struct prog_vars {
-	const char *name[24];
-	uint64_t value[24];
+	const char *name[PROG_VARS];    /* static strings */
+	uint64_t value[PROG_VARS];
 	int n;
 };
+
+/* Set variable NAME (without '$'), adding it if new; -1 when full. */
+int prog_vars_set(struct prog_vars *v, const char *name, uint64_t value);
 
 /* Parse a program; *format gets the format name ("tree" by default, a
  * static string).  Errors name file:line:column and what was expected. */

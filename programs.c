@@ -1,5 +1,9 @@
-/* programs.c — the built-in tests written as VM programs (see programs.h). */
+/* programs.c — the built-in tests: the embedded .fbp programs and their
+ * variables (see programs.h). */
 #include "programs.h"
+
+#include <stdio.h>
+#include <string.h>
 
 void test_defaults(struct test_params *t)
 {
@@ -31,103 +35,81 @@ uint64_t open_au_default_offset(uint64_t erasesize)
 	return (min + erasesize - 1) / erasesize * erasesize;
 }
 
-/* The reads around a boundary at off: `count` tries, each reading the block
- * before it (pre), across it (on, half a block before) and after it (post)
- * in turn, so that drift hits all three alike.  Every read is kept; the
- * best try of each is taken afterwards (crossing_of in report.c). */
-static struct vm_op *crossing(uint64_t bs, unsigned count)
+void program_vars(const struct test_params *t, uint64_t dev_size, unsigned sector, struct prog_vars *v)
 {
-	int64_t b = (int64_t)bs;
-	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
-	static const char *const label[3] = { "pre", "on", "post" };
-
-	for (int i = 0; i < 3; i++)
-		seq = vm_add(seq, vm_label(vm_new(VM_LEN, b, 0, VM_KEEP,
-						  vm_new(VM_OFF, i == 0 ? -b : i == 1 ? -b / 2 : 0, 0, VM_KEEP,
-							 vm_new(VM_READ, 0, 0, 0, NULL), NULL),
-						  NULL),
-					   label[i]));
-	return vm_new(VM_REPEAT, count, 0, VM_KEEP, seq, NULL);
+	uint64_t ss = sector ? sector : 512;
+	/* the align test's middle read starts half a block before the
+	 * boundary, rounded down to whole sectors, at least one sector */
+	uint64_t half = t->blocksize / 2 / ss * ss;
+	struct { const char *name; uint64_t value; } all[] = {
+		{ "blocksize", t->blocksize }, { "erasesize", t->erasesize }, { "count", t->count },
+		{ "offset", t->offset == UINT64_MAX ? 0 : t->offset }, { "open_au_nr", t->open_au_nr },
+		{ "fat_nr", t->fat_nr }, { "scatter_order", t->scatter_order }, { "scatter_span", t->scatter_span },
+		{ "interval_order", t->interval_order },
+		{ "spacing", dev_size ? align_spacing(dev_size, 0) : 1 << 20 },
+		{ "scatter_positions", 1ULL << t->scatter_order },
+		{ "interval_max", t->blocksize << t->interval_order },
+		{ "size", dev_size },
+		{ "open_au_offset", t->offset == UINT64_MAX ? open_au_default_offset(t->erasesize) : t->offset },
+		{ "sector", ss }, { "half_block", half > ss ? half : ss }, { "pattern", (uint64_t)t->pattern },
+		/* boundary-scan.fbp: --auto sets these; alone it scans at the erase size */
+		{ "scan_from", t->erasesize }, { "scan_to", t->erasesize }, { "scan_points", 16 },
+	};
+	v->n = 0;
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		prog_vars_set(v, all[i].name, all[i].value);
 }
 
-struct vm_op *program_boundary_scan(uint64_t bs, unsigned count, uint64_t from, uint64_t to, unsigned points)
+int program_builtin(const char *name, const struct prog_vars *v, struct vm_op **out, const char **format,
+		    struct fb_err *e)
 {
-	return vm_new(VM_UNIT_DOUBLE, (int64_t)from, (int64_t)to, VM_KEEP,
-		      vm_new(VM_OFF_LINEAR, 0, points, VM_KEEP,
-			     vm_new(VM_OFF_UNIT, 1, 1, VM_KEEP, crossing(bs, count), NULL), NULL),
-		      NULL);
+	char file[64];
+
+	*out = NULL;
+	for (const struct fbp_source *s = fbp_sources; s->name; s++)
+		if (!strcmp(s->name, name)) {
+			snprintf(file, sizeof(file), "%s.fbp", s->name);
+			return progfile_parse(file, s->text, v, out, format, e);
+		}
+	return fb_fail(e, EXIT_USAGE, "no built-in program '%s'", name);
+}
+
+/* ------------------------------------------------------------ until flashbench.c uses program_builtin */
+
+static struct vm_op *builtin(const char *name, const struct test_params *t, uint64_t spacing)
+{
+	struct prog_vars v;
+	struct vm_op *prog;
+	const char *format;
+	struct fb_err e;
+
+	program_vars(t, 0, 0, &v);
+	if (spacing)
+		prog_vars_set(&v, "spacing", spacing);
+	return program_builtin(name, &v, &prog, &format, &e) ? NULL : prog;
 }
 
 struct vm_op *program_align(const struct test_params *t, uint64_t spacing)
 {
-	return vm_new(VM_UNIT_HALVE, (int64_t)spacing, 2 * (int64_t)t->blocksize, VM_KEEP,
-		      vm_new(VM_OFF_LINEAR, (int64_t)spacing, ALIGN_POSITIONS, VM_KEEP,
-			     vm_new(VM_OFF_UNIT, 1, 1, VM_KEEP, crossing(t->blocksize, t->count), NULL), NULL),
-		      NULL);
+	return builtin("align", t, spacing);
 }
 
 struct vm_op *program_interval(const struct test_params *t)
 {
-	uint64_t off = t->offset == UINT64_MAX ? 0 : t->offset;
-
-	return vm_new(VM_UNIT_DOUBLE, (int64_t)t->blocksize, (int64_t)(t->blocksize << t->interval_order), VM_KEEP,
-		      vm_new(VM_LEN, (int64_t)t->blocksize, 0, VM_SUM,
-			     vm_new(VM_OFF, (int64_t)off, 0, VM_SUM,
-				    vm_new(VM_OFF_LINEAR, 0, INTERVAL_READS, VM_SUM,
-					   vm_new(VM_READ, 0, 0, 0, NULL), NULL),
-				    NULL),
-			     NULL),
-		      NULL);
+	return builtin("interval", t, 0);
 }
 
 struct vm_op *program_scatter(const struct test_params *t)
 {
-	uint64_t off = t->offset == UINT64_MAX ? 0 : t->offset;
-
-	return vm_new(VM_OFF, (int64_t)off, 0, VM_KEEP,
-		      vm_new(VM_LEN, (int64_t)(t->blocksize * t->scatter_span), 0, VM_KEEP,
-			     vm_new(VM_OFF_LINEAR, (int64_t)t->blocksize, 1LL << t->scatter_order, VM_KEEP,
-				    vm_new(VM_REPEAT, t->count, 0, VM_MIN,
-					   vm_new(VM_READ, 0, 0, 0, NULL), NULL),
-				    NULL),
-			     NULL),
-		      NULL);
+	return builtin("scatter", t, 0);
 }
 
 struct vm_op *program_open_au(const struct test_params *t)
 {
-	uint64_t off = t->offset == UINT64_MAX ? open_au_default_offset(t->erasesize) : t->offset;
-	int64_t e = (int64_t)t->erasesize;
-
-	return vm_new(VM_UNIT_HALVE, e, (int64_t)t->blocksize, VM_KEEP,
-		      vm_new(VM_OFF, (int64_t)off, 0, VM_SUM,
-			     vm_new(VM_LEN_UNIT, 0, 0, VM_SUM,
-				    vm_new(VM_PATTERN, t->pattern, 0, VM_SUM,
-					   vm_new(t->random ? VM_OFF_SHUFFLE : VM_OFF_SPAN, e, 1, VM_SUM,
-						  vm_new(VM_OFF_LINEAR, e, t->open_au_nr, VM_SUM,
-							 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL),
-						  NULL),
-					   NULL),
-				    NULL),
-			     NULL),
-		      NULL);
+	return builtin(t->random ? "open-au-random" : "open-au", t, 0);
 }
 
 struct vm_op *program_find_fat(const struct test_params *t)
 {
-	uint64_t off = t->offset == UINT64_MAX ? 0 : t->offset;
-	int64_t e = (int64_t)t->erasesize;
-
-	return vm_new(VM_UNIT_HALVE, e, (int64_t)t->blocksize, VM_KEEP,
-		      vm_new(VM_OFF, (int64_t)off, 0, VM_KEEP,
-			     vm_new(VM_OFF_LINEAR, e, t->fat_nr, VM_KEEP,
-				    vm_new(VM_LEN_UNIT, 0, 0, VM_SUM,
-					   vm_new(VM_PATTERN, t->pattern, 0, VM_SUM,
-						  vm_new(VM_OFF_SPAN, e, 0, VM_SUM,
-							 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL),
-						  NULL),
-					   NULL),
-				    NULL),
-			     NULL),
-		      NULL);
+	return builtin("find-fat", t, 0);
 }

@@ -41,6 +41,29 @@ static void finding_text(FILE *f, const struct finding *x)
 		fprintf(f, "    %s%s\n", x->determined ? "note: " : "", x->why);
 }
 
+void report_recommendations_text(FILE *f, const struct recommendations *rec, unsigned sector)
+{
+	char a[32], b[32];
+
+	fprintf(f, "\nrecommendations\n");
+	if (rec->have) {
+		format_size(a, sizeof(a), rec->start);
+		format_size(b, sizeof(b), rec->align);
+		fprintf(f, "    partition start:  %s (sector %llu); partition sizes: multiples of %s\n", a,
+			(unsigned long long)(rec->start / sector), b);
+		fprintf(f, "    sfdisk input:\n");
+		for (const char *p = rec->sfdisk; *p;) {
+			size_t n = strcspn(p, "\n");
+			fprintf(f, "        %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+		fprintf(f, "    ext4:  %s\n    xfs:   %s\n    f2fs:  %s\n    vfat:  %s\n", rec->ext4, rec->xfs,
+			rec->f2fs, rec->vfat);
+	}
+	if (rec->note[0])
+		fprintf(f, "    %s\n", rec->note);
+}
+
 void report_auto_text(FILE *f, const struct identity *id, const struct auto_report *r, int wrote, double wall_ns)
 {
 	char a[32], b[32], c[32];
@@ -65,23 +88,7 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 			"is not known\n", a);
 	}
 
-	fprintf(f, "\nrecommendations\n");
-	if (r->rec.have) {
-		format_size(a, sizeof(a), r->rec.start);
-		format_size(b, sizeof(b), r->rec.align);
-		fprintf(f, "    partition start:  %s (sector %llu); partition sizes: multiples of %s\n", a,
-			(unsigned long long)(r->rec.start / id->sector), b);
-		fprintf(f, "    sfdisk input:\n");
-		for (const char *p = r->rec.sfdisk; *p;) {
-			size_t n = strcspn(p, "\n");
-			fprintf(f, "        %.*s\n", (int)n, p);
-			p += n + (p[n] == '\n');
-		}
-		fprintf(f, "    ext4:  %s\n    xfs:   %s\n    f2fs:  %s\n    vfat:  %s\n", r->rec.ext4, r->rec.xfs,
-			r->rec.f2fs, r->rec.vfat);
-	}
-	if (r->rec.note[0])
-		fprintf(f, "    %s\n", r->rec.note);
+	report_recommendations_text(f, &r->rec, id->sector);
 
 	format_time(a, sizeof(a), wall_ns);
 	format_time(b, sizeof(b), r->device_ns);
@@ -177,6 +184,23 @@ static void json_trials(struct json *j, const char *key, const struct open_trial
 	json_end(j);
 }
 
+void report_recommendations_json(struct json *j, const struct recommendations *rec)
+{
+	json_object(j, "recommendations");
+	json_bool(j, "available", rec->have);
+	if (rec->have) {
+		json_uint(j, "partition_start", rec->start);
+		json_uint(j, "partition_size_multiple", rec->align);
+		json_string(j, "sfdisk", rec->sfdisk);
+		json_string(j, "ext4", rec->ext4);
+		json_string(j, "xfs", rec->xfs);
+		json_string(j, "f2fs", rec->f2fs);
+		json_string(j, "vfat", rec->vfat);
+	}
+	json_string(j, "note", rec->note[0] ? rec->note : NULL);
+	json_end(j);
+}
+
 void report_auto_json(FILE *f, const struct identity *id, const struct auto_report *r, int wrote, double wall_ns)
 {
 	struct json j;
@@ -198,19 +222,7 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_finding(&j, &r->fat);
 	json_bool(&j, "alignment_matters", r->alignment_matters);
 	json_end(&j);
-	json_object(&j, "recommendations");
-	json_bool(&j, "available", r->rec.have);
-	if (r->rec.have) {
-		json_uint(&j, "partition_start", r->rec.start);
-		json_uint(&j, "partition_size_multiple", r->rec.align);
-		json_string(&j, "sfdisk", r->rec.sfdisk);
-		json_string(&j, "ext4", r->rec.ext4);
-		json_string(&j, "xfs", r->rec.xfs);
-		json_string(&j, "f2fs", r->rec.f2fs);
-		json_string(&j, "vfat", r->rec.vfat);
-	}
-	json_string(&j, "note", r->rec.note[0] ? r->rec.note : NULL);
-	json_end(&j);
+	report_recommendations_json(&j, &r->rec);
 	json_object(&j, "measurements");
 	json_align_rows(&j, "align", r->rows, r->nrows);
 	json_align_rows(&j, "align2", r->rows2, r->nrows2);
@@ -258,4 +270,26 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_number(&j, "wall_ns", wall_ns);
 	json_end(&j);
 	json_finish(&j);
+}
+
+/* ------------------------------------------------------------ shared with --analyze */
+
+void report_finding_text(FILE *f, const struct finding *x)
+{
+	finding_text(f, x);
+}
+
+void report_finding_json(struct json *j, const struct finding *x)
+{
+	json_finding(j, x);
+}
+
+void report_align_rows_json(struct json *j, const char *key, const struct align_row *r, size_t n)
+{
+	json_align_rows(j, key, r, n);
+}
+
+void report_trials_json(struct json *j, const char *key, const struct open_trial *t, size_t n)
+{
+	json_trials(j, key, t, n);
 }

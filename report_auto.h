@@ -17,4 +17,13 @@ struct json;
 /* "tool" and "device" objects, first in every JSON output */
 void json_identity(struct json *j, const struct identity *id);
 
+/* Parts shared with --analyze (report_analyze.c), so both print findings
+ * and recommendations the same way. */
+void report_finding_text(FILE *f, const struct finding *x);
+void report_finding_json(struct json *j, const struct finding *x);
+void report_recommendations_text(FILE *f, const struct recommendations *rec, unsigned sector);
+void report_recommendations_json(struct json *j, const struct recommendations *rec);
+void report_align_rows_json(struct json *j, const char *key, const struct align_row *r, size_t n);
+void report_trials_json(struct json *j, const char *key, const struct open_trial *t, size_t n);
+
 #endif

@@ -37,6 +37,10 @@ static double tr(const struct scale *s, double v)
 		x = v;
 	}
 	x = b > a ? (x - a) / (b - a) : 0.5;
+	if (!(x > -10)) /* far off the axis (or not a number): just outside it */
+		x = -10;
+	else if (x > 10)
+		x = 10;
 	return s->flip ? s->origin - x * s->pixels : s->origin + x * s->pixels;
 }
 
@@ -66,15 +70,16 @@ static void escape(FILE *f, const char *s)
 	}
 }
 
-/* Ticks: powers of the base on log scales, 1-2-5 steps on linear ones. */
+/* Ticks: powers of the base on log scales, 1-2-5 steps on linear ones.
+ * Every loop is bounded by a count as well, whatever the range holds. */
 static int ticks(const struct scale *s, double *t, int max)
 {
-	int n = 0;
+	int n = 0, guard = 0;
 
 	if (s->log && s->base == 10 && floor(log10(s->hi)) - ceil(log10(s->lo)) < 2) {
 		/* less than two decades: 1-2-5 steps */
 		static const double m[3] = { 1, 2, 5 };
-		for (double d = pow(10, floor(log10(s->lo))); d <= s->hi && n < max; d *= 10)
+		for (double d = pow(10, floor(log10(s->lo))); d <= s->hi && n < max && guard++ < 64; d *= 10)
 			for (int i = 0; i < 3 && n < max; i++)
 				if (d * m[i] >= s->lo && d * m[i] <= s->hi)
 					t[n++] = d * m[i];
@@ -83,10 +88,10 @@ static int ticks(const struct scale *s, double *t, int max)
 	if (s->log) {
 		double p = pow(s->base, floor(log(s->lo) / log(s->base) + 1e-9));
 		int count = 0, every;
-		for (double q = p; q <= s->hi * (1 + 1e-9); q *= s->base)
+		for (double q = p; q <= s->hi * (1 + 1e-9) && count < 4096; q *= s->base)
 			count++;
 		every = count > 12 ? (count + 11) / 12 : 1;
-		for (int i = 0; p <= s->hi * (1 + 1e-9) && n < max; p *= s->base, i++)
+		for (int i = 0; p <= s->hi * (1 + 1e-9) && n < max && i < count; p *= s->base, i++)
 			if (p >= s->lo * (1 - 1e-9) && i % every == 0)
 				t[n++] = p;
 		return n;
@@ -97,10 +102,33 @@ static int ticks(const struct scale *s, double *t, int max)
 			step *= 5;
 		else if (span / step > 12)
 			step *= 2;
-		for (double v = ceil(s->lo / step) * step; v <= s->hi + step * 1e-9 && n < max; v += step)
+		for (double v = ceil(s->lo / step) * step; v <= s->hi + step * 1e-9 && n < max && guard++ < 1000; v += step)
 			t[n++] = fabs(v) < step * 1e-9 ? 0 : v;
 	}
 	return n;
+}
+
+/* Make a scale drawable: finite, positive on log axes, hi above lo by a
+ * step the doubles can tell apart. */
+static void sane(struct scale *s)
+{
+	if (s->log) {
+		if (!isfinite(s->lo) || s->lo <= 0 || s->lo < 1e-300)
+			s->lo = isfinite(s->hi) && s->hi > 1e-300 ? s->hi / s->base : 1;
+		if (!isfinite(s->hi) || s->hi > 1e300)
+			s->hi = s->lo > 1e300 ? s->lo : 1e300;
+		if (s->lo > 1e300 / s->base)
+			s->lo = 1e300 / s->base;
+		if (!(s->hi >= s->lo * s->base))
+			s->hi = s->lo * s->base;
+		return;
+	}
+	if (!isfinite(s->lo) || fabs(s->lo) > 1e300)
+		s->lo = 0;
+	if (!isfinite(s->hi) || fabs(s->hi) > 1e300)
+		s->hi = s->lo + 1;
+	if (!(s->hi - s->lo > fabs(s->lo) * 1e-9) || s->hi - s->lo < 1e-300)
+		s->hi = s->lo + (s->lo ? fabs(s->lo) * 1e-3 : 1);
 }
 
 static void range(const struct chart *c, int y, double *lo, double *hi)
@@ -111,7 +139,7 @@ static void range(const struct chart *c, int y, double *lo, double *hi)
 	for (int i = 0; i < c->ns; i++)
 		for (size_t k = 0; k < c->s[i].n; k++) {
 			double v = y ? c->s[i].y[k] : c->s[i].x[k];
-			if ((y ? c->ylog : c->xlog) && v <= 0)
+			if (!isfinite(v) || ((y ? c->ylog : c->xlog) && v <= 0))
 				continue;
 			if (!any || v < *lo)
 				*lo = v;
@@ -121,10 +149,14 @@ static void range(const struct chart *c, int y, double *lo, double *hi)
 		}
 	if (!y)
 		for (int i = 0; i < c->nm; i++) {
-			if (c->m[i].x < *lo)
-				*lo = c->m[i].x;
-			if (c->m[i].x > *hi)
-				*hi = c->m[i].x;
+			double v = c->m[i].x;
+			if (!isfinite(v) || (c->xlog && v <= 0))
+				continue;
+			if (!any || v < *lo)
+				*lo = v;
+			if (!any || v > *hi)
+				*hi = v;
+			any = 1;
 		}
 	if (!(y ? c->ylog : c->xlog)) {
 		if (y && *lo > 0 && c->yzero)
@@ -142,6 +174,12 @@ static void range(const struct chart *c, int y, double *lo, double *hi)
 	}
 }
 
+/* Can this point go on the chart's axes? */
+static int drawable(const struct chart *c, double x, double y)
+{
+	return isfinite(x) && isfinite(y) && (!c->xlog || x > 0) && (!c->ylog || y > 0);
+}
+
 int svg_chart(FILE *f, const struct chart *c)
 {
 	struct scale xs, ys;
@@ -152,13 +190,19 @@ int svg_chart(FILE *f, const struct chart *c)
 	if (!c->ns)
 		return -1;
 	range(c, 0, &lo, &hi);
-	xs = (struct scale){ lo, hi, c->xlog, c->xunit == AXIS_BYTES ? 2 : 10, pw, LEFT, 0 };
+	if (c->xcat) { /* bar charts: categories 0 .. ncat-1 */
+		lo = -0.5;
+		hi = c->ncat - 0.5;
+	}
+	xs = (struct scale){ lo, hi, c->xlog && !c->xcat, c->xunit == AXIS_BYTES ? 2 : 10, pw, LEFT, 0 };
 	range(c, 1, &lo, &hi);
 	ys = (struct scale){ lo, hi, c->ylog, c->yunit == AXIS_BYTES ? 2 : 10, ph, TOP + ph, 1 };
 	if (c->ylog) { /* a little room above and below */
 		ys.lo /= 1.3;
 		ys.hi *= 1.3;
 	}
+	sane(&xs);
+	sane(&ys);
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -169,7 +213,12 @@ int svg_chart(FILE *f, const struct chart *c)
 	fputs("</text>\n", f);
 
 	/* grid and ticks */
-	n = ticks(&xs, t, 64);
+	n = c->xcat ? 0 : ticks(&xs, t, 64);
+	for (int i = 0; c->xcat && i < c->ncat; i++) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", tr(&xs, i), TOP + ph + 18);
+		escape(f, c->xcat[i]);
+		fputs("</text>\n", f);
+	}
 	for (int i = 0; i < n; i++) {
 		double x = tr(&xs, t[i]);
 		label(buf, sizeof(buf), c->xunit, t[i]);
@@ -194,7 +243,10 @@ int svg_chart(FILE *f, const struct chart *c)
 
 	/* markers */
 	for (int i = 0; i < c->nm; i++) {
-		double x = tr(&xs, c->m[i].x);
+		double x;
+		if (!drawable(c, c->m[i].x, 1))
+			continue;
+		x = tr(&xs, c->m[i].x);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" stroke-dasharray=\"6 4\"/>\n",
 			x, TOP, x, TOP + ph);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"#333\" transform=\"rotate(-90 %.1f %d)\" text-anchor=\"end\">",
@@ -207,19 +259,35 @@ int svg_chart(FILE *f, const struct chart *c)
 	for (int i = 0; i < c->ns; i++) {
 		const struct series *s = &c->s[i];
 		const char *col = colour[i % 10];
-		if (s->points) {
+		if (s->bars) {
+			double w = 0.8 / c->ns * pw / c->ncat, base = c->ylog ? TOP + ph : tr(&ys, 0);
+			for (size_t k = 0; k < s->n; k++) {
+				double x = tr(&xs, s->x[k]) - 0.4 * pw / c->ncat + i * w, y;
+				if (!(s->y[k] > 0) && c->ylog)
+					continue;
+				y = tr(&ys, s->y[k]);
+				fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+					x + 1, y < base ? y : base, w - 2, fabs(base - y), col);
+				if (s->text && s->text[k]) {
+					fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"start\" "
+						   "transform=\"rotate(-90 %.1f %.1f)\">", x + w / 2 + 4, y - 4, x + w / 2 + 4, y - 4);
+					escape(f, s->text[k]);
+					fputs("</text>\n", f);
+				}
+			}
+		} else if (s->points) {
 			for (size_t k = 0; k < s->n; k++)
-				if ((!c->xlog || s->x[k] > 0) && (!c->ylog || s->y[k] > 0))
+				if (drawable(c, s->x[k], s->y[k]))
 					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
 						tr(&xs, s->x[k]), tr(&ys, s->y[k]), col);
 		} else {
 			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
 			for (size_t k = 0; k < s->n; k++)
-				if ((!c->xlog || s->x[k] > 0) && (!c->ylog || s->y[k] > 0))
+				if (drawable(c, s->x[k], s->y[k]))
 					fprintf(f, "%.1f,%.1f ", tr(&xs, s->x[k]), tr(&ys, s->y[k]));
 			fputs("\"/>\n", f);
 			for (size_t k = 0; k < s->n; k++)
-				if ((!c->xlog || s->x[k] > 0) && (!c->ylog || s->y[k] > 0))
+				if (drawable(c, s->x[k], s->y[k]))
 					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
 						tr(&xs, s->x[k]), tr(&ys, s->y[k]), col);
 		}

@@ -18,6 +18,8 @@ struct series {
 	const double *x, *y;
 	size_t n;
 	int points;          /* dots instead of a line */
+	int bars;            /* bars at x = 0, 1, ... (the chart's categories), side by side */
+	const char *const *text; /* bars: a label over each bar (may be NULL) */
 };
 
 struct marker {
@@ -34,6 +36,8 @@ struct chart {
 	int ns;
 	struct marker m[CHART_MARKERS];
 	int nm;
+	const char *const *xcat; /* bar charts: the name of each x (0, 1, ...) */
+	int ncat;
 };
 
 /* Write the chart as an SVG document; 0 or -1 (nothing to draw). */

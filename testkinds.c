@@ -8,35 +8,6 @@
 #include "report_json.h"
 #include "units.h"
 
-static struct vm_op *build_align(const struct test_params *t, uint64_t dev_size)
-{
-	return program_align(t, align_spacing(dev_size, 0));
-}
-
-static struct vm_op *build_interval(const struct test_params *t, uint64_t dev_size)
-{
-	(void)dev_size;
-	return program_interval(t);
-}
-
-static struct vm_op *build_scatter(const struct test_params *t, uint64_t dev_size)
-{
-	(void)dev_size;
-	return program_scatter(t);
-}
-
-static struct vm_op *build_open_au(const struct test_params *t, uint64_t dev_size)
-{
-	(void)dev_size;
-	return program_open_au(t);
-}
-
-static struct vm_op *build_find_fat(const struct test_params *t, uint64_t dev_size)
-{
-	(void)dev_size;
-	return program_find_fat(t);
-}
-
 /* align: the middle read starts half a block before the boundary, so a
  * block is at least two sectors; the positions must fit in the device */
 static int check_align(const struct test_params *t, const char *device, uint64_t dev_size, unsigned sector,
@@ -77,22 +48,23 @@ static int check_erase_blocks(const struct test_params *t, const char *device, u
 }
 
 const struct test_kind test_kinds[] = {
-	{ .name = "align", .letter = 'a', .build = build_align, .check = check_align,
+	{ .name = "align", .letter = 'a', .program = "align", .check = check_align,
 	  .help = "time reads across power-of-two boundaries: erase\nblock and page sizes show as steps in 'diff'",
 	  .shape = { 5, 3, 1 }, .text = report_align, .json_results = json_results_align, .plot = plot_align },
-	{ .name = "interval", .letter = 'i', .build = build_interval,
+	{ .name = "interval", .letter = 'i', .program = "interval",
 	  .help = "time reads at strides blocksize .. blocksize<<order",
 	  .shape = { 1, 1, 1 }, .text = report_interval, .json_params = json_params_interval,
 	  .json_results = json_results_strides, .plot = plot_interval },
-	{ .name = "scatter", .letter = 's', .build = build_scatter,
+	{ .name = "scatter", .letter = 's', .program = "scatter",
 	  .help = "time reads at 2^order consecutive blocks, as\n'offset_MiB<TAB>time_ms' lines for gnuplot",
 	  .shape = { 3, 1, 0 }, .text = report_scatter, .json_params = json_params_scatter,
 	  .json_results = json_results_scatter, .plot = plot_scatter },
-	{ .name = "open-au", .letter = 'O', .writes = 1, .build = build_open_au, .check = check_erase_blocks,
+	{ .name = "open-au", .letter = 'O', .writes = 1, .program = "open-au",
+	  .program_random = "open-au-random", .check = check_erase_blocks,
 	  .help = "write N erase blocks interleaved in chunks halving\nfrom the erase size to the block size",
 	  .shape = { 1, 1, 1 }, .text = report_open_au, .json_params = json_params_open_au,
 	  .json_results = json_results_chunks, .plot = plot_open_au },
-	{ .name = "find-fat", .letter = 'f', .alias = "findfat", .writes = 1, .build = build_find_fat,
+	{ .name = "find-fat", .letter = 'f', .alias = "findfat", .writes = 1, .program = "find-fat",
 	  .check = check_erase_blocks,
 	  .help = "write each of the first N erase blocks at each\nchunk size: FAT-optimised areas stand out",
 	  .shape = { 3, 1, 1 }, .text = report_find_fat, .json_params = json_params_find_fat,

@@ -32,8 +32,9 @@ struct test_kind {
 	const char *alias;           /* another long name ("findfat"), or NULL */
 	int writes;                  /* overwrites the device */
 	const char *help;            /* --help text ('\n' continues the line) */
-	/* the program; NULL for a format only */
-	struct vm_op *(*build)(const struct test_params *t, uint64_t dev_size);
+	/* the built-in program (scripts/programs/NAME.fbp), and the one run
+	 * with --random if the kind takes it; NULL for a format only */
+	const char *program, *program_random;
 	/* checks of the parameters (dev_size and sector 0: before the device
 	 * is known), or NULL */
 	int (*check)(const struct test_params *t, const char *device, uint64_t dev_size, unsigned sector,

@@ -9,20 +9,32 @@
 #include "dev.h"
 
 #define VM_MAX_REQUESTS 100000000ULL   /* a program making more is refused */
+#define VM_MAX_STEPS    1000000000ULL  /* loop steps, with or without I/O */
 #define VM_MAX_SHUFFLE  (1u << 24)
+/* Result nodes a program may keep: each is a struct vm_result (~100 bytes)
+ * and grows the text and JSON output; 2^21 (~200 MB) allows a scatter
+ * test of 2^20 positions. */
+#define VM_MAX_KEPT     (1ULL << 21)
 
-static const char *const names[VM_NOPCODES] = {
-	[VM_READ] = "read", [VM_WRITE] = "write", [VM_ERASE] = "erase",
-	[VM_SEQ] = "seq", [VM_REPEAT] = "repeat",
-	[VM_LEN] = "len", [VM_LEN_UNIT] = "len-unit", [VM_PATTERN] = "pattern",
-	[VM_OFF] = "off", [VM_OFF_UNIT] = "off-unit", [VM_OFF_LINEAR] = "off-linear",
-	[VM_OFF_SPAN] = "off-span", [VM_OFF_SHUFFLE] = "off-shuffle",
-	[VM_UNIT_HALVE] = "unit-halve", [VM_UNIT_DOUBLE] = "unit-double",
-};
+#define VM_ROW_(code, nm, isio, argnames, ka, kb, mean) \
+	[VM_##code] = { .name = nm, .io = isio, .args = argnames, .arg = { VM_ARG_##ka, VM_ARG_##kb }, .meaning = mean },
+static const struct vm_opinfo opinfo[VM_NOPCODES] = { VM_OPCODES(VM_ROW_) };
+#undef VM_ROW_
+
+const struct vm_opinfo *vm_opinfo(enum vm_opcode code)
+{
+	return (unsigned)code < VM_NOPCODES ? &opinfo[code] : NULL;
+}
+
+int vm_opcode_nargs(enum vm_opcode code)
+{
+	const struct vm_opinfo *i = vm_opinfo(code);
+	return i ? (i->arg[0] != VM_ARG_NONE) + (i->arg[1] != VM_ARG_NONE) : 0;
+}
 
 const char *vm_opcode_name(enum vm_opcode code)
 {
-	return code < VM_NOPCODES ? names[code] : "?";
+	return (unsigned)code < VM_NOPCODES ? opinfo[code].name : "?";
 }
 
 /* ------------------------------------------------------------ building */
@@ -105,6 +117,7 @@ struct walk {
 	uint64_t size;
 	unsigned sector;
 	uint64_t done;
+	uint64_t steps;            /* planning: bodies run */
 	struct fb_err *e;
 	vm_write_fn on_write;      /* planning: told of every write */
 	void *on_write_ctx;
@@ -155,7 +168,12 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 				       "the test reaches byte %llu but the device has only %llu bytes "
 				       "(use a smaller size, count or offset)",
 				       (unsigned long long)(r->off + r->len), (unsigned long long)w->size);
-		if (r->off % w->sector || r->len % w->sector || !r->len)
+		if (!r->len)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a %s of 0 bytes at offset %llu: give it a length (len SIZE above it, or "
+				       "len-unit inside unit-halve or unit-double)",
+				       opinfo[op->code].name, (unsigned long long)r->off);
+		if (r->off % w->sector || r->len % w->sector)
 			return fb_fail(w->e, EXIT_USAGE,
 				       "a request of %llu bytes at offset %llu is not a whole number of %u-byte sectors",
 				       (unsigned long long)r->len, (unsigned long long)r->off, w->sector);
@@ -185,7 +203,7 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			rc = dev_discard(w->dev, r->off, r->len, &ns);
 		if (rc)
 			return fb_fail(w->e, EXIT_DEVICE, "%s of %llu bytes at offset %llu failed: %s",
-				       names[op->code], (unsigned long long)r->len,
+				       opinfo[op->code].name, (unsigned long long)r->len,
 				       (unsigned long long)r->off, strerror(-rc));
 		w->done++;
 		if (w->how && w->how->progress)
@@ -219,10 +237,19 @@ static void reduce(struct reducer *red, double v)
 static int run_body(struct walk *w, const struct vm_op *op, const struct regs *r,
 		    struct vm_result *node, struct reducer *red)
 {
+	if (!w->dev && ++w->steps > VM_MAX_STEPS)
+		return fb_fail(w->e, EXIT_USAGE, "the test would run more than %llu loop steps (a loop that would not "
+			       "end?); refusing", VM_MAX_STEPS);
 	for (size_t i = 0; i < op->nbody; i++) {
 		struct vm_result tmp, *kid = &tmp;
 		int rc;
 
+		if ((op->flags & VM_KEEP) && !w->dev && ++w->plan->kept > VM_MAX_KEPT)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "the test would keep more than %llu results in memory (about %zu bytes each): "
+				       "make fewer requests (a smaller --scatter-order or count, a larger block size) "
+				       "or, in a program, keep fewer nodes",
+				       VM_MAX_KEPT, sizeof(struct vm_result));
 		if ((op->flags & VM_KEEP) && w->dev) {
 			/* grow geometrically: capacities are powers of two */
 			size_t n = node->nkid;
@@ -283,11 +310,9 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 	node->len = r.len;
 	node->unit = r.unit;
 
-	switch (op->code) {
-	case VM_READ:
-	case VM_WRITE:
-	case VM_ERASE:
+	if ((unsigned)op->code < VM_NOPCODES && opinfo[op->code].io)
 		return do_io(w, op, &r, node);
+	switch (op->code) {
 	case VM_SEQ:
 		rc = run_body(w, op, &r, node, &red);
 		break;
@@ -337,7 +362,7 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 		uint32_t *order = NULL;
 		if (!r.unit)
 			return fb_fail(w->e, EXIT_USAGE, "%s needs a unit (put it inside unit-halve or unit-double)",
-				       names[op->code]);
+				       opinfo[op->code].name);
 		n = (uint64_t)op->a / r.unit;
 		if (op->code == VM_OFF_SHUFFLE && (rc = shuffle_order(w, n, (uint64_t)op->b, &order)))
 			return rc;

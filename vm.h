@@ -8,24 +8,9 @@
  *
  * Registers: off (byte offset), len (request length), unit (a size that loops
  * such as the chunk size or alignment step set), pattern (written byte).
- *
- *   opcode          a            b          what it does
- *   VM_READ         -            -          read len bytes at off
- *   VM_WRITE        -            -          write len bytes of pattern at off
- *   VM_ERASE        -            -          discard len bytes at off
- *   VM_SEQ          -            -          run the body once
- *   VM_REPEAT       n            -          run the body n times
- *   VM_LEN          bytes        -          len = a
- *   VM_LEN_UNIT     -            -          len = unit
- *   VM_PATTERN      byte         -          pattern = a (0x00, 0xff, 0x5a)
- *   VM_OFF          bytes        -          off += a (a may be negative)
- *   VM_OFF_UNIT     num          den        off += unit * a / b
- *   VM_OFF_LINEAR   step         n          for i < n: off += i * step (step 0: unit)
- *   VM_OFF_SPAN     span         -          for i < a / unit: off += i * unit
- *   VM_OFF_SHUFFLE  span         seed       as VM_OFF_SPAN in a pseudo-random
- *                                           order that visits each step once
- *   VM_UNIT_HALVE   from         to         for unit = a; unit >= b; unit /= 2
- *   VM_UNIT_DOUBLE  from         to         for unit = a; unit <= b; unit *= 2
+ * The opcodes are the table VM_OPCODES below: it makes the enum, the names
+ * the program parser reads (progfile.c), the arguments it checks and the
+ * one-line meanings the README lists.
  *
  * Every operation also has a reduction, how its value comes from its
  * children's values (an I/O leaf's value is its time in ns): VM_SUM (the
@@ -42,14 +27,50 @@
 
 struct dev;
 
-enum vm_opcode {
-	VM_READ, VM_WRITE, VM_ERASE,
-	VM_SEQ, VM_REPEAT,
-	VM_LEN, VM_LEN_UNIT, VM_PATTERN,
-	VM_OFF, VM_OFF_UNIT, VM_OFF_LINEAR, VM_OFF_SPAN, VM_OFF_SHUFFLE,
-	VM_UNIT_HALVE, VM_UNIT_DOUBLE,
-	VM_NOPCODES
+/* Argument kinds: what the parser accepts for an argument. */
+enum vm_arg {
+	VM_ARG_NONE,
+	VM_ARG_COUNT,           /* a number >= 0 */
+	VM_ARG_SIZE,            /* bytes >= 0 */
+	VM_ARG_DELTA,           /* bytes, may be negative */
+	VM_ARG_BYTE,            /* 0 .. 255 */
 };
+
+/* The opcode table.  X(CODE, name, io, args, kind of a, kind of b, meaning);
+ * io marks the I/O leaves, which take no body. */
+#define VM_OPCODES(X)                                                                                         \
+	X(READ,        "read",        1, "",          NONE,  NONE,  "read len bytes at off")                      \
+	X(WRITE,       "write",       1, "",          NONE,  NONE,  "write len bytes of the pattern at off")      \
+	X(ERASE,       "erase",       1, "",          NONE,  NONE,  "discard len bytes at off")                   \
+	X(SEQ,         "seq",         0, "",          NONE,  NONE,  "run the body once")                          \
+	X(REPEAT,      "repeat",      0, "N",         COUNT, NONE,  "run the body N times")                       \
+	X(LEN,         "len",         0, "SIZE",      SIZE,  NONE,  "len = SIZE")                                 \
+	X(LEN_UNIT,    "len-unit",    0, "",          NONE,  NONE,  "len = unit")                                 \
+	X(PATTERN,     "pattern",     0, "BYTE",      BYTE,  NONE,  "pattern = BYTE (0x00, 0xff, 0x5a)")          \
+	X(OFF,         "off",         0, "SIZE",      DELTA, NONE,  "off += SIZE (may be negative)")              \
+	X(OFF_UNIT,    "off-unit",    0, "NUM DEN",   COUNT, COUNT, "off += unit * NUM / DEN")                    \
+	X(OFF_LINEAR,  "off-linear",  0, "STEP N",    SIZE,  COUNT, "for i < N: off += i * STEP (STEP 0: unit)")  \
+	X(OFF_SPAN,    "off-span",    0, "SPAN",      SIZE,  NONE,  "for i < SPAN / unit: off += i * unit")       \
+	X(OFF_SHUFFLE, "off-shuffle", 0, "SPAN SEED", SIZE,  COUNT, "the same in a pseudo-random order visiting each once") \
+	X(UNIT_HALVE,  "unit-halve",  0, "FROM TO",   SIZE,  SIZE,  "for unit = FROM; unit >= TO; unit /= 2")     \
+	X(UNIT_DOUBLE, "unit-double", 0, "FROM TO",   SIZE,  SIZE,  "for unit = FROM; unit <= TO; unit *= 2")
+
+#define VM_ENUM_(code, name, io, args, ka, kb, meaning) VM_##code,
+enum vm_opcode { VM_OPCODES(VM_ENUM_) VM_NOPCODES };
+#undef VM_ENUM_
+
+struct vm_opinfo {
+	const char *name;       /* as programs spell it */
+	int io;                 /* an I/O leaf: no body */
+	const char *args;       /* argument names, for the docs ("STEP N") */
+	enum vm_arg arg[2];     /* what each argument may be (VM_ARG_NONE: absent) */
+	const char *meaning;    /* one line */
+};
+
+/* The row of an opcode (NULL when out of range). */
+const struct vm_opinfo *vm_opinfo(enum vm_opcode code);
+/* How many arguments it takes (0-2). */
+int vm_opcode_nargs(enum vm_opcode code);
 
 enum vm_flags {
 	VM_SUM = 0, VM_MIN = 1, VM_AVG = 2, VM_MAX = 3, VM_REDUCE_MASK = 3,
@@ -87,11 +108,13 @@ struct vm_plan {
 	uint64_t max_len;                  /* largest request */
 	uint64_t write_lo, write_hi;       /* bytes written or erased (lo == hi: none) */
 	uint64_t bytes_written;
+	uint64_t kept;                     /* result nodes kept (bounded: see vm.c) */
 };
 
 /* Build a node: vm_new(code, a, b, flags, child..., NULL).  Returns NULL when
  * memory runs out (children are then freed). */
-struct vm_op *vm_new(enum vm_opcode code, int64_t a, int64_t b, unsigned flags, ...);
+struct vm_op *vm_new(enum vm_opcode code, int64_t a, int64_t b, unsigned flags, ...)
+	__attribute__((sentinel));
 struct vm_op *vm_label(struct vm_op *op, const char *label);
 /* Append a child; returns op, or NULL after freeing both on failure. */
 struct vm_op *vm_add(struct vm_op *op, struct vm_op *child);
@@ -101,7 +124,8 @@ const char *vm_opcode_name(enum vm_opcode code);
 
 /* Walk the program without I/O: the requests it makes on a device of this
  * size and sector size.  Fails (e filled, usage status) on a request past
- * the end, an unaligned one, or a loop that would not end. */
+ * the end, an unaligned or empty one, a loop that would not end, or more
+ * kept result nodes than memory should hold. */
 int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
 	    struct vm_plan *plan, struct fb_err *e);
 

@@ -8,9 +8,9 @@ usage() {
 	cat <<USAGE
 Usage: open-au-sweep.sh [OPTION]... DEVICE
 Run "flashbench --open-au --open-au-nr=N" for N = 1, 2, ... until the
-smallest chunk's throughput falls below a third of what it was with N=1
-(the card had to clean up on every write), first in linear order, then with
---random.  WRITES to DEVICE (see flashbench --help).
+writes collapse (the card has to clean up on every write: flashbench
+--analyze judges each run against the sweep's own N=1 run), first in linear
+order, then with --random.  WRITES to DEVICE (see flashbench --help).
 
   -e SIZE      erase block size (default 4M; 12M, 1.5M work)
   -b SIZE      smallest chunk (default 64k)
@@ -45,40 +45,26 @@ fi
 case $max in '' | *[!0-9]*) echo "open-au-sweep.sh: -n needs a whole number" >&2; exit 2 ;; esac
 dev=$1
 
-# "8.79M/s" -> bytes per second
-to_bps() { awk '{ v = $1 + 0; if ($1 ~ /K\/s/) v *= 1e3; else if ($1 ~ /M\/s/) v *= 1e6;
-	else if ($1 ~ /G\/s/) v *= 1e9; printf "%.0f\n", v }' <<< "$1"; }
-
-summary=()
+# Every table goes under a header line that names its command (with
+# --open-au-nr), so "flashbench --analyze" reads the sweep back; it decides
+# where the writes collapse (the same rule as --auto), judging each sweep
+# against its own --open-au-nr=1 run.
+log=$(mktemp) || exit 1
+trap 'rm -f "$log"' EXIT
+title() { [ "$1" = random ] && echo "open erase blocks, random order" || echo "open erase blocks, linear"; }
 for mode in $modes; do
 	flag=()
 	[ "$mode" = random ] && flag=(--random)
-	base="" found="" last_size="" last_rate=""
 	for n in $(seq 1 "$max"); do
-		echo "== $mode, $n open erase block(s)"
-		out=$("$FB" --open-au "${flag[@]}" "${extra[@]}" --erasesize="$erase" --blocksize="$bs" \
-			--open-au-nr="$n" "$dev") || exit $?
-		echo "$out"
-		last_size=$(tail -1 <<< "$out" | cut -f1)
-		last_rate=$(tail -1 <<< "$out" | cut -f2)
-		rate=$(to_bps "$last_rate")
-		if [ "$n" = 1 ] && [ "$mode" = linear ]; then
-			base=$rate
-		elif [ "$n" = 1 ]; then
-			base=${linear_base:-$rate}
-		fi
-		if [ $((rate * 3)) -lt "$base" ]; then
-			found=$((n - 1))
-			break
-		fi
-		[ "$mode" = linear ] && [ "$n" = 1 ] && linear_base=$rate
+		cmd=("$FB" --open-au "${flag[@]}" "${extra[@]}" --erasesize="$erase" --blocksize="$bs" --open-au-nr="$n" "$dev")
+		echo "== $mode: flashbench ${cmd[*]:1}" | tee -a "$log"
+		"${cmd[@]}" > "$log.out" || { rc=$?; rm -f "$log.out"; exit $rc; }
+		tee -a "$log" < "$log.out"
+		rm -f "$log.out"
+		# stop at the knee: --analyze finds an exact count
+		"$FB" --analyze "$log" 2> /dev/null | grep -qE "^$(title "$mode") +[0-9]" && break
 	done
-	if [ -n "$found" ]; then
-		summary+=("$mode: $found open erase block(s) (with $((found + 1)): $last_rate at $last_size)")
-	else
-		summary+=("$mode: at least $max open erase blocks (no collapse up to $max)")
-	fi
 done
 echo
-echo "== summary for $dev (erase block $erase)"
-printf '%s\n' "${summary[@]}"
+echo "== summary for $dev (erase block $erase), from flashbench --analyze"
+"$FB" --analyze "$log" | awk '/^open erase blocks/ { on = 1; print; next } /^[^ ]/ { on = 0 } on'

@@ -63,7 +63,7 @@ bad "program error: unknown variable" "bad.fbp:1:5: unknown variable '\\\$blocks
 bad "program error: unknown flag" "bad.fbp:1:8: expected sum, min, avg, max, keep or label=NAME, got 'fast'" "len 4k fast"
 bad "program error: two outermost operations" "bad.fbp:2:1: a program has one outermost operation" $'len 4k\nread'
 bad "program error: indented first line" "bad.fbp:2:3: the first operation must not be indented" $'# x\n  read'
-bad "program error: format after an operation" "bad.fbp:2:1: 'format' must come before" $'read\nformat align'
+bad "program error: format after an operation" "bad.fbp:2:1: 'format' must come before" $'len 4k\nformat align'
 bad "program error: unknown format" "bad.fbp:1:8: expected a format" "format pretty"
 bad "program error: trailing operator" "bad.fbp:1:8: expected a number after '\\*'" "len 4k*"
 bad "program error: past the end" "reaches byte .* but the device has only 8589934592 bytes" $'off 8G\n  len 4k\n    read'
@@ -74,3 +74,62 @@ expect_error "program error: missing file" 2 "nonexistent.fbp: cannot read the p
 	"$FB" --program "$TMP/nonexistent.fbp" sim:sd-4m
 expect_error "program that writes needs --write" 2 "open-au.fbp writes to the device: add --write" \
 	"$FB" --program "$P/open-au.fbp" sim:sd-4m
+
+# issue 10: what the parser used to accept silently, or reject wrongly
+bad "program error: body under read" "bad.fbp:3:5: read takes no body" $'len 4k\n  read\n    read'
+bad "program error: tabs and spaces on one line" "bad.fbp:2:1: the indentation mixes tabs and spaces" \
+	$'len 4k\n \tread'
+bad "program error: tabs after spaces" "bad.fbp:3:1: indented with tabs, but line 2 is indented with spaces" \
+	$'len 4k\n  read\n\tread'
+bad "program error: pattern beyond a byte" "bad.fbp:1:9: a byte is 0 to 255 .* got 511" \
+	$'pattern 0x1ff\n  len 4k\n    write'
+bad "program error: product overflows" "bad.fbp:1:11: the product overflows 64 bits" \
+	$'len $size*$size*$size\n  read'
+bad "program error: read without len" "bad.fbp:2:3: read has no length: add a len line above it" \
+	$'off 1M\n  read'
+bad "program error: lone minus" "bad.fbp:1:6: expected a number after '-'" $'off -\n  len 4k\n    read'
+bad "program error: negative size" "bad.fbp:1:5: a size must not be negative" $'len -4k\n  read'
+printf 'off-linear 1M 2 keep label=where\r\n  len 4k\r\n    repeat 10 min\r\n      read\r\n' > "$TMP/crlf.fbp"
+golden "program with CRLF line ends is accepted" program-tree.out "$FB" --program "$TMP/crlf.fbp" sim:sd-4m
+
+# memory must not grow without bound with the number of requests
+expect_error "scatter keeping 16M results is refused" 2 "would keep more than 2097152 results in memory.*--scatter-order" \
+	"$FB" -s --scatter-order 24 -b 512 -c 1 sim:sd-4m
+printf 'len 512 keep\n  repeat 3000000 keep\n    read\n' > "$TMP/many.fbp"
+expect_error "a program keeping too many results is refused" 2 "would keep more than 2097152 results" \
+	"$FB" --program "$TMP/many.fbp" sim:sd-4m
+
+# a format that does not match the tree: --plot ends (it looped forever in svg.c)
+printf 'format align\nlen 4k\n  read\n' > "$TMP/mismatch.fbp"
+timeout 60 "$FB" --program "$TMP/mismatch.fbp" sim:sd-4m --plot "$TMP/m.svg" > /dev/null 2>&1
+rc=$?
+case $rc in
+0 | 2) pass "program --plot with a mismatched format ends (status $rc)" ;;
+*) fail "program --plot with a mismatched format ends" "status $rc (124: still running after 60 s)" ;;
+esac
+
+# 4096-byte sectors: every built-in program runs; the align test's middle
+# read starts half a block before the boundary in whole sectors, at least
+# one sector (-b 1.5k on 512-byte sectors: 512 bytes before)
+for p in "$P"/*.fbp; do
+	if "$FB" --program "$p" --write sim:sd-4m,sector=4096 > "$TMP/s.out" 2> "$TMP/s.err" && [ -s "$TMP/s.out" ]; then
+		pass "program $(basename "$p") on 4096-byte sectors"
+	else
+		fail "program $(basename "$p") on 4096-byte sectors" "$(tail -1 "$TMP/s.err")"
+	fi
+done
+half() { # half SECTOR BLOCKSIZE: the offset of the align test's middle read, 1 MiB boundary
+	printf 'off 1M keep\n  len $blocksize keep\n    off -$half_block keep\n      read\n' > "$TMP/half.fbp"
+	"$FB" --program "$TMP/half.fbp" -b "$2" "sim:sd-4m,sector=$1" | sed -n 's/^ *read .*off=\([0-9]*\) .*/\1/p'
+}
+for c in "512 1536 1048064" "512 16384 1040384" "4096 4096 1044480" "4096 16384 1040384" "4096 12288 1044480"; do
+	set -- $c
+	got=$(half "$1" "$2")
+	[ "$got" = "$3" ] && pass "align middle read: sector $1, block $2 starts at $3" ||
+		fail "align middle read: sector $1, block $2 starts at $3" "got '$got'"
+done
+if "$FB" -a -b 1.5k sim:sd-4m > "$TMP/a.out" 2> "$TMP/a.err" && grep -q '^align 4096' "$TMP/a.out"; then
+	pass "align test with -b 1.5k on 512-byte sectors"
+else
+	fail "align test with -b 1.5k on 512-byte sectors" "$(cat "$TMP/a.err")"
+fi

@@ -4,17 +4,18 @@
 export FLASHBENCH=$FB
 
 scripts/open-au-sweep.sh -e 12M -b 96k sim:usb-12m > "$TMP/sweep" 2> "$TMP/err"
-if grep -qx 'linear: 3 open erase block(s) (with 4: 197K/s at 96KiB)' "$TMP/sweep" &&
-	grep -qx 'random: 1 open erase block(s) (with 2: 820K/s at 96KiB)' "$TMP/sweep" &&
-	[ "$(grep -c '^== linear' "$TMP/sweep")" = 4 ]; then
-	pass "open-au-sweep.sh finds 3 linear and 1 random on usb-12m, stopping at the knee"
+if grep -qE '^open erase blocks, linear +3 ' "$TMP/sweep" &&
+	grep -qE '^open erase blocks, random order +1 ' "$TMP/sweep" &&
+	grep -q 'than --open-au-nr=1 (17.6M/s)' "$TMP/sweep" &&
+	[ "$(grep -c '^== linear: flashbench --open-au ' "$TMP/sweep")" = 4 ]; then
+	pass "open-au-sweep.sh finds 3 linear and 1 random on usb-12m through --analyze, stopping at the knee"
 else
-	fail "open-au-sweep.sh finds 3 linear and 1 random on usb-12m, stopping at the knee" "$(tail -3 "$TMP/sweep")"
+	fail "open-au-sweep.sh finds 3 linear and 1 random on usb-12m" "$(tail -8 "$TMP/sweep")"
 fi
 scripts/open-au-sweep.sh --random -n 3 -e 4M sim:ssd > "$TMP/sweep" 2> /dev/null
-grep -qx 'random: at least 3 open erase blocks (no collapse up to 3)' "$TMP/sweep" &&
-	! grep -q '^linear' "$TMP/sweep" && pass "open-au-sweep.sh --random -n on an SSD" ||
-	fail "open-au-sweep.sh --random -n on an SSD" "$(tail -2 "$TMP/sweep")"
+grep -qE '^open erase blocks, random order +at least 3 ' "$TMP/sweep" &&
+	! grep -q '^== linear' "$TMP/sweep" && pass "open-au-sweep.sh --random -n on an SSD" ||
+	fail "open-au-sweep.sh --random -n on an SSD" "$(tail -4 "$TMP/sweep")"
 
 scripts/report.sh sim:cf-16m > "$TMP/report" 2> "$TMP/err"
 if grep -q '^flashbench report: sim:cf-16m' "$TMP/report" && grep -q '^kernel: ' "$TMP/report" &&

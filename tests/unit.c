@@ -4,11 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze.h"
 #include "dev.h"
+#include "json_read.h"
 #include "programs.h"
 #include "sim.h"
+#include "svg.h"
 #include "units.h"
 #include "vm.h"
 
@@ -415,8 +418,156 @@ static void test_analysis(void)
 	      "analysis: collapse at 2.5x, or past the geometric middle of a known collapse", "wrong verdicts");
 }
 
+/* ------------------------------------------------------------ reading JSON */
+
+static void test_json_read(void)
+{
+	static const char doc[] = "{\n  \"test\": \"auto\",\n  \"n\": -1.5e3, \"big\": 8589934592,\n"
+				  "  \"s\": \"a\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00b5\\ud83d\\ude00\",\n"
+				  "  \"list\": [ {\"x\": 1}, [], {}, true, false, null ],\n  \"list\": 7\n}\n";
+	static const struct { const char *text, *want; } bad[] = {
+		{ "", "t:1:1: invalid JSON: expected a value, got the end of the input" },
+		{ "{\"a\" 1}", "t:1:6: invalid JSON: expected ':', got '1'" },
+		{ "[1,\n 2,\n 3 4]", "t:3:4: invalid JSON: expected ',' or ']', got '4'" },
+		{ "{\"a\": 1,}", "t:1:9: invalid JSON: expected a string, got '}'" },
+		{ "\"ab\ncd\"", "t:1:4: invalid JSON: expected a closing '\"' (control characters must be escaped), got byte 0x0a" },
+		{ "\"\\x\"", "t:1:3: invalid JSON: expected an escape" },
+		{ "\"\\u0000\"", "t:1:3: invalid JSON: expected a \\u escape of a character other than NUL" },
+		{ "\"\\ud800x\"", "t:1:3: invalid JSON: expected a \\u escape" },
+		{ "01", "t:1:2: invalid JSON: expected the end of the input after the value, got '1'" },
+		{ "1.", "t:1:3: invalid JSON: expected a digit after '.', got the end of the input" },
+		{ "-", "t:1:2: invalid JSON: expected a value, got the end" },
+		{ "1e+", "t:1:4: invalid JSON: expected a digit in the exponent" },
+		{ "tru", "t:1:1: invalid JSON: expected a value, got 't'" },
+		{ "nul", "t:1:1: invalid JSON: expected a value" },
+		{ "{} {}", "t:1:4: invalid JSON: expected the end of the input after the value, got '{'" },
+		{ "[\"a\" \"b\"]", "t:1:6: invalid JSON: expected ',' or ']', got '\"'" },
+		{ "{\"a\":1", "t:1:7: invalid JSON: expected ',' or '}', got the end of the input" },
+	};
+	struct json_value *v = NULL;
+	const struct json_value *x;
+	struct fb_err e = { 0, "" };
+	char deep[512], name[160];
+	int ok;
+
+	ok = json_parse(doc, sizeof(doc) - 1, "doc.json", &v, &e) == 0;
+	check(ok, "json_read: parses a document", "%s", e.msg);
+	if (!ok)
+		return;
+	x = json_get(v, "s");
+	check(x && x->type == JSON_STRING && !strcmp(x->text, "a\"\\/\b\f\n\r\t\xc2\xb5\xf0\x9f\x98\x80"),
+	      "json_read: string escapes decode to UTF-8", "got '%s'", x ? x->text : "(none)");
+	x = json_get(v, "n");
+	check(x && x->type == JSON_NUMBER && x->number == -1500 && !strcmp(x->text, "-1.5e3") && x->line == 3 &&
+		      x->column == 8,
+	      "json_read: numbers keep their text and where they start", "got %s at %u:%u", x ? x->text : "-",
+	      x ? x->line : 0, x ? x->column : 0);
+	x = json_get(v, "big");
+	check(x && x->number == 8589934592.0, "json_read: large whole numbers exact", "got %g", x ? x->number : 0);
+	x = json_get(v, "list.0.x");
+	check(x && x->type == JSON_NUMBER && x->number == 1, "json_read: path through an array index", "not found");
+	check(json_get(v, "list")->type == JSON_ARRAY && json_get(v, "list")->n == 6 &&
+		      json_get(v, "list.1")->type == JSON_ARRAY && json_get(v, "list.2")->type == JSON_OBJECT &&
+		      json_get(v, "list.3")->boolean && !json_get(v, "list.4")->boolean &&
+		      json_get(v, "list.5")->type == JSON_NULL && json_get(v, "") == v,
+	      "json_read: arrays, objects, literals; the first member of a name wins", "wrong tree");
+	check(!json_get(v, "list.6") && !json_get(v, "list.x") && !json_get(v, "missing") && !json_get(v, "n.0") &&
+		      !json_get(v, "list.-1") && !json_get(v, "list.0x"),
+	      "json_read: missing paths give NULL", "found something");
+	x = json_want(v, "test", JSON_NUMBER, "doc.json", &e);
+	check(!x && !strcmp(e.msg, "doc.json:2:11: field test is a string, not a number") && e.status == EXIT_USAGE,
+	      "json_read: json_want names the file, place and field of a wrong type", "'%s'", e.msg);
+	x = json_want(v, "findings.page", JSON_OBJECT, "doc.json", &e);
+	check(!x && !strcmp(e.msg, "doc.json: no field findings.page"), "json_read: json_want names a missing field",
+	      "'%s'", e.msg);
+	json_free(v);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = NULL;
+		e.msg[0] = '\0';
+		ok = json_parse(bad[i].text, strlen(bad[i].text), "t", &v, &e) < 0 && !v &&
+		     !strncmp(e.msg, bad[i].want, strlen(bad[i].want));
+		snprintf(name, sizeof(name), "json_read rejects '%s'", bad[i].text);
+		for (char *c = name; *c; c++)
+			if (*c == '\n')
+				*c = '|'; /* one line per test */
+		check(ok, name, "got '%s', want '%s...'", e.msg, bad[i].want);
+		json_free(v);
+	}
+	ok = json_parse("1\0", 2, "t", &v, &e) < 0 && strstr(e.msg, "got byte 0x00");
+	check(ok, "json_read rejects a NUL byte", "'%s'", e.msg);
+	memset(deep, '[', sizeof(deep));
+	ok = json_parse(deep, sizeof(deep), "t", &v, &e) < 0 && strstr(e.msg, "t:1:201: invalid JSON: nested deeper");
+	check(ok, "json_read refuses nesting deeper than 200 levels", "'%s'", e.msg);
+}
+
+/* Charts of degenerate data end and draw only finite numbers (svg.c's
+ * ticks() used to loop forever on some of these; alarm() bounds a hang). */
+static void test_svg_degenerate(void)
+{
+	static const double bad[][3] = {
+		{ 0, 0, 0 }, { -1, -5, -2 }, { NAN, NAN, NAN }, { INFINITY, 1, 2 }, { -INFINITY, 0, 1 },
+		{ 1e308, 1e308, 1e308 }, { 1e-310, 1e-310, 1e-310 }, { 5, 5, 5 }, { 1e15, 1e15 + 1, 1e15 },
+	};
+	FILE *f = tmpfile();
+
+	alarm(20);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		for (int logs = 0; logs < 4; logs++) {
+			struct chart c;
+			char name[80], buf[4096];
+			size_t n;
+			memset(&c, 0, sizeof(c));
+			c.title = c.xlabel = c.ylabel = "t";
+			c.xunit = logs & 1 ? AXIS_BYTES : AXIS_PLAIN;
+			c.yunit = AXIS_NS;
+			c.xlog = logs & 1;
+			c.ylog = logs >> 1 & 1;
+			c.s[0].x = bad[i];
+			c.s[0].y = bad[(i + 1) % (sizeof(bad) / sizeof(bad[0]))];
+			c.s[0].n = 3;
+			c.ns = 1;
+			c.m[0].x = bad[i][0];
+			c.nm = 1;
+			rewind(f);
+			svg_chart(f, &c);
+			fflush(f);
+			n = (size_t)ftell(f);
+			rewind(f);
+			n = fread(buf, 1, n < sizeof(buf) - 1 ? n : sizeof(buf) - 1, f);
+			buf[n] = '\0';
+			snprintf(name, sizeof(name), "svg chart of degenerate data %zu (log %d) ends, no nan/inf", i, logs);
+			{ const char *bad_at = strstr(buf, "nan") ? strstr(buf, "nan") : strstr(buf, "inf"); check(n > 0 && !bad_at, name, "%.120s", bad_at ? (bad_at - buf > 60 ? bad_at - 60 : buf) : buf); }
+		}
+	alarm(0);
+	if (f)
+		fclose(f);
+}
+
+/* The README lists every opcode exactly as vm.h's table says. */
+static void test_opcode_docs(void)
+{
+	FILE *f = fopen("README", "r");
+	static char text[1 << 20];
+	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	for (int c = 0; c < VM_NOPCODES; c++) {
+		const struct vm_opinfo *i = vm_opinfo((enum vm_opcode)c);
+		char head[64], line[200], name[80];
+		snprintf(head, sizeof(head), "%s%s%s", i->name, *i->args ? " " : "", i->args);
+		snprintf(line, sizeof(line), "\n    %-26s%s\n", head, i->meaning);
+		snprintf(name, sizeof(name), "README lists opcode %s as vm.h does", i->name);
+		check(strstr(text, line) != NULL, name, "no line '%.*s'", (int)strlen(line) - 2, line + 1);
+	}
+}
+
 int main(void)
 {
+	test_opcode_docs();
+	test_svg_degenerate();
 	test_parse_size();
 	test_format();
 	test_sim_reads();
@@ -427,5 +578,6 @@ int main(void)
 	test_vm_reduce();
 	test_vm_plan();
 	test_analysis();
+	test_json_read();
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,498 @@
+/* classic_read.c — the classic text tables read back (see classic_read.h).
+ *
+ * The text is cut into words, each remembering its line; quoting ("> ",
+ * "| ") at the start of a line is dropped first.  Working on words rather
+ * than lines makes wrapped lines, tabs turned into spaces and several
+ * records run together on one line all read the same.  A record is
+ * recognised by its shape: "align N pre T on T post T diff T", or "SIZE
+ * RATE" for open-au.  Command lines only set the context of the tables
+ * that follow (block size, erase size, --open-au-nr, --random). */
+#include "classic_read.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+struct tok {
+	const char *s;
+	unsigned line;
+	int alone;          /* the only word on its line */
+};
+
+struct words {
+	char *buf;
+	struct tok *t;
+	size_t n, cap;
+};
+
+static int add_word(struct words *w, const char *s, unsigned line)
+{
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 1024;
+		struct tok *t = realloc(w->t, cap * sizeof(*t));
+		if (!t)
+			return -1;
+		w->t = t;
+		w->cap = cap;
+	}
+	w->t[w->n].s = s;
+	w->t[w->n].line = line;
+	w->t[w->n++].alone = 0;
+	return 0;
+}
+
+/* Bytes that separate words: ASCII white space and the no-break space
+ * (UTF-8 C2 A0) web pages put in tables. */
+static size_t space_at(const char *p)
+{
+	if (*p == ' ' || *p == '\t' || *p == '\v' || *p == '\f')
+		return 1;
+	if ((unsigned char)p[0] == 0xc2 && (unsigned char)p[1] == 0xa0)
+		return 2;
+	return 0;
+}
+
+static int split_words(const char *text, size_t len, struct words *w, unsigned *lines)
+{
+	char *p, *end, *next;
+	unsigned line = 0;
+
+	memset(w, 0, sizeof(*w));
+	if (!(w->buf = malloc(len + 1)))
+		return -1;
+	memcpy(w->buf, text, len);
+	w->buf[len] = '\0';
+	for (size_t i = 0; i < len; i++) /* a NUL inside ends a word, not the text */
+		if (!w->buf[i])
+			w->buf[i] = ' ';
+	for (p = w->buf; *p; p = next) {
+		size_t first = w->n, k;
+		end = p + strcspn(p, "\n");
+		next = end + (*end == '\n');
+		*end = '\0';
+		line++;
+		/* quoting: any mix of '>' and '|' with spaces at the start */
+		while (*p == '>' || *p == '|' || space_at(p))
+			p += space_at(p) ? space_at(p) : 1;
+		while (*p) {
+			if ((k = space_at(p)) || *p == '\r') {
+				*p = '\0';
+				p += k ? k : 1;
+				continue;
+			}
+			if (add_word(w, p, line))
+				return -1;
+			while (*p && !space_at(p) && *p != '\r')
+				p++;
+		}
+		if (w->n == first + 1)
+			w->t[first].alone = 1;
+	}
+	*lines = line;
+	return 0;
+}
+
+int classic_time(const char *s, double *ns)
+{
+	static const char *const micro[] = { "u", "&micro;", "&#181;", "&mu;", "&#956;", NULL };
+	char *end;
+	double v;
+	size_t ul;
+
+	if (!(isdigit((unsigned char)s[0]) || ((s[0] == '-' || s[0] == '+' || s[0] == '.') &&
+					       (isdigit((unsigned char)s[1]) || s[1] == '.'))))
+		return -1;
+	v = strtod(s, &end);
+	if (end == s)
+		return -1;
+	ul = strlen(end);
+	/* no unit, or "n" (the classic tool cuts negative times short): ns */
+	if (ul == 0 || !strcmp(end, "n")) {
+		*ns = v;
+		return 0;
+	}
+	if (end[ul - 1] != 's')
+		return -1;
+	if (ul == 1) {
+		*ns = v * 1e9;
+		return 0;
+	}
+	if (ul == 2 && (end[0] == 'm' || end[0] == 'n')) {
+		*ns = end[0] == 'm' ? v * 1e6 : v;
+		return 0;
+	}
+	/* µ as UTF-8, Latin-1, the Greek mu, mangled ("Âµ"), lost ("?"), or an
+	 * HTML entity */
+	{
+		int junk = 1;
+		for (size_t i = 0; i + 1 < ul; i++)
+			if (!((unsigned char)end[i] >= 0x80 || end[i] == '?'))
+				junk = 0;
+		for (int i = 0; micro[i] && !junk; i++)
+			if (strlen(micro[i]) == ul - 1 && !strncmp(end, micro[i], ul - 1))
+				junk = 1;
+		if (!junk)
+			return -1;
+	}
+	*ns = v * 1e3;
+	return 0;
+}
+
+/* "64MiB", "512KiB", "1.5MiB", "512B": a size with its unit. */
+static int size_word(const char *s, uint64_t *out)
+{
+	const char *why;
+	size_t n = strlen(s);
+
+	if (n < 2 || s[n - 1] != 'B' || !isdigit((unsigned char)s[0]))
+		return -1;
+	return parse_size(s, out, &why);
+}
+
+/* "8.79M/s", "912K/s", "1.2G/s", "500B/s": bytes per second. */
+static int rate_word(const char *s, double *out)
+{
+	char *end;
+	double v, mult = 1;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	v = strtod(s, &end);
+	switch (*end) {
+	case 'K': case 'k': mult = 1e3; end++; break;
+	case 'M': mult = 1e6; end++; break;
+	case 'G': mult = 1e9; end++; break;
+	case 'T': mult = 1e12; end++; break;
+	default: break;
+	}
+	if (*end == 'B')
+		end++;
+	if (strcmp(end, "/s"))
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+static int is_integer(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* ------------------------------------------------------------ context */
+
+struct ctx {
+	int mode;           /* 0 unknown, 'a' align, 'O' open-au, 'f' find-fat */
+	uint64_t bs, erase;
+	unsigned nr;
+	int nr_var;         /* --open-au-nr=$i: the value comes from an echo line */
+	int random;
+};
+
+/* An option's value: the word itself, or a bash product such as
+ * "$[12 * 1024 * 1024]" or "$((64*1024))" spread over several words, read
+ * as the product of its numbers (the only form posts use; mail software
+ * has been seen to turn one '*' into '-').  Returns the words used, 0 if
+ * the value is not a size. */
+static size_t option_value(const struct tok *t, size_t n, size_t i, const char *v, uint64_t *out)
+{
+	if (v[0] == '$' && (v[1] == '[' || v[1] == '(')) {
+		uint64_t prod = 1;
+		int nums = 0;
+		size_t k = i;
+		const char *p = v + 1;
+		for (;;) {
+			while (*p) {
+				if (isdigit((unsigned char)*p)) {
+					uint64_t x = strtoull(p, (char **)&p, 10);
+					prod = x && prod > UINT64_MAX / x ? UINT64_MAX : prod * x;
+					nums++;
+				} else if (*p == ']' || (p[0] == ')' && p[1] == ')')) {
+					*out = prod;
+					return nums ? k - i + 1 : 0;
+				} else {
+					p++;
+				}
+			}
+			if (++k >= n || k > i + 12)
+				return 0;
+			p = t[k].s;
+		}
+	}
+	{
+		const char *why;
+		return parse_size(v, out, &why) ? 0 : 1;
+	}
+}
+
+/* Reads the option at t[i] into c; returns the words it used (0: not an
+ * option we know). */
+static size_t option(const struct tok *t, size_t n, size_t i, struct ctx *c)
+{
+	static const struct { const char *name; char letter; int what; } opts[] = {
+		{ "--blocksize", 'b', 'b' }, { "--erasesize", 'e', 'e' }, { "--open-au-nr", 0, 'n' },
+	};
+	char word[64];
+	const char *s = word;
+	size_t len0 = strlen(t[i].s);
+
+	/* "--random;" ends a shell command: the ';' is not part of the option */
+	while (len0 && (t[i].s[len0 - 1] == ';' || t[i].s[len0 - 1] == '\\'))
+		len0--;
+	if (len0 >= sizeof(word))
+		return 0;
+	memcpy(word, t[i].s, len0);
+	word[len0] = '\0';
+	if (!strcmp(s, "-a") || !strcmp(s, "--align"))
+		return c->mode = 'a', 1;
+	if (!strcmp(s, "-O") || !strcmp(s, "--open-au"))
+		return c->mode = c->mode == 'f' ? 'f' : 'O', 1;
+	if (!strcmp(s, "-f") || !strcmp(s, "--find-fat") || !strcmp(s, "--findfat"))
+		return c->mode = 'f', 1;
+	if (!strcmp(s, "-r") || !strcmp(s, "--random"))
+		return c->random = 1, 1;
+	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+		size_t len = strlen(opts[k].name), used;
+		const char *v = NULL;
+		size_t vi = i;
+		uint64_t x;
+		if (!strncmp(s, opts[k].name, len) && s[len] == '=') {
+			v = s + len + 1;
+		} else if ((!strcmp(s, opts[k].name) || (opts[k].letter && s[0] == '-' && s[1] == opts[k].letter &&
+							   !s[2])) && i + 1 < n) {
+			vi = i + 1;
+			v = t[vi].s;
+		}
+		if (!v)
+			continue;
+		if (opts[k].what == 'n' && v[0] == '$' && v[1] != '[' && v[1] != '(') {
+			c->nr_var = 1;
+			c->mode = 'O';
+			return vi - i + 1;
+		}
+		if (!(used = option_value(t, n, vi, v, &x)))
+			return 0;
+		if (opts[k].what == 'b')
+			c->bs = x;
+		else if (opts[k].what == 'e')
+			c->erase = x;
+		else if (x > 0 && x < 100000) {
+			c->nr = (unsigned)x;
+			c->mode = c->mode == 'f' ? 'f' : 'O';
+		}
+		return vi - i + used;
+	}
+	return 0;
+}
+
+static int is_command(const char *s)
+{
+	size_t n = strlen(s), k = strlen("flashbench");
+	return n >= k && !strcmp(s + n - k, "flashbench") && (n == k || s[n - k - 1] == '/');
+}
+
+/* ------------------------------------------------------------ records */
+
+/* "pre" followed by a time, or "pre735µs" in one word */
+static int keyed(const struct tok *t, size_t n, size_t *i, const char *key, double *v)
+{
+	size_t k = strlen(key);
+
+	if (*i >= n)
+		return -1;
+	if (!strcmp(t[*i].s, key) && *i + 1 < n && !classic_time(t[*i + 1].s, v)) {
+		*i += 2;
+		return 0;
+	}
+	if (!strncmp(t[*i].s, key, k) && !classic_time(t[*i].s + k, v)) {
+		*i += 1;
+		return 0;
+	}
+	return -1;
+}
+
+/* An align record at t[*i]; advances *i past it. */
+static int align_record(const struct tok *t, size_t n, size_t *i, struct align_row *r, int *computed)
+{
+	size_t k = *i + 2;
+
+	if (strcmp(t[*i].s, "align") || *i + 1 >= n || !is_integer(t[*i + 1].s))
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->align = strtoull(t[*i + 1].s, NULL, 10);
+	if (!r->align || keyed(t, n, &k, "pre", &r->pre) || keyed(t, n, &k, "on", &r->on) ||
+	    keyed(t, n, &k, "post", &r->post))
+		return -1;
+	*computed = keyed(t, n, &k, "diff", &r->diff) != 0;
+	if (*computed) {
+		r->diff = r->on - (r->pre + r->post) / 2;
+		if (k < n && !strncmp(t[k].s, "diff", 4)) /* "diff" with its value cut off */
+			k++;
+	}
+	*i = k;
+	return 0;
+}
+
+struct reader {
+	struct saved_text *out;
+	struct ctx c;
+	struct saved_align_run *run;     /* the run being read, or NULL */
+	struct saved_open_table *table;
+	unsigned last_line;
+};
+
+static void row_line(struct reader *rd, unsigned line)
+{
+	if (line != rd->last_line)
+		rd->out->table_lines++;
+	rd->last_line = line;
+}
+
+static void add_align(struct reader *rd, const struct align_row *row, int computed, unsigned line)
+{
+	struct saved_text *o = rd->out;
+
+	if (!rd->run || row->align >= rd->run->rows[rd->run->n - 1].align || rd->run->n == SAVED_ALIGN_ROWS) {
+		if (o->nalign == SAVED_ALIGN_RUNS) {
+			o->dropped++;
+			return;
+		}
+		rd->run = &o->align[o->nalign++];
+		memset(rd->run, 0, sizeof(*rd->run));
+		rd->run->line = line;
+		rd->run->bs = rd->c.bs;
+		rd->run->bs_given = rd->c.bs != 0;
+	}
+	rd->run->rows[rd->run->n++] = *row;
+	rd->run->computed_diffs += computed;
+	row_line(rd, line);
+}
+
+static void add_open(struct reader *rd, uint64_t size, double rate, unsigned line)
+{
+	struct saved_text *o = rd->out;
+	struct saved_open_table *tb = rd->table;
+
+	if (!tb || size >= tb->size[tb->n - 1] || tb->n == SAVED_OPEN_ROWS) {
+		if (o->nopen == SAVED_OPEN_TABLES) {
+			o->dropped++;
+			return;
+		}
+		tb = rd->table = &o->open[o->nopen++];
+		memset(tb, 0, sizeof(*tb));
+		tb->nr = rd->c.nr;
+		tb->random = rd->c.random;
+		tb->erase = rd->c.erase;
+		tb->bs = rd->c.bs;
+		tb->line = line;
+	}
+	tb->size[tb->n] = size;
+	tb->rate[tb->n++] = rate;
+	row_line(rd, line);
+}
+
+void classic_read(const char *text, size_t len, struct saved_text *out)
+{
+	struct words w;
+	struct reader rd;
+	size_t i = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&rd, 0, sizeof(rd));
+	rd.out = out;
+	if (split_words(text, len, &w, &out->lines)) {
+		free(w.buf);
+		free(w.t);
+		return;
+	}
+	while (i < w.n) {
+		const struct tok *t = &w.t[i];
+		struct align_row row;
+		uint64_t size, x;
+		double rate;
+		size_t used;
+		int computed;
+
+		if (!align_record(w.t, w.n, &i, &row, &computed)) {
+			rd.table = NULL;
+			add_align(&rd, &row, computed, t->line);
+			continue;
+		}
+		if (!size_word(t->s, &size) && i + 1 < w.n && !rate_word(w.t[i + 1].s, &rate)) {
+			size_t k = i + 2;
+			double more;
+			while (k < w.n && !rate_word(w.t[k].s, &more))
+				k++;
+			rd.run = NULL;
+			if (k > i + 2 || rd.c.mode == 'f') { /* find-fat: one column per erase block */
+				out->fat_rows++;
+				rd.table = NULL;
+			} else {
+				add_open(&rd, size, rate, t->line);
+			}
+			/* -v adds min/avg/max */
+			while (k + 1 < w.n && (!strcmp(w.t[k].s, "min") || !strcmp(w.t[k].s, "avg") ||
+					       !strcmp(w.t[k].s, "max")) && !classic_time(w.t[k + 1].s, &more))
+				k += 2;
+			i = k;
+			continue;
+		}
+		if (is_command(t->s)) {
+			memset(&rd.c, 0, sizeof(rd.c));
+			rd.run = NULL;
+			rd.table = NULL;
+			i++;
+			continue;
+		}
+		if (!strcmp(t->s, "^C")) {
+			if (rd.table)
+				rd.table->interrupted = 1;
+			rd.table = NULL;
+			i++;
+			continue;
+		}
+		if (strstr(t->s, "preferred_erase_size")) {
+			const char *colon = strchr(t->s, ':');
+			if (colon && is_integer(colon + 1))
+				out->card_erase = strtoull(colon + 1, NULL, 10);
+			for (size_t k = i + 1; !(colon && is_integer(colon + 1)) && k < w.n && k < i + 4; k++)
+				if (is_integer(w.t[k].s) && (x = strtoull(w.t[k].s, NULL, 10)) >= 4096) {
+					out->card_erase = x;
+					break;
+				}
+			i++;
+			continue;
+		}
+		/* "1" alone on a line after a loop's --open-au-nr=$i */
+		if (t->alone && rd.c.nr_var && is_integer(t->s) && strlen(t->s) < 6) {
+			rd.c.nr = (unsigned)strtoul(t->s, NULL, 10);
+			rd.table = NULL;
+			i++;
+			continue;
+		}
+		if ((used = option(w.t, w.n, i, &rd.c))) {
+			rd.table = NULL;
+			rd.run = NULL;
+			i += used;
+			continue;
+		}
+		i++;
+	}
+	/* the classic tool reads down to twice the block size */
+	for (size_t k = 0; k < out->nalign; k++)
+		if (!out->align[k].bs) {
+			uint64_t lo = UINT64_MAX;
+			for (size_t j = 0; j < out->align[k].n; j++)
+				if (out->align[k].rows[j].align < lo)
+					lo = out->align[k].rows[j].align;
+			out->align[k].bs = lo / 2;
+		}
+	free(w.buf);
+	free(w.t);
+}

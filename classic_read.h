@@ -1,0 +1,62 @@
+/* classic_read.h — reads the classic text output back (-a align tables and
+ * -O open-au tables, from the classic tool or ours) out of whatever it was
+ * pasted into: a mail with "> " quoting, a web page whose tabs became
+ * spaces, lines wrapped or run together, µ mangled into "u" or "Âµ", the
+ * command lines and prose around the tables.  It keeps the rows and what the
+ * command lines say about them (block size, erase size, --open-au-nr,
+ * --random) and ignores the rest.  Pure parsing: no analysis, no output. */
+#ifndef FLASHBENCH_CLASSIC_READ_H
+#define FLASHBENCH_CLASSIC_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results.h"
+
+#define SAVED_ALIGN_RUNS 8
+#define SAVED_ALIGN_ROWS 64
+#define SAVED_OPEN_TABLES 48
+#define SAVED_OPEN_ROWS 32
+
+/* One -a run: its rows in the order printed (largest alignment first). */
+struct saved_align_run {
+	uint64_t bs;                /* block size */
+	int bs_given;               /* from the command line (else: half the smallest alignment) */
+	unsigned line;              /* where the run starts (1-based) */
+	unsigned computed_diffs;    /* rows whose diff was cut off: on - (pre+post)/2 */
+	size_t n;
+	struct align_row rows[SAVED_ALIGN_ROWS];
+};
+
+/* One -O table: throughput per chunk size, largest chunk first. */
+struct saved_open_table {
+	unsigned nr;                /* --open-au-nr, 0 when not known */
+	int random;
+	uint64_t erase;             /* --erasesize (0: not given, the default 4MiB) */
+	uint64_t bs;                /* --blocksize, 0 when not given */
+	int interrupted;            /* ^C: the rows stop early */
+	unsigned line;
+	size_t n;
+	uint64_t size[SAVED_OPEN_ROWS];
+	double rate[SAVED_OPEN_ROWS];   /* bytes per second */
+};
+
+struct saved_text {
+	size_t nalign, nopen;
+	struct saved_align_run align[SAVED_ALIGN_RUNS];
+	struct saved_open_table open[SAVED_OPEN_TABLES];
+	unsigned lines;             /* lines in the input */
+	unsigned table_lines;       /* lines that held table rows */
+	unsigned fat_rows;          /* find-fat rows seen (not analysed) */
+	unsigned dropped;           /* rows beyond the limits above */
+	uint64_t card_erase;        /* preferred_erase_size the text quotes, 0 if none */
+};
+
+/* Parse len bytes of text.  Never fails: what is not a table is ignored. */
+void classic_read(const char *text, size_t len, struct saved_text *out);
+
+/* "1.08ms", "324µs", "324us", "324Âµs", "-49389n" and the classic tool's
+ * unit-less "-412331" (nanoseconds): 0 and *ns, or -1. */
+int classic_time(const char *s, double *ns);
+
+#endif

@@ -1,0 +1,476 @@
+/* compare.c — --compare (see compare.h): reads saved JSON results with
+ * json_read.c into one table of rows (a title and one cell per card), marks
+ * the rows whose cells differ, and prints the table as text, JSON or a
+ * chart.  What each kind of result contributes is written down in tables
+ * (auto_rows, tables) below. */
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "json_read.h"
+#include "svg.h"
+#include "units.h"
+#include "version.h"
+
+#define CARDS_MAX 16
+#define ROWS_MAX 160
+
+enum cell_kind { K_STRING, K_BYTES, K_COUNT, K_RATE, K_TIME, K_FINDING, K_WRITE_SPEED };
+
+struct cell {
+	char text[64];
+	double value;              /* NAN when there is none */
+	const char *conf;          /* findings: "high", ... (NULL otherwise) */
+};
+
+struct row {
+	char key[48], title[64];
+	enum cell_kind kind;       /* of the values */
+	int plot;                  /* drawn in the --auto bar chart */
+	struct cell cell[CARDS_MAX];
+	int differ;
+};
+
+struct table {
+	const char *test;
+	int ncards;
+	const char *file[CARDS_MAX];
+	char label[CARDS_MAX][64];
+	struct json_value *root[CARDS_MAX];
+	struct row row[ROWS_MAX];
+	int nrows;
+	double key[ROWS_MAX];      /* classic tables: each row's key (alignment, chunk, ...) */
+};
+
+/* What an --auto result contributes: a row per entry. */
+static const struct auto_row {
+	const char *key, *title, *path;
+	enum cell_kind kind;
+	int plot;
+} auto_rows[] = {
+	{ "device", "device", "device.path", K_STRING, 0 },
+	{ "size", "size", "device.size", K_BYTES, 0 },
+	{ "page", "page size (read unit)", "findings.page", K_FINDING, 1 },
+	{ "erase_block", "erase block size", "findings.erase_block", K_FINDING, 1 },
+	{ "min_write", "smallest efficient write", "findings.min_write", K_FINDING, 1 },
+	{ "open_linear", "open erase blocks, linear", "findings.open_linear", K_FINDING, 0 },
+	{ "open_random", "open erase blocks, random order", "findings.open_random", K_FINDING, 0 },
+	{ "fat_area", "FAT-optimised erase blocks", "findings.fat_area", K_FINDING, 0 },
+	{ "write_speed", "write speed (largest writes)", "measurements.write_sizes", K_WRITE_SPEED, 1 },
+	{ "partition_start", "partition start", "recommendations.partition_start", K_BYTES, 0 },
+};
+
+/* The classic tests' tables: one row per key (alignment, stride, chunk). */
+static const struct table_kind {
+	const char *test, *key, *value, *value_title;
+	enum cell_kind value_kind;
+} tables[] = {
+	{ "align", "align", "diff_ns", "diff", K_TIME },
+	{ "interval", "stride", "min_ns", "time", K_TIME },
+	{ "open-au", "chunk", "bytes_per_second", "throughput", K_RATE },
+};
+
+/* The parameters shown above a classic table. */
+static const struct auto_row table_params[] = {
+	{ "device", "device", "device.path", K_STRING, 0 },
+	{ "size", "size", "device.size", K_BYTES, 0 },
+	{ "blocksize", "block size", "parameters.blocksize", K_BYTES, 0 },
+	{ "erasesize", "erase size", "parameters.erasesize", K_BYTES, 0 },
+	{ "open_au_nr", "open erase blocks written", "parameters.open_au_nr", K_COUNT, 0 },
+	{ "random", "random order", "parameters.random", K_STRING, 0 },
+};
+
+static void set_number(struct cell *c, enum cell_kind kind, double v)
+{
+	c->value = v;
+	switch (kind) {
+	case K_BYTES: format_size(c->text, sizeof(c->text), (uint64_t)llround(v)); break;
+	case K_RATE:
+	case K_WRITE_SPEED: format_rate(c->text, sizeof(c->text), v); break;
+	case K_TIME: format_time(c->text, sizeof(c->text), v); break;
+	default: snprintf(c->text, sizeof(c->text), "%.15g", v); break;
+	}
+}
+
+/* A finding object: "12MiB high", "at least 16 medium", "not determined". */
+static int finding_cell(const struct json_value *f, const char *file, const char *path, struct cell *c,
+			struct fb_err *e)
+{
+	const struct json_value *det, *val, *unit, *conf, *at_least;
+	char where[96], num[48];
+
+	snprintf(where, sizeof(where), "%s.determined", path);
+	if (!(det = json_want(f, "determined", JSON_BOOL, file, NULL)))
+		return fb_fail(e, EXIT_USAGE, "%s: field %s is missing or not true/false: is this a flashbench "
+			       "--auto --json result?", file, where);
+	if (!det->boolean) {
+		snprintf(c->text, sizeof(c->text), "not determined");
+		return 0;
+	}
+	snprintf(where, sizeof(where), "%s.value", path);
+	if (!(val = json_want(f, "value", JSON_NUMBER, file, NULL)))
+		return fb_fail(e, EXIT_USAGE, "%s: field %s is missing or not a number", file, where);
+	unit = json_get(f, "unit");
+	conf = json_get(f, "confidence");
+	at_least = json_get(f, "at_least");
+	c->value = val->number;
+	if (unit && unit->type == JSON_STRING && !strcmp(unit->text, "bytes"))
+		format_size(num, sizeof(num), (uint64_t)llround(val->number));
+	else
+		snprintf(num, sizeof(num), "%.15g", val->number);
+	c->conf = conf && conf->type == JSON_STRING ? conf->text : "?";
+	snprintf(c->text, sizeof(c->text), "%s%s %s", at_least && at_least->boolean ? "at least " : "", num, c->conf);
+	return 0;
+}
+
+/* measurements.write_sizes: the speed of the largest writes */
+static void write_speed_cell(const struct json_value *sizes, struct cell *c)
+{
+	double best = 0, ns = 0;
+
+	for (size_t i = 0; sizes && sizes->type == JSON_ARRAY && i < sizes->n; i++) {
+		const struct json_value *sz = json_get(&sizes->item[i], "size"), *t = json_get(&sizes->item[i], "median_ns");
+		if (sz && t && sz->type == JSON_NUMBER && t->type == JSON_NUMBER && sz->number > best && t->number > 0) {
+			best = sz->number;
+			ns = t->number;
+		}
+	}
+	if (best > 0)
+		set_number(c, K_WRITE_SPEED, best * 1e9 / ns);
+}
+
+static int fill_row(struct table *t, struct row *r, const struct auto_row *a, struct fb_err *e)
+{
+	snprintf(r->key, sizeof(r->key), "%s", a->key);
+	snprintf(r->title, sizeof(r->title), "%s", a->title);
+	r->kind = a->kind;
+	r->plot = a->plot;
+	for (int i = 0; i < t->ncards; i++) {
+		struct cell *c = &r->cell[i];
+		const struct json_value *v = json_get(t->root[i], a->path);
+		c->value = NAN;
+		snprintf(c->text, sizeof(c->text), "-");
+		if (a->kind == K_FINDING) {
+			if (!v || v->type != JSON_OBJECT)
+				return fb_fail(e, EXIT_USAGE, "%s: no field %s: is this a flashbench --auto --json result?",
+					       t->file[i], a->path);
+			if (finding_cell(v, t->file[i], a->path, c, e))
+				return -1;
+		} else if (a->kind == K_WRITE_SPEED) {
+			write_speed_cell(v, c);
+		} else if (v && v->type == JSON_STRING) {
+			snprintf(c->text, sizeof(c->text), "%s", v->text);
+		} else if (v && v->type == JSON_BOOL) {
+			snprintf(c->text, sizeof(c->text), "%s", v->boolean ? "yes" : "no");
+		} else if (v && v->type == JSON_NUMBER) {
+			set_number(c, a->kind, v->number);
+		}
+	}
+	return 0;
+}
+
+static struct row *new_row(struct table *t, struct fb_err *e)
+{
+	if (t->nrows == ROWS_MAX) {
+		fb_fail(e, EXIT_USAGE, "%s: more than %d rows to compare", t->file[0], ROWS_MAX);
+		return NULL;
+	}
+	return &t->row[t->nrows++];
+}
+
+static int build_auto(struct table *t, struct fb_err *e)
+{
+	for (size_t k = 0; k < sizeof(auto_rows) / sizeof(auto_rows[0]); k++) {
+		struct row *r = new_row(t, e);
+		if (!r || fill_row(t, r, &auto_rows[k], e))
+			return -1;
+	}
+	return 0;
+}
+
+/* Rows for a classic table: the union of the keys, in the order met. */
+static int build_table(struct table *t, const struct table_kind *k, struct fb_err *e)
+{
+	int first;
+
+	for (size_t p = 0; p < sizeof(table_params) / sizeof(table_params[0]); p++) {
+		int any = 0;
+		for (int i = 0; i < t->ncards; i++)
+			any |= json_get(t->root[i], table_params[p].path) != NULL;
+		if (any) {
+			struct row *r = new_row(t, e);
+			if (!r || fill_row(t, r, &table_params[p], e))
+				return -1;
+		}
+	}
+	first = t->nrows;
+	for (int i = 0; i < t->ncards; i++) {
+		const struct json_value *res = json_want(t->root[i], "results", JSON_ARRAY, t->file[i], e);
+		if (!res)
+			return -1;
+		for (size_t j = 0; j < res->n; j++) {
+			char kpath[64], vpath[64];
+			const struct json_value *key, *val;
+			int r;
+			snprintf(kpath, sizeof(kpath), "results.%zu.%s", j, k->key);
+			snprintf(vpath, sizeof(vpath), "results.%zu.%s", j, k->value);
+			if (!(key = json_want(t->root[i], kpath, JSON_NUMBER, t->file[i], e)) ||
+			    !(val = json_want(t->root[i], vpath, JSON_NUMBER, t->file[i], e)))
+				return -1;
+			for (r = first; r < t->nrows && t->key[r] != key->number; r++)
+				;
+			if (r == t->nrows) {
+				struct row *nr = new_row(t, e);
+				char size[32];
+				if (!nr)
+					return -1;
+				t->key[r] = key->number;
+				format_size(size, sizeof(size), (uint64_t)llround(key->number));
+				snprintf(nr->key, sizeof(nr->key), "%s", size);
+				snprintf(nr->title, sizeof(nr->title), "%s %s: %s", k->key, size, k->value_title);
+				nr->kind = k->value_kind;
+				for (int c = 0; c < t->ncards; c++) {
+					nr->cell[c].value = NAN;
+					snprintf(nr->cell[c].text, sizeof(nr->cell[c].text), "-");
+				}
+			}
+			set_number(&t->row[r].cell[i], k->value_kind, val->number);
+		}
+	}
+	return 0;
+}
+
+/* Load every file and check that they hold results of the same test. */
+static int load(struct table *t, const char *const *files, int n, struct fb_err *e)
+{
+	if (n > CARDS_MAX)
+		return fb_fail(e, EXIT_USAGE, "--compare takes at most %d files (%d given)", CARDS_MAX, n);
+	for (int i = 0; i < n; i++) {
+		const struct json_value *tool, *test;
+		const char *base = strrchr(files[i], '/');
+		size_t len;
+
+		t->file[i] = files[i];
+		if (json_load(files[i], &t->root[t->ncards], e))
+			return -1;
+		t->ncards++;
+		tool = json_get(t->root[i], "tool.name");
+		if (!tool || tool->type != JSON_STRING || strcmp(tool->text, "flashbench"))
+			return fb_fail(e, EXIT_USAGE, "%s: not a flashbench result (field tool.name is not "
+				       "\"flashbench\"): give files written with --json", files[i]);
+		if (!(test = json_want(t->root[i], "test", JSON_STRING, files[i], e)))
+			return -1;
+		if (i == 0)
+			t->test = test->text;
+		else if (strcmp(test->text, t->test))
+			return fb_fail(e, EXIT_USAGE, "%s: field test is \"%s\", but %s holds \"%s\": compare results "
+				       "of the same test", files[i], test->text, files[0], t->test);
+		base = base ? base + 1 : files[i];
+		len = strlen(base);
+		if (len > 5 && !strcmp(base + len - 5, ".json"))
+			len -= 5;
+		snprintf(t->label[i], sizeof(t->label[i]), "%.*s", (int)len, base);
+	}
+	return 0;
+}
+
+/* Display width of UTF-8 text (µ counts one). */
+static int width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void pad(FILE *f, const char *s, int w)
+{
+	fputs(s, f);
+	for (int i = width(s); i < w; i++)
+		fputc(' ', f);
+}
+
+static void print_text(FILE *f, const struct table *t)
+{
+	int tw = 8, cw[CARDS_MAX];
+
+	for (int r = 0; r < t->nrows; r++)
+		if (width(t->row[r].title) > tw)
+			tw = width(t->row[r].title);
+	for (int i = 0; i < t->ncards; i++) {
+		cw[i] = width(t->label[i]);
+		for (int r = 0; r < t->nrows; r++)
+			if (width(t->row[r].cell[i].text) > cw[i])
+				cw[i] = width(t->row[r].cell[i].text);
+	}
+	fprintf(f, "flashbench --compare: %d results of %s%s%s\n\n", t->ncards, strcmp(t->test, "auto") ? "the " : "--",
+		t->test, strcmp(t->test, "auto") ? " test" : "");
+	fputs("  ", f);
+	pad(f, "", tw);
+	for (int i = 0; i < t->ncards; i++) {
+		fputs("  ", f);
+		if (i + 1 < t->ncards)
+			pad(f, t->label[i], cw[i]);
+		else
+			fputs(t->label[i], f);
+	}
+	fputc('\n', f);
+	for (int r = 0; r < t->nrows; r++) {
+		fputs(t->row[r].differ ? "* " : "  ", f);
+		pad(f, t->row[r].title, tw);
+		for (int i = 0; i < t->ncards; i++) {
+			fputs("  ", f);
+			if (i + 1 < t->ncards)
+				pad(f, t->row[r].cell[i].text, cw[i]);
+			else
+				fputs(t->row[r].cell[i].text, f);
+		}
+		fputc('\n', f);
+	}
+	fputs("\n* marks the rows where the results differ\n", f);
+}
+
+static void print_json(FILE *f, const struct table *t)
+{
+	struct json j;
+
+	json_start(&j, f);
+	json_object(&j, "tool");
+	json_string(&j, "name", "flashbench");
+	json_string(&j, "version", FLASHBENCH_VERSION);
+	json_end(&j);
+	json_string(&j, "test", "compare");
+	json_string(&j, "compared", t->test);
+	json_array(&j, "results");
+	for (int i = 0; i < t->ncards; i++) {
+		json_object(&j, NULL);
+		json_string(&j, "file", t->file[i]);
+		json_string(&j, "label", t->label[i]);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_array(&j, "rows");
+	for (int r = 0; r < t->nrows; r++) {
+		const struct row *row = &t->row[r];
+		json_object(&j, NULL);
+		json_string(&j, "key", row->key);
+		json_string(&j, "title", row->title);
+		json_bool(&j, "differ", row->differ);
+		json_array(&j, "text");
+		for (int i = 0; i < t->ncards; i++)
+			json_string(&j, NULL, row->cell[i].text);
+		json_end(&j);
+		json_array(&j, "values");
+		for (int i = 0; i < t->ncards; i++)
+			json_number(&j, NULL, row->cell[i].value); /* NaN: null */
+		json_end(&j);
+		if (row->kind == K_FINDING) {
+			json_array(&j, "confidence");
+			for (int i = 0; i < t->ncards; i++)
+				json_string(&j, NULL, row->cell[i].conf);
+			json_end(&j);
+		}
+		json_end(&j);
+	}
+	json_end(&j);
+	json_finish(&j);
+}
+
+/* --auto: bars of the sizes and speeds; tables: one line per card. */
+static int plot(FILE *f, const struct table *t)
+{
+	static struct chart c; /* large; one at a time */
+	static double x[CARDS_MAX][ROWS_MAX], y[CARDS_MAX][ROWS_MAX];
+	static const char *text[CARDS_MAX][ROWS_MAX], *cat[ROWS_MAX];
+	const struct table_kind *k = NULL;
+	char title[128];
+
+	memset(&c, 0, sizeof(c));
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (!strcmp(tables[i].test, t->test))
+			k = &tables[i];
+	snprintf(title, sizeof(title), "flashbench --compare: %s", t->test);
+	c.title = title;
+	c.ylog = 1;
+	for (int i = 0; i < t->ncards && i < CHART_SERIES; i++) {
+		struct series *s = &c.s[c.ns++];
+		snprintf(s->name, sizeof(s->name), "%s", t->label[i]);
+		s->x = x[i];
+		s->y = y[i];
+		s->text = text[i];
+		s->bars = !k;
+		for (int r = 0, n = 0; r < t->nrows; r++) {
+			const struct cell *cell = &t->row[r].cell[i];
+			if (k ? t->row[r].kind != k->value_kind || isnan(t->key[r]) || t->key[r] <= 0 : !t->row[r].plot)
+				continue;
+			if (!k)
+				cat[n] = t->row[r].key;
+			x[i][n] = k ? t->key[r] : n;
+			y[i][n] = isnan(cell->value) ? 0 : cell->value;
+			text[i][n] = isnan(cell->value) ? NULL : cell->text;
+			s->n = (size_t)++n;
+			c.ncat = n;
+		}
+	}
+	if (k) {
+		c.xlabel = k->key;
+		c.xunit = AXIS_BYTES;
+		c.xlog = 1;
+		c.ylabel = k->value_title;
+		c.yunit = k->value_kind == K_RATE ? AXIS_RATE : AXIS_NS;
+		c.ylog = k->value_kind == K_RATE;
+		c.yzero = 1;
+	} else {
+		c.xcat = cat;
+		c.xlabel = "finding";
+		c.ylabel = "bytes; bytes per second for speeds";
+		c.yunit = AXIS_BYTES;
+	}
+	return svg_chart(f, &c);
+}
+
+int compare_files(const char *const *files, int n, enum compare_format format, FILE *out, FILE *plot_file,
+		  struct fb_err *e)
+{
+	struct table *t = calloc(1, sizeof(*t));
+	const struct table_kind *k = NULL;
+	int rc = -1;
+
+	if (!t)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	for (int r = 0; r < ROWS_MAX; r++)
+		t->key[r] = NAN;
+	if (load(t, files, n, e))
+		goto out;
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (!strcmp(tables[i].test, t->test))
+			k = &tables[i];
+	if (strcmp(t->test, "auto") && !k) {
+		fb_fail(e, EXIT_USAGE, "%s: field test is \"%s\": --compare reads results of --auto, --align, "
+			"--interval and --open-au", files[0], t->test);
+		goto out;
+	}
+	if (k ? build_table(t, k, e) : build_auto(t, e))
+		goto out;
+	for (int r = 0; r < t->nrows; r++)
+		for (int i = 1; i < t->ncards; i++)
+			t->row[r].differ |= strcmp(t->row[r].cell[i].text, t->row[r].cell[0].text) != 0;
+	if (format == COMPARE_JSON)
+		print_json(out, t);
+	else
+		print_text(out, t);
+	if (plot_file && plot(plot_file, t)) {
+		fb_fail(e, EXIT_USAGE, "--plot: nothing to draw in %s", files[0]);
+		goto out;
+	}
+	rc = 0;
+out:
+	for (int i = 0; i < t->ncards; i++)
+		json_free(t->root[i]);
+	free(t);
+	return rc;
+}

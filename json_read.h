@@ -1,0 +1,43 @@
+/* json_read.h — reading JSON (the writer is json.h): parses text into a tree
+ * of values and finds a value by a dotted path, with array indexes as path
+ * parts ("findings.erase_block.value", "results.0.align").  Errors name the
+ * input and the line:column of the problem. */
+#ifndef FLASHBENCH_JSON_READ_H
+#define FLASHBENCH_JSON_READ_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
+
+struct json_value {
+	enum json_type type;
+	unsigned line, column;     /* where the value starts, from 1 */
+	int boolean;               /* JSON_BOOL */
+	double number;             /* JSON_NUMBER */
+	char *text;                /* JSON_STRING: decoded UTF-8; JSON_NUMBER: as written */
+	size_t n;                  /* JSON_ARRAY, JSON_OBJECT: members */
+	struct json_value *item;   /* the n members' values */
+	char **key;                /* JSON_OBJECT: the n members' names */
+};
+
+/* Parse len bytes of text (one JSON value, nothing after it but white
+ * space).  name is used in errors: "NAME:LINE:COL: expected ':'". */
+int json_parse(const char *text, size_t len, const char *name, struct json_value **out, struct fb_err *e);
+/* Read and parse a file ("-": standard input). */
+int json_load(const char *path, struct json_value **out, struct fb_err *e);
+void json_free(struct json_value *v);
+
+/* The value at path below v, or NULL.  Parts are separated by '.'; in an
+ * array a part is an index from 0; "" is v itself.  The first member of a
+ * name wins. */
+const struct json_value *json_get(const struct json_value *v, const char *path);
+/* The same, for a value that must exist with the given type: NULL and e
+ * filled ("NAME: no field PATH", "NAME:3:7: field PATH is a string, not a
+ * number") otherwise. */
+const struct json_value *json_want(const struct json_value *v, const char *path, enum json_type type,
+				   const char *name, struct fb_err *e);
+const char *json_type_name(enum json_type type);
+
+#endif

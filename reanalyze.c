@@ -1,0 +1,490 @@
+/* reanalyze.c — findings from saved classic tables (see reanalyze.h).
+ *
+ * -a rows: the powers of two go to analyze_page (with a second run at
+ * another block size as its rows2, like --auto's two block sizes); then
+ * every row above the page becomes a one-probe level for analyze_erase,
+ * whose rule "exactly the multiples of e cost extra" fits a classic table
+ * as it fits --auto's boundary scan.  -O tables: each sweep (linear or
+ * random, one erase size) becomes open-AU trials judged by write_collapsed
+ * against that sweep's own smallest --open-au-nr, then analyze_open. */
+#include "reanalyze.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+static void next_step(struct saved_report *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void next_step(struct saved_report *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->nnext >= NEXT_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->next[s->nnext], sizeof(s->next[0]), fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < s->nnext; i++)
+		if (!strcmp(s->next[i], s->next[s->nnext]))
+			return;
+	s->nnext++;
+}
+
+static const char *T(char *buf, double ns)
+{
+	format_time(buf, 32, ns);
+	return buf;
+}
+
+static const char *S(char *buf, uint64_t bytes)
+{
+	format_size(buf, 32, bytes);
+	return buf;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct align_row *x = a, *y = b;
+	return (x->align > y->align) - (x->align < y->align);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double middle(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	return n ? (v[(n - 1) / 2] + v[n / 2]) / 2 : 0;
+}
+
+/* A run's rows in ascending order: all of them, or the powers of two. */
+static size_t run_rows(const struct saved_align_run *run, int pow2_only, struct align_row *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->n; i++)
+		if (!pow2_only || !(run->rows[i].align & (run->rows[i].align - 1)))
+			out[n++] = run->rows[i];
+	qsort(out, n, sizeof(*out), cmp_row);
+	return n;
+}
+
+/* ------------------------------------------------------------ -a */
+
+/* Page from runs a (and b, another block size, or SIZE_MAX). */
+static void classic_page(const struct saved_text *t, size_t a, size_t b, struct finding *page, struct read_levels *lv)
+{
+	struct align_row r1[SAVED_ALIGN_ROWS], r2[SAVED_ALIGN_ROWS];
+	size_t n1 = run_rows(&t->align[a], 1, r1), n2 = b == SIZE_MAX ? 0 : run_rows(&t->align[b], 1, r2);
+	char x[32], y[32], z[32];
+
+	analyze_page(r1, n1, t->align[a].bs, r2, n2, b == SIZE_MAX ? 0 : t->align[b].bs, page, lv);
+	if (page->determined && page->value > CLASSIC_PAGE_MAX) {
+		/* the one step is an erase-block boundary: below it lies the level
+		 * every other boundary costs, page boundaries included */
+		double below[SAVED_ALIGN_ROWS];
+		size_t m = 0;
+		for (size_t k = 0; k < n1; k++)
+			if (r1[k].align < page->value)
+				below[m++] = r1[k].diff;
+		lv->page_diff = middle(below, m);
+		lv->unit = 0;
+		page->nevidence = 0;
+		if (m)
+			finding_not(page, "the first step is at %s, too large for a page; from %s up to it every boundary "
+				    "costs about the same (%s)", S(x, page->value), S(y, r1[0].align), T(z, lv->page_diff));
+		else
+			finding_not(page, "every boundary from %s up costs extra to read across, too large for a page: "
+				    "the table does not reach down to the page", S(x, page->value));
+	}
+}
+
+/* Erase block from one run's rows (ascending, all alignments). */
+static void classic_erase(const struct align_row *rows, size_t n, const struct read_levels *lv, struct finding *f)
+{
+	struct scan_level *lvl = calloc(n ? n : 1, sizeof(*lvl));
+	uint64_t from = lv->unit ? 2 * lv->unit : 0, e;
+	size_t nl = 0, nup = 0, ndown = 0, thirds = 0;
+	double up_lo = 1e300, up_hi = -1e300, dn_lo = 1e300, dn_hi = -1e300;
+	char a[32], b[32], c[32], d[32], g[32], h[32];
+
+	finding_init(f, "erase_block", "erase block size", 1);
+	if (!lvl) {
+		finding_not(f, "out of memory");
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		if (rows[k].align >= from) {
+			lvl[nl].step = rows[k].align;
+			lvl[nl].npoints = 1;
+			lvl[nl++].d[0] = rows[k].diff;
+		}
+	analyze_erase(lvl, nl, lv, rows, n, 0, f);
+	free(lvl);
+	if (!f->determined)
+		return;
+	/* say it in a classic table's terms */
+	e = f->value;
+	for (size_t k = 0; k < n; k++) {
+		if (rows[k].align < from)
+			continue;
+		thirds += rows[k].align % 3 == 0;
+		if (rows[k].align % e == 0) {
+			nup++;
+			up_lo = fmin(up_lo, rows[k].diff);
+			up_hi = fmax(up_hi, rows[k].diff);
+		} else {
+			ndown++;
+			dn_lo = fmin(dn_lo, rows[k].diff);
+			dn_hi = fmax(dn_hi, rows[k].diff);
+		}
+	}
+	f->nevidence = 0;
+	finding_evidence(f, "crossing a multiple of %s costs %s to %s (%zu row%s); crossing the %zu other "
+			 "alignment%s from %s costs %s to %s", S(a, e), T(b, up_lo), T(c, up_hi), nup, nup == 1 ? "" : "s",
+			 ndown, ndown == 1 ? "" : "s", S(d, from ? from : rows[0].align), T(g, ndown ? dn_lo : 0),
+			 T(h, ndown ? dn_hi : 0));
+	finding_evidence(f, "a classic table: one row per alignment, no repeated probes");
+	if (!thirds)
+		snprintf(f->why, sizeof(f->why), "-a cannot tell this from a %s erase block (3 x %s), which shows the "
+			 "same steps; writes can (--auto --write)", S(a, 3 * e), S(b, e));
+	if (f->conf > CONF_MEDIUM)
+		f->conf = CONF_MEDIUM;
+}
+
+static void run_erase(const struct saved_text *t, size_t k, struct finding *f)
+{
+	struct align_row rows[SAVED_ALIGN_ROWS];
+	struct finding page;
+	struct read_levels lv;
+	size_t n = run_rows(&t->align[k], 0, rows);
+
+	classic_page(t, k, SIZE_MAX, &page, &lv);
+	classic_erase(rows, n, &lv, f);
+}
+
+static void align_part(const struct saved_text *t, struct saved_report *s)
+{
+	struct auto_report *r = &s->r;
+	size_t a = SIZE_MAX, b = SIZE_MAX;
+	char x[32], y[32], z[32];
+
+	s->primary = s->second = SIZE_MAX;
+	finding_init(&r->page, "page", "page size (read unit)", 1);
+	finding_init(&r->erase, "erase_block", "erase block size", 1);
+	if (!t->nalign) {
+		finding_not(&r->page, "no -a (align) table in the input");
+		finding_not(&r->erase, "no -a (align) table in the input");
+		next_step(s, "run `flashbench -a --blocksize=1024 DEV` (it only reads) to see the page and erase-block steps");
+		return;
+	}
+	/* rows: the smallest block size (pages show best); rows2: the next larger one */
+	for (size_t k = 0; k < t->nalign; k++)
+		if (a == SIZE_MAX || t->align[k].bs < t->align[a].bs ||
+		    (t->align[k].bs == t->align[a].bs && t->align[k].n > t->align[a].n))
+			a = k;
+	for (size_t k = 0; k < t->nalign; k++)
+		if (t->align[k].bs > t->align[a].bs && (b == SIZE_MAX || t->align[k].bs < t->align[b].bs))
+			b = k;
+	s->primary = a;
+	s->second = b;
+	r->bs = t->align[a].bs;
+	r->nrows = run_rows(&t->align[a], 0, r->rows);
+	if (b != SIZE_MAX) {
+		r->bs2 = t->align[b].bs;
+		r->nrows2 = run_rows(&t->align[b], 0, r->rows2);
+	}
+	classic_page(t, a, b, &r->page, &r->levels);
+	classic_erase(r->rows, r->nrows, &r->levels, &r->erase);
+
+	/* the other runs on their own: combined where they agree */
+	for (size_t k = 0; k < t->nalign; k++) {
+		struct finding *o = &s->run_erase[k];
+		const char *how;
+		run_erase(t, k, o);
+		if (k == a)
+			continue;
+		how = t->align[k].bs == t->align[a].bs ? "another run" : "the run";
+		if (o->determined && r->erase.determined && o->value == r->erase.value) {
+			finding_evidence(&r->erase, "%s with %s reads (line %u) shows the same step", how,
+					 S(x, t->align[k].bs), t->align[k].line);
+		} else if (o->determined != r->erase.determined || (o->determined && o->value != r->erase.value)) {
+			if (r->erase.determined)
+				r->erase.conf = CONF_LOW;
+			snprintf(r->erase.why, sizeof(r->erase.why), "%s with %s reads (line %u) %s%s", how,
+				 S(x, t->align[k].bs), t->align[k].line, o->determined ? "shows its step at " : "shows no step",
+				 o->determined ? S(y, o->value) : "");
+			next_step(s, "run `flashbench -a --blocksize=1024 DEV` once more: the runs here disagree");
+		}
+	}
+	if (t->card_erase && r->erase.determined && t->card_erase != r->erase.value) {
+		finding_evidence(&r->erase, "the card itself reports an erase size of %s (preferred_erase_size), "
+				 "not %s", S(x, t->card_erase), S(y, r->erase.value));
+		if (r->erase.conf > CONF_LOW)
+			r->erase.conf = CONF_LOW;
+	}
+	r->alignment_matters = r->page.determined || r->erase.determined;
+
+	/* what would decide it */
+	if (!r->page.determined && !r->erase.determined) {
+		double top = 0;
+		for (size_t k = 0; k < r->nrows; k++)
+			top = fmax(top, fabs(r->rows[k].diff));
+		next_step(s, "no step stands out of the noise of this table (diffs up to %s; reads next to the same "
+			  "boundary differ by %s): run `flashbench -a --blocksize=1024 --count=32 DEV` on an idle "
+			  "system, twice", T(x, top), T(y, r->levels.step));
+	}
+	if (!r->page.determined && r->bs > 1024)
+		next_step(s, "run `flashbench -a --blocksize=1024 DEV`: smaller reads show the page");
+	if (!r->erase.determined && r->page.determined)
+		next_step(s, "-a alone does not show the erase block on this card: run `flashbench --auto --write DEV` "
+			  "(it writes), or an open-au sweep with the erase size the card reports "
+			  "(scripts/open-au-sweep.sh -e SIZE DEV)");
+	if (r->erase.determined && t->nalign == 1)
+		next_step(s, "run `flashbench -a --blocksize=4096 DEV` too: a second run that shows the same step "
+			  "counts for more than one");
+	if (r->erase.determined)
+		next_step(s, "run `flashbench --auto --write DEV` to confirm the %s erase block with writes (it "
+			  "overwrites the ranges it announces)", S(z, r->erase.value));
+}
+
+/* ------------------------------------------------------------ -O */
+
+static uint64_t sweep_erase(const struct saved_open_table *tb)
+{
+	return tb->erase ? tb->erase : 4ULL << 20; /* the classic default */
+}
+
+/* Mean rate at chunk size c over the tables with --open-au-nr=nr of one
+ * sweep; 0 when none has that size. */
+static double rate_at(const struct saved_text *t, int rnd, uint64_t erase, unsigned nr, uint64_t c)
+{
+	double v[SAVED_OPEN_TABLES];
+	size_t m = 0;
+
+	for (size_t i = 0; i < t->nopen; i++) {
+		const struct saved_open_table *tb = &t->open[i];
+		if (tb->random != rnd || sweep_erase(tb) != erase || tb->nr != nr)
+			continue;
+		for (size_t k = 0; k < tb->n; k++)
+			if (tb->size[k] == c)
+				v[m++] = tb->rate[k];
+	}
+	return middle(v, m);
+}
+
+/* One evidence line: the first table of the sweep with --open-au-nr=nr
+ * against the reference runs (--open-au-nr=base). */
+static void describe(const struct saved_text *t, int rnd, uint64_t erase, unsigned base, double ref, unsigned nr,
+		     struct finding *f)
+{
+	char a[32], b[32], c[32], g[64];
+
+	if (!nr)
+		return;
+	for (size_t i = 0; i < t->nopen; i++) {
+		const struct saved_open_table *tb = &t->open[i];
+		double theirs = 0, ratio;
+		size_t k;
+		if (tb->random != rnd || sweep_erase(tb) != erase || tb->nr != nr)
+			continue;
+		for (k = tb->n; k-- > 0;)
+			if ((theirs = rate_at(t, rnd, erase, base, tb->size[k])) > 0)
+				break;
+		if (k == (size_t)-1 || tb->rate[k] <= 0)
+			continue;
+		ratio = theirs / tb->rate[k];
+		snprintf(g, sizeof(g), " (line %u%s)", tb->line, tb->interrupted ? ", stopped with ^C" : "");
+		format_rate(a, sizeof(a), tb->rate[k]);
+		format_rate(c, sizeof(c), theirs);
+		if (nr == base)
+			finding_evidence(f, "--open-au-nr=%u%s: %s at %s", nr, g, a, S(b, tb->size[k]));
+		else if (ratio > 0.9 && ratio < 1.1)
+			finding_evidence(f, "--open-au-nr=%u%s: %s at %s, as fast as --open-au-nr=%u (%s)", nr, g, a,
+					 S(b, tb->size[k]), base, c);
+		else
+			finding_evidence(f, "--open-au-nr=%u%s: %s at %s, %.1fx %s --open-au-nr=%u (%s)%s", nr, g, a,
+					 S(b, tb->size[k]), ratio >= 1 ? ratio : 1 / ratio,
+					 ratio >= 1 ? "slower than" : "faster than", base, c,
+					 write_collapsed(ref * ratio, ref, 0) ? ": garbage collection" : "");
+		return;
+	}
+}
+
+/* One sweep (linear or random, one erase size): trials for analyze_open. */
+static void open_sweep(const struct saved_text *t, int rnd, uint64_t erase, struct open_trial *tr, size_t *ntr,
+		       struct finding *f, double *ref_out, uint64_t *chunk_out)
+{
+	unsigned base = 0, top = 0;
+	uint64_t cmin = UINT64_MAX;
+	double ref;
+	char a[32];
+
+	*ntr = 0;
+	for (size_t i = 0; i < t->nopen; i++) {
+		const struct saved_open_table *tb = &t->open[i];
+		if (tb->random == rnd && sweep_erase(tb) == erase && tb->nr && (!base || tb->nr < base))
+			base = tb->nr;
+	}
+	for (size_t i = 0; i < t->nopen; i++) {
+		const struct saved_open_table *tb = &t->open[i];
+		if (tb->random == rnd && sweep_erase(tb) == erase && tb->nr == base && tb->n &&
+		    tb->size[tb->n - 1] < cmin)
+			cmin = tb->size[tb->n - 1];
+	}
+	ref = (double)cmin * 1e9 / rate_at(t, rnd, erase, base, cmin);
+	for (size_t i = 0; i < t->nopen && *ntr < AUTO_MAX_TRIALS; i++) {
+		const struct saved_open_table *tb = &t->open[i];
+		double mine = 0, theirs = 0;
+		uint64_t at = 0;
+		if (tb->random != rnd || sweep_erase(tb) != erase || !tb->nr)
+			continue;
+		/* compare at the smallest chunk this table reached that the
+		 * reference runs have too */
+		for (size_t k = tb->n; k-- > 0 && !at;)
+			if ((theirs = rate_at(t, rnd, erase, base, tb->size[k])) > 0) {
+				at = tb->size[k];
+				mine = tb->rate[k];
+			}
+		if (!at || mine <= 0)
+			continue;
+		tr[*ntr].n = tb->nr;
+		tr[*ntr].mean_ns = ref * theirs / mine;   /* its slowdown, at the reference chunk */
+		tr[*ntr].collapsed = write_collapsed(tr[*ntr].mean_ns, ref, 0);
+		if (tb->nr > top)
+			top = tb->nr;
+		(*ntr)++;
+	}
+	*ref_out = ref;
+	*chunk_out = cmin;
+	if (top <= base) {
+		finding_init(f, f->key, f->title, 0);
+		finding_not(f, "every run with --erasesize=%s used --open-au-nr=%u: nothing to compare", S(a, erase), base);
+		return;
+	}
+	analyze_open(tr, *ntr, top, rnd, cmin, ref, f);
+	if (!f->determined)
+		return;
+	/* the evidence in the tables' own terms: the last healthy count and
+	 * the first that collapsed */
+	f->nevidence = 0;
+	describe(t, rnd, erase, base, ref, (unsigned)f->value, f);
+	if (!f->at_least)
+		describe(t, rnd, erase, base, ref, (unsigned)f->value + 1, f);
+	finding_evidence(f, "%zu run%s with --erasesize=%s%s, each judged against --open-au-nr=%u of the same sweep "
+			 "at the smallest chunk both reached", *ntr, *ntr == 1 ? "" : "s", S(a, erase), rnd ? " --random" : "",
+			 base);
+	if (base != 1)
+		snprintf(f->why, sizeof(f->why), "no --open-au-nr=1 run: judged against --open-au-nr=%u", base);
+}
+
+static void open_part(const struct saved_text *t, struct saved_report *s, const struct finding *erase)
+{
+	struct auto_report *r = &s->r;
+	char a[32], b[32];
+
+	for (size_t i = 0; i < t->nopen; i++)
+		s->open_unused += !t->open[i].nr;
+	for (int rnd = 0; rnd < 2; rnd++) {
+		struct finding *f = rnd ? &r->open_random : &r->open_linear;
+		struct open_trial *tr = rnd ? r->rnd : r->lin;
+		size_t *ntr = rnd ? &r->nrnd : &r->nlin;
+		uint64_t best = 0, erases[SAVED_OPEN_TABLES];
+		size_t ne = 0, most = 0, agree = 0;
+		double ref;
+
+		finding_init(f, rnd ? "open_random" : "open_linear",
+			     rnd ? "open erase blocks, random order" : "open erase blocks, linear", 0);
+		/* the erase sizes swept; the one with most tables leads */
+		for (size_t i = 0; i < t->nopen; i++) {
+			size_t cnt = 0, k;
+			if (t->open[i].random != rnd || !t->open[i].nr)
+				continue;
+			for (k = 0; k < ne && erases[k] != sweep_erase(&t->open[i]); k++)
+				;
+			if (k < ne)
+				continue;
+			erases[ne++] = sweep_erase(&t->open[i]);
+			for (size_t j = 0; j < t->nopen; j++)
+				cnt += t->open[j].random == rnd && t->open[j].nr &&
+				       sweep_erase(&t->open[j]) == sweep_erase(&t->open[i]);
+			if (cnt > most) {
+				most = cnt;
+				best = sweep_erase(&t->open[i]);
+			}
+		}
+		if (!best) {
+			finding_not(f, "no %s open-au sweep (-O%s with --open-au-nr) in the input", rnd ? "random-order" : "linear",
+				    rnd ? " --random" : "");
+			continue;
+		}
+		s->sweep_erase[rnd] = best;
+		open_sweep(t, rnd, best, tr, ntr, f, &ref, &r->trial_chunk);
+		r->write_ref = rnd ? r->write_ref : ref;
+		if (!f->determined)
+			continue;
+		/* the other erase sizes swept: do they count the same? */
+		for (size_t k = 0; k < ne; k++) {
+			struct open_trial other[AUTO_MAX_TRIALS];
+			struct finding g;
+			size_t no;
+			uint64_t ch;
+			double rf;
+			if (erases[k] == best)
+				continue;
+			open_sweep(t, rnd, erases[k], other, &no, &g, &rf, &ch);
+			if (g.determined && g.value == f->value && g.at_least == f->at_least && g.conf >= CONF_MEDIUM) {
+				agree++;
+				finding_evidence(f, "the sweep with --erasesize=%s counts the same", S(a, erases[k]));
+			} else if (g.determined && no > 1) {
+				finding_evidence(f, "the sweep with --erasesize=%s counts %s%llu", S(a, erases[k]),
+						 g.at_least ? "at least " : "", (unsigned long long)g.value);
+			}
+		}
+		/* sweeps with other erase sizes that count the same repeat the
+		 * trial: together they are as good as --auto's confirmed knee */
+		if (agree && f->conf == CONF_MEDIUM)
+			f->conf = CONF_HIGH;
+		/* counted in erase blocks of the size the sweep used: unless the
+		 * file shows that size, or sweeps of other sizes agree, it may be
+		 * the wrong unit */
+		if (!agree && !(erase->determined && erase->conf >= CONF_MEDIUM && erase->value == best) &&
+		    f->conf > CONF_MEDIUM) {
+			f->conf = CONF_MEDIUM;
+			if (!f->why[0])
+				snprintf(f->why, sizeof(f->why), "counted in the %s erase blocks the sweep used, a size "
+					 "these results do not confirm", S(b, best));
+		}
+		if (f->at_least)
+			next_step(s, "the %s sweep never collapsed: go on with larger --open-au-nr values "
+				  "(scripts/open-au-sweep.sh -n 16)", rnd ? "random" : "linear");
+	}
+	if (!r->open_linear.determined && !r->open_random.determined)
+		next_step(s, "to count open erase blocks, run `scripts/open-au-sweep.sh -e SIZE DEV` or `flashbench --auto "
+			  "--write DEV` (both write)");
+	if (s->open_unused)
+		next_step(s, "%u open-au table%s had no --open-au-nr on a header line and %s not used: put the value on "
+			  "the line before each table", s->open_unused, s->open_unused == 1 ? "" : "s",
+			  s->open_unused == 1 ? "was" : "were");
+}
+
+void reanalyze(const struct saved_text *t, struct saved_report *s)
+{
+	struct auto_report *r = &s->r;
+
+	memset(s, 0, sizeof(*s));
+	align_part(t, s);
+	open_part(t, s, &r->erase);
+	finding_init(&r->min_write, "min_write", "smallest efficient write", 1);
+	finding_not(&r->min_write, "not in -a or -O tables (flashbench --auto --write measures it)");
+	finding_init(&r->fat, "fat_area", "FAT-optimised erase blocks at the start", 0);
+	finding_not(&r->fat, t->fat_rows ? "find-fat tables are not analysed yet (flashbench --auto --write "
+			     "measures it)" : "no find-fat table in the input");
+	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, 0, 512, &r->rec);
+}

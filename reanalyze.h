@@ -1,0 +1,33 @@
+/* reanalyze.h — --analyze: the findings that saved results support.  The
+ * rows read back from text (classic_read.h) go through the same analysis
+ * as --auto's measurements (analyze.h: analyze_page, analyze_erase,
+ * analyze_open); what differs is only what a classic table offers — one row
+ * per alignment, no repeated probes, the erase size a sweep was run with —
+ * and that is reflected in the confidence.  When the rows do not decide, it
+ * says what to run next.  Pure: no I/O, no printing. */
+#ifndef FLASHBENCH_REANALYZE_H
+#define FLASHBENCH_REANALYZE_H
+
+#include "characterise.h"
+#include "classic_read.h"
+
+/* A read step above this is not a page: NAND pages, even read two or four
+ * at a time across planes, are at most 64KiB; a lone step higher up is an
+ * erase-block (allocation-unit) boundary. */
+#define CLASSIC_PAGE_MAX (256ULL << 10)
+
+#define NEXT_MAX 8
+
+struct saved_report {
+	struct auto_report r;                /* findings and the rows they rest on, as --auto's */
+	struct finding run_erase[SAVED_ALIGN_RUNS];  /* each -a run on its own */
+	size_t primary, second;              /* runs used as rows and rows2 (SIZE_MAX: none) */
+	uint64_t sweep_erase[2];             /* erase size of the linear and random sweep used */
+	unsigned open_unused;                /* open-au tables without --open-au-nr */
+	char next[NEXT_MAX][320];            /* what to run next */
+	int nnext;
+};
+
+void reanalyze(const struct saved_text *t, struct saved_report *s);
+
+#endif

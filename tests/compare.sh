@@ -1,0 +1,77 @@
+# tests/compare.sh — --compare of saved --json results (golden text and JSON
+# on the sim presets, the bar chart, the errors naming file and field) and
+# --auto --summary, one survey-table line per device (golden).
+. tests/lib.sh
+JP=${FB%/flashbench}/tests/jsonpath
+
+for p in sd-4m usb-12m cf-16m; do
+	"$FB" -A --write --json "sim:$p" > "$TMP/$p.json" 2> /dev/null
+done
+"$FB" -A --json sim:ssd > "$TMP/ssd-read-only.json"
+"$FB" -a --json sim:sd-4m > "$TMP/align-sd.json"
+"$FB" -a --json sim:usb-12m > "$TMP/align-usb.json"
+in_tmp() { (cd "$TMP" && "$@"); } # file names as given appear in the output
+golden "compare: auto results of four presets (text) golden" compare-auto.out \
+	in_tmp "$FB" --compare usb-12m.json sd-4m.json cf-16m.json ssd-read-only.json
+golden "compare: auto results (JSON) golden" compare-auto.json in_tmp "$FB" --compare --json sd-4m.json usb-12m.json
+golden "compare: two align tables golden" compare-align.out in_tmp "$FB" --compare align-sd.json align-usb.json
+
+if "$FB" --compare "$TMP/sd-4m.json" "$TMP/sd-4m.json" > "$TMP/same" && ! grep -v '^\* marks' "$TMP/same" | grep -q '^\*'  &&
+	[ "$(grep -c '^  [a-zF]' "$TMP/same")" = 10 ]; then
+	pass "compare: a result against itself marks no row"
+else
+	fail "compare: a result against itself marks no row" "$(head -5 "$TMP/same")"
+fi
+"$FB" --compare --json -o "$TMP/c.json" "$TMP/usb-12m.json" "$TMP/sd-4m.json" > "$TMP/stdout"
+got=$("$JP" rows.3.key rows.3.differ rows.3.values.0 rows.3.values.1 rows.3.confidence.0 < "$TMP/c.json" | tr '\n' ' ')
+[ "$got" = "erase_block true 12582912 4194304 high " ] && [ ! -s "$TMP/stdout" ] &&
+	pass "compare: -o and --json, values and confidences per card" ||
+	fail "compare: -o and --json, values and confidences per card" "$got"
+
+rm -f "$TMP/c.svg"
+if "$FB" --compare --plot="$TMP/c.svg" "$TMP/usb-12m.json" "$TMP/sd-4m.json" "$TMP/cf-16m.json" > /dev/null &&
+	[ "$(grep -cE 'height="[0-9]+\.[0-9]" fill="#' "$TMP/c.svg")" = 12 ] && grep -q '>12MiB high<' "$TMP/c.svg" && grep -q '>71.9M/s<' "$TMP/c.svg" &&
+	grep -q '>write_speed<' "$TMP/c.svg" && { ! command -v python3 > /dev/null ||
+		python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$TMP/c.svg"; }; then
+	pass "compare: --plot draws 12 labelled bars (4 quantities x 3 cards), well-formed SVG"
+else
+	fail "compare: --plot draws 12 labelled bars (4 quantities x 3 cards), well-formed SVG" \
+		"$(grep -cE 'height="[0-9]+\.[0-9]" fill="#' "$TMP/c.svg" 2>&1) bars"
+fi
+
+# errors: one line naming the file and the field, status 2, nothing written
+printf '{\n  "tool": {"name": "flashbench"},\n  "test": \n' > "$TMP/cut.json"
+echo '{"tool": {"name": "fio"}, "test": "auto"}' > "$TMP/fio.json"
+sed 's/"determined": true/"determined": "yes"/' "$TMP/sd-4m.json" > "$TMP/det.json"
+"$FB" -s --json --scatter-order=2 sim:sd-4m > "$TMP/scatter.json"
+expect_error "compare error: mismatched tests name the file and field" 2 \
+	'align-sd.json: field test is "align", but .*sd-4m.json holds "auto": compare results of the same test' \
+	"$FB" --compare "$TMP/sd-4m.json" "$TMP/align-sd.json"
+expect_error "compare error: invalid JSON names line:column" 2 'cut.json:4:1: invalid JSON: expected a value' \
+	"$FB" --compare "$TMP/sd-4m.json" "$TMP/cut.json"
+expect_error "compare error: not a flashbench result" 2 'fio.json: not a flashbench result \(field tool.name' \
+	"$FB" --compare "$TMP/fio.json" "$TMP/sd-4m.json"
+expect_error "compare error: a field of the wrong type" 2 'det.json: field findings.page.determined is missing or not true/false' \
+	"$FB" --compare "$TMP/sd-4m.json" "$TMP/det.json"
+expect_error "compare error: a test it cannot compare" 2 'scatter.json: field test is "scatter": --compare reads' \
+	"$FB" --compare "$TMP/scatter.json" "$TMP/scatter.json"
+expect_error "compare error: a missing file" 2 'cannot read .*nothere.json: No such file' \
+	"$FB" --compare "$TMP/sd-4m.json" "$TMP/nothere.json"
+expect_error "compare error: one file is not a comparison" 2 '--compare needs two or more files' \
+	"$FB" --compare "$TMP/sd-4m.json"
+rm -f "$TMP/none.svg"
+"$FB" --compare --plot="$TMP/none.svg" "$TMP/sd-4m.json" "$TMP/align-sd.json" > /dev/null 2>&1
+[ ! -s "$TMP/none.svg" ] && pass "compare error: nothing drawn on a refused comparison" ||
+	fail "compare error: nothing drawn on a refused comparison" "$(head -c 100 "$TMP/none.svg")"
+
+# --auto --summary
+summary() { for p in sd-4m usb-12m cf-16m ssd; do "$FB" -A --write --summary "sim:$p" 2> /dev/null; done; "$FB" -A --summary sim:sd-4m; }
+golden "summary: one line per preset golden" summary.out summary
+if [ "$(summary | grep -cE '^\| [^|]+( \| [^|]+){8} \|$')" = 5 ]; then
+	pass "summary: nine cells a line, in table syntax"
+else
+	fail "summary: nine cells a line, in table syntax" "$(summary | head -2)"
+fi
+expect_error "summary error: needs --auto" 2 "option '--summary' does not apply to --align \(it goes with --auto\)" "$FB" -a --summary sim:sd-4m
+expect_error "summary error: not with --json" 2 '--summary goes with --auto, without --json' \
+	"$FB" -A --summary --json sim:sd-4m
