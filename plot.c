@@ -189,15 +189,17 @@ static int plot_rows(FILE *f, enum rows_style style, const struct vm_result *roo
 			snprintf(c.s[j].name, sizeof(c.s[j].name), "erase block %zu", j);
 		else if (interval)
 			snprintf(c.s[j].name, sizeof(c.s[j].name), "average read");
-		else
+		else if (p->kind->writes)
 			snprintf(c.s[j].name, sizeof(c.s[j].name), "%u erase block%s%s", nr, nr == 1 ? "" : "s",
 				 random_order ? ", random" : "");
+		else
+			snprintf(c.s[j].name, sizeof(c.s[j].name), "%s", p->kind->name);
 	}
 	c.ns = (int)cols;
 	snprintf(title, sizeof(title), "flashbench -%c %s", p->kind->letter, p->device);
 	c.title = title;
-	c.xlabel = interval ? "stride (log scale)" : "chunk size (log scale)";
-	c.ylabel = interval ? "read time" : "write throughput (log scale)";
+	c.xlabel = interval ? "stride (log scale)" : p->kind->writes ? "chunk size (log scale)" : "request size (log scale)";
+	c.ylabel = interval ? "read time" : p->kind->writes ? "write throughput (log scale)" : "read throughput (log scale)";
 	c.xunit = AXIS_BYTES;
 	c.yunit = interval ? AXIS_NS : AXIS_RATE;
 	c.xlog = 1;
@@ -213,7 +215,7 @@ int plot_interval(FILE *f, const struct vm_result *root, const struct print_ctx 
 	return plot_rows(f, ROWS_INTERVAL, root, p);
 }
 
-int plot_open_au(FILE *f, const struct vm_result *root, const struct print_ctx *p)
+int plot_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
 	return plot_rows(f, ROWS_WRITES, root, p);
 }

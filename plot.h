@@ -1,7 +1,8 @@
 /* plot.h — the chart each test draws (--plot FILE.svg): align (diff
  * against alignment, page and erase steps marked), scatter (time against
  * offset), interval (time against stride), open-au and find-fat
- * (throughput against chunk size), --auto (its align rows with the page and
+ * (throughput against chunk size; plot_rates draws any test whose rows are
+ * request sizes: read or write throughput by its kind), --auto (its align rows with the page and
  * erase block sizes it found).  Reads result trees through results.h; draws
  * with svg.c.  Each returns 0, or -1 when there is nothing to draw. */
 #ifndef FLASHBENCH_PLOT_H
@@ -17,7 +18,7 @@ struct print_ctx;
 int plot_align(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 int plot_scatter(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 int plot_interval(FILE *f, const struct vm_result *root, const struct print_ctx *p);
-int plot_open_au(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+int plot_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 int plot_find_fat(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 int plot_auto(FILE *f, const char *device, const struct auto_report *r);
 

@@ -55,7 +55,7 @@ void report_scatter(FILE *f, const struct vm_result *root, const struct print_ct
 		fprintf(f, "%.6g\t%.6g\n", (double)pos->kid[i].off / (1 << 20), pos->kid[i].value / 1e6);
 }
 
-void report_open_au(FILE *f, const struct vm_result *root, const struct print_ctx *p)
+void report_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
 	for (size_t i = 0; i < root->nkid; i++) {
 		const struct vm_result *r = &root->kid[i];

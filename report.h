@@ -16,8 +16,9 @@ void report_align(FILE *f, const struct vm_result *root, const struct print_ctx 
 void report_interval(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 /* "offset_MiB\ttime_ms" per position, for gnuplot */
 void report_scatter(FILE *f, const struct vm_result *root, const struct print_ctx *p);
-/* "4MiB\t8.79M/s" per chunk size; -v adds "\tmin ..\tavg ..\tmax .." */
-void report_open_au(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+/* "4MiB\t8.79M/s" per request size (open-au's chunks); -v adds
+ * "\tmin ..\tavg ..\tmax .." */
+void report_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 /* "4MiB\t8.79M/s\t8.81M/s..." one column per erase block; -v adds a
  * min/avg/max line per erase block below each size */
 void report_find_fat(FILE *f, const struct vm_result *root, const struct print_ctx *p);

@@ -25,10 +25,9 @@ static int check_align(const struct test_params *t, const char *device, uint64_t
 	return 0;
 }
 
-/* write tests: chunks halve from the erase size to the block size, from an
- * erase block boundary */
-static int check_erase_blocks(const struct test_params *t, const char *device, uint64_t dev_size, unsigned sector,
-			      struct fb_err *e)
+/* chunks halve from the erase size to the block size */
+static int check_chunks(const struct test_params *t, const char *device, uint64_t dev_size, unsigned sector,
+			struct fb_err *e)
 {
 	char bs[32], es[32];
 
@@ -41,6 +40,18 @@ static int check_erase_blocks(const struct test_params *t, const char *device, u
 		return fb_fail(e, EXIT_USAGE, "--blocksize=%s is larger than --erasesize=%s", bs, es);
 	if (t->erasesize % t->blocksize)
 		return fb_fail(e, EXIT_USAGE, "--erasesize=%s is not a multiple of --blocksize=%s", es, bs);
+	return 0;
+}
+
+/* write tests: chunks as above, from an erase block boundary */
+static int check_erase_blocks(const struct test_params *t, const char *device, uint64_t dev_size, unsigned sector,
+			      struct fb_err *e)
+{
+	char es[32];
+
+	if (check_chunks(t, device, dev_size, sector, e))
+		return -1;
+	format_size(es, sizeof(es), t->erasesize);
 	if (t->offset != UINT64_MAX && t->offset % t->erasesize)
 		return fb_fail(e, EXIT_USAGE, "--offset=%llu is not a multiple of the erase size (%s): "
 			       "write tests must start on an erase block boundary", (unsigned long long)t->offset, es);
@@ -62,8 +73,8 @@ const struct test_kind test_kinds[] = {
 	{ .name = "open-au", .letter = 'O', .writes = 1, .program = "open-au",
 	  .program_random = "open-au-random", .check = check_erase_blocks,
 	  .help = "write N erase blocks interleaved in chunks halving\nfrom the erase size to the block size",
-	  .shape = { 1, 1, 1 }, .text = report_open_au, .json_params = json_params_open_au,
-	  .json_results = json_results_chunks, .plot = plot_open_au },
+	  .shape = { 1, 1, 1 }, .text = report_rates, .json_params = json_params_open_au,
+	  .json_results = json_results_chunks, .plot = plot_rates },
 	{ .name = "find-fat", .letter = 'f', .alias = "findfat", .writes = 1, .program = "find-fat",
 	  .check = check_erase_blocks,
 	  .help = "write each of the first N erase blocks at each\nchunk size: FAT-optimised areas stand out",
