@@ -80,6 +80,9 @@ const struct test_kind test_kinds[] = {
 	  .help = "write each of the first N erase blocks at each\nchunk size: FAT-optimised areas stand out",
 	  .shape = { 3, 1, 1 }, .text = report_find_fat, .json_params = json_params_find_fat,
 	  .json_results = json_results_find_fat, .plot = plot_find_fat },
+	{ .name = "read-speed", .letter = 'R', .program = "read-speed", .check = check_chunks,
+	  .help = "sequential read throughput at request sizes halving\nfrom the erase size to the block size",
+	  .shape = { 1, 1, 1 }, .text = report_rates, .json_results = json_results_chunks, .plot = plot_rates },
 	/* the generic format of --program: every kept node */
 	{ .name = "tree", .text = report_tree, .json_results = json_results_tree },
 	{ .name = NULL },

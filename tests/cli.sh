@@ -15,6 +15,7 @@ golden "open-au random verbose golden" open-au-random-v.out "$FB" -O -r -v -e 4M
 golden "find-fat sd-4m golden" find-fat-sd-4m.out "$FB" -f -b 64k sim:sd-4m
 golden "scatter golden" scatter-sd-4m.out "$FB" -s --scatter-order=5 --scatter-span=2 -b 1M sim:sd-4m
 golden "interval golden" interval-sd-4m.out "$FB" -i --interval-order=4 sim:sd-4m
+golden "read-speed golden" read-speed-usb-12m-v.out "$FB" -R -v -e 1M -b 64k -c 2 sim:usb-12m
 
 # -o FILE gives the same bytes as stdout, and a pipe works
 "$FB" -a sim:sd-4m -o "$TMP/a.out" && "$FB" -a sim:sd-4m | cat > "$TMP/b.out"

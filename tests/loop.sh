@@ -43,6 +43,7 @@ fi
 "$FB" -a -b 4k -c 2 "$L" > /dev/null 2>&1
 "$FB" -s --scatter-order=6 "$L" > /dev/null 2>&1
 "$FB" -i --interval-order=3 "$L" > /dev/null 2>&1
+"$FB" -R -c 1 -e 1M "$L" > /dev/null 2>&1
 after=$(sum "$L" 0 "$SIZE")
 [ "$before" = "$after" ] && pass "align leaves the bytes alone" || fail "align leaves the bytes alone" "checksum changed"
 
