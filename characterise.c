@@ -41,8 +41,6 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 	if (!prog)
 		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
 	rc = vm_plan(prog, dev_size(c->d), dev_sector(c->d), &plan, c->e);
-	if (!rc && plan.bytes_written && c->o->protect)
-		rc = c->o->protect(c->o->ctx, prog, c->e);
 	how.plan = &plan;
 	if (!rc)
 		rc = vm_run(prog, c->d, &how, res, c->e);

@@ -27,9 +27,6 @@ struct auto_options {
 	/* called once before the first write with the ranges that may be
 	 * written; returning non-zero cancels the write tests */
 	int (*before_writes)(void *ctx, const uint64_t range[2][2]);
-	/* called before each program that writes (e.g. to save its ranges);
-	 * non-zero cancels with e filled */
-	int (*protect)(void *ctx, const struct vm_op *prog, struct fb_err *e);
 	void *ctx;
 	/* told the number of requests made so far (may be NULL) */
 	void (*progress)(void *ctx, uint64_t done);

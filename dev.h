@@ -1,9 +1,14 @@
-/* dev.h — the device under test, behind one interface with two backends:
- *  - block: a block device or an existing regular file, opened with O_DIRECT
- *    (read-only for read tests; O_RDWR|O_EXCL|O_SYNC for write tests);
- *  - sim:   "sim:SPEC" — the flash model of sim.h on a virtual clock.
- * Each request returns the time it took in nanoseconds; nothing is printed
- * here and errors come back as -errno. */
+/* dev.h — the device under test, behind one interface (struct dev_ops) with
+ * three backends and one layer:
+ *  - block (dev_block.c): a block device or an existing regular file, opened
+ *    with O_DIRECT (read-only for read tests; O_RDWR|O_EXCL|O_SYNC for write
+ *    tests);
+ *  - sim (dev_sim.c): "sim:SPEC", the flash model of sim.h on a virtual clock;
+ *  - preserve (dev_preserve.c): wraps any device; before a program's first
+ *    request it saves what the program will overwrite to a journal.
+ * What a device can do is said by capability flags, never by asking which
+ * backend it is.  Each request returns the time it took in nanoseconds;
+ * nothing is printed here and errors come back as -errno. */
 #ifndef FLASHBENCH_DEV_H
 #define FLASHBENCH_DEV_H
 
@@ -13,11 +18,34 @@
 #include "err.h"
 
 struct dev;
-struct sim_params;
+struct json;
+struct journal;
+struct vm_op;
 
 enum dev_mode {
 	DEV_READONLY,
 	DEV_READWRITE,
+};
+
+/* Capabilities (dev_caps) */
+#define DEV_CAP_STORES_DATA   1u  /* holds user data (block device, file): --preserve makes sense */
+#define DEV_CAP_REOPEN_RW     2u  /* writing needs a read-write, O_EXCL reopen after the safety checks */
+#define DEV_CAP_VIRTUAL_CLOCK 4u  /* times come from a model (sim) */
+#define DEV_CAP_DISCARD       8u  /* takes BLKDISCARD-style erase requests (block device, sim) */
+
+/* One backend or layer.  The dev_* functions check ranges before calling
+ * read, write, discard and copy_*; will_write and describe may be NULL. */
+struct dev_ops {
+	const char *name;
+	int (*prepare)(struct dev *d, uint64_t max_len, struct fb_err *e);
+	int (*read)(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
+	int (*write)(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns);
+	int (*discard)(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
+	int (*copy_out)(struct dev *d, void *buf, uint64_t off, uint64_t len);
+	int (*copy_in)(struct dev *d, const void *buf, uint64_t off, uint64_t len);
+	int (*will_write)(struct dev *d, const struct vm_op *prog, struct fb_err *e);
+	void (*describe)(const struct dev *d, struct json *j);
+	void (*close)(struct dev *d);
 };
 
 /* The largest single I/O buffer; longer requests are issued in pieces of
@@ -33,13 +61,18 @@ uint64_t dev_size(const struct dev *d);
 unsigned dev_sector(const struct dev *d);          /* logical sector */
 unsigned dev_physical_sector(const struct dev *d);
 const char *dev_path(const struct dev *d);
-int dev_is_sim(const struct dev *d);
-int dev_is_block(const struct dev *d);
-int dev_is_cached(const struct dev *d);            /* O_DIRECT was refused */
-const struct sim_params *dev_sim_params(const struct dev *d); /* NULL unless sim */
+unsigned dev_caps(const struct dev *d);            /* DEV_CAP_* */
+
+/* The "model" object of the JSON device description (a simulated device's
+ * parameters); nothing for a real device. */
+void dev_describe(const struct dev *d, struct json *j);
 
 /* Make the I/O buffer ready for requests up to max_len bytes. */
 int dev_prepare(struct dev *d, uint64_t max_len, struct fb_err *e);
+
+/* Called by vm_run before a program's first request: a no-op except in the
+ * preserve layer, which saves the ranges prog writes and syncs the journal. */
+int dev_will_write(struct dev *d, const struct vm_op *prog, struct fb_err *e);
 
 /* Timed requests: 0 and *ns, or -errno.  pattern is the byte written. */
 int dev_read(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
@@ -50,5 +83,15 @@ int dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
  * save and restore data); len must be a multiple of the sector size. */
 int dev_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len);
 int dev_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len);
+
+/* --preserve: wrap *d (which must store data) in the preserve layer; the
+ * layer owns j from then on.  dev_journal gives the layer's journal (NULL for
+ * any other device); dev_preserve_finish puts every saved range back,
+ * verifies it and removes the journal (1), or does nothing (0) when d is no
+ * preserve layer; -1 with e filled keeps the journal for --restore.  Closing
+ * an unfinished layer keeps the journal on disk. */
+int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e);
+struct journal *dev_journal(const struct dev *d);
+int dev_preserve_finish(struct dev *d, uint64_t *restored, struct fb_err *e);
 
 #endif

@@ -46,8 +46,12 @@ int main(int argc, char **argv)
 		fb_fail(&e, EXIT_USAGE, "START %s: %s", argv[2], why);
 		return fail(&e);
 	}
-	if (parse_size(argv[3], &len, &why) || len == 0) {
-		fb_fail(&e, EXIT_USAGE, "LENGTH %s: %s", argv[3], len == 0 ? "must not be zero" : why);
+	if (parse_size(argv[3], &len, &why)) {
+		fb_fail(&e, EXIT_USAGE, "LENGTH %s: %s", argv[3], why);
+		return fail(&e);
+	}
+	if (len == 0) {
+		fb_fail(&e, EXIT_USAGE, "LENGTH %s: must not be zero", argv[3]);
 		return fail(&e);
 	}
 	if (safety_check_write(argv[1], &e) || dev_open(&d, argv[1], DEV_READONLY, &e))
@@ -62,11 +66,11 @@ int main(int argc, char **argv)
 			(unsigned long long)dev_size(d));
 		goto out;
 	}
-	if (!dev_is_sim(d) && !dev_is_block(d)) {
+	if (!(dev_caps(d) & DEV_CAP_DISCARD)) {
 		fb_fail(&e, EXIT_DEVICE, "%s is not a block device; discard needs one", argv[1]);
 		goto out;
 	}
-	if (!dev_is_sim(d)) {
+	if (dev_caps(d) & DEV_CAP_REOPEN_RW) {
 		dev_close(d);
 		d = NULL;
 		if (dev_open(&d, argv[1], DEV_READWRITE, &e))

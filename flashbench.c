@@ -164,8 +164,8 @@ static void identify(const struct cli *c, const struct dev *d, struct identity *
 	id->size = dev_size(d);
 	id->sector = dev_sector(d);
 	id->physical = dev_physical_sector(d);
-	id->sim = dev_sim_params(d);
-	if (!id->sim)
+	id->dev = d;
+	if (!(dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK))
 		devinfo_read(c->device, &id->info);
 }
 
@@ -211,18 +211,10 @@ static int check_outputs(const struct cli *c, const char *journal_path, struct f
 	       (c->preserve && outfile_check_dir("--preserve", journal_path, e)) ? -1 : 0;
 }
 
-/* --auto --write --preserve: save what each write program will overwrite */
-static struct journal *journal;
-static int protect(void *ctx, const struct vm_op *prog, struct fb_err *e)
-{
-	(void)ctx;
-	return journal ? journal_protect(journal, prog, e) : 0;
-}
-
 static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err *e)
 {
 	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
-				  .protect = protect, .ctx = (void *)c };
+				  .ctx = (void *)c };
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
 	double t0 = wall_ns();
@@ -263,39 +255,39 @@ static int do_restore(const struct cli *c)
 {
 	struct fb_err e = { 0, "" };
 	struct dev *d = NULL;
-	uint64_t bytes;
-	unsigned ranges, torn;
+	struct restore_report r;
 	char sz[32];
+	int rc;
 
 	restoring = 1;
 	if (safety_check_write(c->device, &e) || dev_open(&d, c->device, DEV_READWRITE, &e))
 		return die(&e);
-	if (journal_restore(c->journal, d, c->device, &bytes, &ranges, &torn, &e)) {
-		dev_close(d);
-		return die(&e);
-	}
+	rc = journal_restore(c->journal, d, c->device, c->device_changed ? JOURNAL_DEVICE_CHANGED : 0, &r, &e);
 	dev_close(d);
-	format_size(sz, sizeof(sz), bytes);
+	if (r.warning[0])
+		fprintf(stderr, "flashbench: warning: %s\n", r.warning);
+	if (rc)
+		return die(&e);
+	format_size(sz, sizeof(sz), r.bytes);
 	printf("restored %llu bytes (%s) in %u range%s from %s to %s, read back and verified; journal removed\n",
-	       (unsigned long long)bytes, sz, ranges, ranges == 1 ? "" : "s", c->journal, c->device);
-	if (torn)
+	       (unsigned long long)r.bytes, sz, r.ranges, r.ranges == 1 ? "" : "s", c->journal, c->device);
+	if (r.torn)
 		printf("the journal's last record was incomplete: the run was stopped while saving it, "
 		       "before that range was overwritten, so it needed no restoring\n");
 	return 0;
 }
 
 /* Put the saved ranges back; a second signal does not interrupt this. */
-static int finish_journal(struct fb_err *e)
+static int finish_journal(struct dev *d, struct fb_err *e)
 {
 	uint64_t bytes = 0;
 	char sz[32];
 	int rc;
 
-	if (!journal)
+	if (!dev_journal(d))
 		return 0;
 	restoring = 1;
-	rc = journal_finish(journal, &bytes, e);
-	journal = NULL;
+	rc = dev_preserve_finish(d, &bytes, e) < 0 ? -1 : 0;
 	if (!rc) {
 		format_size(sz, sizeof(sz), bytes);
 		fprintf(stderr, "flashbench: --preserve: put back %llu bytes (%s) and verified them\n",
@@ -422,6 +414,26 @@ struct run {
 	char journal_path[4096];
 };
 
+/* --preserve: a journal, and the device wrapped in the layer that saves
+ * every range into it before the range is first written. */
+static int preserve_device(struct run *r, struct fb_err *e)
+{
+	const struct cli *c = &r->c;
+	uint64_t room = c->mode == RUN_AUTO ? 64ULL << 20 : r->plan.write_hi - r->plan.write_lo;
+	struct journal *journal;
+
+	if (journal_create(&journal, r->journal_path, r->d, c->device, room,
+			   c->preserve_volatile ? JOURNAL_VOLATILE_OK : 0, e))
+		return -1;
+	if (dev_preserve(&r->d, journal, e)) {
+		uint64_t none;
+		struct fb_err ignored;
+		journal_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
+		return -1;
+	}
+	return 0;
+}
+
 /* Everything before the first request: outputs, safety, the device, the
  * program and its plan, the journal. */
 static int prepare(struct run *r, struct fb_err *e)
@@ -447,9 +459,9 @@ static int prepare(struct run *r, struct fb_err *e)
 		if (vm_plan(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, e))
 			return -1;
 	}
-	if (c->preserve && dev_is_sim(r->d))
+	if (c->preserve && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
-	if (cli_writes(c) && !dev_is_sim(r->d)) {
+	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(r->d);
 		r->d = NULL;
 		if (dev_open(&r->d, c->device, DEV_READWRITE, e)) {
@@ -464,9 +476,7 @@ static int prepare(struct run *r, struct fb_err *e)
 			return -1;
 		r->out = r->of.f;
 	}
-	return c->preserve ? journal_create(&journal, r->journal_path, r->d, c->device,
-					    c->mode == RUN_AUTO ? 64ULL << 20 : r->plan.write_hi - r->plan.write_lo, e)
-			   : 0;
+	return c->preserve ? preserve_device(r, e) : 0;
 }
 
 /* A test or program: announce, save, run, print. */
@@ -480,13 +490,13 @@ static int run_test(struct run *r, struct fb_err *e)
 
 	if (cli_writes(c))
 		announce(c, &r->plan);
-	if (journal) {
+	if (dev_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
 		char sz[32];
-		if (journal_protect(journal, r->prog, e))
+		if (dev_will_write(r->d, r->prog, e))
 			return -1;
-		format_size(sz, sizeof(sz), journal_saved(journal));
+		format_size(sz, sizeof(sz), journal_saved(dev_journal(r->d)));
 		fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s\n",
-			(unsigned long long)journal_saved(journal), sz, r->journal_path);
+			(unsigned long long)journal_saved(dev_journal(r->d)), sz, r->journal_path);
 	}
 	how.progress = progress_start(&pr, c->mode == RUN_PROGRAM ? "program" : c->kind->name, r->plan.requests,
 				      c->progress);
@@ -508,7 +518,7 @@ static int run_test(struct run *r, struct fb_err *e)
 /* Put the data back, then the results in place. */
 static int finish(struct run *r, struct fb_err *e)
 {
-	return finish_journal(e) || commit_out(&r->of, e) ? -1 : 0;
+	return finish_journal(r->d, e) || commit_out(&r->of, e) ? -1 : 0;
 }
 
 static void release(struct run *r)
@@ -522,9 +532,9 @@ static void release(struct run *r)
 
 static int fail(struct run *r, struct fb_err *e)
 {
-	if (journal) {
+	if (r->d && dev_journal(r->d)) {
 		struct fb_err why = *e;
-		if (finish_journal(&why))
+		if (finish_journal(r->d, &why))
 			fprintf(stderr, "flashbench: %s\n", why.msg);
 		else
 			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg),

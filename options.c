@@ -69,6 +69,10 @@ static const struct cli_option options[] = {
 	  "at the end, also after Ctrl-C" },
 	{ "restore", 0, ARG_MODE, "FILE", 0, 0, F(journal), 0, FOR_RESTORE, NULL, SEC_KEEP, RUN_RESTORE,
 	  "put back what a killed run saved: flashbench\n--restore=FILE DEVICE" },
+	{ "device-changed", 0, ARG_FLAG, NULL, 0, 0, F(device_changed), 0, FOR_RESTORE, NULL, SEC_KEEP, 0,
+	  "with --restore: accept a device that does not look\nlike the one the journal was written for (warns)" },
+	{ "preserve-volatile", 0, ARG_FLAG, NULL, 0, 0, F(preserve_volatile), 0, FOR_WRITE | FOR_AUTO | FOR_PROGRAM,
+	  NULL, SEC_KEEP, 0, "with --preserve: accept a journal on tmpfs/ramfs,\nwhich a power cut loses" },
 	/* the classic tool's geometry: accepted by every test, as it was */
 	{ "blocksize", 'b', ARG_SIZE, "SIZE", 1, 0, F(t.blocksize), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
 	  "smallest request (default 16KiB)" },
@@ -363,6 +367,8 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 	if (c->preserve && !cli_writes(c) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write, "
 			       "--program --write)");
+	if (c->preserve_volatile && !c->preserve)
+		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with --preserve");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
 	if (c->summary && c->json)

@@ -33,6 +33,8 @@ struct cli {
 	const char *const *files;       /* --compare FILE... */
 	int nfiles;
 	int verbose, write, json, preserve, progress, summary;
+	int device_changed;             /* --restore: accept a changed device identity */
+	int preserve_volatile;          /* --preserve: accept a journal on tmpfs/ramfs */
 	int program_writes;             /* the program writes or erases */
 };
 

@@ -1,14 +1,18 @@
-/* preserve.c — the --preserve journal (see preserve.h). */
+/* preserve.c — the --preserve journal and its index (see preserve.h). */
 #include "preserve.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -16,10 +20,8 @@
 
 #include "crc32c.h"
 #include "dev.h"
+#include "devinfo.h"
 #include "vm.h"
-
-#define JOURNAL_MAGIC "FBJOURNL"
-#define RECORD_MAGIC 0x52424621u   /* "!FBR" little-endian */
 
 struct extent {
 	uint64_t lo, hi;
@@ -28,16 +30,6 @@ struct extent {
 struct extents {
 	struct extent *v;
 	size_t n, cap;
-};
-
-struct journal {
-	char path[PATH_MAX];
-	int fd;
-	struct dev *d;
-	struct extents saved;
-	uint64_t bytes;
-	uint32_t seq;
-	void *buf;
 };
 
 /* ------------------------------------------------------------ extents */
@@ -86,28 +78,6 @@ static void collect(void *ctx, uint64_t off, uint64_t len)
 
 /* ------------------------------------------------------------ helpers */
 
-static void put32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 static int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -124,23 +94,16 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* 1: read all, 0: end of file before len, -1: error */
-static int read_all(int fd, void *buf, size_t len)
+static void sync_dir_of(const char *path)
 {
-	char *p = buf;
+	char dir[PATH_MAX];
+	int dfd;
 
-	while (len) {
-		ssize_t n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		p += n;
-		len -= (size_t)n;
+	snprintf(dir, sizeof(dir), "%s", path);
+	if ((dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		fsync(dfd);
+		close(dfd);
 	}
-	return 1;
 }
 
 /* The device number of the whole disk holding block device dev. */
@@ -165,14 +128,185 @@ static dev_t whole_disk(dev_t dev)
 	return makedev(ma, mi);
 }
 
-static uint64_t device_id(const char *device)
+/* ------------------------------------------------------------ identity */
+
+/* What a journal or an index entry records of the medium a path is on. */
+struct medium {
+	int is_block;
+	uint64_t number;                 /* st_rdev, or the inode of a file */
+	uint64_t disk;                   /* the whole disk's st_rdev, or a file's st_dev */
+	char identity[JOURNAL_IDENTITY]; /* devinfo_identity(), "" if none */
+};
+
+static int medium_of(const char *path, struct medium *m)
 {
 	struct stat st;
 
-	if (stat(device, &st))
-		return 0;
-	return S_ISBLK(st.st_mode) ? (uint64_t)st.st_rdev : (uint64_t)st.st_ino;
+	memset(m, 0, sizeof(*m));
+	if (stat(path, &st))
+		return -1;
+	m->is_block = S_ISBLK(st.st_mode);
+	m->number = m->is_block ? (uint64_t)st.st_rdev : (uint64_t)st.st_ino;
+	m->disk = m->is_block ? (uint64_t)whole_disk(st.st_rdev) : (uint64_t)st.st_dev;
+	if (m->is_block)
+		devinfo_identity(path, m->identity, sizeof(m->identity));
+	return 0;
 }
+
+/* The identity of the whole disk: without a partition's start. */
+static void disk_identity(const char *id, char *out, size_t len)
+{
+	const char *start = strstr(id, ";start=");
+
+	snprintf(out, len, "%.*s", start ? (int)(start - id) : (int)strlen(id), id);
+}
+
+/* Is b on the same disk (or the same file) as a? */
+static int same_disk(const struct medium *a, const struct medium *b)
+{
+	char da[JOURNAL_IDENTITY], db[JOURNAL_IDENTITY];
+
+	if (a->is_block != b->is_block)
+		return 0;
+	if (!a->is_block)
+		return a->number == b->number && a->disk == b->disk;
+	disk_identity(a->identity, da, sizeof(da));
+	disk_identity(b->identity, db, sizeof(db));
+	if (da[0] && db[0])
+		return strcmp(da, db) == 0;
+	return a->disk == b->disk;
+}
+
+static void describe_medium(const char *identity, uint64_t number, int is_block, char *buf, size_t len)
+{
+	if (identity[0])
+		snprintf(buf, len, "%s", identity);
+	else if (is_block)
+		snprintf(buf, len, "device number %u:%u", major((dev_t)number), minor((dev_t)number));
+	else
+		snprintf(buf, len, "inode %llu", (unsigned long long)number);
+}
+
+struct journal {
+	char path[PATH_MAX];
+	int fd;
+	struct dev *d;
+	struct extents saved;
+	uint64_t bytes;
+	uint32_t seq;               /* records written */
+	uint64_t id;
+	char abspath[PATH_MAX * 2]; /* for the index */
+	char device[PATH_MAX];
+	struct medium m;
+	void *buf;
+};
+
+/* ------------------------------------------------------------ index */
+
+void journal_state_dir(char *buf, size_t len)
+{
+	const char *s = getenv("FLASHBENCH_STATE_DIR"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
+
+	if (s && *s)
+		snprintf(buf, len, "%s", s);
+	else if (geteuid() == 0)
+		snprintf(buf, len, "/var/lib/flashbench");
+	else if (x && x[0] == '/')
+		snprintf(buf, len, "%s/flashbench", x);
+	else if (h && h[0] == '/')
+		snprintf(buf, len, "%s/.local/state/flashbench", h);
+	else
+		snprintf(buf, len, "/var/tmp/flashbench-%u", (unsigned)getuid());
+}
+
+static int mkdir_p(const char *dir)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s", dir);
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			if (mkdir(p, 0700) && errno != EEXIST)
+				return -1;
+			*s = '/';
+		}
+	return mkdir(p, 0700) && errno != EEXIST ? -1 : 0;
+}
+
+static void entry_path(uint64_t id, char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+
+	journal_state_dir(dir, sizeof(dir));
+	snprintf(buf, len, "%s/%016llx.entry", dir, (unsigned long long)id);
+}
+
+/* List the journal in the index, with the records and bytes saved and
+ * synced so far (what --restore must find in it): written to a temporary
+ * name, synced and renamed, so an entry is either whole or absent. */
+static int index_write(const struct journal *j, struct fb_err *e)
+{
+	char dir[PATH_MAX], entry[PATH_MAX + 32], tmp[PATH_MAX + 40], text[PATH_MAX * 4 + 512];
+	int fd, n;
+
+	journal_state_dir(dir, sizeof(dir));
+	if (mkdir_p(dir))
+		return fb_fail(e, EXIT_DEVICE, "--preserve: cannot create the journal index %s: %s (set "
+			       "FLASHBENCH_STATE_DIR to a writable directory)", dir, strerror(errno));
+	entry_path(j->id, entry, sizeof(entry));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", entry);
+	n = snprintf(text, sizeof(text), "journal %s\ndevice %s\nblock %d\nnumber %llu\ndisk %llu\nidentity %s\n"
+		     "saved %u %llu\n", j->abspath, j->device, j->m.is_block, (unsigned long long)j->m.number,
+		     (unsigned long long)j->m.disk, j->m.identity, j->seq, (unsigned long long)j->bytes);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write_all(fd, text, (size_t)n) || fsync(fd) || close(fd) || rename(tmp, entry)) {
+		int err = errno;
+		if (fd >= 0)
+			unlink(tmp);
+		return fb_fail(e, EXIT_DEVICE, "--preserve: cannot write the journal index entry %s: %s", entry,
+			       strerror(err));
+	}
+	sync_dir_of(entry);
+	return 0;
+}
+
+struct entry {
+	char journal[PATH_MAX];
+	struct medium m;
+	unsigned records;       /* saved and synced */
+};
+
+static int entry_read(const char *path, struct entry *en)
+{
+	FILE *f = fopen(path, "re");
+	char line[PATH_MAX + 32];
+	int got = 0;
+
+	if (!f)
+		return -1;
+	memset(en, 0, sizeof(*en));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "journal ", 8))
+			got |= 1, snprintf(en->journal, sizeof(en->journal), "%.*s", PATH_MAX - 1, line + 8);
+		else if (sscanf(line, "block %llu", &v) == 1)
+			got |= 2, en->m.is_block = v != 0;
+		else if (sscanf(line, "number %llu", &v) == 1)
+			en->m.number = v;
+		else if (sscanf(line, "disk %llu", &v) == 1)
+			got |= 4, en->m.disk = v;
+		else if (sscanf(line, "saved %u", &en->records) == 1)
+			continue;
+		else if (!strncmp(line, "identity ", 9))
+			snprintf(en->m.identity, sizeof(en->m.identity), "%.*s", JOURNAL_IDENTITY - 1, line + 9);
+	}
+	fclose(f);
+	return got == 7 ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ checks */
 
 void journal_default_path(const char *device, char *buf, size_t len)
 {
@@ -189,38 +323,72 @@ void journal_default_path(const char *device, char *buf, size_t len)
 
 int journal_check_absent(const char *path, const char *device, struct fb_err *e)
 {
+	char dir[PATH_MAX], entry[PATH_MAX + 300];
+	struct medium m;
 	struct stat st;
+	struct dirent *de;
+	DIR *dp;
+	int rc = 0;
 
 	if (stat(path, &st) == 0)
 		return fb_fail(e, EXIT_DEVICE,
 			       "%s holds data saved by an unfinished run on %s; put it back first with: "
 			       "flashbench --restore %s %s", path, device, path, device);
-	return 0;
+	journal_state_dir(dir, sizeof(dir));
+	if (medium_of(device, &m) || !(dp = opendir(dir)))
+		return 0;
+	while (!rc && (de = readdir(dp))) {
+		struct entry en;
+		size_t n = strlen(de->d_name);
+		if (n < 6 || strcmp(de->d_name + n - 6, ".entry"))
+			continue;
+		snprintf(entry, sizeof(entry), "%s/%s", dir, de->d_name);
+		if (entry_read(entry, &en) || !same_disk(&en.m, &m))
+			continue;
+		if (access(en.journal, F_OK) == 0)
+			rc = fb_fail(e, EXIT_DEVICE, "%s: an unfinished --preserve run saved data of this medium in %s; "
+				     "put it back first with: flashbench --restore %s %s", device, en.journal,
+				     en.journal, device);
+		else
+			rc = fb_fail(e, EXIT_DEVICE, "%s: an unfinished --preserve run saved data of this medium in %s, "
+				     "which is gone; restore it from where it is now (flashbench --restore FILE %s), or, "
+				     "if you are sure the data are back, remove %s", device, en.journal, device, entry);
+	}
+	closedir(dp);
+	return rc;
 }
 
 /* ------------------------------------------------------------ create */
 
 int journal_create(struct journal **out, const char *path, struct dev *d, const char *device,
-		   uint64_t room, struct fb_err *e)
+		   uint64_t room, unsigned flags, struct fb_err *e)
 {
 	unsigned char h[JOURNAL_HEADER];
-	char tmp[PATH_MAX], dir[PATH_MAX];
+	char tmp[PATH_MAX], dir[PATH_MAX], absdir[PATH_MAX], abspath[PATH_MAX * 2];
+	struct journal_header jh;
 	struct statvfs vfs;
+	struct statfs fs;
 	struct stat jst, dst;
+	struct medium m;
 	struct journal *j;
-	int dfd;
 
-	if (dev_is_sim(d))
+	if (!(dev_caps(d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 	if (journal_check_absent(path, device, e))
 		return -1;
 	snprintf(tmp, sizeof(tmp), "%s", path);
 	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
-	if (stat(dir, &jst))
+	if (stat(dir, &jst) || !realpath(dir, absdir))
 		return fb_fail(e, EXIT_USAGE, "--preserve: the journal's directory %s: %s", dir, strerror(errno));
 	if (stat(device, &dst) == 0 && S_ISBLK(dst.st_mode) && whole_disk(jst.st_dev) == whole_disk(dst.st_rdev))
 		return fb_fail(e, EXIT_USAGE, "--preserve: the journal %s would be on the device under test; "
 			       "put it on another disk (--preserve=/other/disk/file.journal)", path);
+	if (!(flags & JOURNAL_VOLATILE_OK) && statfs(dir, &fs) == 0 &&
+	    ((unsigned long)fs.f_type == TMPFS_MAGIC || (unsigned long)fs.f_type == RAMFS_MAGIC))
+		return fb_fail(e, EXIT_USAGE, "--preserve: the journal %s would be on %s, which loses it in the power "
+			       "cut it is there for; put it on a disk (--preserve=/path/on/disk/FILE), or add "
+			       "--preserve-volatile to accept that", path,
+			       (unsigned long)fs.f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs");
 	if (statvfs(dir, &vfs) == 0) {
 		uint64_t pieces = room / JOURNAL_PIECE + 1024;
 		uint64_t need = room + pieces * JOURNAL_RECORD + JOURNAL_HEADER;
@@ -230,6 +398,22 @@ int journal_create(struct journal **out, const char *path, struct dev *d, const 
 				       "%llu; free some space or put it elsewhere (--preserve=FILE)", dir,
 				       (unsigned long long)avail, (unsigned long long)need);
 	}
+	if (medium_of(device, &m))
+		return fb_fail(e, EXIT_DEVICE, "%s: %s", device, strerror(errno));
+	memset(&jh, 0, sizeof(jh));
+	jh.dev_size = dev_size(d);
+	jh.sector = dev_sector(d);
+	jh.max_record = JOURNAL_PIECE;
+	jh.dev_number = m.number;
+	jh.created = (uint64_t)time(NULL);
+	if (getrandom(&jh.id, sizeof(jh.id), 0) != sizeof(jh.id) || !jh.id)
+		jh.id = jh.created << 20 ^ (uint64_t)getpid() ^ (uint64_t)clock();
+	snprintf(jh.device, sizeof(jh.device), "%s", device);
+	snprintf(jh.identity, sizeof(jh.identity), "%s", m.identity);
+	journal_header_build(h, &jh);
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	snprintf(abspath, sizeof(abspath), "%s/%s", absdir, basename(tmp));
+
 	if (!(j = calloc(1, sizeof(*j))) || posix_memalign(&j->buf, 4096, JOURNAL_PIECE)) {
 		free(j);
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
@@ -243,29 +427,23 @@ int journal_create(struct journal **out, const char *path, struct dev *d, const 
 		free(j);
 		return fb_fail(e, EXIT_DEVICE, "--preserve: cannot create %s: %s", path, strerror(err));
 	}
-	memset(h, 0, sizeof(h));
-	memcpy(h, JOURNAL_MAGIC, 8);
-	put32(h + 8, 1);
-	put32(h + 12, JOURNAL_HEADER);
-	put64(h + 16, dev_size(d));
-	put32(h + 24, dev_sector(d));
-	put64(h + 32, device_id(device));
-	put64(h + 40, (uint64_t)time(NULL));
-	snprintf((char *)h + 48, 256, "%s", device);
-	put32(h + JOURNAL_HEADER - 4, crc32c(0, h, JOURNAL_HEADER - 4));
 	if (write_all(j->fd, h, sizeof(h)) || fsync(j->fd)) {
 		fb_fail(e, EXIT_DEVICE, "--preserve: cannot write %s: %s", path, strerror(errno));
 		goto fail;
 	}
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
+	sync_dir_of(path);
+	/* listed only once the header is on disk; nothing is saved before */
+	j->id = jh.id;
+	j->m = m;
+	snprintf(j->abspath, sizeof(j->abspath), "%s", abspath);
+	snprintf(j->device, sizeof(j->device), "%s", device);
+	if (index_write(j, e))
+		goto fail;
 	*out = j;
 	return 0;
 fail:
 	close(j->fd);
-	unlink(path);
+	unlink(path); /* created by this run, and empty of saved data */
 	free(j->buf);
 	free(j);
 	return -1;
@@ -283,12 +461,7 @@ static int save_range(struct journal *j, uint64_t lo, uint64_t hi, struct fb_err
 		if (rc)
 			return fb_fail(e, EXIT_DEVICE, "--preserve: cannot read %llu bytes at %llu: %s",
 				       (unsigned long long)n, (unsigned long long)lo, strerror(-rc));
-		put32(r, RECORD_MAGIC);
-		put32(r + 4, crc32c(0, j->buf, n));
-		put64(r + 8, lo);
-		put64(r + 16, n);
-		put32(r + 24, j->seq++);
-		put32(r + 28, crc32c(0, r, 28));
+		journal_record_build(r, lo, n, j->seq++, crc32c(0, j->buf, n));
 		if (write_all(j->fd, r, sizeof(r)) || write_all(j->fd, j->buf, n))
 			return fb_fail(e, EXIT_DEVICE, "--preserve: cannot write %s: %s", j->path, strerror(errno));
 		j->bytes += n;
@@ -300,6 +473,7 @@ static int save_range(struct journal *j, uint64_t lo, uint64_t hi, struct fb_err
 int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e)
 {
 	struct extents want = { 0 };
+	uint32_t seq0 = j->seq;
 	int rc = 0;
 
 	if (vm_plan_writes(prog, dev_size(j->d), dev_sector(j->d), collect, &want, e))
@@ -307,6 +481,10 @@ int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *
 	if (want.cap == SIZE_MAX) {
 		free(want.v);
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	}
+	if (!want.n) { /* a program that only reads: nothing to save or sync */
+		free(want.v);
+		return 0;
 	}
 	{ /* is there room for the worst case (nothing saved yet)? */
 		struct statvfs vfs;
@@ -336,9 +514,23 @@ int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *
 			rc = fb_fail(e, EXIT_DEVICE, "out of memory");
 	}
 	free(want.v);
+	if (!rc && j->seq == seq0) /* every range was saved before */
+		return 0;
 	if (!rc && fdatasync(j->fd))
 		rc = fb_fail(e, EXIT_DEVICE, "--preserve: cannot sync %s: %s", j->path, strerror(errno));
+	if (!rc) /* what --restore must find: a shorter journal was cut */
+		rc = index_write(j, e);
 	return rc;
+}
+
+void journal_abandon(struct journal *j)
+{
+	if (!j)
+		return;
+	close(j->fd);
+	free(j->saved.v);
+	free(j->buf);
+	free(j);
 }
 
 uint64_t journal_saved(const struct journal *j)
@@ -348,126 +540,221 @@ uint64_t journal_saved(const struct journal *j)
 
 /* ------------------------------------------------------------ restore */
 
-static int restore_fd(int fd, const char *path, struct dev *d, void *buf, uint64_t *bytes, unsigned *ranges,
-		      unsigned *torn, struct fb_err *e)
+struct restore_ctx {
+	struct dev *d;
+	void *back;                /* read-back buffer */
+	struct restore_report *r;
+	char lost[280];            /* what could not be restored, as text */
+	unsigned nlost, shown;
+	uint32_t records;          /* 1 + the highest sequence number seen */
+};
+
+static void note_lost(struct restore_ctx *c, const char *what)
 {
-	unsigned char r[JOURNAL_RECORD];
+	size_t n = strlen(c->lost);
 
-	*bytes = 0;
-	*ranges = 0;
-	*torn = 0;
-	memset(r, 0, sizeof(r));
-	for (;;) {
-		uint64_t off, len;
-		int got = read_all(fd, r, sizeof(r)), rc;
+	c->nlost++;
+	if (n + strlen(what) + 3 < sizeof(c->lost) - 24) {
+		snprintf(c->lost + n, sizeof(c->lost) - n, "%s%s", n ? "; " : "", what);
+		c->shown++;
+	}
+}
 
-		if (got < 0)
-			return fb_fail(e, EXIT_DEVICE, "cannot read %s: %s", path, strerror(errno));
-		if (got == 0 && r[0] == 0)
-			break; /* clean end */
-		off = get64(r + 8);
-		len = get64(r + 16);
-		if (got == 0 || get32(r) != RECORD_MAGIC || get32(r + 28) != crc32c(0, r, 28) || len > JOURNAL_PIECE ||
-		    read_all(fd, buf, len) != 1 || crc32c(0, buf, len) != get32(r + 4)) {
-			*torn = 1; /* written while interrupted: its range was not touched yet */
+static int restore_item(void *ctx, const struct journal_item *it)
+{
+	struct restore_ctx *c = ctx;
+	unsigned long long lo = it->off, hi = it->off + it->len - 1;
+	char what[200];
+	int rc;
+
+	if (it->kind != JOURNAL_TORN && it->range_known && it->seq >= c->records)
+		c->records = it->seq + 1;
+	switch (it->kind) {
+	case JOURNAL_TORN:
+		c->r->torn = 1;
+		return 0;
+	case JOURNAL_BAD:
+		if (it->range_known)
+			snprintf(what, sizeof(what), "bytes %llu to %llu (%s)", lo, hi, it->why);
+		else
+			snprintf(what, sizeof(what), "an unknown range (journal bytes %llu to %llu: %s)",
+				 (unsigned long long)it->pos, (unsigned long long)it->end - 1, it->why);
+		note_lost(c, what);
+		return 0;
+	case JOURNAL_GOOD:
+		break;
+	}
+	rc = dev_copy_in(c->d, it->data, it->off, it->len);
+	if (!rc)
+		rc = dev_copy_out(c->d, c->back, it->off, it->len);
+	if (rc) {
+		snprintf(what, sizeof(what), "bytes %llu to %llu (writing them back failed: %s)", lo, hi, strerror(-rc));
+		note_lost(c, what);
+	} else if (memcmp(c->back, it->data, it->len)) {
+		snprintf(what, sizeof(what), "bytes %llu to %llu (they read back different)", lo, hi);
+		note_lost(c, what);
+	} else {
+		c->r->bytes += it->len;
+		c->r->ranges++;
+	}
+	return 0;
+}
+
+static long read_fd(void *ctx, void *buf, size_t len, uint64_t pos)
+{
+	const int *fd = ctx;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(*fd, (char *)buf + done, len - done, (off_t)(pos + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
 			break;
-		}
-		rc = dev_copy_in(d, buf, off, len);
-		if (!rc)
-			rc = dev_copy_out(d, buf, off, len);
-		if (rc)
-			return fb_fail(e, EXIT_DEVICE, "restoring %llu bytes at %llu failed: %s; the journal %s is kept",
-				       (unsigned long long)len, (unsigned long long)off, strerror(-rc), path);
-		if (crc32c(0, buf, len) != get32(r + 4))
-			return fb_fail(e, EXIT_DEVICE, "the %llu bytes restored at %llu read back different; the "
-				       "journal %s is kept", (unsigned long long)len, (unsigned long long)off, path);
-		*bytes += len;
-		(*ranges)++;
-		memset(r, 0, sizeof(r));
+		done += (size_t)n;
 	}
-	return 0;
+	return (long)done;
 }
 
-static int remove_journal(const char *path, struct fb_err *e)
+static const char *kind_of(mode_t mode)
 {
-	char dir[PATH_MAX];
-	int dfd;
-
-	if (unlink(path))
-		return fb_fail(e, EXIT_DEVICE, "data restored, but %s could not be removed: %s", path, strerror(errno));
-	snprintf(dir, sizeof(dir), "%s", path);
-	if ((dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	return 0;
+	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device" :
+	       S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
 }
 
-static int open_journal(const char *path, struct dev *d, const char *device, int *fd, struct fb_err *e)
+/* Open the journal and check that it is one, written for this medium. */
+static int open_journal(const char *path, struct dev *d, const char *device, unsigned flags, int *fd,
+			struct journal_header *jh, struct restore_report *r, struct fb_err *e)
 {
 	unsigned char h[JOURNAL_HEADER];
-	int got;
+	char was[JOURNAL_IDENTITY + 40], now[JOURNAL_IDENTITY + 40];
+	struct medium m;
+	struct stat st;
+	const char *why;
+	int same;
 
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (*fd < 0 && errno == ENOENT)
+		return fb_fail(e, EXIT_DEVICE, "there is no journal %s (a journal is removed only once all its data "
+			       "are back and verified; if it was restored before, they are)", path);
 	if (*fd < 0)
 		return fb_fail(e, EXIT_DEVICE, "cannot open the journal %s: %s", path, strerror(errno));
-	got = read_all(*fd, h, sizeof(h));
-	if (got == 0) /* torn header: nothing was overwritten yet */
-		return 1;
-	if (got < 0 || memcmp(h, JOURNAL_MAGIC, 8) || get32(h + JOURNAL_HEADER - 4) != crc32c(0, h, JOURNAL_HEADER - 4)) {
-		close(*fd);
-		return fb_fail(e, EXIT_USAGE, "%s is not a flashbench journal", path);
-	}
-	if (get32(h + 8) != 1) {
-		close(*fd);
-		return fb_fail(e, EXIT_USAGE, "%s has journal version %u; this flashbench reads version 1", path,
-			       get32(h + 8));
-	}
-	if (get64(h + 16) != dev_size(d) || get64(h + 32) != device_id(device)) {
-		close(*fd);
-		return fb_fail(e, EXIT_USAGE, "%s was written for %.256s (%llu bytes), not for %s (%llu bytes)", path,
-			       (const char *)h + 48, (unsigned long long)get64(h + 16), device,
-			       (unsigned long long)dev_size(d));
-	}
+	if (fstat(*fd, &st) || !S_ISREG(st.st_mode))
+		return fb_fail(e, EXIT_USAGE, "%s is not a journal: it is %s; nothing was done", path, kind_of(st.st_mode));
+	if (st.st_size < JOURNAL_HEADER)
+		return fb_fail(e, EXIT_USAGE, "%s is not a flashbench journal (%lld bytes, shorter than a journal "
+			       "header); nothing was done and it is kept (a run killed while creating its journal, "
+			       "before any write, leaves such a file: then delete it by hand)", path,
+			       (long long)st.st_size);
+	if (read_fd(fd, h, sizeof(h), 0) != JOURNAL_HEADER)
+		return fb_fail(e, EXIT_DEVICE, "cannot read the journal %s: %s", path, strerror(errno));
+	if (journal_header_parse(h, jh, &why))
+		return fb_fail(e, EXIT_USAGE, "%s is not a usable flashbench journal: %s; nothing was done and it is "
+			       "kept", path, why);
+	if (jh->dev_size != dev_size(d) || jh->sector != dev_sector(d))
+		return fb_fail(e, EXIT_USAGE, "%s was written for %.200s (%llu bytes, %u-byte sectors), not for %s "
+			       "(%llu bytes, %u-byte sectors); nothing was done", path, jh->device,
+			       (unsigned long long)jh->dev_size, jh->sector, device, (unsigned long long)dev_size(d),
+			       dev_sector(d));
+	if (medium_of(device, &m))
+		return fb_fail(e, EXIT_DEVICE, "%s: %s", device, strerror(errno));
+	same = jh->identity[0] && m.identity[0] ? !strcmp(jh->identity, m.identity) : jh->dev_number == m.number;
+	if (same)
+		return 0;
+	describe_medium(jh->identity, jh->dev_number, m.is_block, was, sizeof(was));
+	describe_medium(m.identity, m.number, m.is_block, now, sizeof(now));
+	if (!(flags & JOURNAL_DEVICE_CHANGED))
+		return fb_fail(e, EXIT_USAGE, "%s was written for %.100s (%.120s), and %s is not recognised as the "
+			       "same medium (%.120s); nothing was done.  If it is (a card back under a new name), add "
+			       "--device-changed", path, jh->device, was, device, now);
+	snprintf(r->warning, sizeof(r->warning), "%.100s was written for %.100s (%.80s); %.60s (%.80s) is taken for "
+		 "the same medium because of --device-changed", path, jh->device, was, device, now);
 	return 0;
 }
 
-int journal_restore(const char *path, struct dev *d, const char *device, uint64_t *bytes, unsigned *ranges,
-		    unsigned *torn, struct fb_err *e)
+/* Forget a journal: its index entry first (a journal without an entry is
+ * still refused by name and restoring it again is harmless), then the file. */
+static int remove_journal(const char *path, uint64_t id, struct fb_err *e)
 {
-	void *buf;
+	char entry[PATH_MAX + 32];
+
+	entry_path(id, entry, sizeof(entry));
+	if (id && unlink(entry) && errno != ENOENT)
+		return fb_fail(e, EXIT_DEVICE, "data restored and verified, but the index entry %s could not be "
+			       "removed: %s; the journal %s is kept (remove both by hand)", entry, strerror(errno), path);
+	if (id)
+		sync_dir_of(entry);
+	if (unlink(path))
+		return fb_fail(e, EXIT_DEVICE, "data restored and verified, but %s could not be removed: %s", path,
+			       strerror(errno));
+	sync_dir_of(path);
+	return 0;
+}
+
+int journal_restore(const char *path, struct dev *d, const char *device, unsigned flags,
+		    struct restore_report *r, struct fb_err *e)
+{
+	struct restore_ctx c = { .d = d, .r = r };
+	struct journal_header jh;
+	struct stat st;
+	void *buf = NULL;
 	int fd, rc;
 
-	*bytes = 0;
-	*ranges = 0;
-	*torn = 0;
-	rc = open_journal(path, d, device, &fd, e);
-	if (rc < 0)
+	memset(r, 0, sizeof(*r));
+	if (open_journal(path, d, device, flags, &fd, &jh, r, e)) {
+		if (fd >= 0)
+			close(fd);
 		return -1;
-	if (rc == 1) {
-		close(fd);
-		*torn = 1;
-		return remove_journal(path, e);
 	}
-	if (posix_memalign(&buf, 4096, JOURNAL_PIECE)) {
-		close(fd);
-		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	if (posix_memalign(&buf, 4096, JOURNAL_PIECE) || posix_memalign(&c.back, 4096, JOURNAL_PIECE)) {
+		rc = fb_fail(e, EXIT_DEVICE, "out of memory");
+		goto out;
 	}
-	rc = restore_fd(fd, path, d, buf, bytes, ranges, torn, e);
+	if (fstat(fd, &st) ||
+	    journal_walk(&jh, (uint64_t)st.st_size, read_fd, &fd, buf, restore_item, &c)) {
+		rc = fb_fail(e, EXIT_DEVICE, "cannot read the journal %s: %s; put back %llu bytes in %u ranges, the "
+			     "journal is kept", path, strerror(errno), (unsigned long long)r->bytes, r->ranges);
+		goto out;
+	}
+	{ /* the index knows how many records were saved before any write */
+		char entry[PATH_MAX + 32], what[160];
+		struct entry en;
+		entry_path(jh.id, entry, sizeof(entry));
+		if (jh.id && entry_read(entry, &en) == 0 && en.records > c.records) {
+			snprintf(what, sizeof(what), "the ranges of its last %u records (the journal was cut short: "
+				 "the index says %u were saved)", en.records - c.records, en.records);
+			note_lost(&c, what);
+		}
+	}
+	if (c.nlost) {
+		char more[48] = "";
+		if (c.shown < c.nlost)
+			snprintf(more, sizeof(more), "; and %u more", c.nlost - c.shown);
+		rc = fb_fail(e, EXIT_DEVICE, "%s: put back %llu bytes in %u ranges and verified them, but could not "
+			     "restore %s%s; the journal is kept", path, (unsigned long long)r->bytes, r->ranges, c.lost,
+			     more);
+		goto out;
+	}
+	rc = remove_journal(path, jh.id, e);
+out:
 	free(buf);
+	free(c.back);
 	close(fd);
-	return rc ? rc : remove_journal(path, e);
+	return rc;
 }
 
 int journal_finish(struct journal *j, uint64_t *restored, struct fb_err *e)
 {
-	unsigned ranges, torn;
+	struct restore_report r;
 	int rc;
 
 	close(j->fd);
-	rc = journal_restore(j->path, j->d, dev_path(j->d), restored, &ranges, &torn, e);
-	if (!rc && *restored != j->bytes)
-		rc = fb_fail(e, EXIT_DEVICE, "restored %llu bytes of %llu saved", (unsigned long long)*restored,
+	rc = journal_restore(j->path, j->d, dev_path(j->d), 0, &r, e);
+	*restored = r.bytes;
+	if (!rc && r.bytes != j->bytes)
+		rc = fb_fail(e, EXIT_DEVICE, "restored %llu bytes of %llu saved", (unsigned long long)r.bytes,
 			     (unsigned long long)j->bytes);
 	free(j->saved.v);
 	free(j->buf);

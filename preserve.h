@@ -1,10 +1,11 @@
 /* preserve.h — the --preserve journal: before a write test overwrites a
  * range, the range is read and appended to a journal file (record: offset,
- * length, CRC-32C, data), and the journal is synced; at the end every range
- * is written back and verified, and the journal removed.  After a crash,
- * --restore puts the ranges back from the journal.  A torn last record means
- * its range had not been overwritten yet, and is skipped.  The format is in
- * the README ("Keeping your data"). */
+ * length, CRC-32C, data, see journal.h), and the journal is synced; at the
+ * end every range is written back and verified, and the journal removed.
+ * After a crash, --restore puts the ranges back from the journal.  Journals
+ * in progress are listed in an index (one small file each) in a state
+ * directory, so a later write test on that medium is refused wherever the
+ * journal was written.  The format is in the README ("Keeping your data"). */
 #ifndef FLASHBENCH_PRESERVE_H
 #define FLASHBENCH_PRESERVE_H
 
@@ -12,30 +13,41 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "journal.h"
 
 struct dev;
 struct vm_op;
 struct journal;
 
-#define JOURNAL_HEADER 512
-#define JOURNAL_RECORD 32      /* record header; the data follow */
-#define JOURNAL_PIECE (1u << 20)  /* data bytes per record at most */
+/* journal_create flags */
+#define JOURNAL_VOLATILE_OK 1   /* --preserve-volatile: tmpfs/ramfs accepted */
+/* journal_restore flags */
+#define JOURNAL_DEVICE_CHANGED 1 /* --device-changed: identity mismatch accepted */
 
-/* "./flashbench-NAME.journal" for /dev/NAME (or a file NAME). */
+/* "flashbench-NAME.journal" for /dev/NAME (or a file NAME). */
 void journal_default_path(const char *device, char *buf, size_t len);
 
-/* Refuse (e filled) when path exists: a run that did not finish. */
+/* The index directory: $FLASHBENCH_STATE_DIR, else /var/lib/flashbench for
+ * root, else $XDG_STATE_HOME/flashbench or ~/.local/state/flashbench. */
+void journal_state_dir(char *buf, size_t len);
+
+/* Refuse (e filled) when path exists or the index lists an unfinished
+ * journal for the medium `device` is on: a run that did not finish. */
 int journal_check_absent(const char *path, const char *device, struct fb_err *e);
 
 /* Create a new journal for device d (opened for writing) after checking
- * that it is not on the same disk and that its file system has room for
- * `room` bytes of saved data. */
+ * that it is not on the same disk, not on tmpfs/ramfs (unless flags has
+ * JOURNAL_VOLATILE_OK) and that its file system has room for `room` bytes
+ * of saved data; then list it in the index. */
 int journal_create(struct journal **out, const char *path, struct dev *d, const char *device,
-		   uint64_t room, struct fb_err *e);
+		   uint64_t room, unsigned flags, struct fb_err *e);
 
 /* Save every range the program will write that is not saved yet, and sync
  * the journal: after this the program may run. */
 int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e);
+
+/* Close j and free it, leaving the journal file as it is (for --restore). */
+void journal_abandon(struct journal *j);
 
 /* Bytes saved so far. */
 uint64_t journal_saved(const struct journal *j);
@@ -44,9 +56,18 @@ uint64_t journal_saved(const struct journal *j);
  * (also on failure, when the journal is kept for --restore). */
 int journal_finish(struct journal *j, uint64_t *restored, struct fb_err *e);
 
+struct restore_report {
+	uint64_t bytes;          /* written back and read back equal */
+	unsigned ranges;
+	int torn;                /* the last record was cut short (not needed) */
+	char warning[512];       /* --device-changed accepted a mismatch: why */
+};
+
 /* --restore: put back the ranges of the journal at path on device d (open
- * for writing), verify them and remove the journal. */
-int journal_restore(const char *path, struct dev *d, const char *device, uint64_t *bytes, unsigned *ranges,
-		    unsigned *torn, struct fb_err *e);
+ * for writing) and verify them.  Only when every range is back is the
+ * journal removed (and its index entry); otherwise every good range is
+ * still put back, the journal kept, and e names what could not be. */
+int journal_restore(const char *path, struct dev *d, const char *device, unsigned flags,
+		    struct restore_report *r, struct fb_err *e);
 
 #endif

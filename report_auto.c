@@ -6,7 +6,7 @@
 
 #include "json.h"
 #include "version.h"
-#include "sim.h"
+#include "dev.h"
 #include "units.h"
 
 /* ------------------------------------------------------------ text */
@@ -116,23 +116,10 @@ void json_identity(struct json *j, const struct identity *id)
 	json_uint(j, "size", id->size);
 	json_uint(j, "logical_sector", id->sector);
 	json_uint(j, "physical_sector", id->physical);
-	json_bool(j, "simulated", id->sim != NULL);
+	json_bool(j, "simulated", (dev_caps(id->dev) & DEV_CAP_VIRTUAL_CLOCK) != 0);
 	for (int i = 0; i < id->info.n; i++)
 		json_string(j, id->info.name[i], id->info.value[i]);
-	if (id->sim) {
-		const struct sim_params *p = id->sim;
-		json_object(j, "model");
-		json_uint(j, "erase", p->erase);
-		json_uint(j, "page", p->page);
-		json_uint(j, "planes", p->planes);
-		json_uint(j, "open", p->open);
-		json_uint(j, "random", p->random);
-		json_uint(j, "fat", p->fat);
-		json_uint(j, "minwrite", p->minwrite);
-		json_number(j, "noise", p->noise);
-		json_uint(j, "seed", p->seed);
-		json_end(j);
-	}
+	dev_describe(id->dev, j);
 	json_end(j);
 }
 

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,18 +172,24 @@ static int check_holders(const char *path, const struct devset *s, struct fb_err
 	return 0;
 }
 
-static int check_block(const char *path, dev_t rdev, struct fb_err *e)
-{
-	struct devset s = { .n = 0 };
+#define MAX_LOOP_DEPTH 8   /* loops over loops over ... */
 
-	collect(&s, rdev);
-	if (check_mounts(path, &s, e) || check_swaps(path, &s, NULL, e) || check_holders(path, &s, e))
-		return -1;
-	return 0;
+/* What a loop device is backed by: 1 and *st filled, or 0 when name is no
+ * loop device (or has no backing). */
+static int loop_backing(const char *sysdir, struct stat *st, char *back, size_t len)
+{
+	char p[PATH_MAX + 32];
+
+	snprintf(p, sizeof(p), "%s/loop/backing_file", sysdir);
+	return read_line(p, back, len) == 0 && stat(back, st) == 0;
 }
 
-/* A regular file backing a loop device in use is in use too. */
-static int check_loop_backing(const char *path, const struct stat *file, struct fb_err *e)
+static int check_block(const char *path, dev_t rdev, int depth, struct fb_err *e);
+
+/* The loop devices whose backing is the file `file`, or a block device in
+ * set s, are in use: then path is too. */
+static int check_loops_over(const char *path, const struct stat *file, const struct devset *s, int depth,
+			    struct fb_err *e)
 {
 	DIR *dp = opendir("/sys/block");
 	struct dirent *de;
@@ -191,29 +198,65 @@ static int check_loop_backing(const char *path, const struct stat *file, struct 
 	if (!dp)
 		return 0;
 	while (!rc && (de = readdir(dp))) {
-		char p[300], back[4096], dev[64];
+		char dir[300], back[4096], dev[64];
 		struct stat st;
 		unsigned ma, mi;
+		struct fb_err inner;
 
 		if (strncmp(de->d_name, "loop", 4))
 			continue;
-		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", de->d_name);
-		if (read_line(p, back, sizeof(back)) || stat(back, &st))
+		snprintf(dir, sizeof(dir), "/sys/block/%s", de->d_name);
+		if (!loop_backing(dir, &st, back, sizeof(back)))
 			continue;
-		if (st.st_dev != file->st_dev || st.st_ino != file->st_ino)
+		if (file ? (!S_ISREG(st.st_mode) || st.st_dev != file->st_dev || st.st_ino != file->st_ino)
+			 : (!S_ISBLK(st.st_mode) || !in_set(s, st.st_rdev)))
 			continue;
-		snprintf(p, sizeof(p), "/sys/block/%s/dev", de->d_name);
-		if (read_line(p, dev, sizeof(dev)) || sscanf(dev, "%u:%u", &ma, &mi) != 2)
+		snprintf(dir, sizeof(dir), "/sys/block/%s/dev", de->d_name);
+		if (read_line(dir, dev, sizeof(dev)) || sscanf(dev, "%u:%u", &ma, &mi) != 2)
 			continue;
-		{
-			struct fb_err inner;
-			if (check_block(path, makedev(ma, mi), &inner))
-				rc = fb_fail(e, EXIT_DEVICE, "%s backs /dev/%s, and %s", path, de->d_name,
-					     inner.msg + strlen(path) + 1);
-		}
+		snprintf(dir, sizeof(dir), "/dev/%s", de->d_name);
+		if (check_block(dir, makedev(ma, mi), depth + 1, &inner))
+			rc = fb_fail(e, EXIT_DEVICE, "%s backs %s, which %s", path, dir, inner.msg + strlen(dir) + 1);
 	}
 	closedir(dp);
 	return rc;
+}
+
+/* A loop device (or a partition of one) over a block device writes to that
+ * device: it must be unused too. */
+static int check_loop_under(const char *path, dev_t rdev, int depth, struct fb_err *e)
+{
+	char link[64], dir[PATH_MAX], back[4096];
+	struct stat st;
+	struct fb_err inner;
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
+	if (!realpath(link, dir))
+		return 0;
+	if (!loop_backing(dir, &st, back, sizeof(back))) {
+		char *slash = strrchr(dir, '/'); /* a partition: its disk */
+		if (!slash)
+			return 0;
+		*slash = '\0';
+		if (!loop_backing(dir, &st, back, sizeof(back)))
+			return 0;
+	}
+	if (!S_ISBLK(st.st_mode) || !check_block(back, st.st_rdev, depth + 1, &inner))
+		return 0;
+	return fb_fail(e, EXIT_DEVICE, "%s is a loop device over %s, which %s", path, back, inner.msg + strlen(back) + 1);
+}
+
+static int check_block(const char *path, dev_t rdev, int depth, struct fb_err *e)
+{
+	struct devset s = { .n = 0 };
+
+	collect(&s, rdev);
+	if (check_mounts(path, &s, e) || check_swaps(path, &s, NULL, e) || check_holders(path, &s, e))
+		return -1;
+	if (depth < MAX_LOOP_DEPTH &&
+	    (check_loops_over(path, NULL, &s, depth, e) || check_loop_under(path, rdev, depth, e)))
+		return -1;
+	return 0;
 }
 
 int safety_check_write(const char *path, struct fb_err *e)
@@ -226,8 +269,8 @@ int safety_check_write(const char *path, struct fb_err *e)
 		return fb_fail(e, EXIT_DEVICE, "%s: %s", path,
 			       errno == ENOENT ? "no such device or file" : strerror(errno));
 	if (S_ISBLK(st.st_mode))
-		return check_block(path, st.st_rdev, e);
+		return check_block(path, st.st_rdev, 0, e);
 	if (S_ISREG(st.st_mode))
-		return check_swaps(path, NULL, &st, e) || check_loop_backing(path, &st, e) ? -1 : 0;
+		return check_swaps(path, NULL, &st, e) || check_loops_over(path, &st, NULL, 0, e) ? -1 : 0;
 	return 0;
 }

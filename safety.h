@@ -3,7 +3,10 @@
  * active swap area (/proc/swaps), or a holder such as device-mapper or md
  * (sysfs).  Devices are matched by device number, never by name, so an alias
  * like /dev/disk/by-id/... is caught too.  A regular file is checked for use
- * as swap and as the backing file of a loop device that is in use. */
+ * as swap and as the backing file of a loop device that is in use.  Loop
+ * devices are followed both ways over block devices too: a mounted loop over
+ * /dev/sdb1 makes /dev/sdb1 (and /dev/sdb) in use, and a loop over a mounted
+ * /dev/sdb1 is in use. */
 #ifndef FLASHBENCH_SAFETY_H
 #define FLASHBENCH_SAFETY_H
 

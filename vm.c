@@ -233,13 +233,22 @@ static void reduce(struct reducer *red, double v)
 	red->n++;
 }
 
+/* Planning: account for n steps of loops, and refuse a program that would
+ * not end even if it makes no request. */
+static int count_steps(struct walk *w, uint64_t n)
+{
+	if (w->dev || (w->steps += n) <= VM_MAX_STEPS)
+		return 0;
+	return fb_fail(w->e, EXIT_USAGE, "the test would run more than %llu loop steps (a loop that would not end?); "
+		       "refusing", VM_MAX_STEPS);
+}
+
 /* Run the body once with registers r, adding one child per body op. */
 static int run_body(struct walk *w, const struct vm_op *op, const struct regs *r,
 		    struct vm_result *node, struct reducer *red)
 {
-	if (!w->dev && ++w->steps > VM_MAX_STEPS)
-		return fb_fail(w->e, EXIT_USAGE, "the test would run more than %llu loop steps (a loop that would not "
-			       "end?); refusing", VM_MAX_STEPS);
+	if (count_steps(w, 1))
+		return -1;
 	for (size_t i = 0; i < op->nbody; i++) {
 		struct vm_result tmp, *kid = &tmp;
 		int rc;
@@ -281,6 +290,8 @@ static int shuffle_order(struct walk *w, uint64_t n, uint64_t seed, uint32_t **o
 	if (n > VM_MAX_SHUFFLE)
 		return fb_fail(w->e, EXIT_USAGE, "a shuffled span of %llu steps is too long (at most %u)",
 			       (unsigned long long)n, VM_MAX_SHUFFLE);
+	if (count_steps(w, n)) /* shuffling costs a step per entry */
+		return -1;
 	v = malloc((n ? n : 1) * sizeof(*v));
 	if (!v)
 		return fb_fail(w->e, EXIT_DEVICE, "out of memory");
@@ -444,7 +455,7 @@ int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	/* the plan checks bounds and sizes the buffer; walk it only once */
 	if ((plan == &own && vm_plan(prog, dev_size(d), dev_sector(d), &own, e)) ||
-	    dev_prepare(d, plan->max_len, e)) {
+	    dev_prepare(d, plan->max_len, e) || dev_will_write(d, prog, e)) {
 		free(node);
 		return -1;
 	}

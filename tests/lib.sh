@@ -4,6 +4,8 @@
 : "${FB:=$PWD/flashbench}" "${ERASE:=$PWD/erase}"
 TMP=${TMPDIR:-/tmp}/flashbench-test.$$
 mkdir -p "$TMP"
+# the index of unfinished --preserve journals: never the real one
+export FLASHBENCH_STATE_DIR=$TMP/state
 
 # Loop devices and mounts a test made are undone when it exits.
 LOOPS=() MNTS=()

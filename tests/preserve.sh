@@ -1,13 +1,25 @@
 # tests/preserve.sh — --preserve on real loop devices (needs root): every
-# write test leaves every byte as it was; SIGKILL at random moments followed
-# by --restore, and SIGINT alone, always give the device back intact; a torn
-# last journal record is skipped; the journal refuses to go where it would
-# do harm.
+# write test leaves every byte as it was; SIGKILL at each phase of a run
+# followed by --restore, and SIGINT alone, always give the device back
+# intact; damaged journals give back every good record, name what they could
+# not, and are kept; only a torn last record is skipped; what is not a
+# journal is never removed; the index of unfinished journals follows the
+# medium under a new name; the journal refuses to go where it would do harm.
 . tests/lib.sh
 
 ALL="preserve: open-au|preserve: open-au random|preserve: find-fat|preserve: auto --write"
-ALL="$ALL|preserve: SIGKILL then --restore|preserve: SIGINT restores by itself|preserve: torn last record"
-ALL="$ALL|preserve: refuses an unfinished journal|preserve: refuses a journal without room"
+ALL="$ALL|preserve: SIGKILL then --restore|preserve: SIGINT restores by itself"
+ALL="$ALL|restore: a bad middle record is named, the rest put back|restore: a bad first record header"
+ALL="$ALL|restore: a record length over the limit, checksums valid|restore: a journal cut short"
+ALL="$ALL|restore: torn last record|restore: twice (first)|restore: twice (second says the journal is gone)"
+ALL="$ALL|restore: a FIFO is not a journal|restore: a directory is not a journal|restore: a short file is kept"
+ALL="$ALL|restore: a character device is kept|restore: other data is kept"
+ALL="$ALL|restore: nothing that is not a restored journal is removed"
+ALL="$ALL|preserve: the index refuses a write test under a new name|restore: after the device node changed"
+ALL="$ALL|restore: another medium is refused|restore: --device-changed restores after a warning"
+ALL="$ALL|preserve: the index refuses while a journal is missing"
+ALL="$ALL|preserve: refuses an unfinished journal|preserve: refuses a journal on tmpfs"
+ALL="$ALL|preserve: refuses a journal without room"
 ALL="$ALL|preserve: refuses a journal on the device under test|preserve: refuses a simulated device"
 is_root || skip_all "needs root for loop devices"
 command -v losetup > /dev/null || skip_all "losetup is not installed (util-linux)"
@@ -63,71 +75,255 @@ else
 fi
 
 # ------------------------------------------------------------ fault injection
+# Each trial stops a run at an event of its life, never after a time: its
+# journal created, a first piece saved, everything saved (the "saved" line),
+# the device changed (writing).  How fast the machine is only moves where in
+# that phase the signal lands; every trial must end with the device as it was.
 run_args=(-O -e 2M -b 2k --open-au-nr=2)
-start=$(date +%s%N)
-"$FB" "${run_args[@]}" --preserve "$L" > /dev/null 2>&1
-dur=$(( ($(date +%s%N) - start) / 1000000 ))   # ms, including save and restore
-RANDOM=42
-trials=0 failures=0 restored=0
-for i in $(seq 1 20); do
-	at=$(( RANDOM % (dur + 1) ))
-	"$FB" "${run_args[@]}" --preserve "$L" > /dev/null 2>&1 &
+j=flashbench-$(basename "$L").journal
+at16() { dd if="$L" iflag=direct bs=1M skip=16 count=1 status=none | sha256sum; }
+ORIG16=$(at16)
+jsize_ge() { [ -e "$j" ] && [ "$(stat -c %s "$j")" -ge "$1" ]; }
+written() { [ "$(at16)" != "$ORIG16" ]; }
+# event_or_end PID EVENT...: PID has ended, or EVENT happened
+event_or_end() { local pid=$1; shift; ! kill -0 "$pid" 2> /dev/null || "$@"; }
+EVENTS=("jsize_ge 512" "jsize_ge 1049120" "grep -q saved trial.err" "written")
+trial() { # trial SIGNAL N: start a run, send SIGNAL at event N % 4
+	local ev=${EVENTS[$(($2 % ${#EVENTS[@]}))]} pid
+	"$FB" "${run_args[@]}" --preserve "$L" > /dev/null 2> trial.err &
 	pid=$!
-	sleep "$(awk -v ms="$at" 'BEGIN { printf "%.3f", ms / 1000 }')"
-	kill -KILL "$pid" 2> /dev/null
-	wait "$pid" 2> /dev/null
-	j=flashbench-$(basename "$L").journal
+	# shellcheck disable=SC2086 # the event is a command and its arguments
+	wait_for "$ev (trial $2)" 120 event_or_end "$pid" $ev
+	kill -"$1" "$pid" 2> /dev/null
+	wait "$pid"
+}
+trials=0 failures=0 restored=0
+for i in $(seq 0 19); do
+	trial KILL "$i" 2> /dev/null
 	if [ -e "$j" ]; then
 		"$FB" --restore "$j" "$L" > restore.out 2>&1 || echo "restore failed: $(cat restore.out)"
 		restored=$((restored + 1))
 	fi
 	trials=$((trials + 1))
-	[ "$(digest "$L")" = "$ORIG" ] || { failures=$((failures + 1)); echo "SIGKILL trial $i at ${at}ms: device differs"; }
+	[ "$(digest "$L")" = "$ORIG" ] || { failures=$((failures + 1)); echo "SIGKILL trial $i (${EVENTS[$((i % 4))]}): device differs"; }
 done
-echo "SIGKILL fault injection: $trials trials over ${dur}ms runs, $restored needed --restore, $failures failures"
+echo "SIGKILL fault injection: $trials trials, $restored needed --restore, $failures failures"
 [ $failures = 0 ] && pass "preserve: SIGKILL then --restore" || fail "preserve: SIGKILL then --restore" "$failures of $trials"
 
 trials=0 failures=0
-for i in $(seq 1 10); do
-	at=$(( RANDOM % (dur + 1) ))
-	"$FB" "${run_args[@]}" --preserve "$L" > /dev/null 2> int.err &
-	pid=$!
-	sleep "$(awk -v ms="$at" 'BEGIN { printf "%.3f", ms / 1000 }')"
-	kill -INT "$pid" 2> /dev/null
-	wait "$pid"
+for i in $(seq 0 9); do
+	trial INT "$i"
 	rc=$?
 	trials=$((trials + 1))
-	if [ "$(digest "$L")" != "$ORIG" ] || ls ./*.journal > /dev/null 2>&1; then
+	if [ "$(digest "$L")" != "$ORIG" ] || ls ./*.journal "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; then
 		failures=$((failures + 1))
-		echo "SIGINT trial $i at ${at}ms: rc $rc, $(tr '\n' ' ' < int.err)"
-		rm -f ./*.journal
-	elif [ $rc != 0 ] && ! grep -q "stopped by a signal; the saved data were put back and verified" int.err; then
+		echo "SIGINT trial $i: rc $rc, $(tr '\n' ' ' < trial.err)"
+		rm -f ./*.journal "$FLASHBENCH_STATE_DIR"/*.entry
+	elif [ $rc != 0 ] && ! grep -q "stopped by a signal; the saved data were put back and verified" trial.err; then
 		failures=$((failures + 1))
-		echo "SIGINT trial $i: rc $rc without the message: $(tr '\n' ' ' < int.err)"
+		echo "SIGINT trial $i: rc $rc without the message: $(tr '\n' ' ' < trial.err)"
 	fi
 done
 echo "SIGINT fault injection: $trials trials, $failures failures"
 [ $failures = 0 ] && pass "preserve: SIGINT restores by itself" || fail "preserve: SIGINT restores by itself" "$failures of $trials"
 
-# ------------------------------------------------------------ torn record
-# A run killed after saving (saving ends before the first write) leaves a
-# complete journal; cut its last record short: --restore puts back every
-# complete record, skips the torn one and says so.
-"$FB" -f -e 1M -b 1k --fat-nr=3 --preserve=torn.journal "$L" > /dev/null 2>&1 &
-pid=$!
-while [ ! -s torn.journal ] || [ "$(stat -c %s torn.journal)" -lt $((3 * (1 << 20) + 512 + 3 * 32)) ]; do sleep 0.01; done
-sleep 0.2
-kill -KILL $pid 2> /dev/null
-wait $pid 2> /dev/null
-cp torn.journal full.journal
-truncate -s $(( $(stat -c %s torn.journal) - 1000 )) torn.journal
-if "$FB" --restore torn.journal "$L" > torn.out 2>&1 && grep -q "in 2 ranges" torn.out &&
-	grep -q "last record was incomplete" torn.out &&
-	"$FB" --restore full.journal "$L" > /dev/null 2>&1 && [ "$(digest "$L")" = "$ORIG" ]; then
-	pass "preserve: torn last record"
+# ------------------------------------------------------------ damaged journals
+# A run killed while it reads for ever after writing leaves a journal of 8
+# records of 1 MiB (device bytes 8 to 16 MiB), all of them overwritten.
+printf '%s\n' seq '  off 8M' '    len 1M' '      pattern 0x5a' '        off-linear 1M 8' '          write' \
+	'  len 4k' '    repeat 50000000' '      read' > hold.fbp
+head -c 8M /dev/zero | tr '\0' '\132' > z8
+dd if="$L" iflag=direct of=orig.img bs=1M status=none
+mib() { dd if="$1" iflag=direct bs=1M skip="$2" count=1 status=none | sha256sum; }
+Z1=$(head -c 1M z8 | sha256sum)
+regions() { # one letter per MiB 8..15: o as before, x overwritten, ? else
+	local m s
+	for m in 8 9 10 11 12 13 14 15; do
+		s=$(mib "$L" $m)
+		if [ "$s" = "$(mib orig.img $m)" ]; then printf o
+		elif [ "$s" = "$Z1" ]; then printf x
+		else printf '?'; fi
+	done
+}
+overwritten_all() { [ "$(regions)" = xxxxxxxx ]; }
+held() { # held JOURNAL: leave a killed run's journal of 8 records
+	local pid
+	rm -f "$1"
+	"$FB" --program hold.fbp --write --preserve="$1" "$L" > /dev/null 2> held.err &
+	pid=$!
+	wait_for "the program's writes" 120 event_or_end "$pid" overwritten_all
+	kill -KILL "$pid" 2> /dev/null
+	wait "$pid" 2> /dev/null
+	[ -s "$1" ] && overwritten_all
+}
+R() { echo $((512 + $1 * (1048576 + 32))); } # where record N starts
+flip() { # flip FILE POS: invert one byte
+	local b
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	# shellcheck disable=SC2059 # the format is the byte
+	printf "$(printf '\\%03o' $((255 - b)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+# restore_case NAME JOURNAL STATUS PATTERN REGIONS: --restore JOURNAL exits
+# STATUS with one line matching PATTERN (stderr on failure, else stdout),
+# leaves MiB 8..15 as REGIONS, and keeps the journal and its index entry
+# unless it exits 0
+restore_case() {
+	local name=$1 jr=$2 want=$3 pat=$4 reg=$5 rc got
+	"$FB" --restore "$jr" "$L" > out 2> err
+	rc=$?
+	got=$(regions)
+	if [ $rc != "$want" ]; then fail "$name" "exit $rc, want $want: $(cat err)"
+	elif [ "$want" != 0 ] && { [ "$(wc -l < err)" != 1 ] || ! grep -Eq -- "$pat" err; }; then
+		fail "$name" "message '$(cat err)' does not match '$pat'"
+	elif [ "$want" = 0 ] && ! grep -Eq -- "$pat" out; then fail "$name" "'$(cat out)' does not match '$pat'"
+	elif [ "$got" != "$reg" ]; then fail "$name" "device MiB 8..15 are $got, want $reg"
+	elif [ "$want" != 0 ] && { [ ! -s "$jr" ] || ! ls "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; }; then
+		fail "$name" "the journal or its index entry is gone"
+	elif [ "$want" = 0 ] && [ -e "$jr" ]; then fail "$name" "the journal is still there"
+	else pass "$name"; fi
+}
+setup() { # setup COPY: the device overwritten, the index as the run left it
+	cp full.journal "$1"
+	rm -rf "$FLASHBENCH_STATE_DIR" && cp -r state.saved "$FLASHBENCH_STATE_DIR"
+	dd if=z8 of="$L" bs=1M seek=8 oflag=direct conv=notrunc status=none
+}
+DAMAGED="a bad middle record is named, the rest put back|a bad first record header|a journal cut short"
+DAMAGED="$DAMAGED|a record length over the limit, checksums valid|torn last record|twice (first)"
+DAMAGED="$DAMAGED|twice (second says the journal is gone)"
+if held full.journal; then
+	cp -r "$FLASHBENCH_STATE_DIR" state.saved
+	setup mid.journal
+	flip mid.journal $(($(R 2) + 32 + 100))
+	restore_case "restore: a bad middle record is named, the rest put back" mid.journal 1 \
+		"put back 7340032 bytes in 7 ranges and verified them, but could not restore bytes 10485760 to 11534335 \(the record's data checksum does not match\); the journal is kept" \
+		ooxooooo
+	setup first.journal
+	flip first.journal $(($(R 0) + 8))
+	restore_case "restore: a bad first record header" first.journal 1 \
+		"could not restore an unknown range \(journal bytes 512 to 1049119: the record's header checksum does not match\)" \
+		xooooooo
+	setup len.journal
+	if command -v python3 > /dev/null; then
+		python3 -c '
+import struct, sys
+def crc32c(data):
+    crc = 0xffffffff
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+path, pos = sys.argv[1], int(sys.argv[2])
+with open(path, "r+b") as f:
+    f.seek(pos)
+    r = bytearray(f.read(32))
+    r[16:24] = struct.pack("<Q", 2 << 20)       # 2 MiB: over the header limit
+    r[28:32] = struct.pack("<I", crc32c(bytes(r[:28])))
+    f.seek(pos)
+    f.write(r)
+' len.journal "$(R 3)"
+		restore_case "restore: a record length over the limit, checksums valid" len.journal 1 \
+			"could not restore an unknown range \(journal bytes 3146336 to 4194943: the record's length or offset breaks the header's limits\)" \
+			oooxoooo
+	else
+		skip "restore: a record length over the limit, checksums valid" "python3 is not installed"
+	fi
+	setup cut.journal
+	truncate -s $(($(R 5) + 1000)) cut.journal
+	restore_case "restore: a journal cut short" cut.journal 1 \
+		"put back 5242880 bytes in 5 ranges .* could not restore the ranges of its last 3 records \(the journal was cut short: the index says 8 were saved\)" \
+		oooooxxx
+	# the state of a run killed while saving: the index still says 0 records
+	setup torn.journal
+	truncate -s $(($(R 5) + 1000)) torn.journal
+	sed -i 's/^saved .*/saved 0 0/' "$FLASHBENCH_STATE_DIR"/*.entry
+	restore_case "restore: torn last record" torn.journal 0 \
+		"restored 5242880 bytes \(5MiB\) in 5 ranges .*journal removed" oooooxxx
+	grep -q "last record was incomplete" out || fail "restore: torn last record" "no word on the torn record: $(cat out)"
+	setup twice.journal
+	restore_case "restore: twice (first)" twice.journal 0 "restored 8388608 bytes \(8MiB\) in 8 ranges" oooooooo
+	expect_error "restore: twice (second says the journal is gone)" 1 \
+		"there is no journal twice.journal \(a journal is removed only once all its data are back and verified" \
+		"$FB" --restore twice.journal "$L"
+	[ "$(digest "$L")" = "$ORIG" ] || fail "restore: twice" "the device differs after restoring twice"
 else
-	fail "preserve: torn last record" "$(cat torn.out)"
+	IFS='|' read -ra names <<< "$DAMAGED"
+	for t in "${names[@]}"; do fail "restore: $t" "could not make a journal: $(cat held.err)"; done
 fi
+
+# not journals: never deleted, never waited on
+mkfifo fifo.journal
+mkdir dir.journal
+printf 'my notes\n' > notes.txt
+head -c 600 /dev/urandom > junk.bin
+mknod null.dev c 1 3
+expect_error "restore: a FIFO is not a journal" 2 "fifo.journal is not a journal: it is a FIFO; nothing was done" \
+	timeout 60 "$FB" --restore fifo.journal "$L"
+expect_error "restore: a directory is not a journal" 2 "dir.journal is not a journal: it is a directory" \
+	"$FB" --restore dir.journal "$L"
+expect_error "restore: a short file is kept" 2 \
+	"notes.txt is not a flashbench journal \(9 bytes, shorter than a journal header\); nothing was done and it is kept" \
+	"$FB" --restore notes.txt "$L"
+expect_error "restore: a character device is kept" 2 "null.dev is not a journal: it is a character device" \
+	"$FB" --restore null.dev "$L"
+expect_error "restore: other data is kept" 2 \
+	"junk.bin is not a usable flashbench journal: it does not start with the journal magic" \
+	"$FB" --restore junk.bin "$L"
+if [ -p fifo.journal ] && [ -d dir.journal ] && [ "$(cat notes.txt)" = "my notes" ] && [ -c null.dev ] && [ -s junk.bin ]; then
+	pass "restore: nothing that is not a restored journal is removed"
+else
+	fail "restore: nothing that is not a restored journal is removed" "$(ls -l)"
+fi
+[ "$(digest "$L")" = "$ORIG" ] || fail "restore: not journals" "the device changed"
+
+# The device comes back under another name: the journal still fits it (a
+# loop device's backing file names the medium), a write test under the new
+# name is refused until it is restored, and another medium of the same size
+# is refused unless --device-changed.
+mkdir -p elsewhere
+if held elsewhere/moved.journal; then
+	cp elsewhere/moved.journal spare.journal
+	cp small.img other.img   # another medium, same size, also overwritten
+	losetup -d "$L"
+	attach small.img         # may take the freed name
+	PLACEHOLDER=$DEV
+	attach small.img
+	L=$DEV
+	losetup -d "$PLACEHOLDER"
+	expect_error "preserve: the index refuses a write test under a new name" 1 \
+		"$L: an unfinished --preserve run saved data of this medium in $TMP/elsewhere/moved.journal; put it back first with: flashbench --restore $TMP/elsewhere/moved.journal $L" \
+		"$FB" -O "$L"
+	restore_case "restore: after the device node changed" elsewhere/moved.journal 0 \
+		"restored 8388608 bytes \(8MiB\) in 8 ranges" oooooooo
+	attach other.img
+	LO=$DEV
+	expect_error "restore: another medium is refused" 2 \
+		"spare.journal was written for /dev/loop[0-9]+ \(loop=file:[0-9:]+;loop_offset=0\), and $LO is not recognised as the same medium \(loop=file:[0-9:]+;loop_offset=0\); nothing was done.  If it is \(a card back under a new name\), add --device-changed" \
+		"$FB" --restore spare.journal "$LO"
+	if "$FB" --restore spare.journal --device-changed "$LO" > out 2> err &&
+		grep -q "warning: spare.journal was written for .* is taken for the same medium because of --device-changed" err &&
+		[ "$(digest "$LO")" = "$ORIG" ] && [ ! -e spare.journal ]; then
+		pass "restore: --device-changed restores after a warning"
+	else
+		fail "restore: --device-changed restores after a warning" "$(cat err)"
+	fi
+else
+	for t in "preserve: the index refuses a write test under a new name" "restore: after the device node changed" \
+		"restore: another medium is refused" "restore: --device-changed restores after a warning"; do
+		fail "$t" "could not make a journal: $(cat held.err)"
+	done
+fi
+if held elsewhere/lost.journal; then
+	rm elsewhere/lost.journal
+	expect_error "preserve: the index refuses while a journal is missing" 1 \
+		"$L: an unfinished --preserve run saved data of this medium in $TMP/elsewhere/lost.journal, which is gone; restore it from where it is now \(flashbench --restore FILE $L\), or, if you are sure the data are back, remove $FLASHBENCH_STATE_DIR/[0-9a-f]+.entry" \
+		"$FB" -f "$L"
+	rm -f "$FLASHBENCH_STATE_DIR"/*.entry
+	dd if=orig.img of="$L" bs=1M oflag=direct conv=notrunc status=none
+else
+	fail "preserve: the index refuses while a journal is missing" "could not make a journal: $(cat held.err)"
+fi
+[ "$(digest "$L")" = "$ORIG" ] || fail "preserve: the restore tests" "the device differs at the end"
 
 # ------------------------------------------------------------ refusals
 touch "flashbench-$(basename "$L").journal"
@@ -139,9 +335,13 @@ rm -f "flashbench-$(basename "$L").journal"
 mkdir -p tiny
 if mount -t tmpfs -o size=1m tmpfs tiny 2> /dev/null; then
 	MNTS+=("$TMP/tiny")
-	expect_error "preserve: refuses a journal without room" 2 "tiny has room for .* but the journal needs up to" \
+	expect_error "preserve: refuses a journal on tmpfs" 2 \
+		"the journal $TMP/tiny/j would be on tmpfs, which loses it in the power cut it is there for; put it on a disk \(--preserve=/path/on/disk/FILE\), or add --preserve-volatile to accept that" \
 		"$FB" -O -e 4M --preserve="$TMP/tiny/j" "$L"
+	expect_error "preserve: refuses a journal without room" 2 "tiny has room for .* but the journal needs up to" \
+		"$FB" -O -e 4M --preserve="$TMP/tiny/j" --preserve-volatile "$L"
 else
+	skip "preserve: refuses a journal on tmpfs" "cannot mount a small tmpfs here"
 	skip "preserve: refuses a journal without room" "cannot mount a small tmpfs here"
 fi
 
@@ -154,8 +354,7 @@ printf '\x00\x00\x00\x00\x83\x00\x00\x00\x00\x80\x00\x00\x00\x80\x00\x00' |
 	dd of=disk.img bs=1 seek=462 conv=notrunc status=none
 printf '\x55\xaa' | dd of=disk.img bs=1 seek=510 conv=notrunc status=none
 attach -P disk.img
-sleep 0.2
-if [ ! -b "${DEV}p1" ]; then
+if ! wait_for "the partitions of $DEV" 10 test -b "${DEV}p2" 2> /dev/null; then
 	skip "preserve: refuses a journal on the device under test" "the kernel here does not scan partitions on loop devices"
 elif mkfs.ext4 -q -F "${DEV}p1" > /dev/null 2>&1 && mkdir -p p1 &&
 	mount "${DEV}p1" p1; then

@@ -17,7 +17,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* An upper bound of the steps the plan walks (spans assume unit 512). */
+/* An upper bound of the steps the plan walks (a span's unit is at least 1). */
 static uint64_t steps(const struct vm_op *op)
 {
 	uint64_t body = 1, n;
@@ -27,7 +27,7 @@ static uint64_t steps(const struct vm_op *op)
 	switch (op->code) {
 	case VM_REPEAT: n = (uint64_t)op->a; break;
 	case VM_OFF_LINEAR: n = (uint64_t)op->b; break;
-	case VM_OFF_SPAN: case VM_OFF_SHUFFLE: n = (uint64_t)op->a / 512 + 1; break;
+	case VM_OFF_SPAN: case VM_OFF_SHUFFLE: n = (uint64_t)op->a + 1; break;
 	case VM_UNIT_HALVE: case VM_UNIT_DOUBLE: n = 65; break;
 	default: n = 1; break;
 	}

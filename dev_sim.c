@@ -1,0 +1,89 @@
+/* dev_sim.c — the simulated device backend: requests go to the flash model
+ * (sim.h) and take the time it computes on its virtual clock.  It holds no
+ * data: copies read zeros and writes nothing. */
+#include "dev_impl.h"
+
+#include <string.h>
+
+#include "json.h"
+#include "sim.h"
+
+static int sim_dev_read(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
+{
+	*ns = sim_read(d->priv, off, len);
+	return 0;
+}
+
+static int sim_dev_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns)
+{
+	(void)pattern;
+	*ns = sim_write(d->priv, off, len);
+	return 0;
+}
+
+static int sim_dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
+{
+	*ns = sim_discard(d->priv, off, len);
+	return 0;
+}
+
+static int sim_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len)
+{
+	(void)d, (void)off;
+	memset(buf, 0, len);
+	return 0;
+}
+
+static int sim_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len)
+{
+	(void)d, (void)buf, (void)off, (void)len;
+	return 0;
+}
+
+static void sim_describe(const struct dev *d, struct json *j)
+{
+	const struct sim_params *p = sim_params_of(d->priv);
+
+	json_object(j, "model");
+	json_uint(j, "erase", p->erase);
+	json_uint(j, "page", p->page);
+	json_uint(j, "planes", p->planes);
+	json_uint(j, "open", p->open);
+	json_uint(j, "random", p->random);
+	json_uint(j, "fat", p->fat);
+	json_uint(j, "minwrite", p->minwrite);
+	json_number(j, "noise", p->noise);
+	json_uint(j, "seed", p->seed);
+	json_end(j);
+}
+
+static void sim_close(struct dev *d)
+{
+	sim_destroy(d->priv);
+}
+
+static const struct dev_ops sim_ops = {
+	.name = "sim",
+	.read = sim_dev_read,
+	.write = sim_dev_write,
+	.discard = sim_dev_discard,
+	.copy_out = sim_copy_out,
+	.copy_in = sim_copy_in,
+	.describe = sim_describe,
+	.close = sim_close,
+};
+
+int dev_sim_open(struct dev *d, const char *spec, struct fb_err *e)
+{
+	struct sim_params p;
+	struct sim *s;
+
+	if (sim_parse(spec, &p, e) || sim_create(&s, &p, e))
+		return -1;
+	d->ops = &sim_ops;
+	d->priv = s;
+	d->caps = DEV_CAP_VIRTUAL_CLOCK | DEV_CAP_DISCARD;
+	d->size = p.size;
+	d->sector = d->physical = (unsigned)p.sector;
+	return 0;
+}
