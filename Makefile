@@ -18,7 +18,7 @@ SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 # O is where objects and binaries go (the sanitizer build uses build/asan)
 O ?= .
-CORE = units err sim dev dev_block dev_sim dev_preserve vm programs programs_fbp progress report safety analyze characterise json devinfo report_auto crc32c journal preserve progfile svg plot classic_read saved_json reanalyze report_analyze
+CORE = units err sim dev dev_block dev_sim dev_preserve vm programs programs_fbp progress report safety analyze characterise json devinfo report_auto crc32c journal preserve progfile svg plot classic_read saved_json reanalyze report_analyze outfile results testkinds options report_json
 CORE_OBJ = $(CORE:%=$(O)/%.o)
 HDRS = $(wildcard *.h)
 

@@ -81,51 +81,14 @@ static int builtin(struct ctx *c, const char *name, uint64_t bs, unsigned count,
 	return program_builtin(name, &v, prog, &format, c->e);
 }
 
-static const struct vm_result *descend(const struct vm_result *r, int depth)
-{
-	while (depth-- > 0 && r && r->nkid)
-		r = &r->kid[0];
-	return r;
-}
-
 /* ------------------------------------------------------------ reads */
 
 /* The tries around a boundary (auto-align.fbp, boundary-scan.fbp) read
- * across it first (ON), then the block before (PRE) and after it (POST), so
+ * across it first (on), then the block before (pre) and after it (post), so
  * that a read buffer holding the last read unit cannot serve a read from the
- * one before it.  The classic -a keeps its own order. */
-enum { ON, PRE, POST };
-
-/* One align row from the positions of one alignment (tries in the order
- * of auto-align.fbp). */
-static void row_of(const struct vm_result *row, struct align_row *out)
-{
-	double sum[3] = { 0, 0, 0 };
-	size_t n = 0;
-
-	memset(out, 0, sizeof(*out));
-	out->align = (unsigned long long)row->unit;
-	for (size_t p = 0; p < row->nkid; p++) {
-		double best[3];
-		struct vm_stats leg[3];
-		if (!row->kid[p].nkid)
-			continue;
-		memset(leg, 0, sizeof(leg));
-		crossing_of(&row->kid[p].kid[0], best, leg);
-		for (int k = 0; k < 3; k++)
-			sum[k] += best[k];
-		vm_stats_add(&out->leg[0], &leg[PRE]);
-		vm_stats_add(&out->leg[1], &leg[ON]);
-		vm_stats_add(&out->leg[2], &leg[POST]);
-		n++;
-	}
-	if (n) {
-		out->pre = sum[PRE] / (double)n;
-		out->on = sum[ON] / (double)n;
-		out->post = sum[POST] / (double)n;
-	}
-	out->diff = out->on - (out->pre + out->post) / 2;
-}
+ * one before it; results.c finds each read by its label.  The classic -a
+ * keeps its own order. */
+enum { PRE, ON, POST };
 
 static int align_rows(struct ctx *c, uint64_t bs, unsigned count, struct align_row *rows, size_t *n)
 {
@@ -139,8 +102,7 @@ static int align_rows(struct ctx *c, uint64_t bs, unsigned count, struct align_r
 		return 0;
 	if (builtin(c, "auto-align", bs, count, var, &spacing, 1, &prog) || run(c, prog, &res))
 		return -1;
-	for (size_t i = 0; i < res->nkid && *n < AUTO_MAX_ROWS; i++)
-		row_of(&res->kid[i], &rows[(*n)++]);
+	*n = align_rows_of(res, rows, AUTO_MAX_ROWS);
 	vm_result_free(res);
 	return 0;
 }
@@ -167,7 +129,7 @@ static int boundary_scan(struct ctx *c, uint64_t bs, unsigned tries, uint64_t fr
 	const uint64_t val[] = { from, to, SCAN_POINTS, base };
 	if (builtin(c, "boundary-scan", bs, tries, var, val, 4, &prog) || run(c, prog, &res))
 		return -1;
-	top = descend(res, 1);
+	top = result_descend(res, 1);
 	for (size_t i = 0; i < top->nkid && c->r->nscan < AUTO_MAX_LEVELS; i++) {
 		struct scan_level *l = &c->r->scan[c->r->nscan++];
 		const struct vm_result *pts = &top->kid[i];
@@ -175,7 +137,7 @@ static int boundary_scan(struct ctx *c, uint64_t bs, unsigned tries, uint64_t fr
 		l->npoints = 0;
 		for (size_t j = 0; j < pts->nkid && j < SCAN_POINTS; j++) {
 			double best[3];
-			crossing_of(descend(&pts->kid[j], 1), best, NULL);
+			crossing_of(result_descend(&pts->kid[j], 1), best, NULL);
 			l->d[l->npoints++] = best[ON] - (best[PRE] + best[POST]) / 2;
 		}
 	}
@@ -271,7 +233,7 @@ static int trial_once(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, i
 
 	if (run(c, prog, &res))
 		return -1;
-	rounds = descend(res, 4);
+	rounds = result_descend(res, 4);
 	*level = 0;
 	if (median)
 		*median = 0;
@@ -388,7 +350,7 @@ static int min_write_phase(struct ctx *c)
 		if (run(c, vm_new(VM_LEN, (int64_t)sz, 0, VM_KEEP, vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP, seq, NULL), NULL),
 			&res))
 			return -1;
-		for (const struct vm_result *ws = descend(res, 2); k < 8 && warm + k < ws->nkid; k++)
+		for (const struct vm_result *ws = result_descend(res, 2); k < 8 && warm + k < ws->nkid; k++)
 			v[k] = ws->kid[warm + k].value;
 		qsort(v, k, sizeof(v[0]), cmp_d);
 		r->chunks[r->nchunks].size = sz;
@@ -431,7 +393,7 @@ static int cache_phase(struct ctx *c)
 			  NULL),
 		&res))
 		return -1;
-	ws = descend(res, 3);
+	ws = result_descend(res, 3);
 	for (k = 0; k < ws->nkid && k < CACHE_WRITES; k++)
 		t[k] = ws->kid[k].value;
 	r->cache = analyze_cache(t, k, chunk, &r->cache_fast, &r->cache_slow);

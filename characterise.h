@@ -10,7 +10,7 @@
 
 #include "analyze.h"
 #include "err.h"
-#include "report.h"
+#include "results.h"
 
 struct dev;
 struct vm_op;

@@ -4,7 +4,6 @@
  * needs (after the safety checks for write tests), runs it and hands the
  * results to the output.  No timing and no formatting details live here. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -16,180 +15,23 @@
 #include "dev.h"
 #include "devinfo.h"
 #include "err.h"
+#include "outfile.h"
 #include "plot.h"
 #include "preserve.h"
 #include "programs.h"
 #include "progress.h"
 #include "progfile.h"
-#include "report.h"
+#include "options.h"
 #include "report_analyze.h"
 #include "report_auto.h"
+#include "report_json.h"
+#include "saved_json.h"
+#include "results.h"
+#include "testkinds.h"
 #include "safety.h"
-#include "sim.h"
 #include "summary.h"
 #include "units.h"
-#include "version.h"
 #include "vm.h"
-
-enum test_kind { T_NONE, T_ALIGN, T_INTERVAL, T_SCATTER, T_OPEN_AU, T_FIND_FAT, T_AUTO, T_RESTORE, T_PROGRAM,
-		 T_ANALYZE, T_COMPARE };
-
-static const char *const test_option[] = {
-	[T_NONE] = "", [T_ALIGN] = "--align", [T_INTERVAL] = "--interval", [T_SCATTER] = "--scatter",
-	[T_OPEN_AU] = "--open-au", [T_FIND_FAT] = "--find-fat", [T_AUTO] = "--auto", [T_RESTORE] = "--restore",
-	[T_PROGRAM] = "--program", [T_ANALYZE] = "--analyze", [T_COMPARE] = "--compare",
-};
-static const char *const test_name[] = {
-	[T_NONE] = "", [T_ALIGN] = "align", [T_INTERVAL] = "interval", [T_SCATTER] = "scatter",
-	[T_OPEN_AU] = "open-au", [T_FIND_FAT] = "find-fat", [T_AUTO] = "auto", [T_RESTORE] = "restore",
-	[T_PROGRAM] = "program", [T_ANALYZE] = "analyze", [T_COMPARE] = "compare",
-};
-
-struct cli {
-	enum test_kind test;
-	struct test_params t;
-	const char *out;
-	const char *device;
-	int verbose;
-	int write;
-	int json;
-	int preserve;
-	const char *journal;    /* --preserve=FILE or --restore FILE */
-	const char *program;    /* --program FILE */
-	const char *plot;       /* --plot FILE.svg */
-	const char *format;     /* how its results print */
-	int program_writes;
-	int device_changed;     /* --device-changed */
-	int preserve_volatile;  /* --preserve-volatile */
-	const char *analyze;    /* --analyze FILE ("-": standard input) */
-	int summary;                    /* --auto --summary */
-	const char *const *files;       /* --compare FILE... */
-	int nfiles;
-};
-
-enum {
-	OPT_INTERVAL_ORDER = 256, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_OPEN_AU_NR, OPT_OFFSET,
-	OPT_FAT_NR, OPT_VERSION, OPT_WRITE, OPT_JSON, OPT_PRESERVE, OPT_RESTORE, OPT_PROGRAM, OPT_PLOT,
-	OPT_DEVICE_CHANGED, OPT_PRESERVE_VOLATILE,
-	OPT_ANALYZE, OPT_COMPARE, OPT_SUMMARY,
-};
-
-static const struct option long_options[] = {
-	{ "align", no_argument, NULL, 'a' },
-	{ "auto", no_argument, NULL, 'A' },
-	{ "write", no_argument, NULL, OPT_WRITE },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "preserve", optional_argument, NULL, OPT_PRESERVE },
-	{ "restore", required_argument, NULL, OPT_RESTORE },
-	{ "device-changed", no_argument, NULL, OPT_DEVICE_CHANGED },
-	{ "preserve-volatile", no_argument, NULL, OPT_PRESERVE_VOLATILE },
-	{ "program", required_argument, NULL, OPT_PROGRAM },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "analyze", optional_argument, NULL, OPT_ANALYZE },
-	{ "interval", no_argument, NULL, 'i' },
-	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
-	{ "scatter", no_argument, NULL, 's' },
-	{ "scatter-order", required_argument, NULL, OPT_SCATTER_ORDER },
-	{ "scatter-span", required_argument, NULL, OPT_SCATTER_SPAN },
-	{ "open-au", no_argument, NULL, 'O' },
-	{ "open-au-nr", required_argument, NULL, OPT_OPEN_AU_NR },
-	{ "offset", required_argument, NULL, OPT_OFFSET },
-	{ "random", no_argument, NULL, 'r' },
-	{ "find-fat", no_argument, NULL, 'f' },
-	{ "findfat", no_argument, NULL, 'f' },
-	{ "fat-nr", required_argument, NULL, OPT_FAT_NR },
-	{ "count", required_argument, NULL, 'c' },
-	{ "blocksize", required_argument, NULL, 'b' },
-	{ "erasesize", required_argument, NULL, 'e' },
-	{ "out", required_argument, NULL, 'o' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "compare", no_argument, NULL, OPT_COMPARE },
-	{ "summary", no_argument, NULL, OPT_SUMMARY },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void usage(FILE *f)
-{
-	fputs("Usage: flashbench TEST [OPTION]... DEVICE\n"
-	      "Find how a flash medium (SD card, USB stick, CF, eMMC, SSD) works inside.\n"
-	      "DEVICE is a block device, an existing regular file, or a simulated card\n"
-	      "sim:PRESET[,KEY=VALUE...] or sim:KEY=VALUE,... (presets below; keys in the README).\n"
-	      "\n"
-	      "Automatic characterisation:\n"
-	      "  -A, --auto              find page and erase block size (read-only), and with\n"
-	      "                          --write also the smallest efficient write, open erase\n"
-	      "                          blocks and FAT area; says how sure it is and how to\n"
-	      "                          partition and format the medium\n"
-	      "      --write             let --auto run write tests (DESTROYS data in the\n"
-	      "                          ranges it announces)\n"
-	      "\n"
-	      "Reading saved results (no device needed):\n"
-	      "      --analyze[=FILE]    read -a, -O and -f tables (as posted to a list or a\n"
-	      "                          bug tracker: quoted, wrapped, any units) or our\n"
-	      "                          --json results from FILE or standard input and\n"
-	      "                          say what they show, as --auto does; --json and\n"
-	      "                          --plot work too\n"
-	      "\n"
-	      "Your own test:\n"
-	      "      --program=FILE      run a VM program written as text (see README);\n"
-	      "                          programs that write need --write\n"
-	      "\n"
-	      "Read-only tests (safe on a mounted card):\n"
-	      "  -a, --align             time reads across power-of-two boundaries: erase\n"
-	      "                          block and page sizes show as steps in 'diff'\n"
-	      "  -i, --interval          time reads at strides blocksize .. blocksize<<order\n"
-	      "      --interval-order=N  largest stride is blocksize * 2^N (default 6)\n"
-	      "  -s, --scatter           time reads at 2^order consecutive blocks, as\n"
-	      "                          'offset_MiB<TAB>time_ms' lines for gnuplot\n"
-	      "      --scatter-order=N   scatter across 2^N blocks (default 9)\n"
-	      "      --scatter-span=N    each read spans N blocks (default 1)\n"
-	      "\n"
-	      "Write tests (DESTROY the data in the range they announce; refused on a\n"
-	      "mounted or otherwise used device):\n"
-	      "  -O, --open-au           write N erase blocks interleaved in chunks halving\n"
-	      "                          from the erase size to the block size\n"
-	      "      --open-au-nr=N      erase blocks written at once (default 2)\n"
-	      "  -r, --random            pseudo-random chunk order inside each erase block\n"
-	      "  -f, --find-fat          write each of the first N erase blocks at each\n"
-	      "                          chunk size: FAT-optimised areas stand out\n"
-	      "      --fat-nr=N          erase blocks to look at (default 6)\n"
-	      "\n"
-	      "Keeping the data (write tests):\n"
-	      "      --preserve[=FILE]   save every range before it is overwritten to a journal\n"
-	      "                          (default ./flashbench-DEVICE.journal) and put it back\n"
-	      "                          at the end, also after Ctrl-C\n"
-	      "      --restore=FILE      put back what a killed run saved: flashbench\n"
-	      "                          --restore=FILE DEVICE\n"
-	      "      --device-changed    with --restore: accept a device that does not look\n"
-	      "                          like the one the journal was written for (warns)\n"
-	      "      --preserve-volatile with --preserve: accept a journal on tmpfs/ramfs,\n"
-	      "                          which a power cut loses\n"
-	      "\n"
-	      "Parameters (sizes take suffixes: 512, 24k, 1.5M, 12MiB, 2G):\n"
-	      "  -b, --blocksize=SIZE    smallest request (default 16KiB)\n"
-	      "  -e, --erasesize=SIZE    erase block size (default 4MiB; 12M, 1.5M work)\n"
-	      "      --offset=SIZE       where to start (open-au default: the first erase\n"
-	      "                          boundary at or above 16MiB)\n"
-	      "  -c, --count=N           tries per measurement (default 8); align averages\n"
-	      "                          the fastest quarter, scatter keeps the fastest\n"
-	      "  -o, --out=FILE          write results to FILE instead of standard output\n"
-	      "      --json              results as JSON (every test, and --auto)\n"
-	      "      --plot=FILE.svg     draw the results as an SVG chart\n"
-	      "      --summary           with --auto: one line for a survey table (wiki syntax)\n"
-	      "      --compare           flashbench --compare A.json B.json...: saved --json\n"
-	      "                          results side by side, differences marked (no device)\n"
-	      "  -v, --verbose           add min/avg/max request times to write tests\n"
-	      "  -h, --help              show this help\n"
-	      "      --version           show the version\n"
-	      "\n"
-	      "Exit status: 0 success, 1 device or I/O error, 2 usage error.\n"
-	      "\n"
-	      "Simulated devices:\n", f);
-	for (unsigned i = 0; sim_preset_name(i); i++)
-		fprintf(f, "  sim:%-8s %s\n", sim_preset_name(i), sim_preset_description(sim_preset_name(i)));
-}
 
 static int die(const struct fb_err *e)
 {
@@ -197,174 +39,22 @@ static int die(const struct fb_err *e)
 	return e->status;
 }
 
-static int size_arg(const char *opt, const char *val, uint64_t *out, struct fb_err *e)
-{
-	const char *why;
-
-	if (parse_size(val, out, &why))
-		return fb_fail(e, EXIT_USAGE, "%s=%s: %s", opt, val, why);
-	return 0;
-}
-
-static int count_arg(const char *opt, const char *val, unsigned min, unsigned max, unsigned *out,
-		     struct fb_err *e)
-{
-	uint64_t v;
-	const char *why;
-
-	if (parse_count(val, &v, &why))
-		return fb_fail(e, EXIT_USAGE, "%s=%s: %s", opt, val, why);
-	if (v < min || v > max)
-		return fb_fail(e, EXIT_USAGE, "%s=%s: must be from %u to %u", opt, val, min, max);
-	*out = (unsigned)v;
-	return 0;
-}
-
-static int set_test(struct cli *c, enum test_kind k, struct fb_err *e)
-{
-	if (c->test != T_NONE && c->test != k)
-		return fb_fail(e, EXIT_USAGE, "choose one test: %s and %s were both given",
-			       test_option[c->test], test_option[k]);
-	c->test = k;
-	return 0;
-}
-
-/* Returns 0 to go on, 1 when done (help/version), -1 on error. */
-static int parse_args(int argc, char **argv, struct cli *c, struct fb_err *e)
-{
-	int opt;
-
-	memset(c, 0, sizeof(*c));
-	test_defaults(&c->t);
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":aAisOrfc:b:e:o:vh", long_options, NULL)) != -1) {
-		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-		int rc = 0;
-		switch (opt) {
-		case 'a': rc = set_test(c, T_ALIGN, e); break;
-		case 'A': rc = set_test(c, T_AUTO, e); break;
-		case OPT_WRITE: c->write = 1; break;
-		case OPT_JSON: c->json = 1; break;
-		case OPT_PRESERVE: c->preserve = 1; c->journal = optarg; break;
-		case OPT_RESTORE: rc = set_test(c, T_RESTORE, e); c->journal = optarg; break;
-		case OPT_PROGRAM: rc = set_test(c, T_PROGRAM, e); c->program = optarg; break;
-		case OPT_PLOT: c->plot = optarg; break;
-		case OPT_DEVICE_CHANGED: c->device_changed = 1; break;
-		case OPT_PRESERVE_VOLATILE: c->preserve_volatile = 1; break;
-		case OPT_ANALYZE: rc = set_test(c, T_ANALYZE, e); c->analyze = optarg; break;
-		case 'i': rc = set_test(c, T_INTERVAL, e); break;
-		case 's': rc = set_test(c, T_SCATTER, e); break;
-		case 'O': rc = set_test(c, T_OPEN_AU, e); break;
-		case 'f': rc = set_test(c, T_FIND_FAT, e); break;
-		case 'r': c->t.random = 1; break;
-		case 'v': c->verbose++; break;
-		case 'o': c->out = optarg; break;
-		case 'b': rc = size_arg("--blocksize", optarg, &c->t.blocksize, e); break;
-		case 'e': rc = size_arg("--erasesize", optarg, &c->t.erasesize, e); break;
-		case OPT_OFFSET: rc = size_arg("--offset", optarg, &c->t.offset, e); break;
-		case 'c': rc = count_arg("--count", optarg, 1, 1000000, &c->t.count, e); break;
-		case OPT_OPEN_AU_NR: rc = count_arg("--open-au-nr", optarg, 1, 4096, &c->t.open_au_nr, e); break;
-		case OPT_FAT_NR: rc = count_arg("--fat-nr", optarg, 1, 4096, &c->t.fat_nr, e); break;
-		case OPT_SCATTER_ORDER: rc = count_arg("--scatter-order", optarg, 0, 24, &c->t.scatter_order, e); break;
-		case OPT_SCATTER_SPAN: rc = count_arg("--scatter-span", optarg, 1, 1u << 20, &c->t.scatter_span, e); break;
-		case OPT_INTERVAL_ORDER: rc = count_arg("--interval-order", optarg, 0, 30, &c->t.interval_order, e); break;
-		case OPT_COMPARE: rc = set_test(c, T_COMPARE, e); break;
-		case OPT_SUMMARY: c->summary = 1; break;
-		case 'h': usage(stdout); return 1;
-		case OPT_VERSION: printf("flashbench " FLASHBENCH_VERSION "\n"); return 1;
-		case ':':
-			return fb_fail(e, EXIT_USAGE, "option '%s' needs a value (see flashbench --help)", name);
-		default:
-			if (optopt && optopt < 256)
-				return fb_fail(e, EXIT_USAGE, "unknown option '-%c' (see flashbench --help)", optopt);
-			return fb_fail(e, EXIT_USAGE, "unknown option '%s' (see flashbench --help)", name);
-		}
-		if (rc)
-			return -1;
-	}
-	if (c->test == T_ANALYZE) { /* a file, not a device */
-		if (argc - optind > (c->analyze ? 0 : 1))
-			return fb_fail(e, EXIT_USAGE, "--analyze reads one file ('%s' is one too many)", argv[argc - 1]);
-		if (!c->analyze)
-			c->analyze = optind < argc ? argv[optind] : "-";
-		if (c->write || c->preserve)
-			return fb_fail(e, EXIT_USAGE, "--analyze only reads saved results: it takes no --write or --preserve");
-		if (c->plot && !*c->plot)
-			return fb_fail(e, EXIT_USAGE, "--plot needs a file name");
-		return 0;
-	}
-	if (c->test == T_COMPARE) { /* --compare FILE...: saved results, no device */
-		c->files = (const char *const *)argv + optind;
-		c->nfiles = argc - optind;
-		if (c->nfiles < 2)
-			return fb_fail(e, EXIT_USAGE, "--compare needs two or more files written with --json "
-				       "(flashbench --compare A.json B.json)");
-		return 0;
-	}
-	if (c->summary && (c->test != T_AUTO || c->json))
-		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, without --json: one line per device for "
-			       "a survey table");
-	if (optind >= argc)
-		return fb_fail(e, EXIT_USAGE, "no device given (usage: flashbench TEST [OPTION]... DEVICE; see --help)");
-	if (argc - optind > 1)
-		return fb_fail(e, EXIT_USAGE, "more than one device given ('%s', '%s'); name one device",
-			       argv[optind], argv[optind + 1]);
-	c->device = argv[optind];
-	if (!*c->device)
-		return fb_fail(e, EXIT_USAGE, "the device name is empty");
-	if (c->test == T_NONE)
-		return fb_fail(e, EXIT_USAGE, "no test chosen: use -A (auto), -a (align), -O (open-au), "
-			       "-f (find-fat), -s (scatter) or -i (interval); see --help");
-	if (c->write && c->test != T_AUTO && c->test != T_OPEN_AU && c->test != T_FIND_FAT && c->test != T_PROGRAM)
-		return fb_fail(e, EXIT_USAGE, "--write goes with --auto or --program; %s only reads",
-			       test_option[c->test]);
-	if (c->preserve && c->test != T_OPEN_AU && c->test != T_FIND_FAT &&
-	    !((c->test == T_AUTO || c->test == T_PROGRAM) && c->write))
-		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write, "
-			       "--program --write)");
-	if (c->plot && (!*c->plot || c->test == T_RESTORE))
-		return fb_fail(e, EXIT_USAGE, "--plot needs a file name and a test");
-	if (c->preserve && c->journal && !*c->journal)
-		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
-	if (c->device_changed && c->test != T_RESTORE)
-		return fb_fail(e, EXIT_USAGE, "--device-changed goes with --restore");
-	if (c->preserve_volatile && !c->preserve)
-		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with --preserve");
-	return 0;
-}
-
 /* Checks that need no device. */
 static int check_params(const struct cli *c, struct fb_err *e)
 {
 	const struct test_params *t = &c->t;
-	char bs[32], es[32];
 
-	format_size(bs, sizeof(bs), t->blocksize);
-	format_size(es, sizeof(es), t->erasesize);
-	if (t->blocksize == 0 || t->blocksize % 512)
+	if (t->blocksize % 512)
 		return fb_fail(e, EXIT_USAGE, "--blocksize=%llu is not a multiple of 512 bytes (try 16k)",
 			       (unsigned long long)t->blocksize);
-	if (t->erasesize == 0 || t->erasesize % 512)
+	if (t->erasesize % 512)
 		return fb_fail(e, EXIT_USAGE, "--erasesize=%llu is not a multiple of 512 bytes (try 4M)",
 			       (unsigned long long)t->erasesize);
 	if (t->offset != UINT64_MAX && t->offset % 512)
 		return fb_fail(e, EXIT_USAGE, "--offset=%llu is not a multiple of 512 bytes",
 			       (unsigned long long)t->offset);
-	if (c->test == T_ALIGN && t->blocksize < 1024)
-		return fb_fail(e, EXIT_USAGE, "--align needs a block size of at least 1KiB "
-			       "(its middle read starts half a block before the boundary)");
-	if (c->test == T_OPEN_AU || c->test == T_FIND_FAT) {
-		if (t->blocksize > t->erasesize)
-			return fb_fail(e, EXIT_USAGE, "--blocksize=%s is larger than --erasesize=%s", bs, es);
-		if (t->erasesize % t->blocksize)
-			return fb_fail(e, EXIT_USAGE, "--erasesize=%s is not a multiple of --blocksize=%s", es, bs);
-		if (t->offset != UINT64_MAX && t->offset % t->erasesize)
-			return fb_fail(e, EXIT_USAGE, "--offset=%llu is not a multiple of the erase size (%s): "
-				       "write tests must start on an erase block boundary",
-				       (unsigned long long)t->offset, es);
-	}
-	if (c->t.random && c->test != T_OPEN_AU)
-		return fb_fail(e, EXIT_USAGE, "--random only applies to --open-au");
+	if (c->mode == RUN_TEST && c->kind->check)
+		return c->kind->check(t, c->device, 0, 0, e);
 	return 0;
 }
 
@@ -383,16 +73,9 @@ static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 	if (t->offset != UINT64_MAX && t->offset >= dev_size(d))
 		return fb_fail(e, EXIT_USAGE, "--offset=%llu is past the end of %s (%llu bytes)",
 			       (unsigned long long)t->offset, dev_path(d), (unsigned long long)dev_size(d));
-	if (c->test == T_ALIGN && align_spacing(dev_size(d), 0) < 2 * t->blocksize)
-		return fb_fail(e, EXIT_USAGE, "%s is too small for --align with %llu-byte blocks",
-			       dev_path(d), (unsigned long long)t->blocksize);
+	if (c->mode == RUN_TEST && c->kind->check)
+		return c->kind->check(t, dev_path(d), dev_size(d), ss, e);
 	return 0;
-}
-
-static int is_write_test(const struct cli *c)
-{
-	return c->test == T_OPEN_AU || c->test == T_FIND_FAT || (c->test == T_AUTO && c->write) ||
-	       (c->test == T_PROGRAM && c->program_writes);
 }
 
 /* Parse the program once before the device is opened: syntax errors and a
@@ -401,15 +84,23 @@ static int check_program(struct cli *c, struct fb_err *e)
 {
 	struct prog_vars v;
 	struct vm_op *prog;
+	const char *format;
+	int rc;
 
 	program_vars(&c->t, 0, 0, &v);
-	if (progfile_load(c->program, &v, &prog, &c->format, e))
+	if (progfile_load(c->program, &v, &prog, &format, e))
 		return -1;
 	c->program_writes = program_writes(prog);
+	if (!(c->kind = test_kind_named(format)))
+		rc = fb_fail(e, EXIT_USAGE, "%s: unknown format '%s'", c->program, format);
+	else
+		rc = result_shape_check(prog, &c->kind->shape, c->program, format, e);
 	vm_free(prog);
-	if (c->plot && !strcmp(c->format, "tree"))
-		return fb_fail(e, EXIT_USAGE, "%s: --plot needs a chart, and the 'tree' format has none (add a "
-			       "'format align' line or similar)", c->program);
+	if (rc)
+		return -1;
+	if (c->plot && !c->kind->plot)
+		return fb_fail(e, EXIT_USAGE, "%s: --plot needs a chart, and the '%s' format has none (add a "
+			       "'format align' line or similar)", c->program, format);
 	if (c->program_writes && !c->write)
 		return fb_fail(e, EXIT_USAGE, "%s writes to the device: add --write to allow it (the data in the "
 			       "range it announces are lost)", c->program);
@@ -418,21 +109,16 @@ static int check_program(struct cli *c, struct fb_err *e)
 
 static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
 {
+	const struct test_kind *k = c->kind;
 	struct prog_vars v;
 	struct vm_op *prog;
 	const char *format;
 
-	switch (c->test) {
-	case T_PROGRAM:
-		program_vars(&c->t, dev_size(d), dev_sector(d), &v);
+	program_vars(&c->t, dev_size(d), dev_sector(d), &v);
+	if (c->mode == RUN_PROGRAM)
 		return progfile_load(c->program, &v, &prog, &format, e) ? NULL : prog;
-	case T_ALIGN: return program_align(&c->t, align_spacing(dev_size(d), 0));
-	case T_INTERVAL: return program_interval(&c->t);
-	case T_SCATTER: return program_scatter(&c->t);
-	case T_OPEN_AU: return program_open_au(&c->t);
-	case T_FIND_FAT: return program_find_fat(&c->t);
-	default: return NULL;
-	}
+	return program_builtin(c->t.random && k->program_random ? k->program_random : k->program, &v, &prog, &format,
+			       e) ? NULL : prog;
 }
 
 static void announce(const struct cli *c, const struct vm_plan *p)
@@ -442,29 +128,8 @@ static void announce(const struct cli *c, const struct vm_plan *p)
 	format_size(range, sizeof(range), p->write_hi - p->write_lo);
 	format_size(total, sizeof(total), p->bytes_written);
 	fprintf(stderr, "flashbench: %s overwrites bytes %llu to %llu of %s (%s); %s written in all\n",
-		test_option[c->test], (unsigned long long)p->write_lo, (unsigned long long)p->write_hi - 1,
+		c->mode_option, (unsigned long long)p->write_lo, (unsigned long long)p->write_hi - 1,
 		c->device, range, total);
-}
-
-static enum test_kind format_kind(const char *format)
-{
-	for (int k = T_ALIGN; k <= T_FIND_FAT; k++)
-		if (!strcmp(test_name[k], format))
-			return (enum test_kind)k;
-	return T_PROGRAM;
-}
-
-static void print_results(const struct cli *c, FILE *f, const struct vm_result *r)
-{
-	switch (c->test == T_PROGRAM ? format_kind(c->format) : c->test) {
-	case T_PROGRAM: report_tree(f, r); break;
-	case T_ALIGN: report_align(f, r); break;
-	case T_INTERVAL: report_interval(f, r); break;
-	case T_SCATTER: report_scatter(f, r); break;
-	case T_OPEN_AU: report_open_au(f, r, c->verbose); break;
-	case T_FIND_FAT: report_find_fat(f, r, c->verbose); break;
-	default: break;
-	}
 }
 
 static volatile sig_atomic_t stop_requested, restoring;
@@ -523,19 +188,28 @@ static int announce_auto(void *ctx, const uint64_t range[2][2])
 static int write_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *r,
 		      struct fb_err *e)
 {
-	FILE *f = fopen(c->plot, "w");
-	const char *kind = c->test == T_PROGRAM ? c->format : test_name[c->test];
-	int rc;
+	struct print_ctx p = { .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
+	struct outfile o;
 
-	if (!f)
-		return fb_fail(e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
-	rc = r ? plot_auto(f, c->device, r) : plot_test(f, kind, c->device, res, c->t.random, c->t.open_au_nr);
-	if (fclose(f) || rc) {
-		unlink(c->plot);
-		return fb_fail(e, rc ? EXIT_USAGE : EXIT_DEVICE, "%s: %s", c->plot,
-			       rc ? "this test's results have no chart (the 'tree' format)" : strerror(errno));
+	if (outfile_open(&o, "--plot", c->plot, e))
+		return -1;
+	if (r ? plot_auto(o.f, c->device, r) : c->kind->plot(o.f, res, &p)) {
+		outfile_abort(&o);
+		return fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw (no rows, or none above zero)",
+			       c->plot);
 	}
-	return 0;
+	return outfile_commit(&o, e);
+}
+
+/* Every file the run writes can be written, and none is the device under
+ * test: checked before anything runs. */
+static int check_outputs(const struct cli *c, const char *journal_path, struct fb_err *e)
+{
+	const char *device = c->device ? c->device : "";
+
+	return (c->out && outfile_check("--out", c->out, device, e)) ||
+	       (c->plot && outfile_check("--plot", c->plot, device, e)) ||
+	       (c->preserve && outfile_check_dir("--preserve", journal_path, e)) ? -1 : 0;
 }
 
 static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err *e)
@@ -549,7 +223,7 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 
 	if (!r)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	o.progress = progress_start(&pr, "--auto", 0);
+	o.progress = progress_start(&pr, "--auto", 0, c->progress);
 	o.progress_ctx = &pr;
 	if (characterise(d, &o, r, e)) {
 		progress_end(&pr);
@@ -604,30 +278,6 @@ static int do_restore(const struct cli *c)
 	return 0;
 }
 
-/* --compare A.json B.json ...: no device; -o, --json and --plot apply */
-static int run_compare(const struct cli *c)
-{
-	struct fb_err e = { 0, "" };
-	FILE *out = c->out ? fopen(c->out, "w") : stdout, *plot = NULL;
-	int rc;
-
-	if (!out) {
-		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c->out, strerror(errno));
-		return die(&e);
-	}
-	if (c->plot && !(plot = fopen(c->plot, "w"))) {
-		fb_fail(&e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
-		rc = -1;
-	} else {
-		rc = compare_files(c->files, c->nfiles, c->json ? COMPARE_JSON : COMPARE_TEXT, out, plot, &e);
-	}
-	if (plot && fclose(plot) && !rc)
-		rc = fb_fail(&e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
-	if (out != stdout && fclose(out) && !rc)
-		rc = fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c->out, strerror(errno));
-	return rc ? die(&e) : 0;
-}
-
 /* Put the saved ranges back; a second signal does not interrupt this. */
 static int finish_journal(struct dev *d, struct fb_err *e)
 {
@@ -647,236 +297,281 @@ static int finish_journal(struct dev *d, struct fb_err *e)
 	return rc;
 }
 
+/* The results in place: the -o file renamed over its target, or standard
+ * output flushed. */
+static int commit_out(struct outfile *of, struct fb_err *e)
+{
+	if (of->f)
+		return outfile_commit(of, e);
+	return fflush(stdout) ? fb_fail(e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno)) : 0;
+}
+
+/* -o and --plot of a run on saved results (no device). */
+static int open_outputs(const struct cli *c, struct outfile *out, struct outfile *plot, struct fb_err *e)
+{
+	return check_outputs(c, "", e) || (c->out && outfile_open(out, "--out", c->out, e)) ||
+	       (c->plot && outfile_open(plot, "--plot", c->plot, e)) ? -1 : 0;
+}
+
+static int close_outputs(struct outfile *out, struct outfile *plot, int rc, struct fb_err *e)
+{
+	if (!rc && plot->f)
+		rc = outfile_commit(plot, e);
+	if (!rc)
+		rc = commit_out(out, e);
+	if (plot->f)
+		outfile_abort(plot);
+	if (out->f)
+		outfile_abort(out);
+	return rc ? die(e) : 0;
+}
+
+/* --compare A.json B.json ...: no device; -o, --json and --plot apply */
+static int run_compare(const struct cli *c)
+{
+	struct fb_err e = { 0, "" };
+	struct outfile out = { .f = NULL }, plot = { .f = NULL };
+	int rc = open_outputs(c, &out, &plot, &e);
+
+	if (!rc)
+		rc = compare_files(c->files, c->nfiles, c->json ? COMPARE_JSON : COMPARE_TEXT, out.f ? out.f : stdout,
+				   plot.f, &e);
+	return close_outputs(&out, &plot, rc, &e);
+}
+
+/* All of in (a file or standard input) into *text. */
+static int read_all(FILE *in, const char *name, char **text, size_t *len, struct fb_err *e)
+{
+	size_t cap = 0, got;
+
+	*text = NULL;
+	*len = 0;
+	do {
+		if (*len + 65536 > cap) {
+			char *p = realloc(*text, cap = 2 * cap + 65536);
+			if (!p)
+				return fb_fail(e, EXIT_DEVICE, "out of memory");
+			*text = p;
+		}
+		got = fread(*text + *len, 1, cap - *len, in);
+		*len += got;
+	} while (got);
+	return ferror(in) ? fb_fail(e, EXIT_USAGE, "cannot read %s: %s", name, strerror(errno)) : 0;
+}
+
 /* --analyze FILE: saved results, no device */
 static int run_analyze(const struct cli *c)
 {
 	struct fb_err e = { 0, "" };
 	int stdin_ = !strcmp(c->analyze, "-");
-	FILE *in = stdin_ ? stdin : fopen(c->analyze, "r"), *out = stdout;
+	const char *name = stdin_ ? "-" : c->analyze;
+	FILE *in = stdin_ ? stdin : fopen(c->analyze, "r");
 	struct saved_text *t = malloc(sizeof(*t));
 	struct saved_report *s = malloc(sizeof(*s));
 	struct saved_findings *found = malloc(sizeof(*found));
+	struct outfile out = { .f = NULL }, plot = { .f = NULL };
 	char *text = NULL;
-	size_t len = 0, cap = 0;
+	size_t len;
 	int rc = -1;
 
-	if (!in) {
+	if (!in)
 		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s (--analyze takes a saved results file, or - for "
 			"standard input)", c->analyze, strerror(errno));
-		goto out;
-	}
-	if (!t || !s || !found) {
+	else if (!t || !s || !found)
 		fb_fail(&e, EXIT_DEVICE, "out of memory");
-		goto out;
+	else if (!read_all(in, c->analyze, &text, &len, &e) &&
+		 !saved_read(text, len, stdin_ ? "standard input" : c->analyze, t, found, &e)) {
+		if (!found->have && !t->nalign && !t->nopen && !t->nfat && !t->nother)
+			fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a, -O or --find-fat table found (%u lines read); give "
+				"the saved output of flashbench -a, -O or --find-fat, or a --json result",
+				stdin_ ? "standard input" : c->analyze, t->lines);
+		else
+			rc = 0;
 	}
-	for (;;) {
-		size_t got;
-		if (len + 65536 > cap) {
-			char *p = realloc(text, cap = 2 * cap + 65536);
-			if (!p) {
-				fb_fail(&e, EXIT_DEVICE, "out of memory");
-				goto out;
-			}
-			text = p;
-		}
-		if (!(got = fread(text + len, 1, cap - len, in)))
-			break;
-		len += got;
+	if (!rc && !(rc = open_outputs(c, &out, &plot, &e))) {
+		if (found->have)
+			reanalyze_findings(found, s);
+		else
+			reanalyze(t, s);
+		if (c->json)
+			report_analyze_json(out.f ? out.f : stdout, name, t, s);
+		else
+			report_analyze_text(out.f ? out.f : stdout, name, t, s);
+		if (plot.f && plot_auto(plot.f, name, &s->r))
+			rc = fb_fail(&e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
 	}
-	if (ferror(in)) {
-		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s", c->analyze, strerror(errno));
-		goto out;
-	}
-	if (saved_read(text, len, stdin_ ? "standard input" : c->analyze, t, found, &e))
-		goto out;
-	if (!found->have && !t->nalign && !t->nopen && !t->nfat && !t->nother) {
-		fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a, -O or --find-fat table found (%u lines read); give the "
-			"saved output of flashbench -a, -O or --find-fat, or a --json result", stdin_ ? "standard input" :
-			c->analyze, t->lines);
-		goto out;
-	}
-	if (found->have)
-		reanalyze_findings(found, s);
-	else
-		reanalyze(t, s);
-	if (c->out && !(out = fopen(c->out, "w"))) {
-		out = stdout;
-		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c->out, strerror(errno));
-		goto out;
-	}
-	if (c->json)
-		report_analyze_json(out, stdin_ ? "-" : c->analyze, t, s);
-	else
-		report_analyze_text(out, stdin_ ? "-" : c->analyze, t, s);
-	if (fflush(out) || (out != stdout && fclose(out))) {
-		out = stdout;
-		fb_fail(&e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno));
-		goto out;
-	}
-	out = stdout;
-	if (c->plot) {
-		FILE *f = fopen(c->plot, "w");
-		if (!f || plot_auto(f, stdin_ ? "-" : c->analyze, &s->r) || fclose(f)) {
-			fb_fail(&e, EXIT_DEVICE, "cannot write the plot %s: %s", c->plot, strerror(errno));
-			unlink(c->plot);
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	if (out != stdout)
-		fclose(out);
 	if (in && !stdin_)
 		fclose(in);
 	free(text);
 	free(t);
 	free(s);
 	free(found);
+	return close_outputs(&out, &plot, rc, &e);
+}
+
+/* Everything a run holds, released in one place. */
+struct run {
+	struct cli c;
+	struct dev *d;
+	struct vm_op *prog;
+	struct vm_result *res;
+	struct vm_plan plan;
+	struct outfile of;
+	FILE *out;
+	char journal_path[4096];
+};
+
+/* --preserve: a journal, and the device wrapped in the layer that saves
+ * every range into it before the range is first written. */
+static int preserve_device(struct run *r, struct fb_err *e)
+{
+	const struct cli *c = &r->c;
+	uint64_t room = c->mode == RUN_AUTO ? 64ULL << 20 : r->plan.write_hi - r->plan.write_lo;
+	struct journal *journal;
+
+	if (journal_create(&journal, r->journal_path, r->d, c->device, room,
+			   c->preserve_volatile ? JOURNAL_VOLATILE_OK : 0, e))
+		return -1;
+	if (dev_preserve(&r->d, journal, e)) {
+		uint64_t none;
+		struct fb_err ignored;
+		journal_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
+		return -1;
+	}
+	return 0;
+}
+
+/* Everything before the first request: outputs, safety, the device, the
+ * program and its plan, the journal. */
+static int prepare(struct run *r, struct fb_err *e)
+{
+	struct cli *c = &r->c;
+
+	journal_default_path(c->device, r->journal_path, sizeof(r->journal_path));
+	if (check_outputs(c, c->preserve && c->journal ? c->journal : r->journal_path, e))
+		return -1;
+	/* refuse a used device, or one with an unfinished journal, before
+	 * opening anything */
+	if (cli_writes(c) && (safety_check_write(c->device, e) || journal_check_absent(r->journal_path, c->device, e)))
+		return -1;
+	if (c->preserve && c->journal)
+		snprintf(r->journal_path, sizeof(r->journal_path), "%s", c->journal);
+	/* read-only first: size and sector size for the checks and the plan */
+	if (dev_open(&r->d, c->device, DEV_READONLY, e) || check_device(c, r->d, e))
+		return -1;
+	if (c->mode != RUN_AUTO) {
+		e->msg[0] = '\0';
+		if (!(r->prog = build(c, r->d, e)))
+			return e->msg[0] ? -1 : fb_fail(e, EXIT_DEVICE, "out of memory");
+		if (vm_plan(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, e))
+			return -1;
+	}
+	if (c->preserve && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
+		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
+	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
+		dev_close(r->d);
+		r->d = NULL;
+		if (dev_open(&r->d, c->device, DEV_READWRITE, e)) {
+			struct fb_err why;
+			if (safety_check_write(c->device, &why))
+				*e = why;
+			return -1;
+		}
+	}
+	if (c->out) {
+		if (outfile_open(&r->of, "--out", c->out, e))
+			return -1;
+		r->out = r->of.f;
+	}
+	return c->preserve ? preserve_device(r, e) : 0;
+}
+
+/* A test or program: announce, save, run, print. */
+static int run_test(struct run *r, struct fb_err *e)
+{
+	const struct cli *c = &r->c;
+	struct vm_run how = { .stop = &stop_requested, .plan = &r->plan };
+	struct print_ctx p = { .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
+	struct progress pr;
+	int rc;
+
+	if (cli_writes(c))
+		announce(c, &r->plan);
+	if (dev_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
+		char sz[32];
+		if (dev_will_write(r->d, r->prog, e))
+			return -1;
+		format_size(sz, sizeof(sz), journal_saved(dev_journal(r->d)));
+		fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s\n",
+			(unsigned long long)journal_saved(dev_journal(r->d)), sz, r->journal_path);
+	}
+	how.progress = progress_start(&pr, c->mode == RUN_PROGRAM ? "program" : c->kind->name, r->plan.requests,
+				      c->progress);
+	how.progress_ctx = &pr;
+	rc = vm_run(r->prog, r->d, &how, &r->res, e);
+	progress_end(&pr);
 	if (rc)
-		fprintf(stderr, "flashbench: %s\n", e.msg);
-	return rc ? e.status : 0;
+		return -1;
+	if (c->json) {
+		struct identity id;
+		identify(c, r->d, &id);
+		report_test_json(r->out, c->kind, &id, &c->t, r->res, &r->plan);
+	} else {
+		c->kind->text(r->out, r->res, &p);
+	}
+	return c->plot ? write_plot(c, r->res, NULL, e) : 0;
+}
+
+/* Put the data back, then the results in place. */
+static int finish(struct run *r, struct fb_err *e)
+{
+	return finish_journal(r->d, e) || commit_out(&r->of, e) ? -1 : 0;
+}
+
+static void release(struct run *r)
+{
+	if (r->of.f)
+		outfile_abort(&r->of);
+	vm_result_free(r->res);
+	vm_free(r->prog);
+	dev_close(r->d);
+}
+
+static int fail(struct run *r, struct fb_err *e)
+{
+	if (r->d && dev_journal(r->d)) {
+		struct fb_err why = *e;
+		if (finish_journal(r->d, &why))
+			fprintf(stderr, "flashbench: %s\n", why.msg);
+		else
+			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg),
+				 "; the saved data were put back and verified");
+	}
+	release(r);
+	return die(e);
 }
 
 int main(int argc, char **argv)
 {
-	struct cli c;
+	static struct run r;
 	struct fb_err e = { 0, "" };
-	struct dev *d = NULL;
-	struct vm_op *prog = NULL;
-	struct vm_result *res = NULL;
-	struct vm_plan plan;
-	struct vm_run how = { .stop = &stop_requested };
-	char journal_path[4096];
-	FILE *out = stdout;
-	int rc;
+	int rc = cli_parse(argc, argv, &r.c, &e);
 
-	rc = parse_args(argc, argv, &c, &e);
 	if (rc > 0)
 		return 0;
-	if (rc == 0 && c.test == T_COMPARE)
-		return run_compare(&c);
-	if (rc < 0 || check_params(&c, &e) || (c.test == T_PROGRAM && check_program(&c, &e)))
+	if (rc < 0 || check_params(&r.c, &e) || (r.c.mode == RUN_PROGRAM && check_program(&r.c, &e)))
 		return die(&e);
-	if (c.test == T_ANALYZE)
-		return run_analyze(&c);
+	if (r.c.mode == RUN_COMPARE)
+		return run_compare(&r.c);
+	if (r.c.mode == RUN_ANALYZE)
+		return run_analyze(&r.c);
 	catch_signals();
-	if (c.test == T_RESTORE)
-		return do_restore(&c);
-
-	if (is_write_test(&c)) {
-		/* refuse a used device, or one with an unfinished journal, before
-		 * opening anything */
-		journal_default_path(c.device, journal_path, sizeof(journal_path));
-		if (safety_check_write(c.device, &e) || journal_check_absent(journal_path, c.device, &e))
-			return die(&e);
-		if (c.preserve && c.journal)
-			snprintf(journal_path, sizeof(journal_path), "%s", c.journal);
-	}
-	/* read-only first: size and sector size for the checks and the plan */
-	if (dev_open(&d, c.device, DEV_READONLY, &e))
-		return die(&e);
-	if (check_device(&c, d, &e))
-		goto fail;
-	if (c.test != T_AUTO) {
-		e.msg[0] = '\0';
-		if (!(prog = build(&c, d, &e))) {
-			if (!e.msg[0])
-				fb_fail(&e, EXIT_DEVICE, "out of memory");
-			goto fail;
-		}
-		if (vm_plan(prog, dev_size(d), dev_sector(d), &plan, &e))
-			goto fail;
-	}
-	if (c.preserve && !(dev_caps(d) & DEV_CAP_STORES_DATA)) {
-		fb_fail(&e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
-		goto fail;
-	}
-	if (is_write_test(&c) && (dev_caps(d) & DEV_CAP_REOPEN_RW)) {
-		dev_close(d);
-		d = NULL;
-		if (dev_open(&d, c.device, DEV_READWRITE, &e)) {
-			struct fb_err why;
-			if (safety_check_write(c.device, &why))
-				e = why;
-			goto fail;
-		}
-	}
-	if (c.out && !(out = fopen(c.out, "w"))) {
-		out = stdout;
-		fb_fail(&e, EXIT_DEVICE, "cannot write %s: %s", c.out, strerror(errno));
-		goto fail;
-	}
-	if (c.preserve) {
-		uint64_t room = c.test == T_AUTO ? 64ULL << 20 : plan.write_hi - plan.write_lo;
-		struct journal *journal;
-		if (journal_create(&journal, journal_path, d, c.device, room,
-				   c.preserve_volatile ? JOURNAL_VOLATILE_OK : 0, &e))
-			goto fail;
-		if (dev_preserve(&d, journal, &e)) {
-			uint64_t none;
-			struct fb_err ignored;
-			journal_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
-			goto fail;
-		}
-	}
-	if (c.test == T_AUTO) {
-		if (run_auto(&c, d, out, &e))
-			goto fail;
-	} else {
-		if (is_write_test(&c))
-			announce(&c, &plan);
-		if (dev_journal(d)) { /* save now, to say so; vm_run then finds nothing new */
-			char sz[32];
-			if (dev_will_write(d, prog, &e))
-				goto fail;
-			format_size(sz, sizeof(sz), journal_saved(dev_journal(d)));
-			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s\n",
-				(unsigned long long)journal_saved(dev_journal(d)), sz, journal_path);
-		}
-		{
-			struct progress pr;
-			how.progress = progress_start(&pr, test_name[c.test], plan.requests);
-			how.progress_ctx = &pr;
-			how.plan = &plan;
-			rc = vm_run(prog, d, &how, &res, &e);
-			progress_end(&pr);
-			if (rc)
-				goto fail;
-		}
-		if (c.json) {
-			struct identity id;
-			identify(&c, d, &id);
-			report_test_json(out, c.test == T_PROGRAM ? c.format : test_name[c.test], &id, &c.t, res, &plan);
-		} else {
-			print_results(&c, out, res);
-		}
-		if (c.plot && write_plot(&c, res, NULL, &e))
-			goto fail;
-	}
-	if (finish_journal(d, &e))
-		goto fail;
-	if (fflush(out) || (out != stdout && fclose(out))) {
-		out = stdout;
-		fb_fail(&e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno));
-		goto fail;
-	}
-	vm_result_free(res);
-	vm_free(prog);
-	dev_close(d);
+	if (r.c.mode == RUN_RESTORE)
+		return do_restore(&r.c);
+	r.out = stdout;
+	if (prepare(&r, &e) || (r.c.mode == RUN_AUTO ? run_auto(&r.c, r.d, r.out, &e) : run_test(&r, &e)) ||
+	    finish(&r, &e))
+		return fail(&r, &e);
+	release(&r);
 	return 0;
-fail:
-	if (d && dev_journal(d)) {
-		struct fb_err why = e;
-		if (finish_journal(d, &why))
-			fprintf(stderr, "flashbench: %s\n", why.msg);
-		else
-			snprintf(e.msg + strlen(e.msg), sizeof(e.msg) - strlen(e.msg),
-				 "; the saved data were put back and verified");
-	}
-	if (out != stdout)
-		fclose(out);
-	vm_result_free(res);
-	vm_free(prog);
-	dev_close(d);
-	return die(&e);
 }

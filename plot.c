@@ -4,9 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "analyze.h"
-#include "report.h"
+#include "results.h"
 #include "svg.h"
+#include "testkinds.h"
 #include "units.h"
 
 struct arrays {
@@ -28,6 +31,19 @@ static void drop(struct arrays *a, size_t n)
 		free(a[i].x);
 		free(a[i].y);
 	}
+}
+
+/* Is there something to draw: at least one finite point, positive on a
+ * log axis?  (An empty or degenerate chart has no scale.) */
+static int draw(FILE *f, const struct chart *c)
+{
+	for (int i = 0; i < c->ns; i++)
+		for (size_t k = 0; k < c->s[i].n; k++) {
+			double x = c->s[i].x[k], y = c->s[i].y[k];
+			if (isfinite(x) && isfinite(y) && (!c->xlog || x > 0) && (!c->ylog || y > 0))
+				return svg_chart(f, c);
+		}
+	return -1;
 }
 
 static void add_marker(struct chart *c, double x, const char *fmt, uint64_t v)
@@ -70,12 +86,12 @@ static int align_chart(FILE *f, const char *title, const struct align_row *rows,
 	c.ns = 1;
 	add_marker(&c, (double)page, "page (read unit) %s", page);
 	add_marker(&c, (double)erase, erase_fmt, erase);
-	rc = svg_chart(f, &c);
+	rc = draw(f, &c);
 	drop(&a, 1);
 	return rc;
 }
 
-static int plot_align(FILE *f, const char *device, const struct vm_result *root)
+int plot_align(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
 	struct align_row *rows = calloc(root->nkid + 1, sizeof(*rows));
 	struct read_levels lv;
@@ -86,12 +102,11 @@ static int plot_align(FILE *f, const char *device, const struct vm_result *root)
 
 	if (!rows)
 		return -1;
-	for (size_t i = 0; i < root->nkid; i++)
-		align_row_of(&root->kid[i], &rows[i]);
+	align_rows_of(root, rows, root->nkid);
 	analyze_page(rows, root->nkid, 0, NULL, 0, 0, &page, &lv);
 	step = align_upper_step(rows, root->nkid, &lv);
-	format_size(bs, sizeof(bs), root->nkid && root->kid[0].nkid ? root->kid[0].kid[0].len : 0);
-	snprintf(title, sizeof(title), "flashbench -a %s (%s reads)", device, bs);
+	format_size(bs, sizeof(bs), align_blocksize(root));
+	snprintf(title, sizeof(title), "flashbench -%c %s (%s reads)", p->kind->letter, p->device, bs);
 	rc = align_chart(f, title, rows, root->nkid, page.determined ? page.value : 0, step,
 			 "step at %s (erase block?)");
 	free(rows);
@@ -107,9 +122,9 @@ int plot_auto(FILE *f, const char *device, const struct auto_report *r)
 			   r->erase.determined ? r->erase.value : 0, "erase block %s");
 }
 
-static int plot_scatter(FILE *f, const char *device, const struct vm_result *root)
+int plot_scatter(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
-	const struct vm_result *pos = root->nkid && root->kid[0].nkid ? &root->kid[0].kid[0] : NULL;
+	const struct vm_result *pos = scatter_points(root);
 	struct chart c;
 	struct arrays a;
 	char title[256];
@@ -122,7 +137,7 @@ static int plot_scatter(FILE *f, const char *device, const struct vm_result *roo
 		a.x[a.n] = (double)pos->kid[i].off / (1 << 20);
 		a.y[a.n++] = pos->kid[i].value;
 	}
-	snprintf(title, sizeof(title), "flashbench -s %s", device);
+	snprintf(title, sizeof(title), "flashbench -%c %s", p->kind->letter, p->device);
 	c.title = title;
 	c.xlabel = "offset (MiB)";
 	c.ylabel = "read time (best of the tries)";
@@ -131,18 +146,20 @@ static int plot_scatter(FILE *f, const char *device, const struct vm_result *roo
 	c.s[0] = (struct series){ .x = a.x, .y = a.y, .n = a.n, .points = 1 };
 	snprintf(c.s[0].name, sizeof(c.s[0].name), "read time");
 	c.ns = 1;
-	rc = svg_chart(f, &c);
+	rc = draw(f, &c);
 	drop(&a, 1);
 	return rc;
 }
 
 /* One series per column: open-au has one (the run), find-fat one per erase
  * block, interval one (average read time). */
-static int plot_rows(FILE *f, const char *test, const char *device, const struct vm_result *root, int random_order,
-		     unsigned nr)
+enum rows_style { ROWS_WRITES, ROWS_FAT, ROWS_INTERVAL };
+
+static int plot_rows(FILE *f, enum rows_style style, const struct vm_result *root, const struct print_ctx *p)
 {
-	int fat = !strcmp(test, "find-fat"), interval = !strcmp(test, "interval");
-	size_t cols = fat ? (root->nkid && root->kid[0].nkid ? root->kid[0].kid[0].nkid : 0) : 1;
+	int fat = style == ROWS_FAT, interval = style == ROWS_INTERVAL, random_order = p->t->random;
+	unsigned nr = p->t->open_au_nr;
+	size_t cols = fat ? fat_columns(root) : 1;
 	struct arrays a[CHART_SERIES];
 	struct chart c;
 	char title[256];
@@ -158,8 +175,9 @@ static int plot_rows(FILE *f, const char *test, const char *device, const struct
 		}
 	for (size_t i = 0; i < root->nkid; i++)
 		for (size_t j = 0; j < cols; j++) {
-			const struct vm_result *r = fat ? &root->kid[i].kid[0].kid[j] : &root->kid[i];
-			if (fat && !(root->kid[i].nkid && j < root->kid[i].kid[0].nkid))
+			const struct vm_result *aus = fat ? fat_blocks(&root->kid[i]) : NULL;
+			const struct vm_result *r = fat ? (aus && j < aus->nkid ? &aus->kid[j] : NULL) : &root->kid[i];
+			if (!r)
 				continue;
 			a[j].x[a[j].n] = (double)root->kid[i].unit;
 			a[j].y[a[j].n++] = interval ? (r->st.count ? r->st.total_ns / (double)r->st.count : 0)
@@ -171,33 +189,38 @@ static int plot_rows(FILE *f, const char *test, const char *device, const struct
 			snprintf(c.s[j].name, sizeof(c.s[j].name), "erase block %zu", j);
 		else if (interval)
 			snprintf(c.s[j].name, sizeof(c.s[j].name), "average read");
-		else
+		else if (p->kind->writes)
 			snprintf(c.s[j].name, sizeof(c.s[j].name), "%u erase block%s%s", nr, nr == 1 ? "" : "s",
 				 random_order ? ", random" : "");
+		else
+			snprintf(c.s[j].name, sizeof(c.s[j].name), "%s", p->kind->name);
 	}
 	c.ns = (int)cols;
-	snprintf(title, sizeof(title), "flashbench %s %s", fat ? "-f" : interval ? "-i" : "-O", device);
+	snprintf(title, sizeof(title), "flashbench -%c %s", p->kind->letter, p->device);
 	c.title = title;
-	c.xlabel = interval ? "stride (log scale)" : "chunk size (log scale)";
-	c.ylabel = interval ? "read time" : "write throughput (log scale)";
+	c.xlabel = interval ? "stride (log scale)" : p->kind->writes ? "chunk size (log scale)" : "request size (log scale)";
+	c.ylabel = interval ? "read time" : p->kind->writes ? "write throughput (log scale)" : "read throughput (log scale)";
 	c.xunit = AXIS_BYTES;
 	c.yunit = interval ? AXIS_NS : AXIS_RATE;
 	c.xlog = 1;
 	c.ylog = !interval;
 	c.yzero = 1;
-	rc = svg_chart(f, &c);
+	rc = draw(f, &c);
 	drop(a, cols);
 	return rc;
 }
 
-int plot_test(FILE *f, const char *test, const char *device, const struct vm_result *root, int random_order,
-	      unsigned open_au_nr)
+int plot_interval(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
-	if (!strcmp(test, "align"))
-		return plot_align(f, device, root);
-	if (!strcmp(test, "scatter"))
-		return plot_scatter(f, device, root);
-	if (!strcmp(test, "open-au") || !strcmp(test, "find-fat") || !strcmp(test, "interval"))
-		return plot_rows(f, test, device, root, random_order, open_au_nr);
-	return -1;
+	return plot_rows(f, ROWS_INTERVAL, root, p);
+}
+
+int plot_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p)
+{
+	return plot_rows(f, ROWS_WRITES, root, p);
+}
+
+int plot_find_fat(FILE *f, const struct vm_result *root, const struct print_ctx *p)
+{
+	return plot_rows(f, ROWS_FAT, root, p);
 }

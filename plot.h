@@ -1,8 +1,10 @@
-/* plot.h — which chart each test draws (--plot FILE.svg): align (diff
+/* plot.h — the chart each test draws (--plot FILE.svg): align (diff
  * against alignment, page and erase steps marked), scatter (time against
  * offset), interval (time against stride), open-au and find-fat
- * (throughput against chunk size), --auto (its align rows with the page and
- * erase block sizes it found).  Reads result trees; draws with svg.c. */
+ * (throughput against chunk size; plot_rates draws any test whose rows are
+ * request sizes: read or write throughput by its kind), --auto (its align rows with the page and
+ * erase block sizes it found).  Reads result trees through results.h; draws
+ * with svg.c.  Each returns 0, or -1 when there is nothing to draw. */
 #ifndef FLASHBENCH_PLOT_H
 #define FLASHBENCH_PLOT_H
 
@@ -11,9 +13,13 @@
 #include "characterise.h"
 #include "vm.h"
 
-/* test: "align", "scatter", "interval", "open-au", "find-fat" (others: -1) */
-int plot_test(FILE *f, const char *test, const char *device, const struct vm_result *root, int random_order,
-	      unsigned open_au_nr);
+struct print_ctx;
+
+int plot_align(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+int plot_scatter(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+int plot_interval(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+int plot_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+int plot_find_fat(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 int plot_auto(FILE *f, const char *device, const struct auto_report *r);
 
 #endif

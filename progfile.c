@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testkinds.h"
 #include "units.h"
 
 #define MAX_DEPTH 32
 #define MAX_FILE (1 << 20)
 
-static const char *const formats[] = { "tree", "align", "interval", "scatter", "open-au", "find-fat", NULL };
 
 /* opcode name -> opcode (from vm.h's table) */
 static int opcode_of(const char *w, size_t n, enum vm_opcode *code)
@@ -256,12 +256,19 @@ static int parse_format(struct parser *p, const char *q, const char **format)
 {
 	const char *f = q + 6, *w = word(&f);
 
-	for (int i = 0; formats[i]; i++)
-		if (strlen(formats[i]) == (size_t)(f - w) && !strncmp(formats[i], w, (size_t)(f - w))) {
-			*format = formats[i];
+	char names[256];
+	size_t n = 0;
+
+	/* the formats are the test kinds' names (testkinds.c) */
+	for (const struct test_kind *k = test_kinds; k->name; k++) {
+		if (strlen(k->name) == (size_t)(f - w) && !strncmp(k->name, w, (size_t)(f - w))) {
+			*format = k->name;
 			return 0;
 		}
-	return perr(p, w, "expected a format: tree, align, interval, scatter, open-au or find-fat");
+		n += (size_t)snprintf(names + n, n < sizeof(names) ? sizeof(names) - n : 0, "%s%s", n ? ", " : "",
+				      k->name);
+	}
+	return perr(p, w, "expected a format: %s", names);
 }
 
 int progfile_parse(const char *file, const char *text, const struct prog_vars *vars, struct vm_op **out,

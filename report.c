@@ -1,76 +1,13 @@
 /* report.c — classic text output of the tests (see report.h). */
 #include "report.h"
 
-#include <stdlib.h>
-#include <string.h>
-
+#include "results.h"
+#include "testkinds.h"
 #include "units.h"
 
-static int cmp_double(const void *a, const void *b)
+void report_align(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* Each read's figure is the mean of its fastest quarter of tries (at least
- * one): interrupts and housekeeping only ever add time, and on a real loop
- * device this varied about half as much from run to run as the single
- * fastest try (bench/RESULTS.md, "Repeatability"). */
-void crossing_of(const struct vm_result *tries, double best[3], struct vm_stats leg[3])
-{
-	size_t n = tries->nkid, m = (n + 3) / 4;
-	double *v = malloc((n ? n : 1) * sizeof(*v));
-
-	for (int k = 0; k < 3; k++) {
-		size_t got = 0;
-		best[k] = 0;
-		for (size_t t = 0; t < n; t++) {
-			const struct vm_result *seq = &tries->kid[t];
-			if ((size_t)k >= seq->nkid)
-				continue;
-			if (v)
-				v[got++] = seq->kid[k].value;
-			if (leg)
-				vm_stats_add(&leg[k], &seq->kid[k].st);
-		}
-		if (!got)
-			continue;
-		qsort(v, got, sizeof(*v), cmp_double);
-		if (m > got)
-			m = got;
-		for (size_t i = 0; i < m; i++)
-			best[k] += v[i];
-		best[k] /= (double)m;
-	}
-	free(v);
-}
-
-void align_row_of(const struct vm_result *row, struct align_row *out)
-{
-	double sum[3] = { 0, 0, 0 };
-	size_t n = 0;
-
-	memset(out, 0, sizeof(*out));
-	out->align = (unsigned long long)row->unit;
-	for (size_t p = 0; p < row->nkid; p++) {
-		double best[3];
-		if (!row->kid[p].nkid)
-			continue;
-		crossing_of(&row->kid[p].kid[0], best, out->leg);
-		for (int k = 0; k < 3; k++)
-			sum[k] += best[k];
-		n++;
-	}
-	if (n) {
-		out->pre = sum[0] / (double)n;
-		out->on = sum[1] / (double)n;
-		out->post = sum[2] / (double)n;
-	}
-	out->diff = out->on - (out->pre + out->post) / 2;
-}
-
-void report_align(FILE *f, const struct vm_result *root)
-{
+	(void)p;
 	for (size_t i = 0; i < root->nkid; i++) {
 		struct align_row r;
 		char pre[32], on[32], post[32], diff[32];
@@ -94,8 +31,9 @@ static void latency(FILE *f, const struct vm_stats *st)
 	fprintf(f, "\tmin %s\tavg %s\tmax %s", mn, av, mx);
 }
 
-void report_interval(FILE *f, const struct vm_result *root)
+void report_interval(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
+	(void)p;
 	for (size_t i = 0; i < root->nkid; i++) {
 		const struct vm_result *r = &root->kid[i];
 		char size[32], rate[32];
@@ -108,15 +46,16 @@ void report_interval(FILE *f, const struct vm_result *root)
 	}
 }
 
-void report_scatter(FILE *f, const struct vm_result *root)
+void report_scatter(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
-	const struct vm_result *pos = root->nkid && root->kid[0].nkid ? &root->kid[0].kid[0] : NULL;
+	const struct vm_result *pos = scatter_points(root);
 
+	(void)p;
 	for (size_t i = 0; pos && i < pos->nkid; i++)
 		fprintf(f, "%.6g\t%.6g\n", (double)pos->kid[i].off / (1 << 20), pos->kid[i].value / 1e6);
 }
 
-void report_open_au(FILE *f, const struct vm_result *root, int verbose)
+void report_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
 	for (size_t i = 0; i < root->nkid; i++) {
 		const struct vm_result *r = &root->kid[i];
@@ -125,17 +64,17 @@ void report_open_au(FILE *f, const struct vm_result *root, int verbose)
 		format_size(size, sizeof(size), r->unit);
 		format_rate(rate, sizeof(rate), vm_throughput(r));
 		fprintf(f, "%s\t%s", size, rate);
-		if (verbose)
+		if (p->verbose)
 			latency(f, &r->st);
 		fputc('\n', f);
 	}
 }
 
-void report_find_fat(FILE *f, const struct vm_result *root, int verbose)
+void report_find_fat(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
 	for (size_t i = 0; i < root->nkid; i++) {
 		const struct vm_result *r = &root->kid[i];
-		const struct vm_result *aus = r->nkid ? &r->kid[0] : NULL;
+		const struct vm_result *aus = fat_blocks(r);
 		char size[32], rate[32];
 
 		format_size(size, sizeof(size), r->unit);
@@ -145,7 +84,7 @@ void report_find_fat(FILE *f, const struct vm_result *root, int verbose)
 			fprintf(f, "\t%s", rate);
 		}
 		fputc('\n', f);
-		for (size_t j = 0; verbose && aus && j < aus->nkid; j++) {
+		for (size_t j = 0; p->verbose && aus && j < aus->nkid; j++) {
 			fprintf(f, "#\terase block %zu", j);
 			latency(f, &aus->kid[j].st);
 			fputc('\n', f);
@@ -169,7 +108,8 @@ static void tree_node(FILE *f, const struct vm_result *r, int depth)
 		tree_node(f, &r->kid[i], depth + 1);
 }
 
-void report_tree(FILE *f, const struct vm_result *root)
+void report_tree(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
+	(void)p;
 	tree_node(f, root, 0);
 }

@@ -1,6 +1,6 @@
 /* report.h — the classic tab-separated text output of each test.  Formats
- * only: it reads result trees (programs.h says where each figure sits) and
- * never touches the device. */
+ * only: it reads result trees through results.h and never touches the
+ * device.  Each is a test kind's text printer (testkinds.c). */
 #ifndef FLASHBENCH_REPORT_H
 #define FLASHBENCH_REPORT_H
 
@@ -8,33 +8,23 @@
 
 #include "vm.h"
 
+struct print_ctx;
+
 /* "align 4194304\tpre 735µs\ton 1.08ms\tpost 780µs\tdiff 324µs" per line */
-void report_align(FILE *f, const struct vm_result *root);
+void report_align(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 /* "interval 16KiB\t21.5M/s\tmin 735µs\tavg 740µs\tmax 760µs" per stride */
-void report_interval(FILE *f, const struct vm_result *root);
+void report_interval(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 /* "offset_MiB\ttime_ms" per position, for gnuplot */
-void report_scatter(FILE *f, const struct vm_result *root);
-/* "4MiB\t8.79M/s" per chunk size; verbose adds "\tmin ..\tavg ..\tmax .." */
-void report_open_au(FILE *f, const struct vm_result *root, int verbose);
-/* "4MiB\t8.79M/s\t8.81M/s..." one column per erase block; verbose adds a
+void report_scatter(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+/* "4MiB\t8.79M/s" per request size (open-au's chunks); -v adds
+ * "\tmin ..\tavg ..\tmax .." */
+void report_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+/* "4MiB\t8.79M/s\t8.81M/s..." one column per erase block; -v adds a
  * min/avg/max line per erase block below each size */
-void report_find_fat(FILE *f, const struct vm_result *root, int verbose);
+void report_find_fat(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 
 /* A program's kept result nodes, indented by depth:
  * "off-span unit=64KiB off=16777216 len=65536\t<total>\t<rate>\tmin ..\tavg ..\tmax .." */
-void report_tree(FILE *f, const struct vm_result *root);
-
-/* The align figures of one row, shared with the analysis: pre, on and post
- * are the best of the tries, averaged over the positions. */
-struct align_row {
-	unsigned long long align;
-	double pre, on, post, diff;
-	struct vm_stats leg[3];     /* every pre, on and post read */
-};
-void align_row_of(const struct vm_result *row, struct align_row *out);
-
-/* The tries around one boundary (a repeat node whose kids are pre/on/post
- * sequences): the best time of each of the three reads, and their stats. */
-void crossing_of(const struct vm_result *tries, double best[3], struct vm_stats leg[3]);
+void report_tree(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 
 #endif

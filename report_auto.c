@@ -1,4 +1,5 @@
-/* report_auto.c — --auto report (text and JSON) and JSON for classic tests. */
+/* report_auto.c — --auto report (text and JSON), and the JSON identity of
+ * tool and device that every JSON output starts with. */
 #include "report_auto.h"
 
 #include <stdlib.h>
@@ -129,7 +130,7 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 
 /* ------------------------------------------------------------ JSON */
 
-static void json_identity(struct json *j, const struct identity *id)
+void json_identity(struct json *j, const struct identity *id)
 {
 	json_object(j, "tool");
 	json_string(j, "name", "flashbench");
@@ -145,17 +146,6 @@ static void json_identity(struct json *j, const struct identity *id)
 		json_string(j, id->info.name[i], id->info.value[i]);
 	dev_describe(id->dev, j);
 	json_end(j);
-}
-
-static void json_stats(struct json *j, const struct vm_stats *st)
-{
-	json_uint(j, "requests", st->count);
-	json_uint(j, "bytes", st->bytes);
-	json_uint(j, "min_ns", st->min_ns);
-	json_number(j, "avg_ns", st->count ? st->total_ns / (double)st->count : 0);
-	json_uint(j, "max_ns", st->max_ns);
-	json_number(j, "total_ns", st->total_ns);
-	json_number(j, "bytes_per_second", st->total_ns > 0 ? (double)st->bytes * 1e9 / st->total_ns : 0);
 }
 
 /* card: the card's own word (0: none) */
@@ -312,112 +302,6 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	}
 	json_number(&j, "device_ns", r->device_ns);
 	json_number(&j, "wall_ns", wall_ns);
-	json_end(&j);
-	json_finish(&j);
-}
-
-/* A program's kept result nodes as nested objects. */
-static void json_tree(struct json *j, const struct vm_result *r)
-{
-	json_object(j, NULL);
-	json_string(j, "op", vm_opcode_name(r->op->code));
-	json_string(j, "label", r->op->label);
-	json_uint(j, "offset", r->off);
-	json_uint(j, "length", r->len);
-	json_uint(j, "unit", r->unit);
-	json_number(j, "value_ns", r->value);
-	json_stats(j, &r->st);
-	if (r->nkid) {
-		json_array(j, "children");
-		for (size_t i = 0; i < r->nkid; i++)
-			json_tree(j, &r->kid[i]);
-		json_end(j);
-	}
-	json_end(j);
-}
-
-void report_test_json(FILE *f, const char *test, const struct identity *id, const struct test_params *t,
-		      const struct vm_result *root, const struct vm_plan *plan)
-{
-	struct json j;
-
-	json_start(&j, f);
-	json_identity(&j, id);
-	json_string(&j, "test", test);
-	json_object(&j, "parameters");
-	json_uint(&j, "blocksize", t->blocksize);
-	json_uint(&j, "erasesize", t->erasesize);
-	json_uint(&j, "count", t->count);
-	if (!strcmp(test, "open-au")) {
-		json_uint(&j, "open_au_nr", t->open_au_nr);
-		json_bool(&j, "random", t->random);
-	} else if (!strcmp(test, "find-fat")) {
-		json_uint(&j, "fat_nr", t->fat_nr);
-	} else if (!strcmp(test, "scatter")) {
-		json_uint(&j, "scatter_order", t->scatter_order);
-		json_uint(&j, "scatter_span", t->scatter_span);
-	} else if (!strcmp(test, "interval")) {
-		json_uint(&j, "interval_order", t->interval_order);
-	}
-	json_end(&j);
-	if (plan && plan->bytes_written) {
-		json_object(&j, "written");
-		json_uint(&j, "from", plan->write_lo);
-		json_uint(&j, "to", plan->write_hi - 1);
-		json_uint(&j, "bytes", plan->bytes_written);
-		json_end(&j);
-	}
-	json_array(&j, "results");
-	if (!strcmp(test, "align")) {
-		for (size_t i = 0; i < root->nkid; i++) {
-			const struct vm_result *row = &root->kid[i];
-			struct align_row a;
-			align_row_of(row, &a);
-			json_object(&j, NULL);
-			json_uint(&j, "align", a.align);
-			json_number(&j, "diff_ns", a.diff);
-			for (int k = 0; k < 3; k++) {
-				json_object(&j, k == 0 ? "pre" : k == 1 ? "on" : "post");
-				json_number(&j, "ns", k == 0 ? a.pre : k == 1 ? a.on : a.post);
-				json_stats(&j, &a.leg[k]);
-				json_end(&j);
-			}
-			json_end(&j);
-		}
-	} else if (!strcmp(test, "scatter")) {
-		const struct vm_result *pos = root->nkid && root->kid[0].nkid ? &root->kid[0].kid[0] : NULL;
-		for (size_t i = 0; pos && i < pos->nkid; i++) {
-			json_object(&j, NULL);
-			json_uint(&j, "offset", pos->kid[i].off);
-			json_number(&j, "ns", pos->kid[i].value);
-			json_stats(&j, &pos->kid[i].st);
-			json_end(&j);
-		}
-	} else if (!strcmp(test, "find-fat")) {
-		for (size_t i = 0; i < root->nkid; i++) {
-			const struct vm_result *aus = root->kid[i].nkid ? &root->kid[i].kid[0] : NULL;
-			json_object(&j, NULL);
-			json_uint(&j, "chunk", root->kid[i].unit);
-			json_array(&j, "erase_blocks");
-			for (size_t k = 0; aus && k < aus->nkid; k++) {
-				json_object(&j, NULL);
-				json_uint(&j, "offset", aus->kid[k].off);
-				json_stats(&j, &aus->kid[k].st);
-				json_end(&j);
-			}
-			json_end(&j);
-			json_end(&j);
-		}
-	} else if (!strcmp(test, "tree")) {
-		json_tree(&j, root);
-	} else { /* open-au, interval: one row per unit */
-		for (size_t i = 0; i < root->nkid; i++) {
-			json_object(&j, NULL);
-			json_uint(&j, !strcmp(test, "interval") ? "stride" : "chunk", root->kid[i].unit);
-			json_stats(&j, &root->kid[i].st);
-			json_end(&j);
-		}
-	}
 	json_end(&j);
 	json_finish(&j);
 }

@@ -1,5 +1,5 @@
 /* report_auto.h — the --auto report as text (a person reads it) and as JSON
- * (a program does), and JSON for the classic tests.  Formats only. */
+ * (a program does).  Formats only. */
 #ifndef FLASHBENCH_REPORT_AUTO_H
 #define FLASHBENCH_REPORT_AUTO_H
 
@@ -13,14 +13,12 @@
 void report_auto_text(FILE *f, const struct identity *id, const struct auto_report *r, int wrote, double wall_ns);
 void report_auto_json(FILE *f, const struct identity *id, const struct auto_report *r, int wrote, double wall_ns);
 
-/* JSON for a classic test ("align", "open-au", ...); plan gives the range
- * written (write tests) */
-void report_test_json(FILE *f, const char *test, const struct identity *id, const struct test_params *t,
-		      const struct vm_result *root, const struct vm_plan *plan);
+struct json;
+/* "tool" and "device" objects, first in every JSON output */
+void json_identity(struct json *j, const struct identity *id);
 
 /* Parts shared with --analyze (report_analyze.c), so both print findings
  * and recommendations the same way. */
-struct json;
 void report_finding_text(FILE *f, const struct finding *x);
 void report_finding_json(struct json *j, const struct finding *x);
 void report_recommendations_text(FILE *f, const struct recommendations *rec, unsigned sector);

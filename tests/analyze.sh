@@ -212,4 +212,4 @@ expect_error "analyze reads an --auto result on its own" 2 "mixed.json:[0-9]+:11
 printf 'hello\nno table here\n' > "$TMP/none.txt"
 expect_error "analyze refuses text without a table" 2 "no flashbench -a, -O or --find-fat table found" "$FB" --analyze "$TMP/none.txt"
 expect_error "analyze names a missing file" 2 "cannot read $TMP/missing" "$FB" --analyze "$TMP/missing"
-expect_error "analyze takes no --write" 2 "takes no --write" "$FB" --analyze --write tests/real/classic-readme.txt
+expect_error "analyze takes no --write" 2 "option '--write' does not apply to --analyze" "$FB" --analyze --write tests/real/classic-readme.txt

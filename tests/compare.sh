@@ -72,6 +72,6 @@ if [ "$(summary | grep -cE '^\| [^|]+( \| [^|]+){8} \|$')" = 5 ]; then
 else
 	fail "summary: nine cells a line, in table syntax" "$(summary | head -2)"
 fi
-expect_error "summary error: needs --auto" 2 '--summary goes with --auto' "$FB" -a --summary sim:sd-4m
+expect_error "summary error: needs --auto" 2 "option '--summary' does not apply to --align \(it goes with --auto\)" "$FB" -a --summary sim:sd-4m
 expect_error "summary error: not with --json" 2 '--summary goes with --auto, without --json' \
 	"$FB" -A --summary --json sim:sd-4m

@@ -79,19 +79,21 @@ golden() {
 	fi
 }
 
-is_root() { [ "$(id -u)" = 0 ]; }
-
-# wait_for SECONDS WHAT CMD...: poll CMD until it succeeds; when SECONDS pass
-# first, say on stderr which event (WHAT) never came and return 1.
+# wait_for WHAT SECONDS CMD...: wait until CMD succeeds (an event: a line in
+# a file, a file, a pid gone), checking 20 times a second; after SECONDS
+# says "timed out after N s waiting for WHAT" on stderr and returns 1.  The
+# short pause between checks is a poll interval, not a timing assumption.
 wait_for() {
-	local limit=$1 what=$2 deadline
+	local what=$1 secs=$2 end
 	shift 2
-	deadline=$((SECONDS + limit))
+	end=$((SECONDS + secs))
 	until "$@"; do
-		if [ $SECONDS -ge $deadline ]; then
-			echo "timed out after ${limit}s waiting for $what" >&2
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "timed out after $secs s waiting for $what" >&2
 			return 1
 		fi
-		sleep 0.01
+		sleep 0.05
 	done
 }
+
+is_root() { [ "$(id -u)" = 0 ]; }

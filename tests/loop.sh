@@ -5,11 +5,13 @@
 . tests/lib.sh
 
 ALL="align on a loop device|align leaves the bytes alone|align on a read-only loop device|align into a pipe"
-ALL="$ALL|auto read-only on a read-only loop device|progress on a terminal|no progress when stderr is not a terminal"
+ALL="$ALL|auto read-only on a read-only loop device|progress on a terminal|--progress into a file|no progress when stderr is not a terminal"
 ALL="$ALL|open-au writes only its announced range|find-fat writes only its announced range"
 ALL="$ALL|write refused while mounted|write refused through a symlink alias|erase refused while mounted"
 ALL="$ALL|write refused on active swap|write refused while another program holds the device|erase discards a range|erase refuses a range past the end"
 ALL="$ALL|erase refuses an unaligned range|align leaves a mounted device alone"
+ALL="$ALL|-o naming the loop device under test|-o naming another node of the device|-o naming the image behind the loop device"
+ALL="$ALL|-o naming the loop device over the image under test|--plot naming a partition of the device|-o naming the disk of the partition"
 
 is_root || skip_all "needs root for loop devices"
 command -v losetup > /dev/null || skip_all "losetup is not installed (util-linux)"
@@ -41,6 +43,7 @@ fi
 "$FB" -a -b 4k -c 2 "$L" > /dev/null 2>&1
 "$FB" -s --scatter-order=6 "$L" > /dev/null 2>&1
 "$FB" -i --interval-order=3 "$L" > /dev/null 2>&1
+"$FB" -R -c 1 -e 1M "$L" > /dev/null 2>&1
 after=$(sum "$L" 0 "$SIZE")
 [ "$before" = "$after" ] && pass "align leaves the bytes alone" || fail "align leaves the bytes alone" "checksum changed"
 
@@ -62,6 +65,36 @@ if [ "${PIPESTATUS[0]}" = 0 ] && [ "$(wc -l < "$TMP/tee")" = 9 ]; then
 	pass "align into a pipe"
 else
 	fail "align into a pipe" "$(cat "$TMP/err")"
+fi
+
+# ------------------------------------------------------------ outputs
+# an output naming the device under test (the node, another node with the
+# same number, the file behind it, a partition of it) is refused before
+# anything runs, and leaves the device alone
+expect_error "-o naming the loop device under test" 2 "--out=$L is the device under test" "$FB" -a -c 1 "$L" -o "$L"
+mknod "$TMP/node" b "$(stat -c '%t' "$L" | xargs printf '%d')" "$(stat -c '%T' "$L" | xargs printf '%d')"
+expect_error "-o naming another node of the device" 2 "--out=$TMP/node is the device under test" \
+	"$FB" -O -e 1M -b 512k "$L" -o "$TMP/node"
+expect_error "-o naming the image behind the loop device" 2 "--out=$img is the device under test" \
+	"$FB" -a -c 1 "$L" -o "$img"
+expect_error "-o naming the loop device over the image under test" 2 "--out=$L is the device under test" \
+	"$FB" -a -c 1 "$img" -o "$L"
+[ "$(sum "$L" 0 "$SIZE")" = "$before" ] || fail "-o naming the loop device under test" "the device changed"
+parted=$TMP/parted.img
+truncate -s 16M "$parted"
+# an MBR with one partition at sector 2048, 8192 sectors long
+mbr_ok=$(python3 -c "import struct, sys; f = open(sys.argv[1], 'r+b'); f.seek(446)
+f.write(struct.pack('<B3sB3sII', 0, bytes(3), 0x83, bytes(3), 2048, 8192)); f.seek(510); f.write(b'\x55\xaa'); print('ok')" \
+	"$parted" 2> /dev/null)
+if [ "$mbr_ok" = ok ] && attach -P "$parted" && [ -e "/sys/block/${DEV#/dev/}/${DEV#/dev/}p1" ] &&
+	wait_for "partition node ${DEV}p1" 30 test -b "${DEV}p1" 2> "$TMP/werr"; then
+	expect_error "--plot naming a partition of the device" 2 "--plot=${DEV}p1 is the device under test" \
+		"$FB" -a -c 1 "$DEV" --plot "${DEV}p1"
+	expect_error "-o naming the disk of the partition" 2 "--out=$DEV is the device under test" \
+		"$FB" -a -c 1 -b 4k "${DEV}p1" -o "$DEV"
+else
+	skip "--plot naming a partition of the device" "this kernel does not scan partitions of loop devices (or no python3)"
+	skip "-o naming the disk of the partition" "this kernel does not scan partitions of loop devices (or no python3)"
 fi
 
 # ------------------------------------------------------------ write tests
@@ -131,10 +164,15 @@ fi
 # another program holding the device exclusively (O_EXCL): the kernel says
 # EBUSY and the write test says the device is in use
 if command -v python3 > /dev/null; then
-	python3 -c "import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); time.sleep(30)" "$LM" &
+	python3 -c "import os, sys, signal; fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
+open(sys.argv[2], 'w').write('held')
+signal.pause()" "$LM" "$TMP/held" &
 	holder=$!
-	sleep 0.5
-	expect_error "write refused while another program holds the device" 1 "$LM: device is in use" "$FB" -O "$LM"
+	if wait_for "python3 to hold $LM" 60 grep -q held "$TMP/held" 2> "$TMP/werr"; then
+		expect_error "write refused while another program holds the device" 1 "$LM: device is in use" "$FB" -O "$LM"
+	else
+		fail "write refused while another program holds the device" "$(cat "$TMP/werr")"
+	fi
 	kill "$holder" 2> /dev/null
 	wait "$holder" 2> /dev/null
 else
@@ -158,17 +196,25 @@ expect_error "erase refuses a range past the end" 2 "ends past the end of $L" "$
 expect_error "erase refuses an unaligned range" 2 "multiples of the 512-byte sector" "$ERASE" "$L" 1000 1M
 
 # ------------------------------------------------------------ progress
-# a run of over two seconds shows progress when stderr is a terminal, and
-# nothing but the announcement when it is not
+# --progress shows the line from the first request, however short the run:
+# redrawn in place on a terminal, one plain line per update into a file;
+# without it, nothing but the announcement when stderr is not a terminal
 if command -v script > /dev/null; then
-	script -qfc "$FB -O -e 4M -b 2k $L > /dev/null" "$TMP/typescript" > /dev/null 2>&1
-	if tr '\r' '\n' < "$TMP/typescript" | grep -qE '^flashbench: open-au +[0-9]+% \([0-9]+ of 8190 requests\), about [0-9]+s left'; then
+	script -qfc "$FB -O -e 4M -b 512k --progress $L > /dev/null" "$TMP/typescript" > /dev/null 2>&1
+	if tr '\r' '\n' < "$TMP/typescript" | grep -qE '^flashbench: open-au +[0-9]+% \([0-9]+ of 30 requests\), about [0-9]+s left'; then
 		pass "progress on a terminal"
 	else
 		fail "progress on a terminal" "$(tr '\r' '\n' < "$TMP/typescript" | tail -3)"
 	fi
 else
 	skip "progress on a terminal" "script (util-linux) is not installed"
+fi
+"$FB" -O -e 4M -b 512k --progress "$L" > /dev/null 2> "$TMP/forced"
+if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: open-au +[0-9]+% \(1 of 30 requests\), about [0-9]+s left$' &&
+	! grep -q $'[\r\033]' "$TMP/forced"; then
+	pass "--progress into a file"
+else
+	fail "--progress into a file" "$(head -c 300 "$TMP/forced" | od -c | head -5)"
 fi
 "$FB" -O -e 4M -b 2k "$L" > /dev/null 2> "$TMP/quiet"
 if [ "$(wc -l < "$TMP/quiet")" = 1 ] && grep -q "overwrites bytes" "$TMP/quiet"; then

@@ -59,3 +59,4 @@ len 4k keep
 PROG
 expect_error "plot: a tree program has no chart" 2 "the 'tree' format has none" "$FB" --program "$TMP/tree.fbp" --plot "$TMP/t.svg" sim:sd-4m
 [ ! -e "$TMP/t.svg" ] && pass "plot: no file left behind on error" || fail "plot: no file left behind on error" "t.svg exists"
+plot "plot: read-speed" r.svg "request size (log scale)" "read throughput (log scale)" ">read-speed<" -- -R sim:sd-4m

@@ -93,7 +93,7 @@ trial() { # trial SIGNAL N: start a run, send SIGNAL at event N % 4
 	"$FB" "${run_args[@]}" --preserve "$L" > /dev/null 2> trial.err &
 	pid=$!
 	# shellcheck disable=SC2086 # the event is a command and its arguments
-	wait_for 120 "$ev (trial $2)" event_or_end "$pid" $ev
+	wait_for "$ev (trial $2)" 120 event_or_end "$pid" $ev
 	kill -"$1" "$pid" 2> /dev/null
 	wait "$pid"
 }
@@ -151,7 +151,7 @@ held() { # held JOURNAL: leave a killed run's journal of 8 records
 	rm -f "$1"
 	"$FB" --program hold.fbp --write --preserve="$1" "$L" > /dev/null 2> held.err &
 	pid=$!
-	wait_for 120 "the program's writes" event_or_end "$pid" overwritten_all
+	wait_for "the program's writes" 120 event_or_end "$pid" overwritten_all
 	kill -KILL "$pid" 2> /dev/null
 	wait "$pid" 2> /dev/null
 	[ -s "$1" ] && overwritten_all
@@ -354,7 +354,7 @@ printf '\x00\x00\x00\x00\x83\x00\x00\x00\x00\x80\x00\x00\x00\x80\x00\x00' |
 	dd of=disk.img bs=1 seek=462 conv=notrunc status=none
 printf '\x55\xaa' | dd of=disk.img bs=1 seek=510 conv=notrunc status=none
 attach -P disk.img
-if ! wait_for 10 "the partitions of $DEV" test -b "${DEV}p2" 2> /dev/null; then
+if ! wait_for "the partitions of $DEV" 10 test -b "${DEV}p2" 2> /dev/null; then
 	skip "preserve: refuses a journal on the device under test" "the kernel here does not scan partitions on loop devices"
 elif mkfs.ext4 -q -F "${DEV}p1" > /dev/null 2>&1 && mkdir -p p1 &&
 	mount "${DEV}p1" p1; then

@@ -1,0 +1,459 @@
+/* options.c — the option table, and everything made from it (see
+ * options.h). */
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "sim.h"
+#include "units.h"
+#include "version.h"
+
+enum arg_kind {
+	ARG_FLAG,          /* no value: the int field counts how often it was given */
+	ARG_SIZE,          /* a size with suffixes: uint64_t field */
+	ARG_COUNT,         /* a whole number in [min, max]: unsigned field */
+	ARG_FILE,          /* a file name: const char * field */
+	ARG_OPT_FILE,      /* an optional file name: the flag field is set, the name in field */
+	ARG_MODE,          /* chooses the run (value: mode); a file name in field, if it has one */
+	ARG_MODE_OPT,      /* the same with an optional file name */
+	ARG_HELP, ARG_VERSION,
+};
+
+enum help_section { SEC_AUTO, SEC_SAVED, SEC_PROGRAM, SEC_READ, SEC_WRITE, SEC_KEEP, SEC_PARAM, SEC_END };
+
+struct cli_option {
+	const char *name;
+	char letter;
+	enum arg_kind arg;
+	const char *meta;         /* "SIZE", "N", "FILE" */
+	uint64_t min, max;        /* ARG_COUNT; ARG_SIZE: min only (1: not zero) */
+	size_t field;             /* offsetof(struct cli, ...) */
+	size_t flag;              /* ARG_OPT_FILE: offsetof the int set when given */
+	unsigned applies;         /* FOR_* */
+	const char *kind;         /* also applies to this test kind; --help lists it below the kind */
+	enum help_section section;
+	int mode;                 /* ARG_MODE */
+	const char *help;         /* '\n' continues on the next line */
+};
+
+#define F(x) offsetof(struct cli, x)
+
+static const struct cli_option options[] = {
+	{ "auto", 'A', ARG_MODE, NULL, 0, 0, 0, 0, FOR_ALL, NULL, SEC_AUTO, RUN_AUTO,
+	  "find page and erase block size (read-only), and with\n--write also the smallest efficient write, open erase\n"
+	  "blocks and FAT area; says how sure it is and how to\npartition and format the medium" },
+	{ "write", 0, ARG_FLAG, NULL, 0, 0, F(write), 0, FOR_AUTO | FOR_PROGRAM | FOR_WRITE, NULL, SEC_AUTO, 0,
+	  "let --auto run write tests (DESTROYS data in the\nranges it announces)" },
+	{ "analyze", 0, ARG_MODE_OPT, "FILE", 0, 0, F(analyze), 0, FOR_ANALYZE, NULL, SEC_SAVED, RUN_ANALYZE,
+	  "read -a, -O and -f tables (as posted to a list or a\nbug tracker: quoted, wrapped, any units) or our\n"
+	  "--json results from FILE or standard input and\nsay what they show, as --auto does; --json and\n--plot work too" },
+	{ "program", 0, ARG_MODE, "FILE", 0, 0, F(program), 0, FOR_ALL, NULL, SEC_PROGRAM, RUN_PROGRAM,
+	  "run a VM program written as text (see README);\nprograms that write need --write" },
+	{ "interval-order", 0, ARG_COUNT, "N", 0, 30, F(t.interval_order), 0, FOR_PROGRAM, "interval", SEC_READ, 0,
+	  "largest stride is blocksize * 2^N (default 6)" },
+	{ "scatter-order", 0, ARG_COUNT, "N", 0, 24, F(t.scatter_order), 0, FOR_PROGRAM, "scatter", SEC_READ, 0,
+	  "scatter across 2^N blocks (default 9)" },
+	{ "scatter-span", 0, ARG_COUNT, "N", 1, 1u << 20, F(t.scatter_span), 0, FOR_PROGRAM, "scatter", SEC_READ, 0,
+	  "each read spans N blocks (default 1)" },
+	{ "open-au-nr", 0, ARG_COUNT, "N", 1, 4096, F(t.open_au_nr), 0, FOR_PROGRAM, "open-au", SEC_WRITE, 0,
+	  "erase blocks written at once (default 2)" },
+	{ "random", 'r', ARG_FLAG, NULL, 0, 0, F(t.random), 0, 0, "open-au", SEC_WRITE, 0,
+	  "pseudo-random chunk order inside each erase block" },
+	{ "fat-nr", 0, ARG_COUNT, "N", 1, 4096, F(t.fat_nr), 0, FOR_PROGRAM, "find-fat", SEC_WRITE, 0,
+	  "erase blocks to look at (default 6)" },
+	{ "preserve", 0, ARG_OPT_FILE, "FILE", 0, 0, F(journal), F(preserve), FOR_WRITE | FOR_AUTO | FOR_PROGRAM, NULL,
+	  SEC_KEEP, 0,
+	  "save every range before it is overwritten to a journal\n(default ./flashbench-DEVICE.journal) and put it back\n"
+	  "at the end, also after Ctrl-C" },
+	{ "restore", 0, ARG_MODE, "FILE", 0, 0, F(journal), 0, FOR_RESTORE, NULL, SEC_KEEP, RUN_RESTORE,
+	  "put back what a killed run saved: flashbench\n--restore=FILE DEVICE" },
+	{ "device-changed", 0, ARG_FLAG, NULL, 0, 0, F(device_changed), 0, FOR_RESTORE, NULL, SEC_KEEP, 0,
+	  "with --restore: accept a device that does not look\nlike the one the journal was written for (warns)" },
+	{ "preserve-volatile", 0, ARG_FLAG, NULL, 0, 0, F(preserve_volatile), 0, FOR_WRITE | FOR_AUTO | FOR_PROGRAM,
+	  NULL, SEC_KEEP, 0, "with --preserve: accept a journal on tmpfs/ramfs,\nwhich a power cut loses" },
+	/* the classic tool's geometry: accepted by every test, as it was */
+	{ "blocksize", 'b', ARG_SIZE, "SIZE", 1, 0, F(t.blocksize), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
+	  "smallest request (default 16KiB)" },
+	{ "erasesize", 'e', ARG_SIZE, "SIZE", 1, 0, F(t.erasesize), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
+	  "erase block size (default 4MiB; 12M, 1.5M work)" },
+	{ "offset", 0, ARG_SIZE, "SIZE", 0, 0, F(t.offset), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
+	  "where to start (open-au default: the first erase\nboundary at or above 16MiB)" },
+	{ "count", 'c', ARG_COUNT, "N", 1, 1000000, F(t.count), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
+	  "tries per measurement (default 8); align averages\nthe fastest quarter, scatter keeps the fastest" },
+	{ "out", 'o', ARG_FILE, "FILE", 0, 0, F(out), 0, FOR_ALL | FOR_SAVED, NULL, SEC_PARAM, 0,
+	  "write results to FILE instead of standard output" },
+	{ "json", 0, ARG_FLAG, NULL, 0, 0, F(json), 0, FOR_ALL | FOR_SAVED, NULL, SEC_PARAM, 0,
+	  "results as JSON (every test, and --auto)" },
+	{ "plot", 0, ARG_FILE, "FILE.svg", 0, 0, F(plot), 0, FOR_ALL | FOR_SAVED, NULL, SEC_PARAM, 0,
+	  "draw the results as an SVG chart" },
+	{ "summary", 0, ARG_FLAG, NULL, 0, 0, F(summary), 0, FOR_AUTO, NULL, SEC_PARAM, 0,
+	  "with --auto: one line for a survey table (wiki syntax)" },
+	{ "compare", 0, ARG_MODE, NULL, 0, 0, 0, 0, FOR_COMPARE, NULL, SEC_PARAM, RUN_COMPARE,
+	  "flashbench --compare A.json B.json...: saved --json\nresults side by side, differences marked (no device)" },
+	{ "verbose", 'v', ARG_FLAG, NULL, 0, 0, F(verbose), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
+	  "add min/avg/max request times to write tests" },
+	{ "progress", 0, ARG_FLAG, NULL, 0, 0, F(progress), 0, FOR_ALL, NULL, SEC_PARAM, 0,
+	  "show progress on stderr from the first request,\nalso when it is not a terminal (one line each)" },
+	{ "help", 'h', ARG_HELP, NULL, 0, 0, 0, 0, 0, NULL, SEC_PARAM, 0, "show this help" },
+	{ "version", 0, ARG_VERSION, NULL, 0, 0, 0, 0, 0, NULL, SEC_PARAM, 0, "show the version" },
+};
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+#define KIND_VAL 0x1000    /* getopt value of test kind k: KIND_VAL + k */
+#define OPT_VAL 0x100      /* getopt value of option i without a letter: OPT_VAL + i */
+
+static const char *const section_title[SEC_END] = {
+	[SEC_AUTO] = "Automatic characterisation:",
+	[SEC_SAVED] = "Reading saved results (no device needed):",
+	[SEC_PROGRAM] = "Your own test:",
+	[SEC_READ] = "Read-only tests (safe on a mounted card):",
+	[SEC_WRITE] = "Write tests (DESTROY the data in the range they announce; refused on a\n"
+		      "mounted or otherwise used device):",
+	[SEC_KEEP] = "Keeping the data (write tests):",
+	[SEC_PARAM] = "Parameters (sizes take suffixes: 512, 24k, 1.5M, 12MiB, 2G):",
+};
+
+/* ------------------------------------------------------------ help */
+
+static void help_line(FILE *f, char letter, const char *name, const char *meta, int optional, const char *help)
+{
+	char left[64];
+
+	snprintf(left, sizeof(left), "--%s%s%s%s%s", name, meta ? (optional ? "[=" : "=") : "", meta ? meta : "",
+		 meta && optional ? "]" : "", "");
+	if (letter)
+		fprintf(f, "  -%c, %-20s", letter, left);
+	else
+		fprintf(f, "      %-20s", left);
+	if (strlen(left) >= 20)
+		fprintf(f, "\n%26s", "");
+	for (const char *p = help; *p;) {
+		size_t n = strcspn(p, "\n");
+		fprintf(f, "%.*s\n", (int)n, p);
+		p += n;
+		if (*p == '\n' && *++p)
+			fprintf(f, "%26s", "");
+	}
+}
+
+static void help_option(FILE *f, const struct cli_option *o)
+{
+	help_line(f, o->letter, o->name, o->meta, o->arg == ARG_OPT_FILE || o->arg == ARG_MODE_OPT, o->help);
+}
+
+void cli_usage(FILE *f)
+{
+	fputs("Usage: flashbench TEST [OPTION]... DEVICE\n"
+	      "Find how a flash medium (SD card, USB stick, CF, eMMC, SSD) works inside.\n"
+	      "DEVICE is a block device, an existing regular file, or a simulated card\n"
+	      "sim:PRESET[,KEY=VALUE...] or sim:KEY=VALUE,... (presets below; keys in the README).\n", f);
+	for (int s = 0; s < SEC_END; s++) {
+		fprintf(f, "\n%s\n", section_title[s]);
+		for (const struct test_kind *k = test_kinds; (s == SEC_READ || s == SEC_WRITE) && k->name; k++) {
+			if (!k->letter || k->writes != (s == SEC_WRITE))
+				continue;
+			help_line(f, k->letter, k->name, NULL, 0, k->help);
+			for (size_t i = 0; i < NOPTIONS; i++)
+				if (options[i].kind && !strcmp(options[i].kind, k->name))
+					help_option(f, &options[i]);
+		}
+		for (size_t i = 0; i < NOPTIONS; i++)
+			if (options[i].section == (enum help_section)s && !options[i].kind)
+				help_option(f, &options[i]);
+	}
+	fputs("\nExit status: 0 success, 1 device or I/O error, 2 usage error.\n"
+	      "\nSimulated devices:\n", f);
+	for (unsigned i = 0; sim_preset_name(i); i++)
+		fprintf(f, "  sim:%-8s %s\n", sim_preset_name(i), sim_preset_description(sim_preset_name(i)));
+}
+
+/* ------------------------------------------------------------ parsing */
+
+static int set_value(struct cli *c, const struct cli_option *o, const char *val, struct fb_err *e)
+{
+	char *base = (char *)c;
+	const char *why;
+	uint64_t v;
+
+	switch (o->arg) {
+	case ARG_FLAG:
+		(*(int *)(base + o->field))++;
+		return 0;
+	case ARG_FILE:
+		*(const char **)(base + o->field) = val;
+		return 0;
+	case ARG_OPT_FILE:
+		*(int *)(base + o->flag) = 1;
+		*(const char **)(base + o->field) = val;
+		return 0;
+	case ARG_SIZE:
+		if (parse_size(val, &v, &why))
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
+		if (v < o->min)
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
+		*(uint64_t *)(base + o->field) = v;
+		return 0;
+	case ARG_COUNT:
+		if (parse_count(val, &v, &why))
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
+		if (v < o->min || v > o->max)
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: must be from %llu to %llu", o->name, val,
+				       (unsigned long long)o->min, (unsigned long long)o->max);
+		*(unsigned *)(base + o->field) = (unsigned)v;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* The run an option chose: a test kind (k) or a mode; name is the option's
+ * long name. */
+static int set_mode(struct cli *c, enum run_mode mode, const struct test_kind *k, const char *name,
+		    struct fb_err *e)
+{
+	char opt[sizeof(c->mode_option)];
+
+	snprintf(opt, sizeof(opt), "--%s", name);
+	if (c->mode != RUN_NONE && strcmp(c->mode_option, opt))
+		return fb_fail(e, EXIT_USAGE, "choose one test: %s and %s were both given", c->mode_option, opt);
+	c->mode = mode;
+	c->kind = k;
+	memcpy(c->mode_option, opt, sizeof(opt));
+	return 0;
+}
+
+/* The runs an option applies to, as "--open-au, --program" */
+static void applies_list(const struct cli_option *o, char *buf, size_t len)
+{
+	size_t n = 0;
+
+#define ADD(s) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", s))
+	if (o->applies & FOR_AUTO)
+		ADD("--auto");
+	for (const struct test_kind *k = test_kinds; k->name; k++) {
+		char opt[64];
+		snprintf(opt, sizeof(opt), "--%s", k->name);
+		if (k->letter && ((o->applies & (k->writes ? FOR_WRITE : FOR_READ)) || (o->kind && !strcmp(o->kind, k->name))))
+			ADD(opt);
+	}
+	if (o->applies & FOR_PROGRAM)
+		ADD("--program");
+	if (o->applies & FOR_RESTORE)
+		ADD("--restore");
+	if (o->applies & FOR_ANALYZE)
+		ADD("--analyze");
+	if (o->applies & FOR_COMPARE)
+		ADD("--compare");
+#undef ADD
+}
+
+static int applies(const struct cli *c, const struct cli_option *o)
+{
+	switch (c->mode) {
+	case RUN_AUTO: return !!(o->applies & FOR_AUTO);
+	case RUN_PROGRAM: return !!(o->applies & FOR_PROGRAM);
+	case RUN_RESTORE: return !!(o->applies & FOR_RESTORE);
+	case RUN_ANALYZE: return !!(o->applies & FOR_ANALYZE);
+	case RUN_COMPARE: return !!(o->applies & FOR_COMPARE);
+	case RUN_TEST:
+		return (o->applies & (c->kind->writes ? FOR_WRITE : FOR_READ)) || (o->kind && !strcmp(o->kind, c->kind->name));
+	default: return 1;
+	}
+}
+
+/* The test kind and option of a getopt value (one of them NULL). */
+static void lookup(int val, const struct test_kind **k, const struct cli_option **o)
+{
+	*k = NULL;
+	*o = NULL;
+	if (val >= KIND_VAL) {
+		*k = &test_kinds[val - KIND_VAL];
+		return;
+	}
+	if (val >= OPT_VAL && val < OPT_VAL + (int)NOPTIONS) {
+		*o = &options[val - OPT_VAL];
+		return;
+	}
+	for (const struct test_kind *t = test_kinds; t->name; t++)
+		if (t->letter && t->letter == val)
+			*k = t;
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (options[i].letter && options[i].letter == val)
+			*o = &options[i];
+}
+
+static int has_arg(enum arg_kind a)
+{
+	return a == ARG_OPT_FILE || a == ARG_MODE_OPT ? optional_argument
+	       : a == ARG_SIZE || a == ARG_COUNT || a == ARG_FILE || a == ARG_MODE ? required_argument : no_argument;
+}
+
+/* getopt's tables, from ours */
+static void getopt_tables(struct option *lo, char *shorts)
+{
+	size_t n = 0, s = 0;
+
+	shorts[s++] = ':';
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *o = &options[i];
+		int arg = o->arg == ARG_MODE && !o->field ? no_argument : has_arg(o->arg);
+		lo[n++] = (struct option){ o->name, arg, NULL, o->letter ? o->letter : OPT_VAL + (int)i };
+		if (o->letter) {
+			shorts[s++] = o->letter;
+			if (arg == required_argument)
+				shorts[s++] = ':';
+		}
+	}
+	for (const struct test_kind *k = test_kinds; k->name; k++) {
+		int val = KIND_VAL + (int)(k - test_kinds);
+		if (!k->letter)
+			continue;
+		lo[n++] = (struct option){ k->name, no_argument, NULL, val };
+		if (k->alias)
+			lo[n++] = (struct option){ k->alias, no_argument, NULL, val };
+		shorts[s++] = k->letter;
+	}
+	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[s] = '\0';
+}
+
+/* getopt refused argv[optind - 1]: say why */
+static int refused(int argc, char **argv, struct fb_err *e)
+{
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+	const struct test_kind *k;
+	const struct cli_option *o;
+
+	lookup(optopt, &k, &o);
+	if (!strncmp(arg, "--", 2) && strchr(arg, '=') && (k || o))
+		return fb_fail(e, EXIT_USAGE, "option '%.*s' takes no value (see flashbench --help)",
+			       (int)(strchr(arg, '=') - arg), arg);
+	if (optopt && optopt < OPT_VAL && strncmp(arg, "--", 2))
+		return fb_fail(e, EXIT_USAGE, "unknown option '-%c' (see flashbench --help)", optopt);
+	return fb_fail(e, EXIT_USAGE, "unknown option '%s' (see flashbench --help)", arg);
+}
+
+static int stdout_ok(struct fb_err *e)
+{
+	if (fflush(stdout) || ferror(stdout))
+		return fb_fail(e, EXIT_DEVICE, "cannot write to standard output: %s", strerror(errno));
+	return 1;
+}
+
+static int positional(int argc, char **argv, struct cli *c, struct fb_err *e);
+
+/* What the options given say together. */
+static int check_together(const struct cli *c, const unsigned char *given, struct fb_err *e)
+{
+	char list[256];
+
+	if (c->mode == RUN_NONE) {
+		char hint[256];
+		size_t n = (size_t)snprintf(hint, sizeof(hint), "-A (auto)");
+		for (const struct test_kind *k = test_kinds; k->name; k++)
+			if (k->letter)
+				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ", -%c (%s)",
+						      k->letter, k->name);
+		return fb_fail(e, EXIT_USAGE, "no test chosen: use %s; see --help", hint);
+	}
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (given[i] && !applies(c, &options[i])) {
+			applies_list(&options[i], list, sizeof(list));
+			return fb_fail(e, EXIT_USAGE, "option '--%s' does not apply to %s (it goes with %s)",
+				       options[i].name, c->mode_option, list);
+		}
+	if (c->preserve && !cli_writes(c) && !c->write)
+		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write, "
+			       "--program --write)");
+	if (c->preserve_volatile && !c->preserve)
+		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with --preserve");
+	if (c->preserve && c->journal && !*c->journal)
+		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
+	if (c->summary && c->json)
+		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, without --json: one line per device for "
+			       "a survey table");
+	return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
+{
+	struct option lo[NOPTIONS + 32];
+	char shorts[2 * NOPTIONS + 32];
+	unsigned char given[NOPTIONS] = { 0 };
+	int val;
+
+	memset(c, 0, sizeof(*c));
+	test_defaults(&c->t);
+	getopt_tables(lo, shorts);
+	opterr = 0;
+	while ((val = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		const struct test_kind *k;
+		const struct cli_option *o;
+		const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+
+		if (val == ':')
+			return fb_fail(e, EXIT_USAGE, "option '%s' needs a value (see flashbench --help)", arg);
+		lookup(val, &k, &o);
+		if (val == '?' || (!k && !o))
+			return refused(argc, argv, e);
+		if (k) {
+			if (set_mode(c, RUN_TEST, k, k->name, e))
+				return -1;
+			continue;
+		}
+		given[o - options] = 1;
+		if (o->arg == ARG_HELP) {
+			cli_usage(stdout);
+			return stdout_ok(e);
+		}
+		if (o->arg == ARG_VERSION) {
+			printf("flashbench " FLASHBENCH_VERSION "\n");
+			return stdout_ok(e);
+		}
+		if (o->arg == ARG_MODE || o->arg == ARG_MODE_OPT) {
+			if (set_mode(c, (enum run_mode)o->mode, NULL, o->name, e))
+				return -1;
+			if (o->field)
+				*(const char **)((char *)c + o->field) = optarg;
+			continue;
+		}
+		if (set_value(c, o, optarg, e))
+			return -1;
+	}
+	if (positional(argc, argv, c, e))
+		return -1;
+	return check_together(c, given, e);
+}
+
+/* What follows the options: one device, or the saved results' files. */
+static int positional(int argc, char **argv, struct cli *c, struct fb_err *e)
+{
+	if (c->mode == RUN_ANALYZE) { /* one file, or standard input */
+		if (argc - optind > (c->analyze ? 0 : 1))
+			return fb_fail(e, EXIT_USAGE, "--analyze reads one file ('%s' is one too many)", argv[argc - 1]);
+		if (!c->analyze)
+			c->analyze = optind < argc ? argv[optind] : "-";
+		return 0;
+	}
+	if (c->mode == RUN_COMPARE) {
+		c->files = (const char *const *)argv + optind;
+		c->nfiles = argc - optind;
+		return c->nfiles < 2 ? fb_fail(e, EXIT_USAGE, "--compare needs two or more files written with --json "
+					       "(flashbench --compare A.json B.json)") : 0;
+	}
+	if (optind >= argc)
+		return fb_fail(e, EXIT_USAGE, "no device given (usage: flashbench TEST [OPTION]... DEVICE; see --help)");
+	if (argc - optind > 1)
+		return fb_fail(e, EXIT_USAGE, "more than one device given ('%s', '%s'); name one device",
+			       argv[optind], argv[optind + 1]);
+	c->device = argv[optind];
+	return *c->device ? 0 : fb_fail(e, EXIT_USAGE, "the device name is empty");
+}
+
+int cli_writes(const struct cli *c)
+{
+	return (c->mode == RUN_TEST && c->kind->writes) || (c->mode == RUN_AUTO && c->write) ||
+	       (c->mode == RUN_PROGRAM && c->program_writes);
+}

@@ -1,0 +1,184 @@
+/* outfile.c — output files written safely (see outfile.h). */
+#include "outfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* The directory part of path ("." when it has none). */
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+/* Open a sysfs file of block device rdev. */
+static FILE *sysfs_open(dev_t rdev, const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s", major(rdev), minor(rdev), name);
+	return fopen(path, "re");
+}
+
+/* The whole disk a partition belongs to (rdev itself for a whole disk). */
+static dev_t whole_disk(dev_t rdev)
+{
+	char path[128], real[PATH_MAX];
+	unsigned ma, mi;
+	int got;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", major(rdev), minor(rdev));
+	if (access(path, F_OK) || !realpath(path, real))
+		return rdev;
+	*strrchr(real, '/') = '\0';                       /* .../sdb/sdb1 */
+	snprintf(strrchr(real, '/'), sizeof(real) - (size_t)(strrchr(real, '/') - real), "/dev");
+	if (!(f = fopen(real, "re")))
+		return rdev;
+	got = fscanf(f, "%u:%u", &ma, &mi);
+	fclose(f);
+	return got == 2 ? makedev(ma, mi) : rdev;
+}
+
+/* Is block device rdev a loop device over the file st? */
+static int loop_over(dev_t rdev, const struct stat *st)
+{
+	char file[PATH_MAX];
+	struct stat b;
+	FILE *f = sysfs_open(rdev, "loop/backing_file");
+	int got;
+
+	if (!f)
+		return 0;
+	got = fscanf(f, "%4095[^\n]", file);
+	fclose(f);
+	return got == 1 && !stat(file, &b) && b.st_dev == st->st_dev && b.st_ino == st->st_ino;
+}
+
+static int same_device(const struct stat *a, const struct stat *b)
+{
+	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
+		return a->st_rdev == b->st_rdev || whole_disk(a->st_rdev) == b->st_rdev ||
+		       whole_disk(b->st_rdev) == a->st_rdev;
+	if (S_ISBLK(a->st_mode) && S_ISREG(b->st_mode))
+		return loop_over(a->st_rdev, b);
+	if (S_ISREG(a->st_mode) && S_ISBLK(b->st_mode))
+		return loop_over(b->st_rdev, a);
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+int outfile_check_dir(const char *opt, const char *path, struct fb_err *e)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	dir_of(path, dir, sizeof(dir));
+	if (stat(dir, &st))
+		return fb_fail(e, EXIT_USAGE, "%s=%s: directory %s: %s (create it or name another place)", opt, path,
+			       dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return fb_fail(e, EXIT_USAGE, "%s=%s: %s is not a directory", opt, path, dir);
+	if (access(dir, W_OK | X_OK))
+		return fb_fail(e, EXIT_USAGE, "%s=%s: cannot write in directory %s: %s", opt, path, dir,
+			       strerror(errno));
+	return 0;
+}
+
+int outfile_check(const char *opt, const char *path, const char *device, struct fb_err *e)
+{
+	struct stat st, dst;
+
+	if (!*path)
+		return fb_fail(e, EXIT_USAGE, "%s needs a file name", opt);
+	if (stat(path, &st))
+		return errno == ENOENT ? outfile_check_dir(opt, path, e)
+				       : fb_fail(e, EXIT_USAGE, "%s=%s: %s", opt, path, strerror(errno));
+	if (strncmp(device, "sim:", 4) && !stat(device, &dst) && same_device(&st, &dst))
+		return fb_fail(e, EXIT_USAGE, "%s=%s is the device under test (%s): the output would overwrite it; "
+			       "name another file", opt, path, device);
+	if (S_ISDIR(st.st_mode))
+		return fb_fail(e, EXIT_USAGE, "%s=%s is a directory; name a file", opt, path);
+	if (access(path, W_OK))
+		return fb_fail(e, EXIT_USAGE, "%s=%s: cannot write it: %s", opt, path, strerror(errno));
+	return S_ISREG(st.st_mode) ? outfile_check_dir(opt, path, e) : 0;
+}
+
+int outfile_open(struct outfile *o, const char *opt, const char *path, struct fb_err *e)
+{
+	struct stat st;
+	int exists = !stat(path, &st), fd;
+	const char *base;
+	char dir[PATH_MAX];
+	mode_t mask;
+
+	memset(o, 0, sizeof(*o));
+	o->opt = opt;
+	if (exists && !S_ISREG(st.st_mode)) {
+		snprintf(o->target, sizeof(o->target), "%s", path);
+		if (!(o->f = fopen(path, "w")))
+			return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot write it: %s", opt, path, strerror(errno));
+		return 0;
+	}
+	if (!exists || !realpath(path, o->target))
+		snprintf(o->target, sizeof(o->target), "%s", path);
+	dir_of(o->target, dir, sizeof(dir));
+	base = strrchr(o->target, '/') ? strrchr(o->target, '/') + 1 : o->target;
+	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.XXXXXX", dir, base) >= sizeof(o->tmp))
+		return fb_fail(e, EXIT_USAGE, "%s=%s: the name is too long", opt, path);
+	if ((fd = mkstemp(o->tmp)) < 0) {
+		o->tmp[0] = '\0';
+		return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot create a file in %s: %s", opt, path, dir, strerror(errno));
+	}
+	mask = umask(0);
+	umask(mask);
+	(void)!fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask);
+	if (!(o->f = fdopen(fd, "w"))) {
+		close(fd);
+		outfile_abort(o);
+		return fb_fail(e, EXIT_DEVICE, "%s=%s: %s", opt, path, strerror(errno));
+	}
+	return 0;
+}
+
+int outfile_commit(struct outfile *o, struct fb_err *e)
+{
+	int bad = fflush(o->f) || ferror(o->f) || (o->tmp[0] && fsync(fileno(o->f)));
+	int err = errno, in_place = !o->tmp[0];
+
+	if (fclose(o->f) && !bad) {
+		bad = 1;
+		err = errno;
+	}
+	o->f = NULL;
+	if (!bad && o->tmp[0] && rename(o->tmp, o->target)) {
+		bad = 1;
+		err = errno;
+	}
+	if (bad) {
+		outfile_abort(o);
+		return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot write it: %s%s", o->opt, o->target, strerror(err),
+			       in_place ? "" : " (it was left as it was)");
+	}
+	o->tmp[0] = '\0';
+	return 0;
+}
+
+void outfile_abort(struct outfile *o)
+{
+	if (o->f)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp[0])
+		unlink(o->tmp);
+	o->tmp[0] = '\0';
+}

@@ -1,0 +1,40 @@
+/* outfile.h — output files (-o, --plot) written without harming anything:
+ * a regular file (or a new one) is written to a temporary file in the same
+ * directory and renamed over the target only when everything was written;
+ * a non-regular target (device node, FIFO, /dev/null) is written in place
+ * and never removed.  Nothing is removed that this run did not create.
+ * Before a test runs, outfile_check refuses a path that cannot be written or
+ * that is the device under test (the same file, the same device number, a
+ * partition of it or the disk holding it, or the file behind its loop
+ * device). */
+#ifndef FLASHBENCH_OUTFILE_H
+#define FLASHBENCH_OUTFILE_H
+
+#include <limits.h>
+#include <stdio.h>
+
+#include "err.h"
+
+struct outfile {
+	FILE *f;
+	const char *opt;        /* "--out", "--plot" */
+	char target[PATH_MAX];  /* where the output lands (symlinks followed) */
+	char tmp[PATH_MAX];     /* our temporary file; "" when written in place */
+};
+
+/* opt names the option in messages ("--out"); device is the device under
+ * test (a sim: spec matches nothing).  Usage errors. */
+int outfile_check(const char *opt, const char *path, const char *device, struct fb_err *e);
+
+/* Can a new file be made next to path (its directory exists and is
+ * writable)?  For the --preserve journal. */
+int outfile_check_dir(const char *opt, const char *path, struct fb_err *e);
+
+int outfile_open(struct outfile *o, const char *opt, const char *path, struct fb_err *e);
+/* Flush, close and rename into place; on a write error the temporary file
+ * is removed and the target left as it was. */
+int outfile_commit(struct outfile *o, struct fb_err *e);
+/* Close without keeping anything new (the target stays as it was). */
+void outfile_abort(struct outfile *o);
+
+#endif

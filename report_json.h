@@ -1,0 +1,32 @@
+/* report_json.h — JSON of the tests (not --auto): the identity, the test's
+ * name and parameters, the range written, and its results, each test kind
+ * giving its own parameters and results (testkinds.c).  Formats only. */
+#ifndef FLASHBENCH_REPORT_JSON_H
+#define FLASHBENCH_REPORT_JSON_H
+
+#include <stdio.h>
+
+#include "devinfo.h"
+#include "programs.h"
+#include "vm.h"
+
+struct json;
+struct test_kind;
+
+/* plan gives the range written (write tests) */
+void report_test_json(FILE *f, const struct test_kind *k, const struct identity *id, const struct test_params *t,
+		      const struct vm_result *root, const struct vm_plan *plan);
+
+/* the test kinds' JSON parameters and results */
+void json_params_open_au(struct json *j, const struct test_params *t);
+void json_params_find_fat(struct json *j, const struct test_params *t);
+void json_params_scatter(struct json *j, const struct test_params *t);
+void json_params_interval(struct json *j, const struct test_params *t);
+void json_results_align(struct json *j, const struct vm_result *root);
+void json_results_scatter(struct json *j, const struct vm_result *root);
+void json_results_find_fat(struct json *j, const struct vm_result *root);
+void json_results_tree(struct json *j, const struct vm_result *root);
+void json_results_strides(struct json *j, const struct vm_result *root);
+void json_results_chunks(struct json *j, const struct vm_result *root);
+
+#endif

@@ -1,0 +1,97 @@
+/* testkinds.c — the table of test kinds (see testkinds.h). */
+#include "testkinds.h"
+
+#include <string.h>
+
+#include "plot.h"
+#include "report.h"
+#include "report_json.h"
+#include "units.h"
+
+/* align: the middle read starts half a block before the boundary, so a
+ * block is at least two sectors; the positions must fit in the device */
+static int check_align(const struct test_params *t, const char *device, uint64_t dev_size, unsigned sector,
+		       struct fb_err *e)
+{
+	unsigned ss = sector ? sector : 512;
+
+	if (t->blocksize < 2 * ss)
+		return fb_fail(e, EXIT_USAGE, "--align needs a block size of at least 2 sectors (%u bytes%s): its "
+			       "middle read starts half a block before the boundary", 2 * ss,
+			       sector ? " on this device" : "");
+	if (dev_size && align_spacing(dev_size, 0) < 2 * t->blocksize)
+		return fb_fail(e, EXIT_USAGE, "%s is too small for --align with %llu-byte blocks", device,
+			       (unsigned long long)t->blocksize);
+	return 0;
+}
+
+/* chunks halve from the erase size to the block size */
+static int check_chunks(const struct test_params *t, const char *device, uint64_t dev_size, unsigned sector,
+			struct fb_err *e)
+{
+	char bs[32], es[32];
+
+	(void)device;
+	(void)dev_size;
+	(void)sector;
+	format_size(bs, sizeof(bs), t->blocksize);
+	format_size(es, sizeof(es), t->erasesize);
+	if (t->blocksize > t->erasesize)
+		return fb_fail(e, EXIT_USAGE, "--blocksize=%s is larger than --erasesize=%s", bs, es);
+	if (t->erasesize % t->blocksize)
+		return fb_fail(e, EXIT_USAGE, "--erasesize=%s is not a multiple of --blocksize=%s", es, bs);
+	return 0;
+}
+
+/* write tests: chunks as above, from an erase block boundary */
+static int check_erase_blocks(const struct test_params *t, const char *device, uint64_t dev_size, unsigned sector,
+			      struct fb_err *e)
+{
+	char es[32];
+
+	if (check_chunks(t, device, dev_size, sector, e))
+		return -1;
+	format_size(es, sizeof(es), t->erasesize);
+	if (t->offset != UINT64_MAX && t->offset % t->erasesize)
+		return fb_fail(e, EXIT_USAGE, "--offset=%llu is not a multiple of the erase size (%s): "
+			       "write tests must start on an erase block boundary", (unsigned long long)t->offset, es);
+	return 0;
+}
+
+const struct test_kind test_kinds[] = {
+	{ .name = "align", .letter = 'a', .program = "align", .check = check_align,
+	  .help = "time reads across power-of-two boundaries: erase\nblock and page sizes show as steps in 'diff'",
+	  .shape = { 5, 3, 1 }, .text = report_align, .json_results = json_results_align, .plot = plot_align },
+	{ .name = "interval", .letter = 'i', .program = "interval",
+	  .help = "time reads at strides blocksize .. blocksize<<order",
+	  .shape = { 1, 1, 1 }, .text = report_interval, .json_params = json_params_interval,
+	  .json_results = json_results_strides, .plot = plot_interval },
+	{ .name = "scatter", .letter = 's', .program = "scatter",
+	  .help = "time reads at 2^order consecutive blocks, as\n'offset_MiB<TAB>time_ms' lines for gnuplot",
+	  .shape = { 3, 1, 0 }, .text = report_scatter, .json_params = json_params_scatter,
+	  .json_results = json_results_scatter, .plot = plot_scatter },
+	{ .name = "open-au", .letter = 'O', .writes = 1, .program = "open-au",
+	  .program_random = "open-au-random", .check = check_erase_blocks,
+	  .help = "write N erase blocks interleaved in chunks halving\nfrom the erase size to the block size",
+	  .shape = { 1, 1, 1 }, .text = report_rates, .json_params = json_params_open_au,
+	  .json_results = json_results_chunks, .plot = plot_rates },
+	{ .name = "find-fat", .letter = 'f', .alias = "findfat", .writes = 1, .program = "find-fat",
+	  .check = check_erase_blocks,
+	  .help = "write each of the first N erase blocks at each\nchunk size: FAT-optimised areas stand out",
+	  .shape = { 3, 1, 1 }, .text = report_find_fat, .json_params = json_params_find_fat,
+	  .json_results = json_results_find_fat, .plot = plot_find_fat },
+	{ .name = "read-speed", .letter = 'R', .program = "read-speed", .check = check_chunks,
+	  .help = "sequential read throughput at request sizes halving\nfrom the erase size to the block size",
+	  .shape = { 1, 1, 1 }, .text = report_rates, .json_results = json_results_chunks, .plot = plot_rates },
+	/* the generic format of --program: every kept node */
+	{ .name = "tree", .text = report_tree, .json_results = json_results_tree },
+	{ .name = NULL },
+};
+
+const struct test_kind *test_kind_named(const char *name)
+{
+	for (const struct test_kind *k = test_kinds; k->name; k++)
+		if (!strcmp(k->name, name))
+			return k;
+	return NULL;
+}

@@ -1,0 +1,111 @@
+# tests/output.sh — output files (-o, --plot): written to a temporary file
+# and renamed into place only on success, so a failed or stopped run leaves
+# the old file as it was and no file behind; device nodes are written in
+# place and never removed; an output naming the device under test, or one
+# that cannot be written, is refused before anything runs.
+. tests/lib.sh
+
+img=$TMP/t.img
+truncate -s 64M "$img"
+zero_img() { cmp -s -n $((64 << 20)) "$img" /dev/zero; }
+# no_leftovers: no temporary file left in $TMP/o
+no_leftovers() { [ -z "$(find "$TMP/o" -name '.*' -type f)" ]; }
+mkdir -p "$TMP/o"
+
+expect_error "-o naming the file under test is refused" 2 "--out=$img is the device under test \($img\)" \
+	"$FB" -a "$img" -o "$img"
+[ "$(stat -c %s "$img")" = $((64 << 20)) ] && pass "-o naming the file under test leaves it whole" ||
+	fail "-o naming the file under test leaves it whole" "size now $(stat -c %s "$img")"
+ln -s "$img" "$TMP/alias.img"
+expect_error "-o naming the file under test through a symlink is refused" 2 "is the device under test" \
+	"$FB" -a "$img" -o "$TMP/alias.img"
+expect_error "--plot naming the file under test is refused" 2 "--plot=$img is the device under test" \
+	"$FB" -O "$img" --plot "$img"
+expect_error "-O with --plot into a missing directory is refused before writing" 2 \
+	"--plot=/nonexistent/x.svg: directory /nonexistent: " "$FB" -O "$img" --plot /nonexistent/x.svg
+zero_img && pass "a refused --plot writes nothing to the device" ||
+	fail "a refused --plot writes nothing to the device" "the image changed"
+expect_error "-o into a missing directory is refused" 2 "--out=$TMP/none/x: directory $TMP/none: " \
+	"$FB" -a sim:sd-4m -o "$TMP/none/x"
+expect_error "-o naming a directory is refused" 2 "--out=$TMP is a directory" "$FB" -a sim:sd-4m -o "$TMP"
+expect_error "--preserve into a missing directory is refused" 2 "--preserve=/nonexistent/j: directory /nonexistent: " \
+	"$FB" -O --preserve=/nonexistent/j "$img"
+zero_img && pass "a refused --preserve writes nothing to the device" ||
+	fail "a refused --preserve writes nothing to the device" "the image changed"
+
+# -o through a symlink writes the file it points to and keeps the link and
+# the file's mode; no temporary file is left
+echo old > "$TMP/o/keep"
+chmod 640 "$TMP/o/keep"
+ln -s keep "$TMP/o/link"
+if "$FB" -a sim:sd-4m -o "$TMP/o/link" 2> "$TMP/err" && [ -L "$TMP/o/link" ] &&
+	cmp -s "$TMP/o/keep" tests/golden/align-sd-4m.out && [ "$(stat -c %a "$TMP/o/keep")" = 640 ] && no_leftovers; then
+	pass "-o through a symlink writes its target, keeps link and mode"
+else
+	fail "-o through a symlink writes its target, keeps link and mode" "$(cat "$TMP/err") $(ls -la "$TMP/o")"
+fi
+
+# a run stopped half-way (SIGTERM, seen after the first progress line)
+# leaves the old -o file and --plot file as they were, and nothing else
+cat > "$TMP/long.fbp" <<'PROG'
+format interval
+unit-double 512 512 keep
+  len 512
+    repeat 99000000
+      read
+PROG
+echo old > "$TMP/o/res"
+echo old > "$TMP/o/p.svg"
+"$FB" --program "$TMP/long.fbp" --progress -o "$TMP/o/res" --plot "$TMP/o/p.svg" sim:sd-4m 2> "$TMP/long.err" &
+pid=$!
+if wait_for "the first progress line" 60 grep -q requests "$TMP/long.err" 2> "$TMP/werr"; then
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	if [ "$rc" = 1 ] && [ "$(cat "$TMP/o/res")" = old ] && [ "$(cat "$TMP/o/p.svg")" = old ] && no_leftovers; then
+		pass "a stopped run leaves -o and --plot files as they were"
+	else
+		fail "a stopped run leaves -o and --plot files as they were" "exit $rc; $(tail -1 "$TMP/long.err"); $(ls -a "$TMP/o")"
+	fi
+else
+	kill -TERM "$pid" 2> /dev/null
+	wait "$pid"
+	fail "a stopped run leaves -o and --plot files as they were" "$(cat "$TMP/werr")"
+fi
+
+# a non-regular output is written in place and never removed
+if "$FB" -a sim:sd-4m -o /dev/null --plot /dev/null 2> "$TMP/err" && [ -c /dev/null ]; then
+	pass "-o and --plot /dev/null work and leave it"
+else
+	fail "-o and --plot /dev/null work and leave it" "$(cat "$TMP/err")"
+fi
+if command -v mkfifo > /dev/null && mkfifo "$TMP/fifo"; then
+	cat "$TMP/fifo" > "$TMP/fromfifo" &
+	reader=$!
+	"$FB" -a sim:sd-4m -o "$TMP/fifo" 2> "$TMP/err"
+	rc=$?
+	wait "$reader"
+	if [ "$rc" = 0 ] && [ -p "$TMP/fifo" ] && cmp -s "$TMP/fromfifo" tests/golden/align-sd-4m.out; then
+		pass "-o into a FIFO writes in place and keeps it"
+	else
+		fail "-o into a FIFO writes in place and keeps it" "exit $rc, $(cat "$TMP/err")"
+	fi
+else
+	skip "-o into a FIFO writes in place and keeps it" "cannot make a FIFO here"
+fi
+if is_root; then
+	# a full device (a copy of /dev/full's node): the error is reported,
+	# the node stays, and the -o file of the same run is left as it was
+	mknod "$TMP/full" c 1 7
+	echo old > "$TMP/o/res"
+	expect_error "--plot to a full device reports the error" 1 "--plot=$TMP/full: cannot write it: No space left" \
+		"$FB" -a sim:sd-4m -o "$TMP/o/res" --plot "$TMP/full"
+	if [ -c "$TMP/full" ] && [ "$(cat "$TMP/o/res")" = old ] && no_leftovers; then
+		pass "--plot to a full device keeps the node and the old -o file"
+	else
+		fail "--plot to a full device keeps the node and the old -o file" "$(ls -la "$TMP" "$TMP/o")"
+	fi
+else
+	skip "--plot to a full device reports the error" "needs root to make a device node"
+	skip "--plot to a full device keeps the node and the old -o file" "needs root to make a device node"
+fi
