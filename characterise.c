@@ -23,9 +23,12 @@ struct ctx {
 	struct fb_err *e;
 	uint64_t e_size;                  /* erase size the write tests use */
 	uint64_t region, region_aus, cursor;
+	struct vm_op *last;               /* the program of the last result: its
+					   * nodes name their operations (labels) */
 };
 
-/* Run a program and account for it; the caller frees *res. */
+/* Run a program and account for it; the caller frees *res.  The program
+ * lives until the next run (results point at its operations). */
 /* progress across programs: add what earlier programs did */
 static void progress_total(void *ctx, uint64_t done)
 {
@@ -60,7 +63,8 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 			c->r->reads += plan.requests;
 		}
 	}
-	vm_free(prog);
+	vm_free(c->last);
+	c->last = prog;
 	return rc;
 }
 
@@ -611,9 +615,10 @@ int characterise(struct dev *d, const struct auto_options *o, struct auto_report
 	needs_write(&r->open_linear, "open_linear", "open erase blocks, linear", 0);
 	needs_write(&r->open_random, "open_random", "open erase blocks, random order", 0);
 	needs_write(&r->fat, "fat_area", "FAT-optimised erase blocks at the start", 0);
-	if (read_phase(&c))
-		return -1;
-	if (o->write && write_phase(&c))
+	int rc = read_phase(&c) || (o->write && write_phase(&c)) ? -1 : 0;
+
+	vm_free(c.last);
+	if (rc)
 		return -1;
 	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, dev_size(d), dev_sector(d), &r->rec);
 	return 0;
