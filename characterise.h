@@ -57,7 +57,9 @@ struct auto_report {
 	size_t nfat;
 	uint64_t fat_chunk, fat_small;      /* sizes the FAT probe wrote */
 	uint64_t cache;                     /* bytes a write cache absorbed (0: none seen) */
-	double cache_fast, cache_slow;      /* time per burst write before and after */
+	enum cache_verdict cache_verdict;   /* UNDECIDED: steady up to the largest sought */
+	struct write_cache wcache;          /* what the cache probe saw */
+	double cache_ns;                    /* device time the cache probe took */
 	uint64_t warmup;                    /* bytes written before each write measurement */
 	/* what it cost */
 	uint64_t reads, writes, bytes_written;

@@ -429,24 +429,40 @@ static void test_analysis(void)
 	      "analysis: collapse at 2.5x, or past the geometric middle of a known collapse", "wrong verdicts");
 }
 
-/* A write cache shows as linear writes that wait for earlier work. */
+/* A write cache shows in one burst (32 writes one per erase block, then
+ * linear ones) as linear writes that wait for earlier work, or that slow
+ * down for good once it is full; garbage collection paid at once shows none. */
 static void test_analyze_cache(void)
 {
-	double t[32], late, steady;
-	uint64_t got;
+	double t[128];
+	struct write_cache w;
+	enum cache_verdict v;
 
-	for (int i = 0; i < 32; i++)
-		t[i] = 2e6;
-	t[0] = 200e6; /* its own erase block's opening, or a pause */
-	t[17] = 150e6;
-	got = analyze_cache(t, 32, 65536, &late, &steady);
-	check(got == 0 && steady == 2e6, "analysis: one or two slow writes are no write cache", "%llu",
-	      (unsigned long long)got);
+	for (int i = 0; i < 64; i++)
+		t[i] = i >= 2 && i < 32 ? 200e6 : 2e6; /* two open erase blocks, then GC each */
+	t[32] = 20e6;                               /* its own erase block's opening */
+	t[49] = 150e6;                              /* a pause */
+	v = analyze_cache(t, 64, 32, 65536, &w);
+	check(v == CACHE_NONE && w.steady == 2e6, "analysis: garbage collection paid at once, a pause: no write cache",
+	      "verdict %d", v);
 	for (int i = 0; i < 8; i++)
-		t[i] = 100e6;
-	got = analyze_cache(t, 32, 65536, &late, &steady);
-	check(got == 9 * 65536 && late == 150e6, "analysis: writes late after garbage collection show a write cache",
-	      "%llu", (unsigned long long)got);
+		t[i] = 1.5e6;                       /* the cache takes 8 */
+	for (int i = 32; i < 40; i++)
+		t[i] = 100e6;                       /* queued collections retire */
+	v = analyze_cache(t, 64, 32, 65536, &w);
+	check(v == CACHE_SEEN && w.bytes == 8 * 65536 && w.late == 150e6,
+	      "analysis: linear writes late after garbage collection show a write cache", "verdict %d, %llu bytes", v,
+	      (unsigned long long)w.bytes);
+	for (int i = 0; i < 128; i++)
+		t[i] = i < 96 ? 1.5e6 : 3e6;
+	t[100] = 150e6;
+	v = analyze_cache(t, 96, 32, 65536, &w);
+	check(v == CACHE_UNDECIDED, "analysis: writes at one speed throughout: no cache yet, and none ruled out",
+	      "verdict %d", v);
+	v = analyze_cache(t, 128, 32, 65536, &w);
+	check(v == CACHE_SEEN && w.bytes == 96 * 65536,
+	      "analysis: linear writes slowing for good show a write cache that filled", "verdict %d, %llu bytes", v,
+	      (unsigned long long)w.bytes);
 }
 
 /* ------------------------------------------------------------ sim misbehaviour (ANA) */
