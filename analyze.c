@@ -51,6 +51,9 @@
 #define MINW_SIGMA_FLOOR 0.002
 /* the best minimum write must explain the sizes better than the next best
  * candidate by this much chi^2 (25: five sigma; 9: three sigma) */
+/* the smallest size faster per byte than the largest by this much (beyond
+ * the jitter of two medians) is not the flash's timing */
+#define MINW_FASTER_SMALL 1.1
 #define MINW_HIGH 25.0
 #define MINW_MEDIUM 9.0
 /* erase block: a candidate needs this many odd multiples and other
@@ -819,6 +822,19 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		f->conf = CONF_MEDIUM;
 	else
 		f->conf = CONF_LOW;
+	/* a write costs a fixed time plus its transfer on any flash: the
+	 * smallest size running faster per byte than the largest is a cache's
+	 * or a buffer's doing, not the flash's */
+	if (f->at_most && t[n - 1].ns > 0 && t[0].ns > 0 &&
+	    (double)t[n - 1].size / t[n - 1].ns > MINW_FASTER_SMALL * (double)t[0].size / t[0].ns) {
+		finding_evidence(f, "yet %s writes run faster per byte than %s writes (%s, %s): on flash a write costs "
+				 "a fixed time plus its transfer, so a cache or buffer took the small ones",
+				 fmt_size(s1, t[n - 1].size), fmt_size(s2, t[0].size),
+				 format_rate(r1, sizeof(r1), (double)t[n - 1].size * 1e9 / t[n - 1].ns),
+				 format_rate(r2, sizeof(r2), (double)t[0].size * 1e9 / t[0].ns));
+		if (f->conf > CONF_MEDIUM)
+			f->conf = CONF_MEDIUM;
+	}
 	if (f->at_most)
 		snprintf(f->why, sizeof(f->why), "the smallest size tested is already efficient: the minimum may be smaller");
 	if (f->at_least)

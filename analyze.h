@@ -16,7 +16,7 @@
 enum confidence { CONF_NONE = 0, CONF_LOW, CONF_MEDIUM, CONF_HIGH };
 const char *confidence_name(enum confidence c);
 
-#define EVIDENCE_MAX 4
+#define EVIDENCE_MAX 6
 
 struct finding {
 	const char *key;            /* JSON name: "erase_block" */

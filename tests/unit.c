@@ -417,6 +417,33 @@ static void test_analysis(void)
 	check(f.determined && f.value == 128 << 10 && f.conf == CONF_HIGH,
 	      "analysis: the smallest efficient write is where time stops shrinking", "value %llu conf %d",
 	      (unsigned long long)f.value, f.conf);
+	{
+		/* every size efficient: a fixed 300us plus 20MB/s is flash; small
+		 * writes faster per byte than large ones (a cache) are not */
+		struct chunk_time ck[6];
+		struct finding page;
+		for (int i = 0; i < 6; i++) {
+			ck[i].size = (1u << 20) >> (2 * i);
+			ck[i].ns = 300e3 + ck[i].size / 20e6 * 1e9;
+			ck[i].spread = 0;
+		}
+		analyze_min_write(ck, 6, &f);
+		check(f.at_most && f.conf == CONF_HIGH, "analysis: every size efficient on flash: high",
+		      "at_most %d conf %d", f.at_most, f.conf);
+		finding_init(&page, "page", "page size (read unit)", 1);
+		page.determined = 1;
+		page.value = 16384;
+		page.conf = CONF_HIGH;
+		min_write_plausible(&f, &page);
+		check(f.conf == CONF_MEDIUM && strstr(f.evidence[f.nevidence - 1], "programs a page whole"),
+		      "analysis: a minimum write below the read unit is medium at most", "conf %d", f.conf);
+		for (int i = 0; i < 6; i++)
+			ck[i].ns = ck[i].size / (i == 5 ? 16.5e6 : 8.3e6) * 1e9 + 1e3 * i;
+		analyze_min_write(ck, 6, &f);
+		check(f.conf <= CONF_MEDIUM && strstr(f.evidence[f.nevidence - 1], "faster per byte"),
+		      "analysis: small writes faster per byte than large ones are not the flash's timing",
+		      "conf %d", f.conf);
+	}
 	analyze_fat(fat, 4, 4 << 20, &f);
 	check(f.determined && f.value == 2 && f.conf == CONF_HIGH && strstr(f.evidence[0], "small writes"),
 	      "analysis: two leading FAT erase blocks, one faster, one in random-access mode",
