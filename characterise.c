@@ -23,9 +23,9 @@ struct ctx {
 	struct fb_err *e;
 	uint64_t e_size;                  /* erase size the write tests use */
 	uint64_t region, region_aus, cursor;
+	struct vm_op *held;               /* the last program run: its results point into it */
 };
 
-/* Run a program and account for it; the caller frees *res. */
 /* progress across programs: add what earlier programs did */
 static void progress_total(void *ctx, uint64_t done)
 {
@@ -33,6 +33,8 @@ static void progress_total(void *ctx, uint64_t done)
 	c->o->progress(c->o->progress_ctx, c->r->reads + c->r->writes + done);
 }
 
+/* Run a program and account for it; the caller frees *res.  The program
+ * lives until the next run (results refer to its operations' labels). */
 static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 {
 	struct vm_run how = { .stop = c->o->stop, .progress = c->o->progress ? progress_total : NULL,
@@ -41,6 +43,8 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 	int rc;
 
 	*res = NULL;
+	vm_free(c->held);
+	c->held = prog;
 	if (!prog)
 		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
 	rc = vm_plan(prog, dev_size(c->d), dev_sector(c->d), &plan, c->e);
@@ -60,7 +64,6 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 			c->r->reads += plan.requests;
 		}
 	}
-	vm_free(prog);
 	return rc;
 }
 
@@ -611,9 +614,10 @@ int characterise(struct dev *d, const struct auto_options *o, struct auto_report
 	needs_write(&r->open_linear, "open_linear", "open erase blocks, linear", 0);
 	needs_write(&r->open_random, "open_random", "open erase blocks, random order", 0);
 	needs_write(&r->fat, "fat_area", "FAT-optimised erase blocks at the start", 0);
-	if (read_phase(&c))
-		return -1;
-	if (o->write && write_phase(&c))
+	int rc = read_phase(&c) || (o->write && write_phase(&c));
+
+	vm_free(c.held);
+	if (rc)
 		return -1;
 	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, dev_size(d), dev_sector(d), &r->rec);
 	return 0;
