@@ -714,6 +714,14 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 			    fmt_time(c, largest_diff(rows, nrows)), fmt_time(d, te));
 }
 
+void erase_needs_pages(const struct finding *page, struct finding *erase)
+{
+	if (page->determined || !erase->determined || erase->conf <= CONF_LOW)
+		return;
+	erase->conf = CONF_LOW;
+	finding_evidence(erase, "reads show no read-unit steps to back this pattern: it may be noise (low)");
+}
+
 /* ------------------------------------------------------------ min write */
 
 /* The model of a write of s bytes when the minimum write is m: a fixed cost

@@ -100,6 +100,12 @@ int random_collapsed(double mean, double ref, double collapse);
 void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int random_order,
 		  uint64_t chunk, double ref, struct finding *f);
 
+/* Erase boundaries cost extra to read across because they are also read-
+ * unit boundaries on another die or plane: when reads show no read-unit
+ * steps at all, a boundary pattern has nothing to back it and may be noise
+ * (a loop device, an SSD): low at most. */
+void erase_needs_pages(const struct finding *page, struct finding *erase);
+
 /* Cross-check the erase block size with writes: one erase block too many
  * makes every write copy about one erase block (garbage collection).
  * gc_ns is the extra time per write in that collapse, rate the card's write

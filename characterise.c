@@ -16,6 +16,9 @@
 #define CACHE_CHUNK (64 << 10)        /* the cache probe's writes */
 #define CACHE_WRITES 32               /* how many it times */
 
+const char *const auto_phase_name[AUTO_PHASES] = { "read", "cache", "min_write", "open_linear", "open_random",
+						    "fat_area" };
+
 struct ctx {
 	struct dev *d;
 	const struct auto_options *o;
@@ -23,7 +26,9 @@ struct ctx {
 	struct fb_err *e;
 	uint64_t e_size;                  /* erase size the write tests use */
 	uint64_t region, region_aus, cursor;
+	unsigned open_limit;              /* largest open-AU count tried */
 	struct vm_op *held;               /* the last program run: its results point into it */
+	enum auto_phase phase;            /* whose cost the next run is */
 };
 
 /* progress across programs: add what earlier programs did */
@@ -52,16 +57,21 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 	if (!rc)
 		rc = vm_run(prog, c->d, &how, res, c->e);
 	if (!rc) {
+		struct phase_cost *pc = &c->r->cost[c->phase];
 		c->r->device_ns += (*res)->st.total_ns;
+		pc->device_ns += (*res)->st.total_ns;
 		if (plan.bytes_written) {
 			c->r->writes += plan.requests;
 			c->r->bytes_written += plan.bytes_written;
+			pc->writes += plan.requests;
+			pc->bytes_written += plan.bytes_written;
 			if (c->r->written_lo == c->r->written_hi || plan.write_lo < c->r->written_lo)
 				c->r->written_lo = plan.write_lo;
 			if (plan.write_hi > c->r->written_hi)
 				c->r->written_hi = plan.write_hi;
 		} else {
 			c->r->reads += plan.requests;
+			pc->reads += plan.requests;
 		}
 	}
 	return rc;
@@ -180,6 +190,7 @@ static int read_phase(struct ctx *c)
 			if (first.determined && (!r->erase.determined || r->erase.conf < first.conf))
 				r->erase = first;
 		}
+		erase_needs_pages(&r->page, &r->erase);
 	}
 	r->alignment_matters = r->page.determined || r->erase.determined;
 	return 0;
@@ -385,7 +396,7 @@ static int cache_phase(struct ctx *c)
 	if (chunk < ss)
 		chunk = ss;
 	n = c->e_size / chunk < CACHE_WRITES ? c->e_size / chunk : CACHE_WRITES;
-	if (sweep(c, 2 * AUTO_OPEN_LIMIT, chunk) ||
+	if (sweep(c, 2 * c->open_limit, chunk) ||
 	    run(c, vm_new(VM_OFF, (int64_t)take_aus(c, 1), 0, VM_KEEP,
 			  vm_new(VM_LEN, (int64_t)chunk, 0, VM_KEEP,
 				 vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP,
@@ -445,8 +456,8 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 	double mean, ref = r->write_ref;
 
 	*nt = 0;
-	for (n = 1; n <= AUTO_OPEN_LIMIT && *nt < AUTO_MAX_TRIALS; n++) {
-		if (shuffled && sweep(c, AUTO_OPEN_LIMIT, r->trial_chunk))
+	for (n = 1; n <= c->open_limit && *nt < AUTO_MAX_TRIALS; n++) {
+		if (shuffled && sweep(c, c->open_limit, r->trial_chunk))
 			return -1;
 		if (trial(c, take_aus(c, n), n, r->trial_chunk, shuffled, &mean))
 			return -1;
@@ -471,7 +482,7 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 	}
 	/* confirm: the last healthy count and the first collapsed one again */
 	for (unsigned k = knee > 1 ? knee - 1 : knee; knee && k <= knee && *nt < AUTO_MAX_TRIALS; k++) {
-		if (sweep(c, AUTO_OPEN_LIMIT, r->trial_chunk) ||
+		if (sweep(c, c->open_limit, r->trial_chunk) ||
 		    trial(c, take_aus(c, k), k, r->trial_chunk, shuffled, &mean))
 			return -1;
 		t[*nt].n = k;
@@ -480,7 +491,7 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 						     : write_collapsed(mean, k == 1 && shuffled ? r->write_ref : ref, collapse_level);
 		(*nt)++;
 	}
-	analyze_open(t, *nt, AUTO_OPEN_LIMIT, shuffled, r->trial_chunk, ref,
+	analyze_open(t, *nt, c->open_limit, shuffled, r->trial_chunk, ref,
 		     shuffled ? &r->open_random : &r->open_linear);
 	return 0;
 }
@@ -492,7 +503,7 @@ static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, do
 {
 	double mean;
 	/* first close whatever is open, so that probe and reference start alike */
-	return sweep(c, AUTO_OPEN_LIMIT, c->r->fat_chunk) || trial_once(c, off, 1, size, shuffled, &mean, median);
+	return sweep(c, c->open_limit, c->r->fat_chunk) || trial_once(c, off, 1, size, shuffled, &mean, median);
 }
 
 /* In each of the first erase blocks, three kinds of write, each timed right
@@ -541,6 +552,25 @@ static int fat_phase(struct ctx *c)
 	return 0;
 }
 
+/* The write tests' erase size when reads found none. */
+#define STAND_IN_ERASE (4ULL << 20)
+
+/* How many erase blocks of size e the open-AU search may try: the trial
+ * region past the middle of the device holds twice as many as the search
+ * tries (a sweep closes what a trial left open) and four more, up to
+ * AUTO_OPEN_LIMIT. */
+static unsigned trial_room(const struct ctx *c, uint64_t e)
+{
+	uint64_t size = dev_size(c->d), region = (size / 2 + e - 1) / e * e;
+	uint64_t aus = region < size ? (size - region) / e : 0;
+
+	if (aus > TRIAL_REGION_AUS)
+		aus = TRIAL_REGION_AUS;
+	if (aus < 4)
+		return 0;
+	return (aus - 4) / 2 < AUTO_OPEN_LIMIT ? (unsigned)(aus - 4) / 2 : AUTO_OPEN_LIMIT;
+}
+
 static int write_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
@@ -548,17 +578,22 @@ static int write_phase(struct ctx *c)
 	uint64_t ranges[2][2];
 	double collapse = 0;
 
-	c->e_size = r->erase.determined ? r->erase.value : 4 << 20;
-	r->erase_assumed = !r->erase.determined;
+	if (trial_room(c, r->erase.determined ? r->erase.value : STAND_IN_ERASE) < AUTO_OPEN_MIN &&
+	    r->erase.determined && r->erase.conf <= CONF_LOW && trial_room(c, STAND_IN_ERASE) >= AUTO_OPEN_MIN)
+		r->erase_set_aside = 1; /* a doubtful size must not stop the write tests */
+	c->e_size = r->erase.determined && !r->erase_set_aside ? r->erase.value : STAND_IN_ERASE;
+	r->erase_assumed = !r->erase.determined || r->erase_set_aside;
 	r->write_erase = c->e_size;
 	c->region = (size / 2 + c->e_size - 1) / c->e_size * c->e_size;
 	c->region_aus = (size - c->region) / c->e_size;
 	if (c->region_aus > TRIAL_REGION_AUS)
 		c->region_aus = TRIAL_REGION_AUS;
-	if (c->region_aus < 2 * AUTO_OPEN_LIMIT + 4)
+	c->open_limit = trial_room(c, c->e_size);
+	r->open_limit = c->open_limit;
+	if (c->open_limit < AUTO_OPEN_MIN)
 		return fb_fail(c->e, EXIT_USAGE, "the device is too small for --auto --write with %llu-byte erase "
-			       "blocks (it needs %llu erase blocks past its middle)", (unsigned long long)c->e_size,
-			       (unsigned long long)(2 * AUTO_OPEN_LIMIT + 4));
+			       "blocks (it needs %d erase blocks past its middle)", (unsigned long long)c->e_size,
+			       2 * AUTO_OPEN_MIN + 4);
 	ranges[0][0] = 0;
 	ranges[0][1] = (size / 4 / c->e_size < AUTO_MAX_FAT ? size / 4 / c->e_size : AUTO_MAX_FAT) * c->e_size;
 	ranges[1][0] = c->region;
@@ -566,7 +601,11 @@ static int write_phase(struct ctx *c)
 	if (c->o->before_writes && c->o->before_writes(c->o->ctx, (const uint64_t(*)[2])ranges))
 		return fb_fail(c->e, EXIT_DEVICE, "write tests cancelled");
 
-	if (cache_phase(c) || min_write_phase(c))
+	c->phase = PHASE_CACHE;
+	if (cache_phase(c))
+		return -1;
+	c->phase = PHASE_MIN_WRITE;
+	if (min_write_phase(c))
 		return -1;
 	chunk = r->min_write.determined && r->min_write.conf >= CONF_MEDIUM ? r->min_write.value : 32 << 10;
 	if (chunk < 16 << 10)
@@ -575,6 +614,7 @@ static int write_phase(struct ctx *c)
 		chunk = c->e_size / 32;
 	chunk = chunk / ss * ss;
 	r->trial_chunk = chunk;
+	c->phase = PHASE_OPEN_LINEAR;
 	if (open_search(c, 0, 0))
 		return -1;
 	for (size_t i = 0; i < r->nlin; i++)
@@ -585,7 +625,11 @@ static int write_phase(struct ctx *c)
 		double rate = (double)(r->chunks[0].size - r->chunks[1].size) * 1e9 / (r->chunks[0].ns - r->chunks[1].ns);
 		erase_write_check(&r->erase, collapse - r->write_ref, rate);
 	}
-	if (open_search(c, 1, collapse) || fat_phase(c))
+	c->phase = PHASE_OPEN_RANDOM;
+	if (open_search(c, 1, collapse))
+		return -1;
+	c->phase = PHASE_FAT;
+	if (fat_phase(c))
 		return -1;
 	cache_caveat(r);
 	{ /* counted in erase blocks: no surer than the erase block size

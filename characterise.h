@@ -20,6 +20,7 @@ struct vm_op;
 #define AUTO_MAX_TRIALS 48
 #define AUTO_MAX_FAT 32
 #define AUTO_OPEN_LIMIT 16     /* open-AU search stops here ("at least 16") */
+#define AUTO_OPEN_MIN 2        /* a smaller device cannot run the write tests */
 
 struct auto_options {
 	int write;                           /* run the write tests */
@@ -33,11 +34,23 @@ struct auto_options {
 	void *progress_ctx;
 };
 
+/* The parts of --auto, each with what it cost. */
+enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR, PHASE_OPEN_RANDOM, PHASE_FAT,
+		  AUTO_PHASES };
+extern const char *const auto_phase_name[AUTO_PHASES];
+struct phase_cost {
+	uint64_t reads, writes, bytes_written;
+	double device_ns;
+	int cut;                            /* stopped early by --budget */
+};
+
 struct auto_report {
 	struct finding page, erase, min_write, open_linear, open_random, fat;
 	struct recommendations rec;
 	int alignment_matters;              /* some read boundary costs extra */
 	int erase_assumed;                  /* write tests used a stand-in size */
+	int erase_set_aside;                /* ... as the low-confidence size read found did not fit */
+	unsigned open_limit;                /* open-AU search bound (device room: may be below 16) */
 	uint64_t write_erase;               /* erase size the write tests used */
 	/* the measurements, for JSON and plots */
 	uint64_t bs, bs2;
@@ -63,6 +76,7 @@ struct auto_report {
 	uint64_t reads, writes, bytes_written;
 	uint64_t written_lo, written_hi;    /* lo == hi: nothing written */
 	double device_ns;                   /* time the device spent */
+	struct phase_cost cost[AUTO_PHASES];
 };
 
 int characterise(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);

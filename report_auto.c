@@ -109,8 +109,14 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 	finding_text(f, &r->fat);
 	if (r->erase_assumed && wrote) {
 		format_size(a, sizeof(a), r->write_erase);
-		fprintf(f, "    note: the write tests used %s erase blocks as a stand-in, as the erase block size "
-			"is not known\n", a);
+		if (r->erase_set_aside) {
+			format_size(b, sizeof(b), r->erase.value);
+			fprintf(f, "    note: the write tests used %s erase blocks as a stand-in: the %s found by reads "
+				"(low confidence) leaves too little room past the middle of the device\n", a, b);
+		} else {
+			fprintf(f, "    note: the write tests used %s erase blocks as a stand-in, as the erase block size "
+				"is not known\n", a);
+		}
 	}
 
 	report_recommendations_text(f, &r->rec, id->sector);
@@ -119,6 +125,16 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 	format_time(b, sizeof(b), r->device_ns);
 	fprintf(f, "\ncost: %llu reads, %llu writes; took %s (device time %s)\n", (unsigned long long)r->reads,
 		(unsigned long long)r->writes, a, b);
+	for (int p = 0; p < AUTO_PHASES; p++) {
+		const struct phase_cost *pc = &r->cost[p];
+		if (!pc->reads && !pc->writes)
+			continue;
+		format_time(b, sizeof(b), pc->device_ns);
+		format_size(c, sizeof(c), pc->bytes_written);
+		fprintf(f, "    %-12s device time %-9s %6llu reads %6llu writes, %s written%s\n", auto_phase_name[p], b,
+			(unsigned long long)pc->reads, (unsigned long long)pc->writes, c,
+			pc->cut ? " (cut short by --budget)" : "");
+	}
 	if (wrote && r->written_hi > r->written_lo) {
 		format_size(c, sizeof(c), r->bytes_written);
 		fprintf(f, "written: %s in all, within bytes %llu to %llu\n", c, (unsigned long long)r->written_lo,
@@ -269,6 +285,8 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_end(&j);
 	json_uint(&j, "trial_chunk", r->trial_chunk);
 	json_uint(&j, "trial_erase_size", r->write_erase);
+	json_bool(&j, "trial_erase_set_aside", r->erase_set_aside);
+	json_uint(&j, "open_limit", r->open_limit);
 	json_number(&j, "healthy_write_ns", r->write_ref);
 	json_trials(&j, "open_linear", r->lin, r->nlin);
 	json_trials(&j, "open_random", r->rnd, r->nrnd);
@@ -302,6 +320,20 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	}
 	json_number(&j, "device_ns", r->device_ns);
 	json_number(&j, "wall_ns", wall_ns);
+	json_object(&j, "phases");
+	for (int p = 0; p < AUTO_PHASES; p++) {
+		const struct phase_cost *pc = &r->cost[p];
+		if (!pc->reads && !pc->writes)
+			continue;
+		json_object(&j, auto_phase_name[p]);
+		json_number(&j, "device_ns", pc->device_ns);
+		json_uint(&j, "reads", pc->reads);
+		json_uint(&j, "writes", pc->writes);
+		json_uint(&j, "bytes_written", pc->bytes_written);
+		json_bool(&j, "cut_by_budget", pc->cut);
+		json_end(&j);
+	}
+	json_end(&j);
 	json_end(&j);
 	json_finish(&j);
 }

@@ -35,6 +35,41 @@ else
 	fail "auto on a good SSD: alignment does not matter, no erase size invented" "$(head -12 "$TMP/ssd")"
 fi
 
+# A small device: the open-AU search is bounded by the room past the middle
+# (twice the largest count tried, and four more) and says "at least N" when
+# it reaches that bound; the write tests never refuse while two fit.
+small_ok() { # NAME SPEC REGEX...
+	local name=$1 spec=$2 re
+	shift 2
+	if ! "$FB" -A --write "sim:$spec" > "$TMP/small" 2> "$TMP/small.err"; then
+		fail "$name" "$(tail -2 "$TMP/small.err")"
+		return
+	fi
+	for re in "$@"; do
+		grep -qE "$re" "$TMP/small" || { fail "$name" "no line /$re/ in: $(head -16 "$TMP/small")"; return; }
+	done
+	pass "$name"
+}
+small_ok "auto --write on a 256MiB sd-4m: 2 open, as on the full card" "sd-4m,size=256M" \
+	'^erase block size +4MiB +high' '^open erase blocks, linear +2 +high' '^open erase blocks, random order +1 +high'
+small_ok "auto --write on a 400MiB usb-12m: 3 open, as on the full card" "usb-12m,size=400M" \
+	'^erase block size +12MiB +high' '^open erase blocks, linear +3 +high'
+small_ok "auto --write on a 128MiB card with 8 open: at least 6 (all the room there is)" \
+	"sd-4m,open=8,random=4,size=128M" '^open erase blocks, linear +at least 6 ' '^open erase blocks, random order +4 '
+"$FB" -A --write sim:usb-12m,size=200M > /dev/null 2> "$TMP/small.err"
+rc=$?
+[ $rc = 2 ] && grep -q 'too small for --auto --write with 12582912-byte erase blocks (it needs 8 erase blocks' \
+	"$TMP/small.err" && pass "auto --write refuses only when not even 2 erase blocks fit" ||
+	fail "auto --write refuses only when not even 2 erase blocks fit" "rc=$rc $(cat "$TMP/small.err")"
+# reads alone on a device with no read structure (noise only) never give a
+# sure erase size: this seed finds a 3MiB pattern in noise
+"$FB" -A "sim:ssd,size=320M,seed=1,noise=0.1" > "$TMP/noise" 2> /dev/null
+if grep -qE '^erase block size +(not determined|[0-9.]+[KMG]iB +low)' "$TMP/noise"; then
+	pass "auto on noise alone: no erase size above low"
+else
+	fail "auto on noise alone: no erase size above low" "$(grep -A2 '^erase block' "$TMP/noise")"
+fi
+
 # ------------------------------------------------------------ JSON
 # json NAME ARGS...: valid JSON (jsonpath; python3 too where present) with
 # the given "path=value" checks after --
