@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "dev.h"
 #include "programs.h"
@@ -217,86 +218,178 @@ static uint64_t take_aus(struct ctx *c, uint64_t n)
 	return off;
 }
 
-/* Write `rounds` chunks to each of n erase blocks in turn (linear or
- * shuffled order inside each).  *level gets the upper quartile of the times
- * per write (after the first round, which pays for whatever the previous
- * test left open) of the slowest erase block: the slowest, because one erase
- * block too many in random order makes only that one pay for garbage
- * collection; the upper quartile, because a collapse makes every write (or,
- * in random order, about every other one) pay, while a garbage-collection
- * pause now and then does not move it.  Behind a write cache the cost shows
- * writes later, not in the erase block that caused it: then all erase blocks
- * together.  *median gets the median of the slowest (may be NULL). */
-static int trial_once(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *level,
-		      double *median)
+/* One round: a chunk to each of n erase blocks in turn, each at its own
+ * offset; t[a] gets the time of each write. */
+static int write_round(struct ctx *c, const uint64_t *off, unsigned n, uint64_t chunk, double *t)
 {
+	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
 	struct vm_result *res;
-	struct vm_op *inner = vm_new(VM_OFF_LINEAR, (int64_t)c->e_size, n, VM_KEEP,
-				     vm_new(VM_WRITE, 0, 0, 0, NULL), NULL);
-	struct vm_op *order = shuffled ? vm_new(VM_OFF_SHUFFLE, (int64_t)(chunk * WRITE_ROUNDS), 7, VM_KEEP, inner, NULL)
-				       : vm_new(VM_OFF_LINEAR, (int64_t)chunk, WRITE_ROUNDS, VM_KEEP, inner, NULL);
-	struct vm_op *prog = vm_new(VM_OFF, (int64_t)off, 0, VM_KEEP,
-				    vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP,
-					   vm_new(VM_UNIT_HALVE, (int64_t)chunk, (int64_t)chunk, VM_KEEP,
-						  vm_new(VM_LEN_UNIT, 0, 0, VM_KEEP, order, NULL), NULL),
-					   NULL),
-				    NULL);
-	const struct vm_result *rounds;
-	double all[WRITE_ROUNDS * AUTO_OPEN_LIMIT];
-	size_t nall = 0;
+	const struct vm_result *ws;
 
-	if (run(c, prog, &res))
+	for (unsigned a = 0; a < n; a++)
+		seq = vm_add(seq, vm_new(VM_OFF, (int64_t)off[a], 0, VM_KEEP, vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+	if (run(c, vm_new(VM_LEN, (int64_t)chunk, 0, VM_KEEP, vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP, seq, NULL), NULL),
+		&res))
 		return -1;
-	rounds = result_descend(res, 4);
-	*level = 0;
-	if (median)
-		*median = 0;
-	for (size_t a = 0; a < n; a++) {
-		double v[WRITE_ROUNDS];
-		size_t nv = 0;
-		for (size_t i = 1; i < rounds->nkid; i++)
-			if (a < rounds->kid[i].nkid && nv < WRITE_ROUNDS && rounds->kid[i].kid[a].st.count) {
-				v[nv] = rounds->kid[i].kid[a].st.total_ns / (double)rounds->kid[i].kid[a].st.count;
-				if (nall < sizeof(all) / sizeof(all[0]))
-					all[nall++] = v[nv];
-				nv++;
-			}
-		if (!nv)
-			continue;
-		qsort(v, nv, sizeof(v[0]), cmp_d);
-		if (v[nv * 3 / 4] > *level)
-			*level = v[nv * 3 / 4];
-		if (median && (v[(nv - 1) / 2] + v[nv / 2]) / 2 > *median)
-			*median = (v[(nv - 1) / 2] + v[nv / 2]) / 2;
-	}
-	if (c->r->cache && nall) {
-		qsort(all, nall, sizeof(all[0]), cmp_d);
-		*level = all[nall * 3 / 4];
-	}
+	ws = result_descend(res, 2);
+	for (unsigned a = 0; a < n; a++)
+		t[a] = a < ws->nkid ? ws->kid[a].value : 0;
 	vm_result_free(res);
 	return 0;
 }
 
-/* A trial, after as many bytes of the same pattern (on other erase blocks)
- * as a write cache seen earlier needs to fill with it: then the times are
- * those of this pattern, not of what came before. */
-static int trial_stats(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *level,
-		       double *median)
-{
-	uint64_t per = (uint64_t)n * WRITE_ROUNDS * chunk;
-	double ignored;
+/* The erase blocks of an open-AU trial and how far each is written: a
+ * trial of n + 1 goes on in the n erase blocks of a healthy trial of n
+ * (still open: no garbage collection to reopen them) and one fresh one. */
+struct trial_set {
+	uint64_t off[AUTO_OPEN_LIMIT];
+	unsigned w[AUTO_OPEN_LIMIT];        /* chunks written to each */
+	unsigned n;
+};
 
-	for (uint64_t done = 0; done < c->r->warmup; done += per)
-		if (trial_once(c, take_aus(c, n), n, chunk, shuffled, &ignored, NULL))
+/* Where the next chunk of erase block a goes: linearly, or in windows of
+ * WRITE_ROUNDS chunks each written in a shuffled order. */
+static uint64_t trial_pos(const struct trial_set *s, unsigned a, uint64_t chunk, int shuffled)
+{
+	static const unsigned perm[WRITE_ROUNDS] = { 9, 2, 14, 5, 0, 11, 7, 3, 15, 6, 12, 1, 8, 13, 4, 10 };
+	unsigned w = s->w[a];
+
+	return s->off[a] + (shuffled ? w / WRITE_ROUNDS * WRITE_ROUNDS + perm[w % WRITE_ROUNDS] : w) * chunk;
+}
+
+/* Make the set n erase blocks: keep those with room for another trial,
+ * add fresh ones. */
+static void trial_grow(struct ctx *c, struct trial_set *s, unsigned n, uint64_t chunk)
+{
+	unsigned k = 0, per = (unsigned)(c->e_size / chunk) / WRITE_ROUNDS * WRITE_ROUNDS;
+
+	for (unsigned a = 0; a < s->n && k < n; a++)
+		if (s->w[a] + 2 * WRITE_ROUNDS <= per) {
+			s->off[k] = s->off[a];
+			s->w[k++] = s->w[a];
+		}
+	while (k < n) {
+		s->off[k] = take_aus(c, 1);
+		s->w[k++] = 0;
+	}
+	s->n = n;
+}
+
+/* Keep n of the erase blocks of a collapsed trial, those the card still
+ * holds open: in linear order the last ones written (it closes the least
+ * recently used), in random order the first ones (they took the random-order
+ * slots; the last one could not). */
+static void trial_keep(struct trial_set *s, unsigned n, int shuffled)
+{
+	unsigned drop = s->n > n && !shuffled ? s->n - n : 0;
+
+	memmove(s->off, s->off + drop, n * sizeof(s->off[0]));
+	memmove(s->w, s->w + drop, n * sizeof(s->w[0]));
+	s->n = n;
+}
+
+/* How a trial is judged: every write against the collapse threshold (NULL
+ * for the first linear trial, which sets the healthy time). */
+struct judge {
+	double ref, collapse;
+	int random_rule;
+};
+
+static int slow(const struct judge *j, double v)
+{
+	return j->random_rule ? random_collapsed(v, j->ref, j->collapse) : write_collapsed(v, j->ref, j->collapse);
+}
+
+#define TRIAL_MIN_ROUNDS 6            /* healthy is certain after these (first round apart) */
+
+/* The upper quartile of v[0..n), leaving out writes judged slow when
+ * healthy (a pause now and then) */
+static double upper_quartile(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(v[0]), cmp_d);
+	return v[n * 3 / 4];
+}
+
+/* One open-AU trial: rounds of one chunk to each of the n erase blocks of
+ * s, after a first round that pays for whatever the last test left open
+ * (and, behind a write cache, as many rounds as fill it).  It stops as soon
+ * as the verdict is certain: collapsed when some erase block (behind a
+ * cache: all together, the cost shows later) was slow in at least two
+ * writes and a quarter of them (one erase block too many in random order
+ * makes only that one pay, about every other write); healthy when after
+ * TRIAL_MIN_ROUNDS no erase block was slow more than once (a
+ * garbage-collection pause now and then).  At most WRITE_ROUNDS - 1
+ * rounds.  *level gets the upper quartile per write of the slowest (of the
+ * collapsed one, or of the writes not slow). */
+static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shuffled, const struct judge *j,
+		     double *level, int *collapsed)
+{
+	unsigned n = s->n, warm = 1, pooled = c->r->cache != 0;
+	uint64_t per_round = (uint64_t)n * chunk, off[AUTO_OPEN_LIMIT];
+	double t[AUTO_OPEN_LIMIT], v[AUTO_OPEN_LIMIT][WRITE_ROUNDS];
+	unsigned nslow[AUTO_OPEN_LIMIT] = { 0 }, m = 0, groups = pooled ? 1 : n;
+
+	warm += (unsigned)((c->r->warmup + per_round - 1) / per_round);
+	*collapsed = 0;
+	for (unsigned round = 0; m < WRITE_ROUNDS - 1; round++) {
+		int bad = 0, unsure = 0;
+		for (unsigned a = 0; a < n; a++) {
+			if (round < warm && s->w[a] + 2 * WRITE_ROUNDS > c->e_size / chunk) {
+				s->off[a] = take_aus(c, 1); /* a long warm-up filled it */
+				s->w[a] = 0;
+			}
+			off[a] = trial_pos(s, a, chunk, shuffled);
+		}
+		if (write_round(c, off, n, chunk, t))
 			return -1;
-	return trial_once(c, off, n, chunk, shuffled, level, median);
+		for (unsigned a = 0; a < n; a++)
+			s->w[a]++;
+		if (getenv("FB_DEBUG")) { fprintf(stderr, "n=%u sh=%d r=%u:", n, shuffled, round); for (unsigned a = 0; a < n; a++) fprintf(stderr, " %.2fms@%llu", t[a]/1e6, (unsigned long long)off[a]); fprintf(stderr, "\n"); }
+		if (round < warm)
+			continue;
+		for (unsigned a = 0; a < n; a++) {
+			unsigned g = pooled ? 0 : a;
+			v[a][m] = t[a];
+			if (j && slow(j, t[a]))
+				nslow[g]++;
+		}
+		m++;
+		for (unsigned g = 0; g < groups; g++) {
+			unsigned q = pooled ? m * n : m;
+			bad |= nslow[g] >= 2 && 4 * nslow[g] >= q;
+			unsure |= nslow[g] > 1;
+		}
+		if (getenv("FB_DEBUG")) fprintf(stderr, "  m=%u nslow0=%u nslow1=%u bad=%d unsure=%d\n", m, nslow[0], nslow[1], bad, unsure);
+		if (bad) {
+			*collapsed = 1;
+			break;
+		}
+		if (m >= TRIAL_MIN_ROUNDS && !unsure && j)
+			break;
+		if (m >= 2 * TRIAL_MIN_ROUNDS && !j)
+			break;
+	}
+	*level = 0;
+	{
+		double all[AUTO_OPEN_LIMIT * WRITE_ROUNDS], one[WRITE_ROUNDS];
+		size_t nall = 0;
+		for (unsigned a = 0; a < n; a++) {
+			size_t k = 0;
+			for (unsigned i = 0; i < m; i++)
+				if (*collapsed || !j || !slow(j, v[a][i])) {
+					one[k++] = v[a][i];
+					all[nall++] = v[a][i];
+				}
+			if (!pooled)
+				*level = fmax(*level, upper_quartile(one, k));
+		}
+		if (pooled)
+			*level = upper_quartile(all, nall);
+	}
+	return 0;
 }
-
-static int trial(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *level)
-{
-	return trial_stats(c, off, n, chunk, shuffled, level, NULL);
-}
-
 /* One chunk, linearly, to each of n fresh erase blocks: closes whatever the
  * last trial left open, so its random-order slots are free again. */
 static int sweep(struct ctx *c, unsigned n, uint64_t chunk)
@@ -377,7 +470,8 @@ static int min_write_phase(struct ctx *c)
 }
 
 /* Does the card finish writes later than it acknowledges them (a write
- * cache)?  One chunk to each of 2 x AUTO_OPEN_LIMIT fresh erase blocks (on
+ * cache)?  One chunk to each of as many fresh erase blocks as the open-AU
+ * search may try (up to 16 x 64 KiB: a 1 MiB cache full of work) (on
  * most cards: garbage collection for each), then linear chunks in one fresh
  * erase block: without a cache these cost the same from the first.  If a
  * cache shows, every later write measurement is preceded by twice as many
@@ -396,7 +490,7 @@ static int cache_phase(struct ctx *c)
 	if (chunk < ss)
 		chunk = ss;
 	n = c->e_size / chunk < CACHE_WRITES ? c->e_size / chunk : CACHE_WRITES;
-	if (sweep(c, 2 * c->open_limit, chunk) ||
+	if (sweep(c, c->open_limit, chunk) ||
 	    run(c, vm_new(VM_OFF, (int64_t)take_aus(c, 1), 0, VM_KEEP,
 			  vm_new(VM_LEN, (int64_t)chunk, 0, VM_KEEP,
 				 vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP,
@@ -446,71 +540,115 @@ static void cache_caveat(struct auto_report *r)
 			    "write, then %s): a write cache hides how fast single erase blocks write", a, b, d);
 }
 
-/* Grow N until writes collapse, then confirm the knee once more. */
+/* Record a trial of the open-AU search. */
+static int open_trial(struct ctx *c, struct trial_set *s, int shuffled, const struct judge *j, struct open_trial *t,
+		      size_t *nt)
+{
+	if (trial_run(c, s, c->r->trial_chunk, shuffled, j, &t[*nt].mean_ns, &t[*nt].collapsed))
+		return -1;
+	t[*nt].n = s->n;
+	(*nt)++;
+	return 0;
+}
+
+/* Grow N until writes collapse, then confirm the knee once more.  Each
+ * trial goes on in the erase blocks of the one before, still open when it
+ * was healthy, and one fresh one, so that a healthy trial costs no garbage
+ * collection and only the first collapsed one does (the fewest the answer
+ * allows); the confirmation repeats the last healthy count in the erase
+ * blocks written last (still open) and the first collapsed one. */
 static int open_search(struct ctx *c, int shuffled, double collapse_level)
 {
 	struct auto_report *r = c->r;
 	struct open_trial *t = shuffled ? r->rnd : r->lin;
 	size_t *nt = shuffled ? &r->nrnd : &r->nlin;
+	struct trial_set s = { .n = 0 };
+	struct judge j = { .ref = r->write_ref, .collapse = collapse_level };
 	unsigned n, knee = 0;
-	double mean, ref = r->write_ref;
 
 	*nt = 0;
 	for (n = 1; n <= c->open_limit && *nt < AUTO_MAX_TRIALS; n++) {
-		if (shuffled && sweep(c, c->open_limit, r->trial_chunk))
-			return -1;
-		if (trial(c, take_aus(c, n), n, r->trial_chunk, shuffled, &mean))
-			return -1;
-		if (n == 1 && !shuffled)
-			ref = r->write_ref = mean;
-		t[*nt].n = n;
-		t[*nt].mean_ns = mean;
+		trial_grow(c, &s, n, r->trial_chunk);
 		/* the first random-order trial is judged against linear writes,
 		 * later ones against the first if it was healthy; both against
 		 * the linear collapse when one was seen.  More random-order erase
 		 * blocks than the card has slots make one of them pay for garbage
 		 * collection while the others stay healthy, which may be a smaller
 		 * step when erase blocks are small: 1.5x the first counts too. */
-		t[*nt].collapsed = shuffled && n > 1 ? random_collapsed(mean, ref, collapse_level)
-						     : write_collapsed(mean, ref, collapse_level);
-		if (n == 1 && shuffled && !t[*nt].collapsed)
-			ref = mean;
-		if (t[(*nt)++].collapsed) {
+		j.random_rule = shuffled && n > 1;
+		if (open_trial(c, &s, shuffled, n == 1 && !shuffled ? NULL : &j, t, nt))
+			return -1;
+		if (n == 1 && !shuffled) {
+			r->write_ref = j.ref = t[0].mean_ns;
+			t[0].collapsed = write_collapsed(t[0].mean_ns, j.ref, collapse_level);
+		}
+		if (n == 1 && shuffled && !t[*nt - 1].collapsed)
+			j.ref = t[*nt - 1].mean_ns;
+		if (t[*nt - 1].collapsed) {
 			knee = n;
 			break;
 		}
 	}
 	/* confirm: the last healthy count and the first collapsed one again */
-	for (unsigned k = knee > 1 ? knee - 1 : knee; knee && k <= knee && *nt < AUTO_MAX_TRIALS; k++) {
-		if (sweep(c, c->open_limit, r->trial_chunk) ||
-		    trial(c, take_aus(c, k), k, r->trial_chunk, shuffled, &mean))
+	if (knee > 1 && *nt < AUTO_MAX_TRIALS) {
+		trial_keep(&s, knee - 1, shuffled);
+		j.random_rule = shuffled && knee - 1 > 1;
+		if (open_trial(c, &s, shuffled, &j, t, nt))
 			return -1;
-		t[*nt].n = k;
-		t[*nt].mean_ns = mean;
-		t[*nt].collapsed = shuffled && k > 1 ? random_collapsed(mean, ref, collapse_level)
-						     : write_collapsed(mean, k == 1 && shuffled ? r->write_ref : ref, collapse_level);
-		(*nt)++;
 	}
-	analyze_open(t, *nt, c->open_limit, shuffled, r->trial_chunk, ref,
+	if (knee && *nt < AUTO_MAX_TRIALS) {
+		if (knee == 1)
+			s.n = 0;
+		trial_grow(c, &s, knee, r->trial_chunk);
+		j.random_rule = shuffled && knee > 1;
+		if (knee == 1 && shuffled)
+			j.ref = r->write_ref;
+		if (open_trial(c, &s, shuffled, &j, t, nt))
+			return -1;
+	}
+	analyze_open(t, *nt, c->open_limit, shuffled, r->trial_chunk, j.ref,
 		     shuffled ? &r->open_random : &r->open_linear);
 	return 0;
 }
 
-/* One kind of FAT-probe write at off: 16 writes of `size`, linear or
- * shuffled; the median time per write after the first (a pause for garbage
- * collection now and then does not move it). */
-static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, double *median)
+/* One kind of FAT-probe write at off: WRITE_ROUNDS writes of `size`, linear
+ * or shuffled, in batches of FAT_BATCH; the median time per write after the
+ * first (which may pay for opening the erase block; a pause for garbage
+ * collection now and then does not move it).  Given the reference (ref > 0),
+ * it stops as soon as the probe cannot be faster: when most writes after
+ * the first took more than twice the reference (a probe that has no
+ * random-order slot pays for garbage collection on every write). */
+#define FAT_BATCH 4
+static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, double ref, double *median)
 {
-	double mean;
-	/* first close whatever is open, so that probe and reference start alike */
-	return sweep(c, c->open_limit, c->r->fat_chunk) || trial_once(c, off, 1, size, shuffled, &mean, median);
+	struct trial_set one = { .off = { off }, .n = 1 };
+	uint64_t offs[FAT_BATCH];
+	double t[WRITE_ROUNDS];
+	unsigned n = 0, over = 0;
+
+	while (n < WRITE_ROUNDS) {
+		for (unsigned i = 0; i < FAT_BATCH; i++, one.w[0]++)
+			offs[i] = trial_pos(&one, 0, size, shuffled);
+		if (write_round(c, offs, FAT_BATCH, size, t + n))
+			return -1;
+		for (unsigned i = n ? n : 1; i < n + FAT_BATCH; i++)
+			over += ref > 0 && t[i] > 2 * ref;
+		n += FAT_BATCH;
+		if (2 * over > n - 1)
+			break;
+	}
+	qsort(t + 1, n - 1, sizeof(t[0]), cmp_d);
+	*median = t[1 + (n - 1) / 2];
+	return 0;
 }
 
 /* In each of the first erase blocks, three kinds of write, each timed right
  * after the same writes in a fresh erase block in the middle (the
- * reference): linear chunks at the start of the block, chunks in random
- * order after them, small writes after those.  Stops after two ordinary
- * erase blocks. */
+ * reference): linear chunks at the start of the block, small writes after
+ * them, chunks in random order after those.  No sweep in between: the
+ * reference always goes first, so it never finds the card in a better state
+ * (a random-order slot free) than the probe after it.  Stops after two
+ * ordinary erase blocks. */
 static int fat_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
@@ -535,11 +673,19 @@ static int fat_phase(struct ctx *c)
 	r->nfat = 0;
 	for (uint64_t j = 0; j < limit; j++) {
 		struct fat_probe *p = &r->fat_probe[r->nfat];
-		uint64_t ref = take_aus(c, 1), at[FAT_KINDS] = { 0, 16 * fc, 32 * fc };
-		for (int k = 0; k < FAT_KINDS; k++) {
+		/* linear chunks, then small writes right after them (still
+		 * linear), then chunks in random order: an erase block in random
+		 * mode would make the writes after it cost otherwise */
+		static const int order[FAT_KINDS] = { FAT_LINEAR, FAT_SMALL, FAT_RANDOM };
+		uint64_t ref = take_aus(c, 1), at[FAT_KINDS];
+		at[FAT_LINEAR] = 0;
+		at[FAT_SMALL] = WRITE_ROUNDS * fc;
+		at[FAT_RANDOM] = WRITE_ROUNDS * (fc + small);
+		for (int i = 0; i < FAT_KINDS; i++) {
+			int k = order[i];
 			uint64_t size = k == FAT_SMALL ? small : fc;
-			if (fat_kind(c, ref + at[k], size, k == FAT_RANDOM, &p->ref[k]) ||
-			    fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM, &p->ns[k]))
+			if (fat_kind(c, ref + at[k], size, k == FAT_RANDOM, 0, &p->ref[k]) ||
+			    fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM, p->ref[k], &p->ns[k]))
 				return -1;
 		}
 		r->nfat++;
