@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #include "dev.h"
 #include "programs.h"
@@ -169,9 +168,16 @@ static int read_phase(struct ctx *c)
 	r->bs = ss > 512 ? 2 * ss : 1024;
 	r->scan_tries = 4;
 	r->bs2 = 4 * r->bs;
-	if (align_rows(c, r->bs, 8, r->rows, &r->nrows) || align_rows(c, r->bs2, 4, r->rows2, &r->nrows2))
+	/* adaptive tries: four first; eight only when the page steps were not
+	 * clear (two clusters close together) */
+	if (align_rows(c, r->bs, 4, r->rows, &r->nrows) || align_rows(c, r->bs2, 4, r->rows2, &r->nrows2))
 		return -1;
 	analyze_page(r->rows, r->nrows, r->bs, r->rows2, r->nrows2, r->bs2, &r->page, &r->levels);
+	if (r->page.conf < CONF_HIGH) {
+		if (align_rows(c, r->bs, 8, r->rows, &r->nrows))
+			return -1;
+		analyze_page(r->rows, r->nrows, r->bs, r->rows2, r->nrows2, r->bs2, &r->page, &r->levels);
+	}
 	page_plausible(&r->page, dev_size(c->d));
 	{
 		uint64_t from = r->levels.unit ? 2 * r->levels.unit : 64 << 10;
@@ -257,22 +263,60 @@ static uint64_t trial_pos(const struct trial_set *s, unsigned a, uint64_t chunk,
 	return s->off[a] + (shuffled ? w / WRITE_ROUNDS * WRITE_ROUNDS + perm[w % WRITE_ROUNDS] : w) * chunk;
 }
 
-/* Make the set n erase blocks: keep those with room for another trial,
- * add fresh ones. */
-static void trial_grow(struct ctx *c, struct trial_set *s, unsigned n, uint64_t chunk)
+/* Write the rest of an erase block written in random order: completely
+ * written, the card closes it without garbage collection, and its
+ * random-order slot is free for the next trial. */
+static int trial_retire(struct ctx *c, const struct trial_set *s, unsigned a, uint64_t chunk)
 {
-	unsigned k = 0, per = (unsigned)(c->e_size / chunk) / WRITE_ROUNDS * WRITE_ROUNDS;
+	struct trial_set one = { .off = { s->off[a] }, .w = { s->w[a] }, .n = 1 };
+	unsigned per = (unsigned)(c->e_size / chunk), win = s->w[a] / WRITE_ROUNDS * WRITE_ROUNDS;
+	unsigned done = s->w[a] % WRITE_ROUNDS;
+	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, 0, NULL);
+	struct vm_result *res;
+	int rc;
 
-	for (unsigned a = 0; a < s->n && k < n; a++)
-		if (s->w[a] + 2 * WRITE_ROUNDS <= per) {
+	for (unsigned i = done; i < WRITE_ROUNDS && win + WRITE_ROUNDS <= per; i++, one.w[0]++)
+		seq = vm_add(seq, vm_new(VM_OFF, (int64_t)trial_pos(&one, 0, chunk, 1), 0, 0,
+					 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+	for (unsigned k = done ? win + WRITE_ROUNDS : win; k < per; k++)
+		seq = vm_add(seq, vm_new(VM_OFF, (int64_t)(s->off[a] + k * chunk), 0, 0,
+					 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+	rc = run(c, vm_new(VM_LEN, (int64_t)chunk, 0, 0, vm_new(VM_PATTERN, 0x5a, 0, 0, seq, NULL), NULL), &res);
+	vm_result_free(res);
+	return rc;
+}
+
+/* Has an erase block with w chunks written room for `more` writes? */
+static int trial_room_for(const struct ctx *c, unsigned w, unsigned more, uint64_t chunk, int shuffled)
+{
+	unsigned per = (unsigned)(c->e_size / chunk), last = w + more - 1;
+
+	if (shuffled)
+		last = last / WRITE_ROUNDS * WRITE_ROUNDS + WRITE_ROUNDS - 1;
+	return last < per;
+}
+
+/* Make the set n erase blocks: keep those with room for another trial,
+ * add fresh ones; one without room that was written in random order is
+ * first written to its end (closed: its slot is free again). */
+static int trial_grow(struct ctx *c, struct trial_set *s, unsigned n, uint64_t chunk, int shuffled)
+{
+	unsigned k = 0;
+
+	for (unsigned a = 0; a < s->n; a++) {
+		if (k < n && trial_room_for(c, s->w[a], WRITE_ROUNDS, chunk, shuffled)) {
 			s->off[k] = s->off[a];
 			s->w[k++] = s->w[a];
+		} else if (shuffled && s->w[a] && trial_retire(c, s, a, chunk)) {
+			return -1;
 		}
+	}
 	while (k < n) {
 		s->off[k] = take_aus(c, 1);
 		s->w[k++] = 0;
 	}
 	s->n = n;
+	return 0;
 }
 
 /* Keep n of the erase blocks of a collapsed trial, those the card still
@@ -336,8 +380,11 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 	for (unsigned round = 0; m < WRITE_ROUNDS - 1; round++) {
 		int bad = 0, unsure = 0;
 		for (unsigned a = 0; a < n; a++) {
-			if (round < warm && s->w[a] + 2 * WRITE_ROUNDS > c->e_size / chunk) {
-				s->off[a] = take_aus(c, 1); /* a long warm-up filled it */
+			if (round < warm && !trial_room_for(c, s->w[a], warm - round + WRITE_ROUNDS, chunk, shuffled)) {
+				/* a long warm-up filled it */
+				if (shuffled && trial_retire(c, s, a, chunk))
+					return -1;
+				s->off[a] = take_aus(c, 1);
 				s->w[a] = 0;
 			}
 			off[a] = trial_pos(s, a, chunk, shuffled);
@@ -346,7 +393,6 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 			return -1;
 		for (unsigned a = 0; a < n; a++)
 			s->w[a]++;
-		if (getenv("FB_DEBUG")) { fprintf(stderr, "n=%u sh=%d r=%u:", n, shuffled, round); for (unsigned a = 0; a < n; a++) fprintf(stderr, " %.2fms@%llu", t[a]/1e6, (unsigned long long)off[a]); fprintf(stderr, "\n"); }
 		if (round < warm)
 			continue;
 		for (unsigned a = 0; a < n; a++) {
@@ -361,7 +407,6 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 			bad |= nslow[g] >= 2 && 4 * nslow[g] >= q;
 			unsure |= nslow[g] > 1;
 		}
-		if (getenv("FB_DEBUG")) fprintf(stderr, "  m=%u nslow0=%u nslow1=%u bad=%d unsure=%d\n", m, nslow[0], nslow[1], bad, unsure);
 		if (bad) {
 			*collapsed = 1;
 			break;
@@ -431,29 +476,37 @@ static size_t write_sizes(uint64_t e, uint64_t ss, uint64_t *out, size_t max)
 	return n;
 }
 
-/* Eight writes of each size, one after another from the start of fresh
- * erase blocks (none straddles a boundary); the median time of each size
- * and the spread of the middle four. */
+/* Eight writes of each size, one after another, all sizes in one linear
+ * stream through as few fresh erase blocks as they fill (none straddles a
+ * boundary: a write that would starts the next erase block), so that only
+ * the first write in each erase block pays for opening it; the median time
+ * of each size and the spread of the middle four. */
 static int min_write_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
-	uint64_t sizes[32];
+	uint64_t sizes[32], block = take_aus(c, 1), pos = 0;
 	size_t nsizes = write_sizes(c->e_size, dev_sector(c->d), sizes, 32);
 
 	r->nchunks = 0;
 	for (size_t i = 0; i < nsizes; i++) {
 		/* behind a write cache: first as many bytes of the same size as
 		 * fill it, so that the eight timed writes wait for their own kind */
-		uint64_t sz = sizes[i], per_au = c->e_size / sz, warm = (r->warmup + sz - 1) / sz;
-		uint64_t aus = (warm + 8 + per_au - 1) / per_au, base = take_aus(c, aus);
+		uint64_t sz = sizes[i], warm = (r->warmup + sz - 1) / sz;
 		struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
 		struct vm_result *res;
 		double v[8];
 		size_t k = 0;
 
-		for (uint64_t w = 0; w < warm + 8; w++)
-			seq = vm_add(seq, vm_new(VM_OFF, (int64_t)(base + w / per_au * c->e_size + w % per_au * sz), 0,
-						 VM_KEEP, vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+		for (uint64_t w = 0; w < warm + 8; w++) {
+			pos = (pos + sz - 1) / sz * sz;
+			if (pos + sz > c->e_size) {
+				block = take_aus(c, 1);
+				pos = 0;
+			}
+			seq = vm_add(seq, vm_new(VM_OFF, (int64_t)(block + pos), 0, VM_KEEP,
+						 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+			pos += sz;
+		}
 		if (run(c, vm_new(VM_LEN, (int64_t)sz, 0, VM_KEEP, vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP, seq, NULL), NULL),
 			&res))
 			return -1;
@@ -568,7 +621,8 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 
 	*nt = 0;
 	for (n = 1; n <= c->open_limit && *nt < AUTO_MAX_TRIALS; n++) {
-		trial_grow(c, &s, n, r->trial_chunk);
+		if (trial_grow(c, &s, n, r->trial_chunk, shuffled))
+			return -1;
 		/* the first random-order trial is judged against linear writes,
 		 * later ones against the first if it was healthy; both against
 		 * the linear collapse when one was seen.  More random-order erase
@@ -599,7 +653,8 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 	if (knee && *nt < AUTO_MAX_TRIALS) {
 		if (knee == 1)
 			s.n = 0;
-		trial_grow(c, &s, knee, r->trial_chunk);
+		if (trial_grow(c, &s, knee, r->trial_chunk, shuffled))
+			return -1;
 		j.random_rule = shuffled && knee > 1;
 		if (knee == 1 && shuffled)
 			j.ref = r->write_ref;
@@ -642,13 +697,30 @@ static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, do
 	return 0;
 }
 
+/* Write [from, to) in chunks: an erase block written to its end is closed
+ * without garbage collection (and gives back its random-order slot). */
+static int fill_rest(struct ctx *c, uint64_t from, uint64_t to, uint64_t chunk)
+{
+	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, 0, NULL);
+	struct vm_result *res;
+	int rc;
+
+	for (uint64_t o = from; o < to; o += chunk)
+		seq = vm_add(seq, vm_new(VM_OFF, (int64_t)o, 0, 0,
+					 vm_new(VM_LEN, (int64_t)(to - o < chunk ? to - o : chunk), 0, 0,
+						vm_new(VM_WRITE, 0, 0, 0, NULL), NULL), NULL));
+	rc = run(c, vm_new(VM_PATTERN, 0x5a, 0, 0, seq, NULL), &res);
+	vm_result_free(res);
+	return rc;
+}
+
 /* In each of the first erase blocks, three kinds of write, each timed right
  * after the same writes in a fresh erase block in the middle (the
  * reference): linear chunks at the start of the block, small writes after
  * them, chunks in random order after those.  No sweep in between: the
  * reference always goes first, so it never finds the card in a better state
  * (a random-order slot free) than the probe after it.  Stops after two
- * ordinary erase blocks. */
+ * ordinary erase blocks, or one where the area ends sharply. */
 static int fat_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
@@ -688,10 +760,16 @@ static int fat_phase(struct ctx *c)
 			    fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM, p->ref[k], &p->ns[k]))
 				return -1;
 		}
+		/* the reference block is done: written to its end it gives its
+		 * random-order slot back for the next reference */
+		if (fill_rest(c, ref + at[FAT_RANDOM] + WRITE_ROUNDS * fc, ref + c->e_size, 4 * fc))
+			return -1;
 		r->nfat++;
 		analyze_fat(r->fat_probe, r->nfat, c->e_size, &r->fat);
 		normal_run = r->fat.value < r->nfat ? normal_run + 1 : 0;
-		if (normal_run >= 2)
+		/* the area has ended: sharply (high) after one ordinary erase
+		 * block, else after two */
+		if (normal_run >= 2 || (normal_run == 1 && r->fat.conf == CONF_HIGH))
 			break;
 	}
 	analyze_fat(r->fat_probe, r->nfat, c->e_size, &r->fat);
