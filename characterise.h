@@ -41,7 +41,6 @@ extern const char *const auto_phase_name[AUTO_PHASES];
 struct phase_cost {
 	uint64_t reads, writes, bytes_written;
 	double device_ns;
-	int cut;                            /* stopped early by --budget */
 };
 
 struct auto_report {

@@ -131,9 +131,8 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 			continue;
 		format_time(b, sizeof(b), pc->device_ns);
 		format_size(c, sizeof(c), pc->bytes_written);
-		fprintf(f, "    %-12s device time %-9s %6llu reads %6llu writes, %s written%s\n", auto_phase_name[p], b,
-			(unsigned long long)pc->reads, (unsigned long long)pc->writes, c,
-			pc->cut ? " (cut short by --budget)" : "");
+		fprintf(f, "    %-12s device time %-9s %6llu reads %6llu writes, %s written\n", auto_phase_name[p], b,
+			(unsigned long long)pc->reads, (unsigned long long)pc->writes, c);
 	}
 	if (wrote && r->written_hi > r->written_lo) {
 		format_size(c, sizeof(c), r->bytes_written);
@@ -330,7 +329,6 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 		json_uint(&j, "reads", pc->reads);
 		json_uint(&j, "writes", pc->writes);
 		json_uint(&j, "bytes_written", pc->bytes_written);
-		json_bool(&j, "cut_by_budget", pc->cut);
 		json_end(&j);
 	}
 	json_end(&j);
