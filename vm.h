@@ -94,7 +94,7 @@ struct vm_stats {
 };
 
 struct vm_result {
-	const struct vm_op *op;
+	const struct vm_op *op;     /* what ran: valid while its program lives */
 	uint64_t off, len, unit;    /* registers when the node ran */
 	double value;               /* reduced value (ns) */
 	struct vm_stats st;         /* every request below this node */
