@@ -2,6 +2,7 @@
 #include "characterise.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,7 @@ struct ctx {
 	unsigned open_limit;              /* largest open-AU count tried */
 	struct vm_op *held;               /* the last program run: its results point into it */
 	enum auto_phase phase;            /* whose cost the next run is */
+	double deadline;                  /* --budget: device time at which this phase stops */
 };
 
 /* progress across programs: add what earlier programs did */
@@ -75,6 +77,70 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 		}
 	}
 	return rc;
+}
+
+/* ------------------------------------------------------------ budget */
+
+/* --budget: each phase may spend a share of what is left, in proportion to
+ * its usual device time (on the sim presets: reads about 4 s, the cache probe
+ * 4, the minimum-write sweep 2, the open-AU searches 8 and 4, the FAT probe
+ * 6); what a phase leaves goes to the phases after it.  A phase stops at its
+ * next step past its share (a step is one program: a trial, a size, an erase
+ * block); a phase that starts with the whole budget spent does not run. */
+static const double phase_weight[AUTO_PHASES] = { 4, 4, 2, 8, 4, 6 };
+
+/* Start phase p; returns 0 when the budget is already spent (it is left out). */
+static int phase_start(struct ctx *c, enum auto_phase p)
+{
+	double left = (double)c->o->budget_ns - c->r->device_ns, w = 0;
+
+	c->phase = p;
+	if (!c->o->budget_ns)
+		return 1;
+	if (left <= 0) {
+		c->r->skipped |= 1u << p;
+		return 0;
+	}
+	for (int q = p; q < AUTO_PHASES; q++)
+		w += phase_weight[q];
+	c->deadline = c->r->device_ns + left * phase_weight[p] / w;
+	return 1;
+}
+
+/* Must the current phase stop here (its share of the budget is spent)? */
+static int out_of_time(struct ctx *c)
+{
+	if (!c->o->budget_ns || c->r->device_ns < c->deadline)
+		return 0;
+	c->r->cut |= 1u << c->phase;
+	return 1;
+}
+
+/* A finding of a phase the budget cut short: no surer than cap, and it says
+ * why (in the last evidence line if they are all taken). */
+static void budget_cut(const struct ctx *c, struct finding *f, enum confidence cap, const char *what)
+{
+	char t[32];
+
+	format_duration(t, sizeof(t), c->o->budget_ns);
+	if (!f->determined) {
+		finding_not(f, "%s: --budget=%s cut it short", what, t);
+		return;
+	}
+	if (f->conf > cap)
+		f->conf = cap;
+	if (f->nevidence >= EVIDENCE_MAX)
+		f->nevidence = EVIDENCE_MAX - 1;
+	finding_evidence(f, "%s: --budget=%s cut it short", what, t);
+}
+
+/* A finding whose test the budget left out. */
+static void budget_left_out(const struct ctx *c, struct finding *f)
+{
+	char t[32];
+
+	finding_not(f, "not measured: --budget=%s was spent before this test",
+		    format_duration(t, sizeof(t), c->o->budget_ns));
 }
 
 /* A built-in program (scripts/programs/NAME.fbp) for blocks of bs bytes. */
@@ -173,10 +239,12 @@ static int read_phase(struct ctx *c)
 	if (align_rows(c, r->bs, 4, r->rows, &r->nrows) || align_rows(c, r->bs2, 4, r->rows2, &r->nrows2))
 		return -1;
 	analyze_page(r->rows, r->nrows, r->bs, r->rows2, r->nrows2, r->bs2, &r->page, &r->levels);
-	if (r->page.conf < CONF_HIGH) {
+	if (r->page.conf < CONF_HIGH && !out_of_time(c)) {
 		if (align_rows(c, r->bs, 8, r->rows, &r->nrows))
 			return -1;
 		analyze_page(r->rows, r->nrows, r->bs, r->rows2, r->nrows2, r->bs2, &r->page, &r->levels);
+	} else if (r->page.conf < CONF_HIGH) {
+		budget_cut(c, &r->page, CONF_MEDIUM, "the second look with 8 tries per row was left out");
 	}
 	page_plausible(&r->page, dev_size(c->d));
 	{
@@ -188,7 +256,9 @@ static int read_phase(struct ctx *c)
 		analyze_erase(r->scan, r->nscan, &r->levels, r->rows, r->nrows, dev_size(c->d), &r->erase);
 		/* reads cross pages at a cost but no erase boundary showed: the
 		 * probes may be too noisy; look once more, with four times the tries */
-		if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW)) {
+		if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW) && out_of_time(c)) {
+			budget_cut(c, &r->erase, CONF_LOW, "the second scan with 16 tries was left out");
+		} else if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW)) {
 			struct finding first = r->erase;
 			r->scan_tries = 16;
 			if (boundary_scan(c, r->bs, 16, from))
@@ -489,6 +559,8 @@ static int min_write_phase(struct ctx *c)
 
 	r->nchunks = 0;
 	for (size_t i = 0; i < nsizes; i++) {
+		if (i >= 2 && out_of_time(c))
+			break;
 		/* behind a write cache: first as many bytes of the same size as
 		 * fill it, so that the eight timed writes wait for their own kind */
 		uint64_t sz = sizes[i], warm = (r->warmup + sz - 1) / sz;
@@ -519,6 +591,15 @@ static int min_write_phase(struct ctx *c)
 		vm_result_free(res);
 	}
 	analyze_min_write(r->chunks, r->nchunks, &r->min_write);
+	if (r->nchunks < nsizes) {
+		/* the smallest size measured may only be a bound */
+		char a[32], what[64];
+		int bound = r->min_write.value == r->chunks[r->nchunks - 1].size;
+		r->min_write.at_most |= bound;
+		snprintf(what, sizeof(what), "sizes measured down to %s only",
+			 format_size(a, sizeof(a), r->chunks[r->nchunks - 1].size));
+		budget_cut(c, &r->min_write, bound ? CONF_LOW : CONF_MEDIUM, what);
+	}
 	return 0;
 }
 
@@ -617,10 +698,16 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 	size_t *nt = shuffled ? &r->nrnd : &r->nlin;
 	struct trial_set s = { .n = 0 };
 	struct judge j = { .ref = r->write_ref, .collapse = collapse_level };
-	unsigned n, knee = 0;
+	unsigned n, knee = 0, limit = c->open_limit;
+	int cut = 0;
 
 	*nt = 0;
 	for (n = 1; n <= c->open_limit && *nt < AUTO_MAX_TRIALS; n++) {
+		if (n > 1 && out_of_time(c)) {
+			limit = n - 1;
+			cut = 1;
+			break;
+		}
 		if (trial_grow(c, &s, n, r->trial_chunk, shuffled))
 			return -1;
 		/* the first random-order trial is judged against linear writes,
@@ -644,13 +731,17 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 		}
 	}
 	/* confirm: the last healthy count and the first collapsed one again */
-	if (knee > 1 && *nt < AUTO_MAX_TRIALS) {
+	if (knee && *nt < AUTO_MAX_TRIALS && out_of_time(c))
+		cut = 1;
+	if (knee > 1 && *nt < AUTO_MAX_TRIALS && !cut) {
 		trial_keep(&s, knee - 1, shuffled);
 		j.random_rule = shuffled && knee - 1 > 1;
 		if (open_trial(c, &s, shuffled, &j, t, nt))
 			return -1;
 	}
-	if (knee && *nt < AUTO_MAX_TRIALS) {
+	if (knee && *nt < AUTO_MAX_TRIALS && !cut && knee > 1 && out_of_time(c))
+		cut = 1;
+	if (knee && *nt < AUTO_MAX_TRIALS && !cut) {
 		if (knee == 1)
 			s.n = 0;
 		if (trial_grow(c, &s, knee, r->trial_chunk, shuffled))
@@ -661,8 +752,10 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 		if (open_trial(c, &s, shuffled, &j, t, nt))
 			return -1;
 	}
-	analyze_open(t, *nt, c->open_limit, shuffled, r->trial_chunk, j.ref,
-		     shuffled ? &r->open_random : &r->open_linear);
+	analyze_open(t, *nt, limit, shuffled, r->trial_chunk, j.ref, shuffled ? &r->open_random : &r->open_linear);
+	if (cut)
+		budget_cut(c, shuffled ? &r->open_random : &r->open_linear, CONF_MEDIUM,
+			   knee ? "the confirming trials were left out" : "the search stopped before writes collapsed");
 	return 0;
 }
 
@@ -726,6 +819,7 @@ static int fat_phase(struct ctx *c)
 	struct auto_report *r = c->r;
 	size_t normal_run = 0;
 	uint64_t limit = dev_size(c->d) / 4 / c->e_size, ss = dev_sector(c->d);
+	int cut = 0;
 	uint64_t fc = r->trial_chunk, small;
 
 	if (fc > c->e_size / 48)
@@ -745,6 +839,10 @@ static int fat_phase(struct ctx *c)
 	r->nfat = 0;
 	for (uint64_t j = 0; j < limit; j++) {
 		struct fat_probe *p = &r->fat_probe[r->nfat];
+		if (j && out_of_time(c)) {
+			cut = 1;
+			break;
+		}
 		/* linear chunks, then small writes right after them (still
 		 * linear), then chunks in random order: an erase block in random
 		 * mode would make the writes after it cost otherwise */
@@ -773,6 +871,28 @@ static int fat_phase(struct ctx *c)
 			break;
 	}
 	analyze_fat(r->fat_probe, r->nfat, c->e_size, &r->fat);
+	if (cut) {
+		char what[64];
+		snprintf(what, sizeof(what), "the probe stopped after %zu erase block%s", r->nfat, r->nfat == 1 ? "" : "s");
+		budget_cut(c, &r->fat, r->fat.at_least ? CONF_LOW : CONF_MEDIUM, what);
+	}
+	return 0;
+}
+
+/* The findings of the phases the budget left out (it was spent when the
+ * current one was to start): not measured. */
+static int budget_rest(struct ctx *c)
+{
+	struct finding *f[AUTO_PHASES] = { [PHASE_MIN_WRITE] = &c->r->min_write,
+					   [PHASE_OPEN_LINEAR] = &c->r->open_linear,
+					   [PHASE_OPEN_RANDOM] = &c->r->open_random, [PHASE_FAT] = &c->r->fat };
+
+	for (int p = PHASE_CACHE; p < AUTO_PHASES; p++) {
+		if (p > (int)c->phase)
+			c->r->skipped |= 1u << p;
+		if (f[p] && (c->r->skipped & 1u << p))
+			budget_left_out(c, f[p]);
+	}
 	return 0;
 }
 
@@ -822,14 +942,14 @@ static int write_phase(struct ctx *c)
 	ranges[0][1] = (size / 4 / c->e_size < AUTO_MAX_FAT ? size / 4 / c->e_size : AUTO_MAX_FAT) * c->e_size;
 	ranges[1][0] = c->region;
 	ranges[1][1] = c->region + c->region_aus * c->e_size;
+	if (!phase_start(c, PHASE_CACHE))
+		return budget_rest(c);
 	if (c->o->before_writes && c->o->before_writes(c->o->ctx, (const uint64_t(*)[2])ranges))
 		return fb_fail(c->e, EXIT_DEVICE, "write tests cancelled");
 
-	c->phase = PHASE_CACHE;
 	if (cache_phase(c))
 		return -1;
-	c->phase = PHASE_MIN_WRITE;
-	if (min_write_phase(c))
+	if (phase_start(c, PHASE_MIN_WRITE) && min_write_phase(c))
 		return -1;
 	chunk = r->min_write.determined && r->min_write.conf >= CONF_MEDIUM ? r->min_write.value : 32 << 10;
 	if (chunk < 16 << 10)
@@ -838,8 +958,7 @@ static int write_phase(struct ctx *c)
 		chunk = c->e_size / 32;
 	chunk = chunk / ss * ss;
 	r->trial_chunk = chunk;
-	c->phase = PHASE_OPEN_LINEAR;
-	if (open_search(c, 0, 0))
+	if (phase_start(c, PHASE_OPEN_LINEAR) && open_search(c, 0, 0))
 		return -1;
 	for (size_t i = 0; i < r->nlin; i++)
 		if (r->lin[i].collapsed && r->lin[i].mean_ns > collapse)
@@ -849,12 +968,11 @@ static int write_phase(struct ctx *c)
 		double rate = (double)(r->chunks[0].size - r->chunks[1].size) * 1e9 / (r->chunks[0].ns - r->chunks[1].ns);
 		erase_write_check(&r->erase, collapse - r->write_ref, rate);
 	}
-	c->phase = PHASE_OPEN_RANDOM;
-	if (open_search(c, 1, collapse))
+	if (phase_start(c, PHASE_OPEN_RANDOM) && open_search(c, 1, collapse))
 		return -1;
-	c->phase = PHASE_FAT;
-	if (fat_phase(c))
+	if (phase_start(c, PHASE_FAT) && fat_phase(c))
 		return -1;
+	budget_rest(c);
 	cache_caveat(r);
 	{ /* counted in erase blocks: no surer than the erase block size
 	   * (low when the write tests used a stand-in size) */
@@ -878,6 +996,8 @@ int characterise(struct dev *d, const struct auto_options *o, struct auto_report
 	struct ctx c = { .d = d, .o = o, .r = r, .e = e };
 
 	memset(r, 0, sizeof(*r));
+	r->budget_ns = o->budget_ns;
+	phase_start(&c, PHASE_READ);
 	needs_write(&r->min_write, "min_write", "smallest efficient write", 1);
 	needs_write(&r->open_linear, "open_linear", "open erase blocks, linear", 0);
 	needs_write(&r->open_random, "open_random", "open erase blocks, random order", 0);

@@ -32,6 +32,7 @@ struct auto_options {
 	/* told the number of requests made so far (may be NULL) */
 	void (*progress)(void *ctx, uint64_t done);
 	void *progress_ctx;
+	uint64_t budget_ns;                  /* --budget: device time the run may take (0: no bound) */
 };
 
 /* The parts of --auto, each with what it cost. */
@@ -76,6 +77,8 @@ struct auto_report {
 	uint64_t written_lo, written_hi;    /* lo == hi: nothing written */
 	double device_ns;                   /* time the device spent */
 	struct phase_cost cost[AUTO_PHASES];
+	uint64_t budget_ns;                 /* --budget (0: none) */
+	unsigned cut, skipped;              /* phases (1 << phase) the budget cut short, or left out */
 };
 
 int characterise(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);

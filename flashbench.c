@@ -225,6 +225,7 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	o.progress = progress_start(&pr, "--auto", 0, c->progress);
 	o.progress_ctx = &pr;
+	o.budget_ns = c->budget_ns;
 	if (characterise(d, &o, r, e)) {
 		progress_end(&pr);
 		free(r);

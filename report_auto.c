@@ -134,6 +134,20 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 		fprintf(f, "    %-12s device time %-9s %6llu reads %6llu writes, %s written\n", auto_phase_name[p], b,
 			(unsigned long long)pc->reads, (unsigned long long)pc->writes, c);
 	}
+	if (r->budget_ns) {
+		format_duration(a, sizeof(a), r->budget_ns);
+		fprintf(f, "budget: %s of device time", a);
+		for (int k = 0; k < 2; k++) {
+			unsigned set = k ? r->skipped : r->cut;
+			const char *sep = k ? "; left out: " : "; cut short: ";
+			for (int p = 0; p < AUTO_PHASES; p++)
+				if (set & 1u << p) {
+					fprintf(f, "%s%s", sep, auto_phase_name[p]);
+					sep = ", ";
+				}
+		}
+		fprintf(f, "%s\n", r->cut || r->skipped ? "" : "; every test ran in full");
+	}
 	if (wrote && r->written_hi > r->written_lo) {
 		format_size(c, sizeof(c), r->bytes_written);
 		fprintf(f, "written: %s in all, within bytes %llu to %llu\n", c, (unsigned long long)r->written_lo,
@@ -332,6 +346,16 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 		json_end(&j);
 	}
 	json_end(&j);
+	if (r->budget_ns) {
+		json_number(&j, "budget_ns", (double)r->budget_ns);
+		for (int k = 0; k < 2; k++) {
+			json_array(&j, k ? "left_out" : "cut_short");
+			for (int p = 0; p < AUTO_PHASES; p++)
+				if ((k ? r->skipped : r->cut) & 1u << p)
+					json_string(&j, NULL, auto_phase_name[p]);
+			json_end(&j);
+		}
+	}
 	json_end(&j);
 	json_finish(&j);
 }
