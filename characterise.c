@@ -546,7 +546,17 @@ static size_t write_sizes(uint64_t e, uint64_t ss, uint64_t *out, size_t max)
 	return n;
 }
 
-/* Eight writes of each size, one after another, all sizes in one linear
+/* Sizes above this get four timed writes, not eight: they only set the
+ * transfer rate, and a write of 256 KiB or more is long beside its jitter
+ * (they were half of the sweep's bytes). */
+#define MINW_FEW_ABOVE (256 << 10)
+/* The spread of four writes, made comparable to that of eight (the third to
+ * sixth, about 0.94 sigma for normal jitter): the middle two are about 0.6
+ * sigma apart, and a median of four is sqrt(2) less sure than one of eight;
+ * rounded up, to claim no more than the writes show. */
+#define MINW_SPREAD_OF_4 2.5
+
+/* Eight writes of each size (four above MINW_FEW_ABOVE), one after another, all sizes in one linear
  * stream through as few fresh erase blocks as they fill (none straddles a
  * boundary: a write that would starts the next erase block), so that only
  * the first write in each erase block pays for opening it; the median time
@@ -567,9 +577,9 @@ static int min_write_phase(struct ctx *c)
 		struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
 		struct vm_result *res;
 		double v[8];
-		size_t k = 0;
+		size_t k = 0, timed = sz > MINW_FEW_ABOVE ? 4 : 8;
 
-		for (uint64_t w = 0; w < warm + 8; w++) {
+		for (uint64_t w = 0; w < warm + timed; w++) {
 			pos = (pos + sz - 1) / sz * sz;
 			if (pos + sz > c->e_size) {
 				block = take_aus(c, 1);
@@ -582,12 +592,12 @@ static int min_write_phase(struct ctx *c)
 		if (run(c, vm_new(VM_LEN, (int64_t)sz, 0, VM_KEEP, vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP, seq, NULL), NULL),
 			&res))
 			return -1;
-		for (const struct vm_result *ws = result_descend(res, 2); k < 8 && warm + k < ws->nkid; k++)
+		for (const struct vm_result *ws = result_descend(res, 2); k < timed && warm + k < ws->nkid; k++)
 			v[k] = ws->kid[warm + k].value;
 		qsort(v, k, sizeof(v[0]), cmp_d);
 		r->chunks[r->nchunks].size = sz;
 		r->chunks[r->nchunks].ns = k ? (v[(k - 1) / 2] + v[k / 2]) / 2 : 0;
-		r->chunks[r->nchunks++].spread = k == 8 ? v[5] - v[2] : 0;
+		r->chunks[r->nchunks++].spread = k == 8 ? v[5] - v[2] : k == 4 ? MINW_SPREAD_OF_4 * (v[2] - v[1]) : 0;
 		vm_result_free(res);
 	}
 	analyze_min_write(r->chunks, r->nchunks, &r->min_write);
@@ -790,27 +800,10 @@ static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, do
 	return 0;
 }
 
-/* Write [from, to) in chunks: an erase block written to its end is closed
- * without garbage collection (and gives back its random-order slot). */
-static int fill_rest(struct ctx *c, uint64_t from, uint64_t to, uint64_t chunk)
-{
-	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, 0, NULL);
-	struct vm_result *res;
-	int rc;
-
-	for (uint64_t o = from; o < to; o += chunk)
-		seq = vm_add(seq, vm_new(VM_OFF, (int64_t)o, 0, 0,
-					 vm_new(VM_LEN, (int64_t)(to - o < chunk ? to - o : chunk), 0, 0,
-						vm_new(VM_WRITE, 0, 0, 0, NULL), NULL), NULL));
-	rc = run(c, vm_new(VM_PATTERN, 0x5a, 0, 0, seq, NULL), &res);
-	vm_result_free(res);
-	return rc;
-}
-
 /* In each of the first erase blocks, three kinds of write, each timed right
  * after the same writes in a fresh erase block in the middle (the
  * reference): linear chunks at the start of the block, small writes after
- * them, chunks in random order after those.  No sweep in between: the
+ * them, chunks in random order at its end.  No sweep in between: the
  * reference always goes first, so it never finds the card in a better state
  * (a random-order slot free) than the probe after it.  Stops after two
  * ordinary erase blocks, or one where the area ends sharply. */
@@ -850,7 +843,12 @@ static int fat_phase(struct ctx *c)
 		uint64_t ref = take_aus(c, 1), at[FAT_KINDS];
 		at[FAT_LINEAR] = 0;
 		at[FAT_SMALL] = WRITE_ROUNDS * fc;
-		at[FAT_RANDOM] = WRITE_ROUNDS * (fc + small);
+		/* the random-order writes end the erase block: once they are
+		 * all written the block is full, and the card closes it without
+		 * garbage collection and frees its random-order slot for the
+		 * next reference, without writing the rest (the skip to them
+		 * costs the first of them, which the median leaves out) */
+		at[FAT_RANDOM] = c->e_size - WRITE_ROUNDS * fc;
 		for (int i = 0; i < FAT_KINDS; i++) {
 			int k = order[i];
 			uint64_t size = k == FAT_SMALL ? small : fc;
@@ -858,10 +856,6 @@ static int fat_phase(struct ctx *c)
 			    fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM, p->ref[k], &p->ns[k]))
 				return -1;
 		}
-		/* the reference block is done: written to its end it gives its
-		 * random-order slot back for the next reference */
-		if (fill_rest(c, ref + at[FAT_RANDOM] + WRITE_ROUNDS * fc, ref + c->e_size, 4 * fc))
-			return -1;
 		r->nfat++;
 		analyze_fat(r->fat_probe, r->nfat, c->e_size, &r->fat);
 		normal_run = r->fat.value < r->nfat ? normal_run + 1 : 0;

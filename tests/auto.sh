@@ -66,7 +66,7 @@ else
 fi
 "$FB" -A --write --budget=25s --json sim:usb-12m > "$TMP/b25.json" 2> /dev/null
 json_budget=$(for p in cost.budget_ns cost.cut_short.0 'cost.left_out#'; do "$JP" "$p" < "$TMP/b25.json" 2>&1; done | tr '\n' ' ')
-[ "$json_budget" = "25000000000 min_write 0 " ] &&
+[ "$json_budget" = "25000000000 open_linear 0 " ] &&
 	pass "auto --budget in JSON: cost.budget_ns, cost.cut_short, cost.left_out" ||
 	fail "auto --budget in JSON: cost.budget_ns, cost.cut_short, cost.left_out" "got '$json_budget'"
 
