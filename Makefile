@@ -18,12 +18,17 @@ SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 # O is where objects and binaries go (the sanitizer build uses build/asan)
 O ?= .
-CORE = units err sim dev dev_block dev_sim dev_preserve vm programs programs_fbp progress report safety analyze characterise json devinfo report_auto crc32c journal preserve progfile svg plot classic_read saved_json reanalyze report_analyze outfile results testkinds options report_json
+# the modules, in the order data flows: sizes and errors; devices; the VM and
+# its programs; results and their analysis; output; saved results read back
+CORE = units err outfile \
+	dev dev_block dev_sim dev_preserve sim safety devinfo preserve journal crc32c \
+	vm progfile programs programs_fbp testkinds options progress \
+	results analyze characterise \
+	json report report_json report_auto svg plot \
+	json_read classic_read saved_json reanalyze report_analyze compare summary
 CORE_OBJ = $(CORE:%=$(O)/%.o)
 HDRS = $(wildcard *.h)
 
-# reading JSON back (--compare; the tests' jsonpath); --compare; --summary
-CORE += json_read compare summary
 
 all: $(O)/flashbench $(O)/erase
 
