@@ -121,6 +121,8 @@ bench/rawread: bench/rawread.c
 bench: all bench/peakrss bench/rawread
 	@bench/run
 
+# The scripts are installed as flashbench-NAME, told where their library
+# (scripts/lib.sh) is installed.
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 flashbench $(DESTDIR)$(BINDIR)/flashbench
@@ -128,10 +130,12 @@ install: all
 	install -d $(DESTDIR)$(MANDIR)
 	install -m 644 flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
 	install -m 644 erase.1 $(DESTDIR)$(MANDIR)/flashbench-erase.1
-	install -m 755 scripts/report.sh $(DESTDIR)$(BINDIR)/flashbench-report
-	install -m 755 scripts/open-au-sweep.sh $(DESTDIR)$(BINDIR)/flashbench-open-au-sweep
 	install -m 644 flashbench-report.1 flashbench-open-au-sweep.1 $(DESTDIR)$(MANDIR)/
 	install -d $(DESTDIR)$(DATADIR)/programs $(DESTDIR)$(COMPLETIONDIR)
+	install -m 644 scripts/lib.sh $(DESTDIR)$(DATADIR)/lib.sh
+	for s in report open-au-sweep; do \
+		sed 's|^lib=.*|lib=$(DATADIR)/lib.sh|' scripts/$$s.sh > $(DESTDIR)$(BINDIR)/flashbench-$$s && \
+		chmod 755 $(DESTDIR)$(BINDIR)/flashbench-$$s || exit 1; done
 	install -m 644 scripts/programs/*.fbp $(DESTDIR)$(DATADIR)/programs/
 	install -m 644 completion.bash $(DESTDIR)$(COMPLETIONDIR)/flashbench
 	for c in flashbench-erase flashbench-report flashbench-open-au-sweep; do \
