@@ -249,6 +249,8 @@ static int read_finding(struct rd *r, const char *key, char *title, size_t title
 	}
 	if ((v = want(r, 0, JSON_BOOL, "findings.%s.at_least", key)))
 		f->at_least = v->boolean;
+	if ((v = want(r, 0, JSON_BOOL, "findings.%s.at_most", key)))
+		f->at_most = v->boolean;
 	for (c = CONF_NONE; c <= CONF_HIGH && strcmp(conf->text, confidence_name((enum confidence)c)); c++)
 		;
 	if (c > CONF_HIGH)
