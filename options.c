@@ -109,8 +109,8 @@ static const char *const section_title[SEC_END] = {
 	[SEC_SAVED] = "Reading saved results (no device needed):",
 	[SEC_PROGRAM] = "Your own test:",
 	[SEC_READ] = "Read-only tests (safe on a mounted card):",
-	[SEC_WRITE] = "Write tests (DESTROY the data in the range they announce; refused on a\n"
-		      "mounted or otherwise used device):",
+	[SEC_WRITE] = ("Write tests (DESTROY the data in the range they announce; refused on a\n"
+		       "mounted or otherwise used device):"),
 	[SEC_KEEP] = "Keeping the data (write tests):",
 	[SEC_PARAM] = "Parameters (sizes take suffixes: 512, 24k, 1.5M, 12MiB, 2G):",
 };
