@@ -125,6 +125,16 @@ struct fat_probe {
 	double ns[FAT_KINDS], ref[FAT_KINDS];
 };
 void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct finding *f);
+/* The FAT area's rule, shared with --analyze of classic find-fat tables
+ * (reanalyze.c; the numbers are in analyze.c's thresholds block).  High
+ * confidence needs an area that ends sharply: weakest, the smallest ratio
+ * between an area's erase block and an ordinary one, at least 2x, and
+ * after, the ratio between the ordinary ones and the reference, under
+ * 1.15x. */
+int fat_ends_sharply(double weakest, double after);
+/* In a classic table, an erase block is a FAT block when it writes this
+ * many times faster or slower than the table's last one. */
+double fat_table_apart(void);
 
 /* Write cache: times of linear writes of `chunk` bytes in a fresh erase
  * block, right after writes that made the card collect garbage (one chunk

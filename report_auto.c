@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "json.h"
-#include "version.h"
 #include "dev.h"
 #include "units.h"
 
@@ -161,10 +160,7 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 
 void json_identity(struct json *j, const struct identity *id)
 {
-	json_object(j, "tool");
-	json_string(j, "name", "flashbench");
-	json_string(j, "version", FLASHBENCH_VERSION);
-	json_end(j);
+	json_tool(j);
 	json_object(j, "device");
 	json_string(j, "path", id->path);
 	json_uint(j, "size", id->size);
