@@ -53,7 +53,10 @@ for f in tests/real/*.txt; do
 		nd) nd=$((nd + 1)) ;; wrong) wrong=$((wrong + 1)) ;; esac
 		t="analyze $name: $key ($kind ${want}) -> $got $conf"
 		if [ "$kind" = clear ] && [ "$outcome" = nd ] && [ "${rest#clear known-miss}" != "$rest" ]; then
-			skip "$t" "a known miss, not determined (tests/real/$name.txt says why)"
+			# a clear conclusion this analysis does not reach (the file says
+			# why): asserted as exactly that, so that a wrong answer, or a
+			# right one (then drop the marker), shows
+			pass "$t: a known miss, not determined (tests/real/$name.txt says why), never a contradiction"
 		elif [ "$kind" = clear ] && [ "$outcome" = nd -o "$outcome" = wrong ]; then
 			fail "$t" "a clear conclusion must be matched"
 		elif [ "$outcome" = wrong ] && [ "$conf" = high ]; then
