@@ -241,8 +241,9 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: erase must be a multiple of page x planes");
 	if (p->size < 2 * p->erase || p->size % p->sector)
 		return fb_fail(e, EXIT_USAGE, "sim: size must be a multiple of the sector and hold two erase blocks");
-	if (!p->open)
-		return fb_fail(e, EXIT_USAGE, "sim: open must be at least 1");
+	if (!p->open || p->open > 1024)
+		return fb_fail(e, EXIT_USAGE, "sim: open must be from 1 to 1024 (cards keep 1 to a few dozen erase "
+			       "blocks open)");
 	if (p->random > p->open)
 		return fb_fail(e, EXIT_USAGE, "sim: random (%u) cannot exceed open (%u)", p->random, p->open);
 	if (!p->read_rate || !p->write_rate || !p->copy_rate)
