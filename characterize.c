@@ -1,5 +1,5 @@
-/* characterise.c — runs the --auto plan (see characterise.h). */
-#include "characterise.h"
+/* characterize.c — runs the --auto plan (see characterize.h). */
+#include "characterize.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1051,7 +1051,7 @@ static void needs_write(struct finding *f, const char *key, const char *title, i
 	finding_not(f, "needs --write (write tests overwrite data)");
 }
 
-int characterise(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e)
+int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e)
 {
 	struct ctx c = { .d = d, .o = o, .r = r, .e = e };
 
