@@ -11,15 +11,9 @@
 #include <stdio.h>
 
 #include "characterize.h"
-#include "vm.h"
+#include "printer.h"
 
-struct print_ctx;
-
-int plot_align(FILE *f, const struct vm_result *root, const struct print_ctx *p);
-int plot_scatter(FILE *f, const struct vm_result *root, const struct print_ctx *p);
-int plot_interval(FILE *f, const struct vm_result *root, const struct print_ctx *p);
-int plot_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p);
-int plot_find_fat(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+plot_printer plot_align, plot_scatter, plot_interval, plot_rates, plot_find_fat;
 int plot_auto(FILE *f, const char *device, const struct auto_report *r);
 
 #endif

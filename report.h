@@ -6,25 +6,23 @@
 
 #include <stdio.h>
 
-#include "vm.h"
-
-struct print_ctx;
+#include "printer.h"
 
 /* "align 4194304\tpre 735µs\ton 1.08ms\tpost 780µs\tdiff 324µs" per line */
-void report_align(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+text_printer report_align;
 /* "interval 16KiB\t21.5M/s\tmin 735µs\tavg 740µs\tmax 760µs" per stride */
-void report_interval(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+text_printer report_interval;
 /* "offset_MiB\ttime_ms" per position, for gnuplot */
-void report_scatter(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+text_printer report_scatter;
 /* "4MiB\t8.79M/s" per request size (open-au's chunks); -v adds
  * "\tmin ..\tavg ..\tmax .." */
-void report_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+text_printer report_rates;
 /* "4MiB\t8.79M/s\t8.81M/s..." one column per erase block; -v adds a
  * min/avg/max line per erase block below each size */
-void report_find_fat(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+text_printer report_find_fat;
 
 /* A program's kept result nodes, indented by depth:
  * "off-span unit=64KiB off=16777216 len=65536\t<total>\t<rate>\tmin ..\tavg ..\tmax .." */
-void report_tree(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+text_printer report_tree;
 
 #endif

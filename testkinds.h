@@ -11,20 +11,13 @@
 #include <stdio.h>
 
 #include "err.h"
+#include "printer.h"
 #include "programs.h"
 #include "results.h"
 #include "vm.h"
 
 struct json;
 struct test_kind;
-
-/* What a printer knows besides the results. */
-struct print_ctx {
-	const struct test_kind *kind;
-	const char *device;
-	const struct test_params *t;
-	int verbose;                 /* -v */
-};
 
 struct test_kind {
 	const char *name;            /* "align" */
@@ -40,11 +33,11 @@ struct test_kind {
 	int (*check)(const struct test_params *t, const char *device, uint64_t dev_size, unsigned sector,
 		     struct fb_err *e);
 	struct result_shape shape;   /* what the printers read */
-	void (*text)(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+	text_printer *text;
 	void (*json_params)(struct json *j, const struct test_params *t);
 	void (*json_results)(struct json *j, const struct vm_result *root);
 	/* the chart, or NULL (no chart); 0 or -1 (nothing to draw) */
-	int (*plot)(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+	plot_printer *plot;
 };
 
 extern const struct test_kind test_kinds[];    /* ends with a NULL name */
