@@ -52,11 +52,15 @@ void dev_describe(const struct dev *d, struct json *j)
 {
 	if (d->ops->describe)
 		d->ops->describe(d, j);
+	else if (d->lower)
+		dev_describe(d->lower, j);
 }
 
 int dev_prepare(struct dev *d, uint64_t max_len, struct fb_err *e)
 {
-	return d->ops->prepare ? d->ops->prepare(d, max_len, e) : 0;
+	if (d->ops->prepare)
+		return d->ops->prepare(d, max_len, e);
+	return d->lower ? dev_prepare(d->lower, max_len, e) : 0;
 }
 
 int dev_will_write(struct dev *d, const struct vm_op *prog, struct fb_err *e)
@@ -73,34 +77,57 @@ static int in_range(const struct dev *d, uint64_t off, uint64_t len)
 	return 0;
 }
 
+/* Requests are checked against the device they are made to; a layer has
+ * the size and sectors of the device it wraps. */
 int dev_read(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {
 	int rc = in_range(d, off, len);
-	return rc ? rc : d->ops->read(d, off, len, ns);
+
+	if (rc)
+		return rc;
+	return d->ops->read ? d->ops->read(d, off, len, ns) : dev_read(d->lower, off, len, ns);
 }
 
 int dev_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns)
 {
 	int rc = in_range(d, off, len);
-	return rc ? rc : d->ops->write(d, off, len, pattern, ns);
+
+	if (rc)
+		return rc;
+	return d->ops->write ? d->ops->write(d, off, len, pattern, ns) : dev_write(d->lower, off, len, pattern, ns);
 }
 
 int dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {
 	int rc = in_range(d, off, len);
+
 	if (!rc && !(d->caps & DEV_CAP_DISCARD))
 		rc = -EOPNOTSUPP;
-	return rc ? rc : d->ops->discard(d, off, len, ns);
+	if (rc)
+		return rc;
+	return d->ops->discard ? d->ops->discard(d, off, len, ns) : dev_discard(d->lower, off, len, ns);
+}
+
+/* Only a device that stores data has data to copy. */
+static int copy_range(const struct dev *d, uint64_t off, uint64_t len)
+{
+	return d->caps & DEV_CAP_STORES_DATA ? in_range(d, off, len) : -EOPNOTSUPP;
 }
 
 int dev_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len)
 {
-	int rc = in_range(d, off, len);
-	return rc ? rc : d->ops->copy_out(d, buf, off, len);
+	int rc = copy_range(d, off, len);
+
+	if (rc)
+		return rc;
+	return d->ops->copy_out ? d->ops->copy_out(d, buf, off, len) : dev_copy_out(d->lower, buf, off, len);
 }
 
 int dev_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len)
 {
-	int rc = in_range(d, off, len);
-	return rc ? rc : d->ops->copy_in(d, buf, off, len);
+	int rc = copy_range(d, off, len);
+
+	if (rc)
+		return rc;
+	return d->ops->copy_in ? d->ops->copy_in(d, buf, off, len) : dev_copy_in(d->lower, buf, off, len);
 }

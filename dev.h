@@ -34,7 +34,9 @@ enum dev_mode {
 #define DEV_CAP_DISCARD       8u  /* takes BLKDISCARD-style erase requests (block device, sim) */
 
 /* One backend or layer.  The dev_* functions check ranges before calling
- * read, write, discard and copy_*; will_write and describe may be NULL. */
+ * read, write, discard and copy_*; prepare, will_write and describe may be
+ * NULL.  A layer leaves NULL each op it passes through: the request goes to
+ * the device it wraps. */
 struct dev_ops {
 	const char *name;
 	int (*prepare)(struct dev *d, uint64_t max_len, struct fb_err *e);
@@ -80,7 +82,8 @@ int dev_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *
 int dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
 
 /* Untimed copies between the device and a caller's aligned buffer (used to
- * save and restore data); len must be a multiple of the sector size. */
+ * save and restore data); len must be a multiple of the sector size.  Only
+ * a device that stores data (DEV_CAP_STORES_DATA) takes them: -EOPNOTSUPP. */
 int dev_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len);
 int dev_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len);
 

@@ -170,11 +170,8 @@ static void block_close(struct dev *d)
 static const struct dev_ops block_ops = {
 	.name = "block",
 	.prepare = block_prepare,
-	.read = block_read,
-	.write = block_write,
-	.discard = block_discard,
-	.copy_out = block_copy_out,
-	.copy_in = block_copy_in,
+	.read = block_read, .write = block_write, .discard = block_discard,  /* the timed requests */
+	.copy_out = block_copy_out, .copy_in = block_copy_in,  /* untimed, to save and restore data */
 	.close = block_close,
 };
 

@@ -12,6 +12,7 @@ struct dev {
 	uint64_t size;
 	unsigned sector, physical;
 	void *priv;               /* the backend's own state */
+	struct dev *lower;        /* a layer: the device it wraps (NULL for a backend) */
 };
 
 /* Fill d (path set, the rest zero) or return -1 with e filled. */

@@ -1,9 +1,7 @@
 /* dev_sim.c — the simulated device backend: requests go to the flash model
  * (sim.h) and take the time it computes on its virtual clock.  It holds no
- * data: copies read zeros and writes nothing. */
+ * data, so it has no copies (dev.c refuses them: no DEV_CAP_STORES_DATA). */
 #include "dev_impl.h"
-
-#include <string.h>
 
 #include "json.h"
 #include "sim.h"
@@ -24,19 +22,6 @@ static int sim_dev_write(struct dev *d, uint64_t off, uint64_t len, int pattern,
 static int sim_dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {
 	*ns = sim_discard(d->priv, off, len);
-	return 0;
-}
-
-static int sim_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len)
-{
-	(void)d, (void)off;
-	memset(buf, 0, len);
-	return 0;
-}
-
-static int sim_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len)
-{
-	(void)d, (void)buf, (void)off, (void)len;
 	return 0;
 }
 
@@ -64,11 +49,7 @@ static void sim_close(struct dev *d)
 
 static const struct dev_ops sim_ops = {
 	.name = "sim",
-	.read = sim_dev_read,
-	.write = sim_dev_write,
-	.discard = sim_dev_discard,
-	.copy_out = sim_copy_out,
-	.copy_in = sim_copy_in,
+	.read = sim_dev_read, .write = sim_dev_write, .discard = sim_dev_discard,  /* the timed requests */
 	.describe = sim_describe,
 	.close = sim_close,
 };
