@@ -20,7 +20,7 @@ SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 O ?= .
 # the modules, in the order data flows: sizes and errors; devices; the VM and
 # its programs; results and their analysis; output; saved results read back
-CORE = units err outfile \
+CORE = units err outfile grow \
 	dev dev_block dev_sim dev_preserve sim safety devinfo preserve journal crc32c \
 	vm progfile programs programs_fbp testkinds options progress \
 	results analyze characterize \

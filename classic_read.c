@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "units.h"
 
 struct tok {
@@ -29,14 +30,11 @@ struct words {
 
 static int add_word(struct words *w, const char *s, unsigned line)
 {
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 1024;
-		struct tok *t = realloc(w->t, cap * sizeof(*t));
-		if (!t)
-			return -1;
-		w->t = t;
-		w->cap = cap;
-	}
+	struct tok *t = grow(w->t, &w->cap, w->n, sizeof(*t), 1024);
+
+	if (!t)
+		return -1;
+	w->t = t;
 	w->t[w->n].s = s;
 	w->t[w->n].line = line;
 	w->t[w->n++].alone = 0;
