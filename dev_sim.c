@@ -28,18 +28,15 @@ static int sim_dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *
 static void sim_describe(const struct dev *d, struct json *j)
 {
 	const struct sim_params *p = sim_params_of(d->priv);
+	const struct json_member model[] = {
+		{ "erase", JM_UINT, .uint = p->erase }, { "page", JM_UINT, .uint = p->page },
+		{ "planes", JM_UINT, .uint = p->planes }, { "open", JM_UINT, .uint = p->open },
+		{ "random", JM_UINT, .uint = p->random }, { "fat", JM_UINT, .uint = p->fat },
+		{ "minwrite", JM_UINT, .uint = p->minwrite }, { "noise", JM_NUMBER, .number = p->noise },
+		{ "seed", JM_UINT, .uint = p->seed }, { NULL },
+	};
 
-	json_object(j, "model");
-	json_uint(j, "erase", p->erase);
-	json_uint(j, "page", p->page);
-	json_uint(j, "planes", p->planes);
-	json_uint(j, "open", p->open);
-	json_uint(j, "random", p->random);
-	json_uint(j, "fat", p->fat);
-	json_uint(j, "minwrite", p->minwrite);
-	json_number(j, "noise", p->noise);
-	json_uint(j, "seed", p->seed);
-	json_end(j);
+	json_record(j, "model", model);
 }
 
 static void sim_close(struct dev *d)

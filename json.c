@@ -120,6 +120,24 @@ void json_bool(struct json *j, const char *key, int value)
 	fputs(value ? "true" : "false", j->f);
 }
 
+void json_members(struct json *j, const struct json_member *m)
+{
+	for (; m->key; m++)
+		switch (m->kind) {
+		case JM_UINT: json_uint(j, m->key, m->uint); break;
+		case JM_NUMBER: json_number(j, m->key, m->number); break;
+		case JM_BOOL: json_bool(j, m->key, m->uint != 0); break;
+		case JM_STRING: json_string(j, m->key, m->string); break;
+		}
+}
+
+void json_record(struct json *j, const char *key, const struct json_member *m)
+{
+	json_object(j, key);
+	json_members(j, m);
+	json_end(j);
+}
+
 void json_tool(struct json *j)
 {
 	json_object(j, "tool");

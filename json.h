@@ -26,6 +26,20 @@ void json_uint(struct json *j, const char *key, uint64_t value);
 void json_number(struct json *j, const char *key, double value);      /* NaN/inf: null */
 void json_bool(struct json *j, const char *key, int value);
 
+/* A record written from a table: each member names its key, how its value
+ * is written and the value; the table ends with a NULL key. */
+enum json_member_kind { JM_UINT, JM_NUMBER, JM_BOOL, JM_STRING };
+struct json_member {
+	const char *key;
+	enum json_member_kind kind;
+	uint64_t uint;          /* JM_UINT; JM_BOOL: 0 is false */
+	double number;          /* JM_NUMBER */
+	const char *string;     /* JM_STRING (NULL: null) */
+};
+void json_members(struct json *j, const struct json_member *m);
+/* The members as one object (key NULL inside an array). */
+void json_record(struct json *j, const char *key, const struct json_member *m);
+
 /* The "tool" object (name and version) every flashbench JSON output starts with. */
 void json_tool(struct json *j);
 

@@ -97,61 +97,43 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 	json_tool(&j);
 	json_string(&j, "test", "analyze");
 	json_object(&j, "source");
-	json_string(&j, "file", source);
-	json_uint(&j, "lines", t->lines);
-	json_uint(&j, "table_lines", t->table_lines);
-	json_uint(&j, "align_rows", align_rows_read(t));
-	json_uint(&j, "open_au_rows", open_rows_read(t));
-	json_uint(&j, "find_fat_rows", t->fat_rows);
-	json_uint(&j, "json_results", t->json_results);
+	json_members(&j, (const struct json_member[]){ { "file", JM_STRING, .string = source },
+		{ "lines", JM_UINT, .uint = t->lines }, { "table_lines", JM_UINT, .uint = t->table_lines },
+		{ "align_rows", JM_UINT, .uint = align_rows_read(t) },
+		{ "open_au_rows", JM_UINT, .uint = open_rows_read(t) }, { "find_fat_rows", JM_UINT, .uint = t->fat_rows },
+		{ "json_results", JM_UINT, .uint = t->json_results }, { NULL } });
 	json_array(&j, "align_runs");
-	for (size_t k = 0; k < t->nalign; k++) {
-		json_object(&j, NULL);
-		json_uint(&j, "line", t->align[k].line);
-		json_uint(&j, "rows", t->align[k].n);
-		json_uint(&j, "blocksize", t->align[k].bs);
-		json_bool(&j, "blocksize_given", t->align[k].bs_given);
-		json_end(&j);
-	}
+	for (size_t k = 0; k < t->nalign; k++)
+		json_record(&j, NULL, (const struct json_member[]){ { "line", JM_UINT, .uint = t->align[k].line },
+			{ "rows", JM_UINT, .uint = t->align[k].n }, { "blocksize", JM_UINT, .uint = t->align[k].bs },
+			{ "blocksize_given", JM_BOOL, .uint = t->align[k].bs_given }, { NULL } });
 	json_end(&j);
 	json_array(&j, "open_au_tables");
-	for (size_t k = 0; k < t->nopen; k++) {
-		json_object(&j, NULL);
-		json_uint(&j, "line", t->open[k].line);
-		json_uint(&j, "rows", t->open[k].n);
-		json_uint(&j, "open_au_nr", t->open[k].nr);
-		json_bool(&j, "random", t->open[k].random);
-		json_uint(&j, "erasesize", t->open[k].erase);
-		json_bool(&j, "interrupted", t->open[k].interrupted);
-		json_end(&j);
-	}
+	for (size_t k = 0; k < t->nopen; k++)
+		json_record(&j, NULL, (const struct json_member[]){ { "line", JM_UINT, .uint = t->open[k].line },
+			{ "rows", JM_UINT, .uint = t->open[k].n }, { "open_au_nr", JM_UINT, .uint = t->open[k].nr },
+			{ "random", JM_BOOL, .uint = t->open[k].random }, { "erasesize", JM_UINT, .uint = t->open[k].erase },
+			{ "interrupted", JM_BOOL, .uint = t->open[k].interrupted }, { NULL } });
 	json_end(&j);
 	json_array(&j, "find_fat_tables");
-	for (size_t k = 0; k < t->nfat; k++) {
-		json_object(&j, NULL);
-		json_uint(&j, "line", t->fat[k].line);
-		json_uint(&j, "rows", t->fat[k].n);
-		json_uint(&j, "erase_blocks", t->fat[k].nblocks);
-		json_uint(&j, "erasesize", t->fat[k].erase);
-		json_end(&j);
-	}
+	for (size_t k = 0; k < t->nfat; k++)
+		json_record(&j, NULL, (const struct json_member[]){ { "line", JM_UINT, .uint = t->fat[k].line },
+			{ "rows", JM_UINT, .uint = t->fat[k].n }, { "erase_blocks", JM_UINT, .uint = t->fat[k].nblocks },
+			{ "erasesize", JM_UINT, .uint = t->fat[k].erase }, { NULL } });
 	json_end(&j);
 	json_array(&j, "not_analysed");
-	for (size_t k = 0; k < t->nother; k++) {
-		json_object(&j, NULL);
-		json_string(&j, "test", t->other[k].test);
-		json_uint(&j, "line", t->other[k].line);
-		json_uint(&j, "rows", t->other[k].rows);
-		json_end(&j);
-	}
+	for (size_t k = 0; k < t->nother; k++)
+		json_record(&j, NULL, (const struct json_member[]){ { "test", JM_STRING, .string = t->other[k].test },
+			{ "line", JM_UINT, .uint = t->other[k].line }, { "rows", JM_UINT, .uint = t->other[k].rows },
+			{ NULL } });
 	json_end(&j);
 	if (s->found) {
-		json_object(&j, "saved_findings");
-		json_string(&j, "test", s->found->test);
-		json_string(&j, "version", s->found->version[0] ? s->found->version : NULL);
-		json_string(&j, "device", s->found->device[0] ? s->found->device : NULL);
-		json_bool(&j, "write", s->found->wrote);
-		json_end(&j);
+		const struct saved_findings *found = s->found;
+		json_record(&j, "saved_findings", (const struct json_member[]){
+			{ "test", JM_STRING, .string = found->test },
+			{ "version", JM_STRING, .string = found->version[0] ? found->version : NULL },
+			{ "device", JM_STRING, .string = found->device[0] ? found->device : NULL },
+			{ "write", JM_BOOL, .uint = found->wrote }, { NULL } });
 	} else {
 		json_string(&j, "saved_findings", NULL);
 	}
@@ -167,10 +149,7 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 		json_string(&j, NULL, s->next[i]);
 	json_end(&j);
 	json_object(&j, "measurements");
-	report_align_rows_json(&j, "align", r->rows, r->nrows);
-	report_align_rows_json(&j, "align2", r->rows2, r->nrows2);
-	json_number(&j, "read_noise_ns", r->levels.noise);
-	json_number(&j, "read_step_ns", r->levels.step);
+	report_align_measurements_json(&j, r);
 	json_uint(&j, "trial_chunk", r->trial_chunk);
 	json_number(&j, "healthy_write_ns", r->write_ref);
 	report_trials_json(&j, "open_linear", r->lin, r->nlin);

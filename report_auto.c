@@ -203,28 +203,30 @@ static void json_finding(struct json *j, const struct finding *x, uint64_t card)
 static void json_align_rows(struct json *j, const char *key, const struct align_row *r, size_t n)
 {
 	json_array(j, key);
-	for (size_t i = 0; i < n; i++) {
-		json_object(j, NULL);
-		json_uint(j, "align", r[i].align);
-		json_number(j, "pre_ns", r[i].pre);
-		json_number(j, "on_ns", r[i].on);
-		json_number(j, "post_ns", r[i].post);
-		json_number(j, "diff_ns", r[i].diff);
-		json_end(j);
-	}
+	for (size_t i = 0; i < n; i++)
+		json_record(j, NULL, (const struct json_member[]){
+			{ "align", JM_UINT, .uint = r[i].align }, { "pre_ns", JM_NUMBER, .number = r[i].pre },
+			{ "on_ns", JM_NUMBER, .number = r[i].on }, { "post_ns", JM_NUMBER, .number = r[i].post },
+			{ "diff_ns", JM_NUMBER, .number = r[i].diff }, { NULL } });
 	json_end(j);
+}
+
+/* The align rows at both block sizes and the read levels seen in them. */
+static void json_align_measurements(struct json *j, const struct auto_report *r)
+{
+	json_align_rows(j, "align", r->rows, r->nrows);
+	json_align_rows(j, "align2", r->rows2, r->nrows2);
+	json_number(j, "read_noise_ns", r->levels.noise);
+	json_number(j, "read_step_ns", r->levels.step);
 }
 
 static void json_trials(struct json *j, const char *key, const struct open_trial *t, size_t n)
 {
 	json_array(j, key);
-	for (size_t i = 0; i < n; i++) {
-		json_object(j, NULL);
-		json_uint(j, "erase_blocks", t[i].n);
-		json_number(j, "mean_ns", t[i].mean_ns);
-		json_bool(j, "collapsed", t[i].collapsed);
-		json_end(j);
-	}
+	for (size_t i = 0; i < n; i++)
+		json_record(j, NULL, (const struct json_member[]){ { "erase_blocks", JM_UINT, .uint = t[i].n },
+			{ "mean_ns", JM_NUMBER, .number = t[i].mean_ns },
+			{ "collapsed", JM_BOOL, .uint = t[i].collapsed }, { NULL } });
 	json_end(j);
 }
 
@@ -232,15 +234,13 @@ void report_recommendations_json(struct json *j, const struct recommendations *r
 {
 	json_object(j, "recommendations");
 	json_bool(j, "available", rec->have);
-	if (rec->have) {
-		json_uint(j, "partition_start", rec->start);
-		json_uint(j, "partition_size_multiple", rec->align);
-		json_string(j, "sfdisk", rec->sfdisk);
-		json_string(j, "ext4", rec->ext4);
-		json_string(j, "xfs", rec->xfs);
-		json_string(j, "f2fs", rec->f2fs);
-		json_string(j, "vfat", rec->vfat);
-	}
+	if (rec->have)
+		json_members(j, (const struct json_member[]){
+			{ "partition_start", JM_UINT, .uint = rec->start },
+			{ "partition_size_multiple", JM_UINT, .uint = rec->align },
+			{ "sfdisk", JM_STRING, .string = rec->sfdisk }, { "ext4", JM_STRING, .string = rec->ext4 },
+			{ "xfs", JM_STRING, .string = rec->xfs }, { "f2fs", JM_STRING, .string = rec->f2fs },
+			{ "vfat", JM_STRING, .string = rec->vfat }, { NULL } });
 	json_string(j, "note", rec->note[0] ? rec->note : NULL);
 	json_end(j);
 }
@@ -268,10 +268,7 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_end(&j);
 	report_recommendations_json(&j, &r->rec);
 	json_object(&j, "measurements");
-	json_align_rows(&j, "align", r->rows, r->nrows);
-	json_align_rows(&j, "align2", r->rows2, r->nrows2);
-	json_number(&j, "read_noise_ns", r->levels.noise);
-	json_number(&j, "read_step_ns", r->levels.step);
+	json_align_measurements(&j, r);
 	json_uint(&j, "boundary_scan_tries", r->scan_tries);
 	json_array(&j, "boundary_scan");
 	for (size_t i = 0; i < r->nscan; i++) {
@@ -368,9 +365,9 @@ void report_finding_json(struct json *j, const struct finding *x)
 	json_finding(j, x, 0);
 }
 
-void report_align_rows_json(struct json *j, const char *key, const struct align_row *r, size_t n)
+void report_align_measurements_json(struct json *j, const struct auto_report *r)
 {
-	json_align_rows(j, key, r, n);
+	json_align_measurements(j, r);
 }
 
 void report_trials_json(struct json *j, const char *key, const struct open_trial *t, size_t n)

@@ -23,7 +23,7 @@ void report_finding_text(FILE *f, const struct finding *x);
 void report_finding_json(struct json *j, const struct finding *x);
 void report_recommendations_text(FILE *f, const struct recommendations *rec, unsigned sector);
 void report_recommendations_json(struct json *j, const struct recommendations *rec);
-void report_align_rows_json(struct json *j, const char *key, const struct align_row *r, size_t n);
+void report_align_measurements_json(struct json *j, const struct auto_report *r);
 void report_trials_json(struct json *j, const char *key, const struct open_trial *t, size_t n);
 
 #endif
