@@ -616,6 +616,9 @@ static int cache_burst(struct ctx *c, uint64_t off, uint64_t stride, uint64_t au
 {
 	struct vm_result *res;
 	const struct vm_result *au;
+	struct vm_op *prog;
+	const char *var[] = { "offset", "erasesize", "burst_aus", "burst_chunks" };
+	const uint64_t val[] = { off, stride, aus, per };
 
 	if (*n + aus * per > *cap) {
 		size_t want = (*n + aus * per) * 2;
@@ -625,17 +628,7 @@ static int cache_burst(struct ctx *c, uint64_t off, uint64_t stride, uint64_t au
 		*t = m;
 		*cap = want;
 	}
-	if (run(c, vm_new(VM_OFF, (int64_t)off, 0, VM_KEEP,
-			  vm_new(VM_LEN, (int64_t)chunk, 0, VM_KEEP,
-				 vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP,
-					vm_new(VM_OFF_LINEAR, (int64_t)stride, (int64_t)aus, VM_KEEP,
-					       vm_new(VM_OFF_LINEAR, (int64_t)chunk, (int64_t)per, VM_KEEP,
-						      vm_new(VM_WRITE, 0, 0, 0, NULL), NULL),
-					       NULL),
-					NULL),
-				 NULL),
-			  NULL),
-		&res))
+	if (builtin(c, "write-cache", chunk, 0, var, val, 4, &prog) || run(c, prog, &res))
 		return -1;
 	au = result_descend(res, 3);
 	for (size_t a = 0; a < au->nkid; a++)

@@ -54,6 +54,8 @@ void program_vars(const struct test_params *t, uint64_t dev_size, unsigned secto
 		{ "sector", ss }, { "half_block", half > ss ? half : ss }, { "pattern", (uint64_t)t->pattern },
 		/* boundary-scan.fbp: --auto sets these; alone it scans at the erase size */
 		{ "scan_from", t->erasesize }, { "scan_to", t->erasesize }, { "scan_points", 16 },
+		/* write-cache.fbp: --auto sets these */
+		{ "burst_aus", 1 }, { "burst_chunks", 1 },
 	};
 	v->n = 0;
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
