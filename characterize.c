@@ -151,9 +151,11 @@ static void budget_left_out(const struct ctx *c, struct finding *f)
 		    format_duration(t, sizeof(t), c->o->budget_ns));
 }
 
-/* A built-in program (scripts/programs/NAME.fbp) for blocks of bs bytes. */
-static int builtin(struct ctx *c, const char *name, uint64_t bs, unsigned count, const char *var[],
-		   const uint64_t val[], int nvar, struct vm_op **prog)
+/* A built-in program (scripts/programs/NAME.fbp) for blocks of bs bytes,
+ * with these variables set, and the list $offsets (n of them; offsets
+ * NULL: its default). */
+static int builtin_list(struct ctx *c, const char *name, uint64_t bs, unsigned count, const char *var[],
+			const uint64_t val[], int nvar, const int64_t *offsets, size_t n, struct vm_op **prog)
 {
 	struct test_params t;
 	struct prog_vars v;
@@ -165,7 +167,26 @@ static int builtin(struct ctx *c, const char *name, uint64_t bs, unsigned count,
 	program_vars(&t, dev_size(c->d), dev_sector(c->d), &v);
 	for (int i = 0; i < nvar; i++)
 		prog_vars_set(&v, var[i], val[i]);
+	if (offsets)
+		prog_vars_set_list(&v, "offsets", offsets, n);
 	return program_builtin(name, &v, prog, &format, c->e);
+}
+
+static int builtin(struct ctx *c, const char *name, uint64_t bs, unsigned count, const char *var[],
+		   const uint64_t val[], int nvar, struct vm_op **prog)
+{
+	return builtin_list(c, name, bs, count, var, val, nvar, NULL, 0, prog);
+}
+
+/* Writes of `len` bytes at each offset of off[0..n), in order: the built-in
+ * program NAME (its list $offsets); *res gets its results. */
+static int write_at(struct ctx *c, const char *name, uint64_t len, const int64_t *off, size_t n,
+		    struct vm_result **res)
+{
+	struct vm_op *prog;
+
+	*res = NULL;
+	return builtin_list(c, name, len, 0, NULL, NULL, 0, off, n, &prog) || run(c, prog, res) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ reads */
@@ -302,18 +323,14 @@ static uint64_t take_aus(struct ctx *c, uint64_t n)
 	return off;
 }
 
-/* One round: a chunk to each of n erase blocks in turn, each at its own
- * offset; t[a] gets the time of each write. */
-static int write_round(struct ctx *c, const uint64_t *off, unsigned n, uint64_t chunk, double *t)
+/* One round (the program NAME): a chunk to each of n erase blocks in turn,
+ * each at its own offset; t[a] gets the time of each write. */
+static int write_round(struct ctx *c, const char *name, const int64_t *off, unsigned n, uint64_t chunk, double *t)
 {
-	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
 	struct vm_result *res;
 	const struct vm_result *ws;
 
-	for (unsigned a = 0; a < n; a++)
-		seq = vm_add(seq, vm_new(VM_OFF, (int64_t)off[a], 0, VM_KEEP, vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
-	if (run(c, vm_new(VM_LEN, (int64_t)chunk, 0, VM_KEEP, vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP, seq, NULL), NULL),
-		&res))
+	if (write_at(c, name, chunk, off, n, &res))
 		return -1;
 	ws = result_descend(res, 2);
 	for (unsigned a = 0; a < n; a++)
@@ -349,17 +366,19 @@ static int trial_retire(struct ctx *c, const struct trial_set *s, unsigned a, ui
 	struct trial_set one = { .off = { s->off[a] }, .w = { s->w[a] }, .n = 1 };
 	unsigned per = (unsigned)(c->e_size / chunk), win = s->w[a] / WRITE_ROUNDS * WRITE_ROUNDS;
 	unsigned done = s->w[a] % WRITE_ROUNDS;
-	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, 0, NULL);
+	int64_t *off = malloc((per + WRITE_ROUNDS) * sizeof(*off));
 	struct vm_result *res;
+	size_t n = 0;
 	int rc;
 
+	if (!off)
+		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
 	for (unsigned i = done; i < WRITE_ROUNDS && win + WRITE_ROUNDS <= per; i++, one.w[0]++)
-		seq = vm_add(seq, vm_new(VM_OFF, (int64_t)trial_pos(&one, 0, chunk, 1), 0, 0,
-					 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+		off[n++] = (int64_t)trial_pos(&one, 0, chunk, 1);
 	for (unsigned k = done ? win + WRITE_ROUNDS : win; k < per; k++)
-		seq = vm_add(seq, vm_new(VM_OFF, (int64_t)(s->off[a] + k * chunk), 0, 0,
-					 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
-	rc = run(c, vm_new(VM_LEN, (int64_t)chunk, 0, 0, vm_new(VM_PATTERN, 0x5a, 0, 0, seq, NULL), NULL), &res);
+		off[n++] = (int64_t)(s->off[a] + k * chunk);
+	rc = write_at(c, "open-au-retire", chunk, off, n, &res);
+	free(off);
 	vm_result_free(res);
 	return rc;
 }
@@ -449,7 +468,8 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 		     double *level, int *collapsed)
 {
 	unsigned n = s->n, warm = 1, pooled = c->r->cache != 0;
-	uint64_t per_round = (uint64_t)n * chunk, off[AUTO_OPEN_LIMIT];
+	uint64_t per_round = (uint64_t)n * chunk;
+	int64_t off[AUTO_OPEN_LIMIT];
 	double t[AUTO_OPEN_LIMIT], v[AUTO_OPEN_LIMIT][WRITE_ROUNDS];
 	unsigned nslow[AUTO_OPEN_LIMIT] = { 0 }, m = 0, groups = pooled ? 1 : n;
 
@@ -470,9 +490,9 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 				s->off[a] = take_aus(c, 1);
 				s->w[a] = 0;
 			}
-			off[a] = trial_pos(s, a, chunk, shuffled);
+			off[a] = (int64_t)trial_pos(s, a, chunk, shuffled);
 		}
-		if (write_round(c, off, n, chunk, t))
+		if (write_round(c, "open-au-trial", off, n, chunk, t))
 			return -1;
 		for (unsigned a = 0; a < n; a++)
 			s->w[a]++;
@@ -569,23 +589,26 @@ static int min_write_phase(struct ctx *c)
 		/* behind a write cache: first as many bytes of the same size as
 		 * fill it, so that the eight timed writes wait for their own kind */
 		uint64_t sz = sizes[i], warm = (r->warmup + sz - 1) / sz;
-		struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
 		struct vm_result *res;
 		double v[8];
 		size_t k = 0, timed = sz > MINW_FEW_ABOVE ? 4 : 8;
+		int64_t *off = malloc((warm + timed) * sizeof(*off));
+		int rc;
 
+		if (!off)
+			return fb_fail(c->e, EXIT_DEVICE, "out of memory");
 		for (uint64_t w = 0; w < warm + timed; w++) {
 			pos = (pos + sz - 1) / sz * sz;
 			if (pos + sz > c->e_size) {
 				block = take_aus(c, 1);
 				pos = 0;
 			}
-			seq = vm_add(seq, vm_new(VM_OFF, (int64_t)(block + pos), 0, VM_KEEP,
-						 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+			off[w] = (int64_t)(block + pos);
 			pos += sz;
 		}
-		if (run(c, vm_new(VM_LEN, (int64_t)sz, 0, VM_KEEP, vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP, seq, NULL), NULL),
-			&res))
+		rc = write_at(c, "min-write", sz, off, warm + timed, &res);
+		free(off);
+		if (rc)
 			return -1;
 		for (const struct vm_result *ws = result_descend(res, 2); k < timed && warm + k < ws->nkid; k++)
 			v[k] = ws->kid[warm + k].value;
@@ -616,6 +639,9 @@ static int cache_burst(struct ctx *c, uint64_t off, uint64_t stride, uint64_t au
 {
 	struct vm_result *res;
 	const struct vm_result *au;
+	struct vm_op *prog;
+	const char *var[] = { "offset", "erasesize", "burst_aus", "burst_chunks" };
+	const uint64_t val[] = { off, stride, aus, per };
 
 	if (*n + aus * per > *cap) {
 		size_t want = (*n + aus * per) * 2;
@@ -625,17 +651,7 @@ static int cache_burst(struct ctx *c, uint64_t off, uint64_t stride, uint64_t au
 		*t = m;
 		*cap = want;
 	}
-	if (run(c, vm_new(VM_OFF, (int64_t)off, 0, VM_KEEP,
-			  vm_new(VM_LEN, (int64_t)chunk, 0, VM_KEEP,
-				 vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP,
-					vm_new(VM_OFF_LINEAR, (int64_t)stride, (int64_t)aus, VM_KEEP,
-					       vm_new(VM_OFF_LINEAR, (int64_t)chunk, (int64_t)per, VM_KEEP,
-						      vm_new(VM_WRITE, 0, 0, 0, NULL), NULL),
-					       NULL),
-					NULL),
-				 NULL),
-			  NULL),
-		&res))
+	if (builtin(c, "write-cache", chunk, 0, var, val, 4, &prog) || run(c, prog, &res))
 		return -1;
 	au = result_descend(res, 3);
 	for (size_t a = 0; a < au->nkid; a++)
@@ -845,14 +861,14 @@ static int open_search(struct ctx *c, int shuffled, double collapse_level)
 static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, double ref, double *median)
 {
 	struct trial_set one = { .off = { off }, .n = 1 };
-	uint64_t offs[FAT_BATCH];
+	int64_t offs[FAT_BATCH];
 	double t[WRITE_ROUNDS];
 	unsigned n = 0, over = 0;
 
 	while (n < WRITE_ROUNDS) {
 		for (unsigned i = 0; i < FAT_BATCH; i++, one.w[0]++)
-			offs[i] = trial_pos(&one, 0, size, shuffled);
-		if (write_round(c, offs, FAT_BATCH, size, t + n))
+			offs[i] = (int64_t)trial_pos(&one, 0, size, shuffled);
+		if (write_round(c, "fat-probe", offs, FAT_BATCH, size, t + n))
 			return -1;
 		for (unsigned i = n ? n : 1; i < n + FAT_BATCH; i++)
 			over += ref > 0 && t[i] > 2 * ref;

@@ -75,6 +75,8 @@ static int factor(struct parser *p, const char *s, size_t n, const char *at, int
 	if (buf[0] == '$') {
 		for (int i = 0; i < p->vars->n; i++)
 			if (!strcmp(p->vars->name[i], buf + 1)) {
+				if (p->vars->list[i])
+					return perr(p, at, "%s is a list: use it alone in an off-list argument", buf);
 				if (p->vars->value[i] > INT64_MAX)
 					return perr(p, at, "%s is too large (%llu)", buf,
 						    (unsigned long long)p->vars->value[i]);
@@ -140,6 +142,62 @@ static int argument(struct parser *p, const char *s, size_t n, int64_t *out)
 	return 0;
 }
 
+/* An off-list argument: arguments separated by commas; a list variable
+ * alone between commas stands for all its values.  *out is malloc'd. */
+static int list_argument(struct parser *p, const char *s, size_t n, int64_t **out, size_t *nout)
+{
+	const char *end = s + n, *q = s;
+	size_t cap = 0;
+
+	*out = NULL;
+	*nout = 0;
+	while (q <= end) {
+		const char *f = q;
+		const int64_t *vals;
+		int64_t one;
+		size_t k = 1;
+		int i = p->vars->n;
+		while (q < end && *q != ',')
+			q++;
+		if (q == f) {
+			free(*out);
+			*out = NULL;
+			return perr(p, f, "expected a number or list variable %s", q < end ? "before ','" : "at the end");
+		}
+		if (*f == '$')
+			for (i = 0; i < p->vars->n; i++)
+				if (strlen(p->vars->name[i]) == (size_t)(q - f - 1) &&
+				    !strncmp(p->vars->name[i], f + 1, (size_t)(q - f - 1)))
+					break;
+		if (i < p->vars->n && p->vars->list[i]) {
+			vals = p->vars->list[i];
+			k = p->vars->nlist[i];
+		} else if (argument(p, f, (size_t)(q - f), &one)) {
+			free(*out);
+			*out = NULL;
+			return -1;
+		} else {
+			vals = &one;
+		}
+		if (*nout + k > cap) {
+			size_t want = (*nout + k) * 2;
+			int64_t *m = realloc(*out, want * sizeof(*m));
+			if (!m) {
+				free(*out);
+				*out = NULL;
+				return fb_fail(p->e, EXIT_DEVICE, "out of memory");
+			}
+			*out = m;
+			cap = want;
+		}
+		if (k)
+			memcpy(*out + *nout, vals, k * sizeof(*vals));
+		*nout += k;
+		q++;
+	}
+	return 0;
+}
+
 static const char *word(const char **s)
 {
 	const char *w;
@@ -189,15 +247,16 @@ static struct vm_op *operation(struct parser *p, const char *s)
 	const char *w = word(&s);
 	enum vm_opcode code;
 	int nargs;
-	int64_t a[2] = { 0, 0 };
+	int64_t a[2] = { 0, 0 }, *list = NULL;
+	size_t nlist = 0;
 	unsigned flags = 0;
 	struct vm_op *op;
 	char *label = NULL;
 
 	if (opcode_of(w, (size_t)(s - w), &code)) {
-		char list[300];
-		opcode_list(list, sizeof(list));
-		perr(p, w, "expected an operation (%s), got '%.*s'", list, (int)(s - w < 39 ? s - w : 39), w);
+		char names[300];
+		opcode_list(names, sizeof(names));
+		perr(p, w, "expected an operation (%s), got '%.*s'", names, (int)(s - w < 39 ? s - w : 39), w);
 		return NULL;
 	}
 	nargs = vm_opcode_nargs(code);
@@ -206,6 +265,11 @@ static struct vm_op *operation(struct parser *p, const char *s)
 		if (s == x) {
 			perr(p, x, "expected %s", i == 0 ? "an argument" : "a second argument");
 			return NULL;
+		}
+		if (vm_opinfo(code)->arg[i] == VM_ARG_LIST) {
+			if (list_argument(p, x, (size_t)(s - x), &list, &nlist))
+				return NULL;
+			continue;
 		}
 		if (argument(p, x, (size_t)(s - x), &a[i]) || check_arg(p, x, vm_opinfo(code)->arg[i], a[i]))
 			return NULL;
@@ -226,6 +290,7 @@ static struct vm_op *operation(struct parser *p, const char *s)
 		} else {
 			perr(p, x, "expected sum, min, avg, max, keep or label=NAME, got '%.*s'", (int)(n < 39 ? n : 39), x);
 			free(label);
+			free(list);
 			return NULL;
 		}
 	}
@@ -233,8 +298,11 @@ static struct vm_op *operation(struct parser *p, const char *s)
 	if (op) {
 		op->label = label;
 		op->owns_label = 1;
+		op->list = list;
+		op->nlist = nlist;
 	} else {
 		free(label);
+		free(list);
 	}
 	return op;
 }
@@ -404,7 +472,7 @@ int progfile_load(const char *file, const struct prog_vars *vars, struct vm_op *
 	return rc;
 }
 
-int prog_vars_set(struct prog_vars *v, const char *name, uint64_t value)
+int prog_vars_set_list(struct prog_vars *v, const char *name, const int64_t *list, size_t n)
 {
 	int i;
 
@@ -413,9 +481,21 @@ int prog_vars_set(struct prog_vars *v, const char *name, uint64_t value)
 	if (i == PROG_VARS)
 		return -1;
 	v->name[i] = name;
-	v->value[i] = value;
+	v->value[i] = 0;
+	v->list[i] = list;
+	v->nlist[i] = n;
 	if (i == v->n)
 		v->n++;
+	return 0;
+}
+
+int prog_vars_set(struct prog_vars *v, const char *name, uint64_t value)
+{
+	if (prog_vars_set_list(v, name, NULL, 0))
+		return -1;
+	for (int i = 0; i < v->n; i++)
+		if (!strcmp(v->name[i], name))
+			v->value[i] = value;
 	return 0;
 }
 

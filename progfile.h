@@ -12,7 +12,8 @@
  * (the reduction), keep, label=NAME.  Arguments are numbers with size
  * suffixes (512, 24k, 1.5M), variables from the command line and the
  * device (listed in the README), joined with * and /, with an optional
- * leading minus.
+ * leading minus; off-list takes such arguments separated by commas, and a
+ * list variable there stands for all its values.
  * An optional first line "format NAME" (align, interval, scatter, open-au,
  * find-fat, tree) chooses how results are printed. */
 #ifndef FLASHBENCH_PROGFILE_H
@@ -28,11 +29,16 @@
 struct prog_vars {
 	const char *name[PROG_VARS];    /* static strings */
 	uint64_t value[PROG_VARS];
+	const int64_t *list[PROG_VARS]; /* a list variable's values (off-list), or NULL */
+	size_t nlist[PROG_VARS];
 	int n;
 };
 
 /* Set variable NAME (without '$'), adding it if new; -1 when full. */
 int prog_vars_set(struct prog_vars *v, const char *name, uint64_t value);
+/* Make NAME a list of n values (the caller keeps them alive while parsing),
+ * which off-list expands; -1 when full. */
+int prog_vars_set_list(struct prog_vars *v, const char *name, const int64_t *list, size_t n);
 
 /* Parse a program; *format gets the format name ("tree" by default, a
  * static string).  Errors name file:line:column and what was expected. */

@@ -54,10 +54,16 @@ void program_vars(const struct test_params *t, uint64_t dev_size, unsigned secto
 		{ "sector", ss }, { "half_block", half > ss ? half : ss }, { "pattern", (uint64_t)t->pattern },
 		/* boundary-scan.fbp: --auto sets these; alone it scans at the erase size */
 		{ "scan_from", t->erasesize }, { "scan_to", t->erasesize }, { "scan_points", 16 },
+		/* write-cache.fbp: --auto sets these */
+		{ "burst_aus", 1 }, { "burst_chunks", 1 },
 	};
+	static const int64_t at_start[] = { 0 };
+
 	v->n = 0;
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		prog_vars_set(v, all[i].name, all[i].value);
+	/* the write probes' offsets: --auto computes them; alone one write at 0 */
+	prog_vars_set_list(v, "offsets", at_start, 1);
 }
 
 int program_builtin(const char *name, const struct prog_vars *v, struct vm_op **out, const char **format,

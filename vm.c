@@ -100,6 +100,7 @@ void vm_free(struct vm_op *op)
 	if (op->owns_label)
 		free((char *)op->label);
 	free(op->body);
+	free(op->list);
 	free(op);
 }
 
@@ -382,6 +383,16 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 			rc = run_body(w, op, &r, node, &red);
 		}
 		free(order);
+		break;
+	}
+	case VM_OFF_LIST: {
+		uint64_t base = r.off;
+		for (size_t i = 0; i < op->nlist && !rc; i++) {
+			if (op->list[i] < 0 && (uint64_t)-op->list[i] > base)
+				return fb_fail(w->e, EXIT_USAGE, "the test would start before the beginning of the device");
+			r.off = base + (uint64_t)op->list[i];
+			rc = run_body(w, op, &r, node, &red);
+		}
 		break;
 	}
 	case VM_UNIT_HALVE: {

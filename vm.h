@@ -34,6 +34,7 @@ enum vm_arg {
 	VM_ARG_SIZE,            /* bytes >= 0 */
 	VM_ARG_DELTA,           /* bytes, may be negative */
 	VM_ARG_BYTE,            /* 0 .. 255 */
+	VM_ARG_LIST,            /* bytes, comma-separated, may be negative; a list variable expands */
 };
 
 /* The opcode table.  X(CODE, name, io, args, kind of a, kind of b, meaning);
@@ -52,6 +53,7 @@ enum vm_arg {
 	X(OFF_LINEAR,  "off-linear",  0, "STEP N",    SIZE,  COUNT, "for i < N: off += i * STEP (STEP 0: unit)")  \
 	X(OFF_SPAN,    "off-span",    0, "SPAN",      SIZE,  NONE,  "for i < SPAN / unit: off += i * unit")       \
 	X(OFF_SHUFFLE, "off-shuffle", 0, "SPAN SEED", SIZE,  COUNT, "the same in a pseudo-random order visiting each once") \
+	X(OFF_LIST,    "off-list",    0, "A,B,...",   LIST,  NONE,  "for each v of the list, in order: off += v")  \
 	X(UNIT_HALVE,  "unit-halve",  0, "FROM TO",   SIZE,  SIZE,  "for unit = FROM; unit >= TO; unit /= 2")     \
 	X(UNIT_DOUBLE, "unit-double", 0, "FROM TO",   SIZE,  SIZE,  "for unit = FROM; unit <= TO; unit *= 2")
 
@@ -83,6 +85,8 @@ struct vm_op {
 	unsigned flags;
 	const char *label;      /* optional name for output ("pre", "on") */
 	int owns_label;         /* label was allocated: vm_free frees it */
+	int64_t *list;          /* off-list's values (vm_free frees them) */
+	size_t nlist;
 	struct vm_op **body;
 	size_t nbody;
 };

@@ -89,6 +89,15 @@ bad "program error: read without len" "bad.fbp:2:3: read has no length: add a le
 	$'off 1M\n  read'
 bad "program error: lone minus" "bad.fbp:1:6: expected a number after '-'" $'off -\n  len 4k\n    read'
 bad "program error: negative size" "bad.fbp:1:5: a size must not be negative" $'len -4k\n  read'
+# off-list: offsets in the order given, relative to the offset above it
+printf 'off 1M keep\n  len 4k keep\n    off-list 8k,0,-4k,$offsets keep\n      read\n' > "$TMP/list.fbp"
+got=$("$FB" --program "$TMP/list.fbp" sim:sd-4m | sed -n 's/^ *read .*off=\([0-9]*\) .*/\1/p' | tr '\n' ' ')
+[ "$got" = "1056768 1048576 1044480 1048576 " ] && pass "program off-list reads at each offset in order" ||
+	fail "program off-list reads at each offset in order" "got '$got'"
+bad "program error: empty off-list element" "bad.fbp:2:14: expected a number or list variable before ','" \
+	$'len 4k\n  off-list 0,,1M\n    read'
+bad "program error: list variable as a number" "bad.fbp:1:5: \\\$offsets is a list" $'len $offsets\n  read'
+bad "program error: off-list before the start" "would start before the beginning" $'len 4k\n  off-list 0,-4k\n    read'
 printf 'off-linear 1M 2 keep label=where\r\n  len 4k\r\n    repeat 10 min\r\n      read\r\n' > "$TMP/crlf.fbp"
 golden "program with CRLF line ends is accepted" program-tree.out "$FB" --program "$TMP/crlf.fbp" sim:sd-4m
 
