@@ -21,6 +21,7 @@
 #include "crc32c.h"
 #include "dev.h"
 #include "devinfo.h"
+#include "grow.h"
 #include "vm.h"
 
 struct extent {
@@ -50,14 +51,10 @@ static int extents_add(struct extents *s, uint64_t lo, uint64_t hi)
 		j++;
 	}
 	if (j == i) { /* insert */
-		if (s->n == s->cap) {
-			size_t cap = s->cap ? 2 * s->cap : 64;
-			struct extent *v = realloc(s->v, cap * sizeof(*v));
-			if (!v)
-				return -1;
-			s->v = v;
-			s->cap = cap;
-		}
+		struct extent *v = grow(s->v, &s->cap, s->n, sizeof(*v), 64);
+		if (!v)
+			return -1;
+		s->v = v;
 		memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(*s->v));
 		s->n++;
 	} else if (j > i + 1) { /* several merged into one */
@@ -72,8 +69,8 @@ static int extents_add(struct extents *s, uint64_t lo, uint64_t hi)
 static void collect(void *ctx, uint64_t off, uint64_t len)
 {
 	struct extents *s = ctx;
-	if (extents_add(s, off, off + len))
-		s->cap = SIZE_MAX; /* marks failure */
+	if (s->cap != SIZE_MAX && extents_add(s, off, off + len))
+		s->cap = SIZE_MAX; /* marks failure: nothing more is added */
 }
 
 /* ------------------------------------------------------------ helpers */
