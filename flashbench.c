@@ -209,7 +209,31 @@ static int check_outputs(const struct cli *c, const char *journal_path, struct f
 
 	return (c->out && outfile_check("--out", c->out, device, e)) ||
 	       (c->plot && outfile_check("--plot", c->plot, device, e)) ||
-	       (c->preserve && outfile_check_dir("--preserve", journal_path, e)) ? -1 : 0;
+	       (c->preserve && outfile_check_dir("--preserve", journal_path, e)) ||
+	       (c->out && c->preserve && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
+	       (c->plot && c->preserve && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
+		       ? -1 : 0;
+}
+
+/* No output lands on a file the run reads (--compare's, --analyze's or
+ * --program's), and -o and --plot land in two files: checked before
+ * anything is read or run. */
+static int check_inputs(const struct cli *c, struct fb_err *e)
+{
+	const char *in[2] = { c->program, c->analyze && strcmp(c->analyze, "-") ? c->analyze : NULL };
+	const char *opt[2] = { "--out", "--plot" }, *path[2] = { c->out, c->plot };
+
+	if (c->out && c->plot && outfile_check_apart("--out", c->out, "--plot", c->plot, e))
+		return -1;
+	for (int o = 0; o < 2; o++) {
+		for (int i = 0; path[o] && i < 2; i++)
+			if (in[i] && outfile_check_input(opt[o], path[o], in[i], e))
+				return -1;
+		for (int i = 0; path[o] && c->mode == RUN_COMPARE && i < c->nfiles; i++)
+			if (outfile_check_input(opt[o], path[o], c->files[i], e))
+				return -1;
+	}
+	return 0;
 }
 
 static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err *e)
@@ -559,7 +583,8 @@ int main(int argc, char **argv)
 
 	if (rc > 0)
 		return 0;
-	if (rc < 0 || check_params(&r.c, &e) || (r.c.mode == RUN_PROGRAM && check_program(&r.c, &e)))
+	if (rc < 0 || check_params(&r.c, &e) || check_inputs(&r.c, &e) ||
+	    (r.c.mode == RUN_PROGRAM && check_program(&r.c, &e)))
 		return die(&e);
 	if (r.c.mode == RUN_COMPARE)
 		return run_compare(&r.c);

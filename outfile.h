@@ -30,6 +30,16 @@ int outfile_check(const char *opt, const char *path, const char *device, struct 
  * writable)?  For the --preserve journal. */
 int outfile_check_dir(const char *opt, const char *path, struct fb_err *e);
 
+/* Refuse an output path that is the input file `input` (the same file,
+ * through a hard link or symlink): reading it must not meet our output.
+ * Usage errors. */
+int outfile_check_input(const char *opt, const char *path, const char *input, struct fb_err *e);
+
+/* Refuse two outputs that land in the same file (a device node such as
+ * /dev/null may take both). */
+int outfile_check_apart(const char *opt1, const char *path1, const char *opt2, const char *path2,
+			struct fb_err *e);
+
 int outfile_open(struct outfile *o, const char *opt, const char *path, struct fb_err *e);
 /* Flush, close and rename into place; on a write error the temporary file
  * is removed and the target left as it was. */

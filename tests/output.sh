@@ -109,3 +109,47 @@ else
 	skip "--plot to a full device reports the error" "needs root to make a device node"
 	skip "--plot to a full device keeps the node and the old -o file" "needs root to make a device node"
 fi
+
+# an output naming a file the run reads (--compare's, --analyze's,
+# --program's), directly, through a hard link or a symlink, is refused
+# before anything is read or run, and the input stays as it was; so are -o
+# and --plot naming the same file
+"$FB" -a --json sim:sd-4m > "$TMP/o/u.json"
+cp "$TMP/o/u.json" "$TMP/o/c.json"
+cp "$TMP/o/u.json" "$TMP/o/orig.json"
+ln "$TMP/o/c.json" "$TMP/o/hard.json"
+ln -s c.json "$TMP/o/sym.json"
+printf 'len 4k\n  read\n' > "$TMP/o/two.fbp"
+cp "$TMP/o/two.fbp" "$TMP/o/two.orig"
+expect_error "--plot naming a --compare input is refused" 2 \
+	"^flashbench: --plot=$TMP/o/u.json names an input file \($TMP/o/u.json\)" \
+	"$FB" --compare "$TMP/o/u.json" "$TMP/o/c.json" --plot "$TMP/o/u.json"
+expect_error "-o naming a --compare input is refused" 2 "^flashbench: --out=$TMP/o/c.json names an input file" \
+	"$FB" --compare "$TMP/o/u.json" "$TMP/o/c.json" -o "$TMP/o/c.json"
+expect_error "-o naming a hard link of a --compare input is refused" 2 \
+	"^flashbench: --out=$TMP/o/hard.json names an input file \($TMP/o/c.json\)" \
+	"$FB" --compare "$TMP/o/u.json" "$TMP/o/c.json" -o "$TMP/o/hard.json"
+expect_error "--plot naming the file behind a symlinked --compare input is refused" 2 \
+	"^flashbench: --plot=$TMP/o/c.json names an input file \($TMP/o/sym.json\)" \
+	"$FB" --compare "$TMP/o/u.json" "$TMP/o/sym.json" --plot "$TMP/o/c.json"
+expect_error "-o naming the --analyze input is refused" 2 "^flashbench: --out=$TMP/o/u.json names an input file" \
+	"$FB" --analyze "$TMP/o/u.json" -o "$TMP/o/u.json"
+expect_error "-o naming the --program file is refused" 2 "^flashbench: --out=$TMP/o/two.fbp names an input file" \
+	"$FB" --program "$TMP/o/two.fbp" sim:sd-4m -o "$TMP/o/two.fbp"
+if cmp -s "$TMP/o/u.json" "$TMP/o/orig.json" && cmp -s "$TMP/o/c.json" "$TMP/o/orig.json" &&
+	cmp -s "$TMP/o/two.fbp" "$TMP/o/two.orig" && no_leftovers; then
+	pass "refused outputs leave their inputs as they were"
+else
+	fail "refused outputs leave their inputs as they were" "$(ls -la "$TMP/o")"
+fi
+rm -f "$TMP/o/x.txt"
+expect_error "-o and --plot naming the same new file are refused" 2 \
+	"^flashbench: --out=$TMP/o/x.txt and --plot=$TMP/o/./x.txt name the same file" \
+	"$FB" -a sim:sd-4m -o "$TMP/o/x.txt" --plot "$TMP/o/./x.txt"
+[ ! -e "$TMP/o/x.txt" ] && pass "refused -o and --plot create nothing" ||
+	fail "refused -o and --plot create nothing" "$TMP/o/x.txt exists"
+expect_error "-o and --preserve naming the same file are refused" 2 \
+	"^flashbench: --out=$TMP/o/j and --preserve=$TMP/o/j name the same file" \
+	"$FB" -O -o "$TMP/o/j" --preserve="$TMP/o/j" "$img"
+zero_img && pass "a refused -o with --preserve writes nothing to the device" ||
+	fail "a refused -o with --preserve writes nothing to the device" "the image changed"
