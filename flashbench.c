@@ -476,7 +476,10 @@ static int prepare(struct run *r, struct fb_err *e)
 		return -1;
 	/* refuse a used device, or one with an unfinished journal, before
 	 * opening anything */
-	if (cli_writes(c) && (safety_check_write(c->device, e) || journal_check_absent(r->journal_path, c->device, e)))
+	if (cli_writes(c) &&
+	    (safety_check_write(c->device, e) ||
+	     journal_check_absent(r->journal_path, c->device, c->preserve && !c->journal, e) ||
+	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
 		return -1;
 	if (c->preserve && c->journal)
 		snprintf(r->journal_path, sizeof(r->journal_path), "%s", c->journal);
