@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "characterise.h"
@@ -85,8 +86,13 @@ static int check_program(struct cli *c, struct fb_err *e)
 	struct prog_vars v;
 	struct vm_op *prog;
 	const char *format;
+	struct stat st;
 	int rc;
 
+	if (!stat(c->program, &st) && !S_ISREG(st.st_mode))
+		return fb_fail(e, EXIT_USAGE, "--program=%s is %s: give a program file (it is read before the device "
+			       "is opened and again after)", c->program, S_ISDIR(st.st_mode) ? "a directory" :
+			       S_ISFIFO(st.st_mode) ? "a FIFO" : "not a regular file");
 	program_vars(&c->t, 0, 0, &v);
 	if (progfile_load(c->program, &v, &prog, &format, e))
 		return -1;
@@ -465,6 +471,19 @@ static int preserve_device(struct run *r, struct fb_err *e)
 	return 0;
 }
 
+/* A built-in test that reaches past the end: name the options that took it
+ * there. */
+static int name_reach(const struct cli *c, struct fb_err *e)
+{
+	static const char hint[] = " (use a smaller size, count or offset)";
+	char opts[128], *at = strstr(e->msg, hint);
+
+	cli_reach_options(c, opts, sizeof(opts));
+	if (c->mode == RUN_TEST && at && opts[0])
+		snprintf(at, sizeof(e->msg) - (size_t)(at - e->msg), " (use a smaller %s)", opts);
+	return -1;
+}
+
 /* Everything before the first request: outputs, safety, the device, the
  * program and its plan, the journal. */
 static int prepare(struct run *r, struct fb_err *e)
@@ -491,7 +510,7 @@ static int prepare(struct run *r, struct fb_err *e)
 		if (!(r->prog = build(c, r->d, e)))
 			return e->msg[0] ? -1 : fb_fail(e, EXIT_DEVICE, "out of memory");
 		if (vm_plan(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, e))
-			return -1;
+			return name_reach(c, e);
 	}
 	if (c->preserve && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");

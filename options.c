@@ -196,11 +196,15 @@ static int set_value(struct cli *c, const struct cli_option *o, const char *val,
 		*(uint64_t *)(base + o->field) = v;
 		return 0;
 	case ARG_COUNT:
-		if (parse_count(val, &v, &why))
-			return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
+		if (parse_count(val, &v, &why)) {
+			if (strcmp(why, "too large"))
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
+			v = UINT64_MAX; /* beyond 64 bits: beyond the range too */
+		}
 		if (v < o->min || v > o->max)
-			return fb_fail(e, EXIT_USAGE, "--%s=%s: must be from %llu to %llu", o->name, val,
-				       (unsigned long long)o->min, (unsigned long long)o->max);
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: %smust be from %llu to %llu", o->name, val,
+				       v > o->max ? "too large: " : "", (unsigned long long)o->min,
+				       (unsigned long long)o->max);
 		*(unsigned *)(base + o->field) = (unsigned)v;
 		return 0;
 	default:
@@ -371,6 +375,8 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with --preserve");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
+	if (c->mode == RUN_RESTORE && (!c->journal || !*c->journal))
+		return fb_fail(e, EXIT_USAGE, "--restore needs the journal's file name (flashbench --restore=FILE DEVICE)");
 	if (c->summary && c->json)
 		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, without --json: one line per device for "
 			       "a survey table");
@@ -450,6 +456,28 @@ static int positional(int argc, char **argv, struct cli *c, struct fb_err *e)
 			       argv[optind], argv[optind + 1]);
 	c->device = argv[optind];
 	return *c->device ? 0 : fb_fail(e, EXIT_USAGE, "the device name is empty");
+}
+
+void cli_reach_options(const struct cli *c, char *buf, size_t len)
+{
+	/* the options that move a test's last byte further */
+	static const char *const reach[] = { "fat-nr", "open-au-nr", "erasesize", "offset", "blocksize",
+					     "scatter-order", "scatter-span", "interval-order" };
+	struct cli d;
+	size_t n = 0;
+
+	memset(&d, 0, sizeof(d));
+	test_defaults(&d.t);
+	buf[0] = '\0';
+	for (size_t r = 0; r < sizeof(reach) / sizeof(reach[0]); r++)
+		for (size_t i = 0; i < NOPTIONS; i++) {
+			const struct cli_option *o = &options[i];
+			size_t size = o->arg == ARG_SIZE ? sizeof(uint64_t) : sizeof(unsigned);
+			if (strcmp(o->name, reach[r]) || !applies(c, o) ||
+			    !memcmp((const char *)c + o->field, (const char *)&d + o->field, size))
+				continue;
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s--%s", n ? " or " : "", o->name);
+		}
 }
 
 int cli_writes(const struct cli *c)
