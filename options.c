@@ -388,6 +388,7 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 	struct option lo[NOPTIONS + 32];
 	char shorts[2 * NOPTIONS + 32];
 	unsigned char given[NOPTIONS] = { 0 };
+	const struct cli_option *asked = NULL;   /* --help or --version */
 	int val;
 
 	memset(c, 0, sizeof(*c));
@@ -410,13 +411,10 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 			continue;
 		}
 		given[o - options] = 1;
-		if (o->arg == ARG_HELP) {
-			cli_usage(stdout);
-			return stdout_ok(e);
-		}
-		if (o->arg == ARG_VERSION) {
-			printf("flashbench " FLASHBENCH_VERSION "\n");
-			return stdout_ok(e);
+		if (o->arg == ARG_HELP || o->arg == ARG_VERSION) {
+			if (!asked)
+				asked = o;
+			continue;
 		}
 		if (o->arg == ARG_MODE || o->arg == ARG_MODE_OPT) {
 			if (set_mode(c, (enum run_mode)o->mode, NULL, o->name, e))
@@ -428,6 +426,17 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 		if (set_value(c, o, optarg, e))
 			return -1;
 	}
+	/* --help and --version win over the other options, but an unknown
+	 * option (above) or an argument is still an error */
+	if (asked && optind < argc)
+		return fb_fail(e, EXIT_USAGE, "--%s takes no argument ('%s' is one; see flashbench --help)", asked->name,
+			       argv[optind]);
+	if (asked && asked->arg == ARG_HELP)
+		cli_usage(stdout);
+	else if (asked)
+		printf("flashbench " FLASHBENCH_VERSION "\n");
+	if (asked)
+		return stdout_ok(e);
 	if (positional(argc, argv, c, e))
 		return -1;
 	return check_together(c, given, e);
