@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "characterise.h"
@@ -161,6 +163,27 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* a reader that went away is a write error, reported after the saved
+	 * data are put back, not a silent death before */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	outfile_watch(&stop_requested);
+}
+
+/* Commit an output file; one stopped by a signal says so. */
+static int commit(struct outfile *o, struct fb_err *e)
+{
+	const char *opt = o->opt;
+	char target[sizeof(o->target)];
+	int in_place = !o->tmp[0];
+
+	memcpy(target, o->target, sizeof(target));
+	if (!outfile_commit(o, e))
+		return 0;
+	if (stop_requested)
+		fb_fail(e, EXIT_DEVICE, "stopped by a signal while writing %s=%s%s", opt, target,
+			in_place ? "" : " (it was left as it was)");
+	return -1;
 }
 
 
@@ -204,7 +227,7 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
 		return fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw (no rows, or none above zero)",
 			       c->plot);
 	}
-	return outfile_commit(&o, e);
+	return commit(&o, e);
 }
 
 /* Every file the run writes can be written, and none is the device under
@@ -332,7 +355,7 @@ static int finish_journal(struct dev *d, struct fb_err *e)
 static int commit_out(struct outfile *of, struct fb_err *e)
 {
 	if (of->f)
-		return outfile_commit(of, e);
+		return commit(of, e);
 	return fflush(stdout) ? fb_fail(e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno)) : 0;
 }
 
@@ -346,7 +369,7 @@ static int open_outputs(const struct cli *c, struct outfile *out, struct outfile
 static int close_outputs(struct outfile *out, struct outfile *plot, int rc, struct fb_err *e)
 {
 	if (!rc && plot->f)
-		rc = outfile_commit(plot, e);
+		rc = commit(plot, e);
 	if (!rc)
 		rc = commit_out(out, e);
 	if (plot->f)
@@ -389,13 +412,24 @@ static int read_all(FILE *in, const char *name, char **text, size_t *len, struct
 	return ferror(in) ? fb_fail(e, EXIT_USAGE, "cannot read %s: %s", name, strerror(errno)) : 0;
 }
 
+/* A FIFO in a file system (not the pipe of <(command)): opening it waits
+ * for a writer that may never come. */
+static int named_fifo(const char *path)
+{
+	struct stat st;
+	struct statfs fs;
+
+	return !stat(path, &st) && S_ISFIFO(st.st_mode) && !statfs(path, &fs) &&
+	       (unsigned long)fs.f_type != PIPEFS_MAGIC;
+}
+
 /* --analyze FILE: saved results, no device */
 static int run_analyze(const struct cli *c)
 {
 	struct fb_err e = { 0, "" };
 	int stdin_ = !strcmp(c->analyze, "-");
 	const char *name = stdin_ ? "-" : c->analyze;
-	FILE *in = stdin_ ? stdin : fopen(c->analyze, "r");
+	FILE *in = stdin_ || named_fifo(c->analyze) ? stdin : fopen(c->analyze, "r");
 	struct saved_text *t = malloc(sizeof(*t));
 	struct saved_report *s = malloc(sizeof(*s));
 	struct saved_findings *found = malloc(sizeof(*found));
@@ -404,7 +438,10 @@ static int run_analyze(const struct cli *c)
 	size_t len;
 	int rc = -1;
 
-	if (!in)
+	if (!stdin_ && in == stdin)
+		fb_fail(&e, EXIT_USAGE, "--analyze=%s is a named FIFO, which may never get a writer: give a file, or "
+			"read it as standard input (flashbench --analyze - < %s)", c->analyze, c->analyze);
+	else if (!in)
 		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s (--analyze takes a saved results file, or - for "
 			"standard input)", c->analyze, strerror(errno));
 	else if (!t || !s || !found)
@@ -430,7 +467,7 @@ static int run_analyze(const struct cli *c)
 		if (plot.f && plot_auto(plot.f, name, &s->r))
 			rc = fb_fail(&e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
 	}
-	if (in && !stdin_)
+	if (in && in != stdin)
 		fclose(in);
 	free(text);
 	free(t);

@@ -80,10 +80,14 @@ else
 	fail "-o and --plot /dev/null work and leave it" "$(cat "$TMP/err")"
 fi
 if command -v mkfifo > /dev/null && mkfifo "$TMP/fifo"; then
-	cat "$TMP/fifo" > "$TMP/fromfifo" &
+	# the reader is there before the run (a FIFO nobody reads is refused):
+	# this shell holds it open read-write, so cat's open returns at once
+	exec 3<> "$TMP/fifo"
+	cat "$TMP/fifo" > "$TMP/fromfifo" 3<&- &
 	reader=$!
-	"$FB" -a sim:sd-4m -o "$TMP/fifo" 2> "$TMP/err"
+	"$FB" -a sim:sd-4m -o "$TMP/fifo" 2> "$TMP/err" 3<&-
 	rc=$?
+	exec 3<&-
 	wait "$reader"
 	if [ "$rc" = 0 ] && [ -p "$TMP/fifo" ] && cmp -s "$TMP/fromfifo" tests/golden/align-sd-4m.out; then
 		pass "-o into a FIFO writes in place and keeps it"
@@ -153,3 +157,41 @@ expect_error "-o and --preserve naming the same file are refused" 2 \
 	"$FB" -O -o "$TMP/o/j" --preserve="$TMP/o/j" "$img"
 zero_img && pass "a refused -o with --preserve writes nothing to the device" ||
 	fail "a refused -o with --preserve writes nothing to the device" "the image changed"
+
+# a FIFO that nobody reads is refused at once, not waited on; so is a named
+# FIFO as --analyze's input (a <(command) pipe is read as usual)
+mkfifo "$TMP/lonely"
+expect_error "-o into a FIFO nobody reads is refused" 2 \
+	"^flashbench: --out=$TMP/lonely is a FIFO that nobody reads: start its reader first" \
+	timeout 60 "$FB" -a sim:sd-4m -o "$TMP/lonely"
+expect_error "--analyze of a named FIFO is refused" 2 "^flashbench: --analyze=$TMP/lonely is a named FIFO" \
+	timeout 60 "$FB" --analyze "$TMP/lonely"
+if "$FB" --analyze <(cat "$TMP/o/u.json") > "$TMP/subst.out" 2> "$TMP/err" && grep -q "read 16 align rows" "$TMP/subst.out"; then
+	pass "--analyze reads a <(command) pipe"
+else
+	fail "--analyze reads a <(command) pipe" "$(cat "$TMP/err")"
+fi
+# a reader that holds the FIFO but does not read: a signal ends the run,
+# saying so (not "Interrupted system call")
+if [ "$(cat /proc/$$/wchan 2> /dev/null)" != 0 ] && [ -r /proc/$$/wchan ]; then
+	exec 3<> "$TMP/lonely"
+	"$FB" -s --scatter-order 14 -b 512 sim:sd-4m -o "$TMP/lonely" 2> "$TMP/stuck.err" 3<&- &
+	pid=$!
+	if wait_for "the run to wait for its reader" 60 grep -Eq 'poll|pipe' "/proc/$pid/wchan" 2> "$TMP/werr"; then
+		kill -TERM "$pid"
+		wait "$pid"
+		rc=$?
+		if [ "$rc" = 1 ] && [ "$(tail -1 "$TMP/stuck.err")" = "flashbench: stopped by a signal while writing --out=$TMP/lonely" ]; then
+			pass "a run stopped while its FIFO is full says it was stopped by a signal"
+		else
+			fail "a run stopped while its FIFO is full says it was stopped by a signal" "exit $rc: $(cat "$TMP/stuck.err")"
+		fi
+	else
+		kill -KILL "$pid"
+		wait "$pid"
+		fail "a run stopped while its FIFO is full says it was stopped by a signal" "$(cat "$TMP/werr")"
+	fi
+	exec 3<&-
+else
+	skip "a run stopped while its FIFO is full says it was stopped by a signal" "/proc/PID/wchan does not tell where a process waits"
+fi
