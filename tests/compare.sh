@@ -85,3 +85,8 @@ head=$(in_tmp "$FB" --compare d1/x.json d2/x.json sd-4m.json | sed -n 3p)
 # shellcheck disable=SC2086 # squeeze the padding
 [ "$(echo $head)" = "d1/x d2/x sd-4m" ] && pass "compare: same file names in two directories are told apart" ||
 	fail "compare: same file names in two directories are told apart" "head line '$head'"
+# the README shows what --summary prints: the line, no head
+shown=$(awk '/flashbench --auto --write --summary/ { on = 1 } on && /^    \|/ { sub(/^    /, ""); print; exit }' README)
+got=$("$FB" -A --write --summary sim:usb-12m 2> /dev/null)
+[ "$shown" = "$got" ] && pass "summary: the README shows what it prints" ||
+	fail "summary: the README shows what it prints" "README '$shown', printed '$got'"
