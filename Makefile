@@ -18,12 +18,17 @@ SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 # O is where objects and binaries go (the sanitizer build uses build/asan)
 O ?= .
-CORE = units err sim dev dev_block dev_sim dev_preserve vm programs programs_fbp progress report safety analyze characterise json devinfo report_auto crc32c journal preserve progfile svg plot classic_read saved_json reanalyze report_analyze outfile results testkinds options report_json
+# the modules, in the order data flows: sizes and errors; devices; the VM and
+# its programs; results and their analysis; output; saved results read back
+CORE = units err outfile \
+	dev dev_block dev_sim dev_preserve sim safety devinfo preserve journal crc32c \
+	vm progfile programs programs_fbp testkinds options progress \
+	results analyze characterise \
+	json report report_json report_auto svg plot \
+	json_read classic_read saved_json reanalyze report_analyze compare summary
 CORE_OBJ = $(CORE:%=$(O)/%.o)
 HDRS = $(wildcard *.h)
 
-# reading JSON back (--compare; the tests' jsonpath); --compare; --summary
-CORE += json_read compare summary
 
 all: $(O)/flashbench $(O)/erase
 
@@ -116,6 +121,8 @@ bench/rawread: bench/rawread.c
 bench: all bench/peakrss bench/rawread
 	@bench/run
 
+# The scripts are installed as flashbench-NAME, told where their library
+# (scripts/lib.sh) is installed.
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 flashbench $(DESTDIR)$(BINDIR)/flashbench
@@ -123,10 +130,12 @@ install: all
 	install -d $(DESTDIR)$(MANDIR)
 	install -m 644 flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
 	install -m 644 erase.1 $(DESTDIR)$(MANDIR)/flashbench-erase.1
-	install -m 755 scripts/report.sh $(DESTDIR)$(BINDIR)/flashbench-report
-	install -m 755 scripts/open-au-sweep.sh $(DESTDIR)$(BINDIR)/flashbench-open-au-sweep
 	install -m 644 flashbench-report.1 flashbench-open-au-sweep.1 $(DESTDIR)$(MANDIR)/
 	install -d $(DESTDIR)$(DATADIR)/programs $(DESTDIR)$(COMPLETIONDIR)
+	install -m 644 scripts/lib.sh $(DESTDIR)$(DATADIR)/lib.sh
+	for s in report open-au-sweep; do \
+		sed 's|^lib=.*|lib=$(DATADIR)/lib.sh|' scripts/$$s.sh > $(DESTDIR)$(BINDIR)/flashbench-$$s && \
+		chmod 755 $(DESTDIR)$(BINDIR)/flashbench-$$s || exit 1; done
 	install -m 644 scripts/programs/*.fbp $(DESTDIR)$(DATADIR)/programs/
 	install -m 644 completion.bash $(DESTDIR)$(COMPLETIONDIR)/flashbench
 	for c in flashbench-erase flashbench-report flashbench-open-au-sweep; do \

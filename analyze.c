@@ -84,6 +84,11 @@
  * and the first ordinary block is within FAT_SAME of it */
 #define FAT_SHARP 2.0
 #define FAT_SAME 1.15
+/* a classic find-fat table (--analyze) compares with its own last erase
+ * block, near the start too, at an erase size that may be a guess (4MiB
+ * parts of a 16MiB erase block write alike, and unlike the next one), so a
+ * FAT block there must write 1.5x faster or slower than that reference */
+#define FAT_TABLE_APART 1.5
 
 const char *confidence_name(enum confidence c)
 {
@@ -714,6 +719,14 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 			    fmt_time(c, largest_diff(rows, nrows)), fmt_time(d, te));
 }
 
+void erase_needs_pages(const struct finding *page, struct finding *erase)
+{
+	if (page->determined || !erase->determined || erase->conf <= CONF_LOW)
+		return;
+	erase->conf = CONF_LOW;
+	finding_evidence(erase, "reads show no read-unit steps to back this pattern: it may be noise (low)");
+}
+
 /* ------------------------------------------------------------ min write */
 
 /* The model of a write of s bytes when the minimum write is m: a fixed cost
@@ -943,6 +956,16 @@ static void kinds_text(char *buf, size_t len, unsigned mask)
 			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", name[k]);
 }
 
+double fat_table_apart(void)
+{
+	return FAT_TABLE_APART;
+}
+
+int fat_ends_sharply(double weakest, double after)
+{
+	return weakest >= FAT_SHARP && after < FAT_SAME;
+}
+
 void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct finding *f)
 {
 	size_t k = 0;
@@ -984,7 +1007,7 @@ void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct fin
 			 "drift hits both alike");
 	/* high: the area ends sharply (FAT blocks clearly apart, the next one
 	 * close to the middle) */
-	if (k < n && (k == 0 || weakest >= FAT_SHARP) && next_most < FAT_SAME)
+	if (k < n && fat_ends_sharply(weakest, next_most))
 		f->conf = CONF_HIGH;
 	else
 		f->conf = CONF_MEDIUM;

@@ -100,6 +100,12 @@ int random_collapsed(double mean, double ref, double collapse);
 void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int random_order,
 		  uint64_t chunk, double ref, struct finding *f);
 
+/* Erase boundaries cost extra to read across because they are also read-
+ * unit boundaries on another die or plane: when reads show no read-unit
+ * steps at all, a boundary pattern has nothing to back it and may be noise
+ * (a loop device, an SSD): low at most. */
+void erase_needs_pages(const struct finding *page, struct finding *erase);
+
 /* Cross-check the erase block size with writes: one erase block too many
  * makes every write copy about one erase block (garbage collection).
  * gc_ns is the extra time per write in that collapse, rate the card's write
@@ -119,6 +125,16 @@ struct fat_probe {
 	double ns[FAT_KINDS], ref[FAT_KINDS];
 };
 void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct finding *f);
+/* The FAT area's rule, shared with --analyze of classic find-fat tables
+ * (reanalyze.c; the numbers are in analyze.c's thresholds block).  High
+ * confidence needs an area that ends sharply: weakest, the smallest ratio
+ * between an area's erase block and an ordinary one, at least 2x, and
+ * after, the ratio between the ordinary ones and the reference, under
+ * 1.15x. */
+int fat_ends_sharply(double weakest, double after);
+/* In a classic table, an erase block is a FAT block when it writes this
+ * many times faster or slower than the table's last one. */
+double fat_table_apart(void);
 
 /* Write cache: times of linear writes of `chunk` bytes in a fresh erase
  * block, right after writes that made the card collect garbage (one chunk

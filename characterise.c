@@ -2,6 +2,7 @@
 #include "characterise.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,9 @@
 #define CACHE_CHUNK (64 << 10)        /* the cache probe's writes */
 #define CACHE_WRITES 32               /* how many it times */
 
+const char *const auto_phase_name[AUTO_PHASES] = { "read", "cache", "min_write", "open_linear", "open_random",
+						    "fat_area" };
+
 struct ctx {
 	struct dev *d;
 	const struct auto_options *o;
@@ -23,12 +27,12 @@ struct ctx {
 	struct fb_err *e;
 	uint64_t e_size;                  /* erase size the write tests use */
 	uint64_t region, region_aus, cursor;
-	struct vm_op *last;               /* the program of the last result: its
-					   * nodes name their operations (labels) */
+	unsigned open_limit;              /* largest open-AU count tried */
+	struct vm_op *held;               /* the last program run: its results point into it */
+	enum auto_phase phase;            /* whose cost the next run is */
+	double deadline;                  /* --budget: device time at which this phase stops */
 };
 
-/* Run a program and account for it; the caller frees *res.  The program
- * lives until the next run (results point at its operations). */
 /* progress across programs: add what earlier programs did */
 static void progress_total(void *ctx, uint64_t done)
 {
@@ -36,6 +40,8 @@ static void progress_total(void *ctx, uint64_t done)
 	c->o->progress(c->o->progress_ctx, c->r->reads + c->r->writes + done);
 }
 
+/* Run a program and account for it; the caller frees *res.  The program
+ * lives until the next run (results refer to its operations' labels). */
 static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 {
 	struct vm_run how = { .stop = c->o->stop, .progress = c->o->progress ? progress_total : NULL,
@@ -44,6 +50,8 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 	int rc;
 
 	*res = NULL;
+	vm_free(c->held);
+	c->held = prog;
 	if (!prog)
 		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
 	rc = vm_plan(prog, dev_size(c->d), dev_sector(c->d), &plan, c->e);
@@ -51,21 +59,88 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 	if (!rc)
 		rc = vm_run(prog, c->d, &how, res, c->e);
 	if (!rc) {
+		struct phase_cost *pc = &c->r->cost[c->phase];
 		c->r->device_ns += (*res)->st.total_ns;
+		pc->device_ns += (*res)->st.total_ns;
 		if (plan.bytes_written) {
 			c->r->writes += plan.requests;
 			c->r->bytes_written += plan.bytes_written;
+			pc->writes += plan.requests;
+			pc->bytes_written += plan.bytes_written;
 			if (c->r->written_lo == c->r->written_hi || plan.write_lo < c->r->written_lo)
 				c->r->written_lo = plan.write_lo;
 			if (plan.write_hi > c->r->written_hi)
 				c->r->written_hi = plan.write_hi;
 		} else {
 			c->r->reads += plan.requests;
+			pc->reads += plan.requests;
 		}
 	}
-	vm_free(c->last);
-	c->last = prog;
 	return rc;
+}
+
+/* ------------------------------------------------------------ budget */
+
+/* --budget: each phase may spend a share of what is left, in proportion to
+ * its usual device time (on the sim presets: reads about 4 s, the cache probe
+ * 4, the minimum-write sweep 2, the open-AU searches 8 and 4, the FAT probe
+ * 6); what a phase leaves goes to the phases after it.  A phase stops at its
+ * next step past its share (a step is one program: a trial, a size, an erase
+ * block); a phase that starts with the whole budget spent does not run. */
+static const double phase_weight[AUTO_PHASES] = { 4, 4, 2, 8, 4, 6 };
+
+/* Start phase p; returns 0 when the budget is already spent (it is left out). */
+static int phase_start(struct ctx *c, enum auto_phase p)
+{
+	double left = (double)c->o->budget_ns - c->r->device_ns, w = 0;
+
+	c->phase = p;
+	if (!c->o->budget_ns)
+		return 1;
+	if (left <= 0) {
+		c->r->skipped |= 1u << p;
+		return 0;
+	}
+	for (int q = p; q < AUTO_PHASES; q++)
+		w += phase_weight[q];
+	c->deadline = c->r->device_ns + left * phase_weight[p] / w;
+	return 1;
+}
+
+/* Must the current phase stop here (its share of the budget is spent)? */
+static int out_of_time(struct ctx *c)
+{
+	if (!c->o->budget_ns || c->r->device_ns < c->deadline)
+		return 0;
+	c->r->cut |= 1u << c->phase;
+	return 1;
+}
+
+/* A finding of a phase the budget cut short: no surer than cap, and it says
+ * why (in the last evidence line if they are all taken). */
+static void budget_cut(const struct ctx *c, struct finding *f, enum confidence cap, const char *what)
+{
+	char t[32];
+
+	format_duration(t, sizeof(t), c->o->budget_ns);
+	if (!f->determined) {
+		finding_not(f, "%s: --budget=%s cut it short", what, t);
+		return;
+	}
+	if (f->conf > cap)
+		f->conf = cap;
+	if (f->nevidence >= EVIDENCE_MAX)
+		f->nevidence = EVIDENCE_MAX - 1;
+	finding_evidence(f, "%s: --budget=%s cut it short", what, t);
+}
+
+/* A finding whose test the budget left out. */
+static void budget_left_out(const struct ctx *c, struct finding *f)
+{
+	char t[32];
+
+	finding_not(f, "not measured: --budget=%s was spent before this test",
+		    format_duration(t, sizeof(t), c->o->budget_ns));
 }
 
 /* A built-in program (scripts/programs/NAME.fbp) for blocks of bs bytes. */
@@ -159,9 +234,18 @@ static int read_phase(struct ctx *c)
 	r->bs = ss > 512 ? 2 * ss : 1024;
 	r->scan_tries = 4;
 	r->bs2 = 4 * r->bs;
-	if (align_rows(c, r->bs, 8, r->rows, &r->nrows) || align_rows(c, r->bs2, 4, r->rows2, &r->nrows2))
+	/* adaptive tries: four first; eight only when the page steps were not
+	 * clear (two clusters close together) */
+	if (align_rows(c, r->bs, 4, r->rows, &r->nrows) || align_rows(c, r->bs2, 4, r->rows2, &r->nrows2))
 		return -1;
 	analyze_page(r->rows, r->nrows, r->bs, r->rows2, r->nrows2, r->bs2, &r->page, &r->levels);
+	if (r->page.conf < CONF_HIGH && !out_of_time(c)) {
+		if (align_rows(c, r->bs, 8, r->rows, &r->nrows))
+			return -1;
+		analyze_page(r->rows, r->nrows, r->bs, r->rows2, r->nrows2, r->bs2, &r->page, &r->levels);
+	} else if (r->page.conf < CONF_HIGH) {
+		budget_cut(c, &r->page, CONF_MEDIUM, "the second look with 8 tries per row was left out");
+	}
 	page_plausible(&r->page, dev_size(c->d));
 	{
 		uint64_t from = r->levels.unit ? 2 * r->levels.unit : 64 << 10;
@@ -172,7 +256,9 @@ static int read_phase(struct ctx *c)
 		analyze_erase(r->scan, r->nscan, &r->levels, r->rows, r->nrows, dev_size(c->d), &r->erase);
 		/* reads cross pages at a cost but no erase boundary showed: the
 		 * probes may be too noisy; look once more, with four times the tries */
-		if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW)) {
+		if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW) && out_of_time(c)) {
+			budget_cut(c, &r->erase, CONF_LOW, "the second scan with 16 tries was left out");
+		} else if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW)) {
 			struct finding first = r->erase;
 			r->scan_tries = 16;
 			if (boundary_scan(c, r->bs, 16, from))
@@ -181,6 +267,7 @@ static int read_phase(struct ctx *c)
 			if (first.determined && (!r->erase.determined || r->erase.conf < first.conf))
 				r->erase = first;
 		}
+		erase_needs_pages(&r->page, &r->erase);
 	}
 	r->alignment_matters = r->page.determined || r->erase.determined;
 	return 0;
@@ -207,86 +294,217 @@ static uint64_t take_aus(struct ctx *c, uint64_t n)
 	return off;
 }
 
-/* Write `rounds` chunks to each of n erase blocks in turn (linear or
- * shuffled order inside each).  *level gets the upper quartile of the times
- * per write (after the first round, which pays for whatever the previous
- * test left open) of the slowest erase block: the slowest, because one erase
- * block too many in random order makes only that one pay for garbage
- * collection; the upper quartile, because a collapse makes every write (or,
- * in random order, about every other one) pay, while a garbage-collection
- * pause now and then does not move it.  Behind a write cache the cost shows
- * writes later, not in the erase block that caused it: then all erase blocks
- * together.  *median gets the median of the slowest (may be NULL). */
-static int trial_once(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *level,
-		      double *median)
+/* One round: a chunk to each of n erase blocks in turn, each at its own
+ * offset; t[a] gets the time of each write. */
+static int write_round(struct ctx *c, const uint64_t *off, unsigned n, uint64_t chunk, double *t)
 {
+	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
 	struct vm_result *res;
-	struct vm_op *inner = vm_new(VM_OFF_LINEAR, (int64_t)c->e_size, n, VM_KEEP,
-				     vm_new(VM_WRITE, 0, 0, 0, NULL), NULL);
-	struct vm_op *order = shuffled ? vm_new(VM_OFF_SHUFFLE, (int64_t)(chunk * WRITE_ROUNDS), 7, VM_KEEP, inner, NULL)
-				       : vm_new(VM_OFF_LINEAR, (int64_t)chunk, WRITE_ROUNDS, VM_KEEP, inner, NULL);
-	struct vm_op *prog = vm_new(VM_OFF, (int64_t)off, 0, VM_KEEP,
-				    vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP,
-					   vm_new(VM_UNIT_HALVE, (int64_t)chunk, (int64_t)chunk, VM_KEEP,
-						  vm_new(VM_LEN_UNIT, 0, 0, VM_KEEP, order, NULL), NULL),
-					   NULL),
-				    NULL);
-	const struct vm_result *rounds;
-	double all[WRITE_ROUNDS * AUTO_OPEN_LIMIT];
-	size_t nall = 0;
+	const struct vm_result *ws;
 
-	if (run(c, prog, &res))
+	for (unsigned a = 0; a < n; a++)
+		seq = vm_add(seq, vm_new(VM_OFF, (int64_t)off[a], 0, VM_KEEP, vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+	if (run(c, vm_new(VM_LEN, (int64_t)chunk, 0, VM_KEEP, vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP, seq, NULL), NULL),
+		&res))
 		return -1;
-	rounds = result_descend(res, 4);
-	*level = 0;
-	if (median)
-		*median = 0;
-	for (size_t a = 0; a < n; a++) {
-		double v[WRITE_ROUNDS];
-		size_t nv = 0;
-		for (size_t i = 1; i < rounds->nkid; i++)
-			if (a < rounds->kid[i].nkid && nv < WRITE_ROUNDS && rounds->kid[i].kid[a].st.count) {
-				v[nv] = rounds->kid[i].kid[a].st.total_ns / (double)rounds->kid[i].kid[a].st.count;
-				if (nall < sizeof(all) / sizeof(all[0]))
-					all[nall++] = v[nv];
-				nv++;
-			}
-		if (!nv)
-			continue;
-		qsort(v, nv, sizeof(v[0]), cmp_d);
-		if (v[nv * 3 / 4] > *level)
-			*level = v[nv * 3 / 4];
-		if (median && (v[(nv - 1) / 2] + v[nv / 2]) / 2 > *median)
-			*median = (v[(nv - 1) / 2] + v[nv / 2]) / 2;
-	}
-	if (c->r->cache && nall) {
-		qsort(all, nall, sizeof(all[0]), cmp_d);
-		*level = all[nall * 3 / 4];
-	}
+	ws = result_descend(res, 2);
+	for (unsigned a = 0; a < n; a++)
+		t[a] = a < ws->nkid ? ws->kid[a].value : 0;
 	vm_result_free(res);
 	return 0;
 }
 
-/* A trial, after as many bytes of the same pattern (on other erase blocks)
- * as a write cache seen earlier needs to fill with it: then the times are
- * those of this pattern, not of what came before. */
-static int trial_stats(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *level,
-		       double *median)
-{
-	uint64_t per = (uint64_t)n * WRITE_ROUNDS * chunk;
-	double ignored;
+/* The erase blocks of an open-AU trial and how far each is written: a
+ * trial of n + 1 goes on in the n erase blocks of a healthy trial of n
+ * (still open: no garbage collection to reopen them) and one fresh one. */
+struct trial_set {
+	uint64_t off[AUTO_OPEN_LIMIT];
+	unsigned w[AUTO_OPEN_LIMIT];        /* chunks written to each */
+	unsigned n;
+};
 
-	for (uint64_t done = 0; done < c->r->warmup; done += per)
-		if (trial_once(c, take_aus(c, n), n, chunk, shuffled, &ignored, NULL))
+/* Where the next chunk of erase block a goes: linearly, or in windows of
+ * WRITE_ROUNDS chunks each written in a shuffled order. */
+static uint64_t trial_pos(const struct trial_set *s, unsigned a, uint64_t chunk, int shuffled)
+{
+	static const unsigned perm[WRITE_ROUNDS] = { 9, 2, 14, 5, 0, 11, 7, 3, 15, 6, 12, 1, 8, 13, 4, 10 };
+	unsigned w = s->w[a];
+
+	return s->off[a] + (shuffled ? w / WRITE_ROUNDS * WRITE_ROUNDS + perm[w % WRITE_ROUNDS] : w) * chunk;
+}
+
+/* Write the rest of an erase block written in random order: completely
+ * written, the card closes it without garbage collection, and its
+ * random-order slot is free for the next trial. */
+static int trial_retire(struct ctx *c, const struct trial_set *s, unsigned a, uint64_t chunk)
+{
+	struct trial_set one = { .off = { s->off[a] }, .w = { s->w[a] }, .n = 1 };
+	unsigned per = (unsigned)(c->e_size / chunk), win = s->w[a] / WRITE_ROUNDS * WRITE_ROUNDS;
+	unsigned done = s->w[a] % WRITE_ROUNDS;
+	struct vm_op *seq = vm_new(VM_SEQ, 0, 0, 0, NULL);
+	struct vm_result *res;
+	int rc;
+
+	for (unsigned i = done; i < WRITE_ROUNDS && win + WRITE_ROUNDS <= per; i++, one.w[0]++)
+		seq = vm_add(seq, vm_new(VM_OFF, (int64_t)trial_pos(&one, 0, chunk, 1), 0, 0,
+					 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+	for (unsigned k = done ? win + WRITE_ROUNDS : win; k < per; k++)
+		seq = vm_add(seq, vm_new(VM_OFF, (int64_t)(s->off[a] + k * chunk), 0, 0,
+					 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+	rc = run(c, vm_new(VM_LEN, (int64_t)chunk, 0, 0, vm_new(VM_PATTERN, 0x5a, 0, 0, seq, NULL), NULL), &res);
+	vm_result_free(res);
+	return rc;
+}
+
+/* Has an erase block with w chunks written room for `more` writes? */
+static int trial_room_for(const struct ctx *c, unsigned w, unsigned more, uint64_t chunk, int shuffled)
+{
+	unsigned per = (unsigned)(c->e_size / chunk), last = w + more - 1;
+
+	if (shuffled)
+		last = last / WRITE_ROUNDS * WRITE_ROUNDS + WRITE_ROUNDS - 1;
+	return last < per;
+}
+
+/* Make the set n erase blocks: keep those with room for another trial,
+ * add fresh ones; one without room that was written in random order is
+ * first written to its end (closed: its slot is free again). */
+static int trial_grow(struct ctx *c, struct trial_set *s, unsigned n, uint64_t chunk, int shuffled)
+{
+	unsigned k = 0;
+
+	for (unsigned a = 0; a < s->n; a++) {
+		if (k < n && trial_room_for(c, s->w[a], WRITE_ROUNDS, chunk, shuffled)) {
+			s->off[k] = s->off[a];
+			s->w[k++] = s->w[a];
+		} else if (shuffled && s->w[a] && trial_retire(c, s, a, chunk)) {
 			return -1;
-	return trial_once(c, off, n, chunk, shuffled, level, median);
+		}
+	}
+	while (k < n) {
+		s->off[k] = take_aus(c, 1);
+		s->w[k++] = 0;
+	}
+	s->n = n;
+	return 0;
 }
 
-static int trial(struct ctx *c, uint64_t off, unsigned n, uint64_t chunk, int shuffled, double *level)
+/* Keep n of the erase blocks of a collapsed trial, those the card still
+ * holds open: in linear order the last ones written (it closes the least
+ * recently used), in random order the first ones (they took the random-order
+ * slots; the last one could not). */
+static void trial_keep(struct trial_set *s, unsigned n, int shuffled)
 {
-	return trial_stats(c, off, n, chunk, shuffled, level, NULL);
+	unsigned drop = s->n > n && !shuffled ? s->n - n : 0;
+
+	memmove(s->off, s->off + drop, n * sizeof(s->off[0]));
+	memmove(s->w, s->w + drop, n * sizeof(s->w[0]));
+	s->n = n;
 }
 
+/* How a trial is judged: every write against the collapse threshold (NULL
+ * for the first linear trial, which sets the healthy time). */
+struct judge {
+	double ref, collapse;
+	int random_rule;
+};
+
+static int slow(const struct judge *j, double v)
+{
+	return j->random_rule ? random_collapsed(v, j->ref, j->collapse) : write_collapsed(v, j->ref, j->collapse);
+}
+
+#define TRIAL_MIN_ROUNDS 6            /* healthy is certain after these (first round apart) */
+
+/* The upper quartile of v[0..n), leaving out writes judged slow when
+ * healthy (a pause now and then) */
+static double upper_quartile(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(v[0]), cmp_d);
+	return v[n * 3 / 4];
+}
+
+/* One open-AU trial: rounds of one chunk to each of the n erase blocks of
+ * s, after a first round that pays for whatever the last test left open
+ * (and, behind a write cache, as many rounds as fill it).  It stops as soon
+ * as the verdict is certain: collapsed when some erase block (behind a
+ * cache: all together, the cost shows later) was slow in at least two
+ * writes and a quarter of them (one erase block too many in random order
+ * makes only that one pay, about every other write); healthy when after
+ * TRIAL_MIN_ROUNDS no erase block was slow more than once (a
+ * garbage-collection pause now and then).  At most WRITE_ROUNDS - 1
+ * rounds.  *level gets the upper quartile per write of the slowest (of the
+ * collapsed one, or of the writes not slow). */
+static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shuffled, const struct judge *j,
+		     double *level, int *collapsed)
+{
+	unsigned n = s->n, warm = 1, pooled = c->r->cache != 0;
+	uint64_t per_round = (uint64_t)n * chunk, off[AUTO_OPEN_LIMIT];
+	double t[AUTO_OPEN_LIMIT], v[AUTO_OPEN_LIMIT][WRITE_ROUNDS];
+	unsigned nslow[AUTO_OPEN_LIMIT] = { 0 }, m = 0, groups = pooled ? 1 : n;
+
+	warm += (unsigned)((c->r->warmup + per_round - 1) / per_round);
+	*collapsed = 0;
+	for (unsigned round = 0; m < WRITE_ROUNDS - 1; round++) {
+		int bad = 0, unsure = 0;
+		for (unsigned a = 0; a < n; a++) {
+			if (round < warm && !trial_room_for(c, s->w[a], warm - round + WRITE_ROUNDS, chunk, shuffled)) {
+				/* a long warm-up filled it */
+				if (shuffled && trial_retire(c, s, a, chunk))
+					return -1;
+				s->off[a] = take_aus(c, 1);
+				s->w[a] = 0;
+			}
+			off[a] = trial_pos(s, a, chunk, shuffled);
+		}
+		if (write_round(c, off, n, chunk, t))
+			return -1;
+		for (unsigned a = 0; a < n; a++)
+			s->w[a]++;
+		if (round < warm)
+			continue;
+		for (unsigned a = 0; a < n; a++) {
+			unsigned g = pooled ? 0 : a;
+			v[a][m] = t[a];
+			if (j && slow(j, t[a]))
+				nslow[g]++;
+		}
+		m++;
+		for (unsigned g = 0; g < groups; g++) {
+			unsigned q = pooled ? m * n : m;
+			bad |= nslow[g] >= 2 && 4 * nslow[g] >= q;
+			unsure |= nslow[g] > 1;
+		}
+		if (bad) {
+			*collapsed = 1;
+			break;
+		}
+		if (m >= TRIAL_MIN_ROUNDS && !unsure && j)
+			break;
+		if (m >= 2 * TRIAL_MIN_ROUNDS && !j)
+			break;
+	}
+	*level = 0;
+	{
+		double all[AUTO_OPEN_LIMIT * WRITE_ROUNDS], one[WRITE_ROUNDS];
+		size_t nall = 0;
+		for (unsigned a = 0; a < n; a++) {
+			size_t k = 0;
+			for (unsigned i = 0; i < m; i++)
+				if (*collapsed || !j || !slow(j, v[a][i])) {
+					one[k++] = v[a][i];
+					all[nall++] = v[a][i];
+				}
+			if (!pooled)
+				*level = fmax(*level, upper_quartile(one, k));
+		}
+		if (pooled)
+			*level = upper_quartile(all, nall);
+	}
+	return 0;
+}
 /* One chunk, linearly, to each of n fresh erase blocks: closes whatever the
  * last trial left open, so its random-order slots are free again. */
 static int sweep(struct ctx *c, unsigned n, uint64_t chunk)
@@ -328,46 +546,76 @@ static size_t write_sizes(uint64_t e, uint64_t ss, uint64_t *out, size_t max)
 	return n;
 }
 
-/* Eight writes of each size, one after another from the start of fresh
- * erase blocks (none straddles a boundary); the median time of each size
- * and the spread of the middle four. */
+/* Sizes above this get four timed writes, not eight: they only set the
+ * transfer rate, and a write of 256 KiB or more is long beside its jitter
+ * (they were half of the sweep's bytes). */
+#define MINW_FEW_ABOVE (256 << 10)
+/* The spread of four writes, made comparable to that of eight (the third to
+ * sixth, about 0.94 sigma for normal jitter): the middle two are about 0.6
+ * sigma apart, and a median of four is sqrt(2) less sure than one of eight;
+ * rounded up, to claim no more than the writes show. */
+#define MINW_SPREAD_OF_4 2.5
+
+/* Eight writes of each size (four above MINW_FEW_ABOVE), one after another, all sizes in one linear
+ * stream through as few fresh erase blocks as they fill (none straddles a
+ * boundary: a write that would starts the next erase block), so that only
+ * the first write in each erase block pays for opening it; the median time
+ * of each size and the spread of the middle four. */
 static int min_write_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
-	uint64_t sizes[32];
+	uint64_t sizes[32], block = take_aus(c, 1), pos = 0;
 	size_t nsizes = write_sizes(c->e_size, dev_sector(c->d), sizes, 32);
 
 	r->nchunks = 0;
 	for (size_t i = 0; i < nsizes; i++) {
+		if (i >= 2 && out_of_time(c))
+			break;
 		/* behind a write cache: first as many bytes of the same size as
 		 * fill it, so that the eight timed writes wait for their own kind */
-		uint64_t sz = sizes[i], per_au = c->e_size / sz, warm = (r->warmup + sz - 1) / sz;
-		uint64_t aus = (warm + 8 + per_au - 1) / per_au, base = take_aus(c, aus);
+		uint64_t sz = sizes[i], warm = (r->warmup + sz - 1) / sz;
 		struct vm_op *seq = vm_new(VM_SEQ, 0, 0, VM_KEEP, NULL);
 		struct vm_result *res;
 		double v[8];
-		size_t k = 0;
+		size_t k = 0, timed = sz > MINW_FEW_ABOVE ? 4 : 8;
 
-		for (uint64_t w = 0; w < warm + 8; w++)
-			seq = vm_add(seq, vm_new(VM_OFF, (int64_t)(base + w / per_au * c->e_size + w % per_au * sz), 0,
-						 VM_KEEP, vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+		for (uint64_t w = 0; w < warm + timed; w++) {
+			pos = (pos + sz - 1) / sz * sz;
+			if (pos + sz > c->e_size) {
+				block = take_aus(c, 1);
+				pos = 0;
+			}
+			seq = vm_add(seq, vm_new(VM_OFF, (int64_t)(block + pos), 0, VM_KEEP,
+						 vm_new(VM_WRITE, 0, 0, 0, NULL), NULL));
+			pos += sz;
+		}
 		if (run(c, vm_new(VM_LEN, (int64_t)sz, 0, VM_KEEP, vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP, seq, NULL), NULL),
 			&res))
 			return -1;
-		for (const struct vm_result *ws = result_descend(res, 2); k < 8 && warm + k < ws->nkid; k++)
+		for (const struct vm_result *ws = result_descend(res, 2); k < timed && warm + k < ws->nkid; k++)
 			v[k] = ws->kid[warm + k].value;
 		qsort(v, k, sizeof(v[0]), cmp_d);
 		r->chunks[r->nchunks].size = sz;
 		r->chunks[r->nchunks].ns = k ? (v[(k - 1) / 2] + v[k / 2]) / 2 : 0;
-		r->chunks[r->nchunks++].spread = k == 8 ? v[5] - v[2] : 0;
+		r->chunks[r->nchunks++].spread = k == 8 ? v[5] - v[2] : k == 4 ? MINW_SPREAD_OF_4 * (v[2] - v[1]) : 0;
 		vm_result_free(res);
 	}
 	analyze_min_write(r->chunks, r->nchunks, &r->min_write);
+	if (r->nchunks < nsizes) {
+		/* the smallest size measured may only be a bound */
+		char a[32], what[64];
+		int bound = r->min_write.value == r->chunks[r->nchunks - 1].size;
+		r->min_write.at_most |= bound;
+		snprintf(what, sizeof(what), "sizes measured down to %s only",
+			 format_size(a, sizeof(a), r->chunks[r->nchunks - 1].size));
+		budget_cut(c, &r->min_write, bound ? CONF_LOW : CONF_MEDIUM, what);
+	}
 	return 0;
 }
 
 /* Does the card finish writes later than it acknowledges them (a write
- * cache)?  One chunk to each of 2 x AUTO_OPEN_LIMIT fresh erase blocks (on
+ * cache)?  One chunk to each of as many fresh erase blocks as the open-AU
+ * search may try (up to 16 x 64 KiB: a 1 MiB cache full of work) (on
  * most cards: garbage collection for each), then linear chunks in one fresh
  * erase block: without a cache these cost the same from the first.  If a
  * cache shows, every later write measurement is preceded by twice as many
@@ -386,7 +634,7 @@ static int cache_phase(struct ctx *c)
 	if (chunk < ss)
 		chunk = ss;
 	n = c->e_size / chunk < CACHE_WRITES ? c->e_size / chunk : CACHE_WRITES;
-	if (sweep(c, 2 * AUTO_OPEN_LIMIT, chunk) ||
+	if (sweep(c, c->open_limit, chunk) ||
 	    run(c, vm_new(VM_OFF, (int64_t)take_aus(c, 1), 0, VM_KEEP,
 			  vm_new(VM_LEN, (int64_t)chunk, 0, VM_KEEP,
 				 vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP,
@@ -436,76 +684,135 @@ static void cache_caveat(struct auto_report *r)
 			    "write, then %s): a write cache hides how fast single erase blocks write", a, b, d);
 }
 
-/* Grow N until writes collapse, then confirm the knee once more. */
+/* Record a trial of the open-AU search. */
+static int open_trial(struct ctx *c, struct trial_set *s, int shuffled, const struct judge *j, struct open_trial *t,
+		      size_t *nt)
+{
+	if (trial_run(c, s, c->r->trial_chunk, shuffled, j, &t[*nt].mean_ns, &t[*nt].collapsed))
+		return -1;
+	t[*nt].n = s->n;
+	(*nt)++;
+	return 0;
+}
+
+/* Grow N until writes collapse, then confirm the knee once more.  Each
+ * trial goes on in the erase blocks of the one before, still open when it
+ * was healthy, and one fresh one, so that a healthy trial costs no garbage
+ * collection and only the first collapsed one does (the fewest the answer
+ * allows); the confirmation repeats the last healthy count in the erase
+ * blocks written last (still open) and the first collapsed one. */
 static int open_search(struct ctx *c, int shuffled, double collapse_level)
 {
 	struct auto_report *r = c->r;
 	struct open_trial *t = shuffled ? r->rnd : r->lin;
 	size_t *nt = shuffled ? &r->nrnd : &r->nlin;
-	unsigned n, knee = 0;
-	double mean, ref = r->write_ref;
+	struct trial_set s = { .n = 0 };
+	struct judge j = { .ref = r->write_ref, .collapse = collapse_level };
+	unsigned n, knee = 0, limit = c->open_limit;
+	int cut = 0;
 
 	*nt = 0;
-	for (n = 1; n <= AUTO_OPEN_LIMIT && *nt < AUTO_MAX_TRIALS; n++) {
-		if (shuffled && sweep(c, AUTO_OPEN_LIMIT, r->trial_chunk))
+	for (n = 1; n <= c->open_limit && *nt < AUTO_MAX_TRIALS; n++) {
+		if (n > 1 && out_of_time(c)) {
+			limit = n - 1;
+			cut = 1;
+			break;
+		}
+		if (trial_grow(c, &s, n, r->trial_chunk, shuffled))
 			return -1;
-		if (trial(c, take_aus(c, n), n, r->trial_chunk, shuffled, &mean))
-			return -1;
-		if (n == 1 && !shuffled)
-			ref = r->write_ref = mean;
-		t[*nt].n = n;
-		t[*nt].mean_ns = mean;
 		/* the first random-order trial is judged against linear writes,
 		 * later ones against the first if it was healthy; both against
 		 * the linear collapse when one was seen.  More random-order erase
 		 * blocks than the card has slots make one of them pay for garbage
 		 * collection while the others stay healthy, which may be a smaller
 		 * step when erase blocks are small: 1.5x the first counts too. */
-		t[*nt].collapsed = shuffled && n > 1 ? random_collapsed(mean, ref, collapse_level)
-						     : write_collapsed(mean, ref, collapse_level);
-		if (n == 1 && shuffled && !t[*nt].collapsed)
-			ref = mean;
-		if (t[(*nt)++].collapsed) {
+		j.random_rule = shuffled && n > 1;
+		if (open_trial(c, &s, shuffled, n == 1 && !shuffled ? NULL : &j, t, nt))
+			return -1;
+		if (n == 1 && !shuffled) {
+			r->write_ref = j.ref = t[0].mean_ns;
+			t[0].collapsed = write_collapsed(t[0].mean_ns, j.ref, collapse_level);
+		}
+		if (n == 1 && shuffled && !t[*nt - 1].collapsed)
+			j.ref = t[*nt - 1].mean_ns;
+		if (t[*nt - 1].collapsed) {
 			knee = n;
 			break;
 		}
 	}
 	/* confirm: the last healthy count and the first collapsed one again */
-	for (unsigned k = knee > 1 ? knee - 1 : knee; knee && k <= knee && *nt < AUTO_MAX_TRIALS; k++) {
-		if (sweep(c, AUTO_OPEN_LIMIT, r->trial_chunk) ||
-		    trial(c, take_aus(c, k), k, r->trial_chunk, shuffled, &mean))
+	if (knee && *nt < AUTO_MAX_TRIALS && out_of_time(c))
+		cut = 1;
+	if (knee > 1 && *nt < AUTO_MAX_TRIALS && !cut) {
+		trial_keep(&s, knee - 1, shuffled);
+		j.random_rule = shuffled && knee - 1 > 1;
+		if (open_trial(c, &s, shuffled, &j, t, nt))
 			return -1;
-		t[*nt].n = k;
-		t[*nt].mean_ns = mean;
-		t[*nt].collapsed = shuffled && k > 1 ? random_collapsed(mean, ref, collapse_level)
-						     : write_collapsed(mean, k == 1 && shuffled ? r->write_ref : ref, collapse_level);
-		(*nt)++;
 	}
-	analyze_open(t, *nt, AUTO_OPEN_LIMIT, shuffled, r->trial_chunk, ref,
-		     shuffled ? &r->open_random : &r->open_linear);
+	if (knee && *nt < AUTO_MAX_TRIALS && !cut && knee > 1 && out_of_time(c))
+		cut = 1;
+	if (knee && *nt < AUTO_MAX_TRIALS && !cut) {
+		if (knee == 1)
+			s.n = 0;
+		if (trial_grow(c, &s, knee, r->trial_chunk, shuffled))
+			return -1;
+		j.random_rule = shuffled && knee > 1;
+		if (knee == 1 && shuffled)
+			j.ref = r->write_ref;
+		if (open_trial(c, &s, shuffled, &j, t, nt))
+			return -1;
+	}
+	analyze_open(t, *nt, limit, shuffled, r->trial_chunk, j.ref, shuffled ? &r->open_random : &r->open_linear);
+	if (cut)
+		budget_cut(c, shuffled ? &r->open_random : &r->open_linear, CONF_MEDIUM,
+			   knee ? "the confirming trials were left out" : "the search stopped before writes collapsed");
 	return 0;
 }
 
-/* One kind of FAT-probe write at off: 16 writes of `size`, linear or
- * shuffled; the median time per write after the first (a pause for garbage
- * collection now and then does not move it). */
-static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, double *median)
+/* One kind of FAT-probe write at off: WRITE_ROUNDS writes of `size`, linear
+ * or shuffled, in batches of FAT_BATCH; the median time per write after the
+ * first (which may pay for opening the erase block; a pause for garbage
+ * collection now and then does not move it).  Given the reference (ref > 0),
+ * it stops as soon as the probe cannot be faster: when most writes after
+ * the first took more than twice the reference (a probe that has no
+ * random-order slot pays for garbage collection on every write). */
+#define FAT_BATCH 4
+static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, double ref, double *median)
 {
-	double mean;
-	/* first close whatever is open, so that probe and reference start alike */
-	return sweep(c, AUTO_OPEN_LIMIT, c->r->fat_chunk) || trial_once(c, off, 1, size, shuffled, &mean, median);
+	struct trial_set one = { .off = { off }, .n = 1 };
+	uint64_t offs[FAT_BATCH];
+	double t[WRITE_ROUNDS];
+	unsigned n = 0, over = 0;
+
+	while (n < WRITE_ROUNDS) {
+		for (unsigned i = 0; i < FAT_BATCH; i++, one.w[0]++)
+			offs[i] = trial_pos(&one, 0, size, shuffled);
+		if (write_round(c, offs, FAT_BATCH, size, t + n))
+			return -1;
+		for (unsigned i = n ? n : 1; i < n + FAT_BATCH; i++)
+			over += ref > 0 && t[i] > 2 * ref;
+		n += FAT_BATCH;
+		if (2 * over > n - 1)
+			break;
+	}
+	qsort(t + 1, n - 1, sizeof(t[0]), cmp_d);
+	*median = t[1 + (n - 1) / 2];
+	return 0;
 }
 
 /* In each of the first erase blocks, three kinds of write, each timed right
  * after the same writes in a fresh erase block in the middle (the
- * reference): linear chunks at the start of the block, chunks in random
- * order after them, small writes after those.  Stops after two ordinary
- * erase blocks. */
+ * reference): linear chunks at the start of the block, small writes after
+ * them, chunks in random order at its end.  No sweep in between: the
+ * reference always goes first, so it never finds the card in a better state
+ * (a random-order slot free) than the probe after it.  Stops after two
+ * ordinary erase blocks, or one where the area ends sharply. */
 static int fat_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
 	size_t normal_run = 0;
 	uint64_t limit = dev_size(c->d) / 4 / c->e_size, ss = dev_sector(c->d);
+	int cut = 0;
 	uint64_t fc = r->trial_chunk, small;
 
 	if (fc > c->e_size / 48)
@@ -525,21 +832,81 @@ static int fat_phase(struct ctx *c)
 	r->nfat = 0;
 	for (uint64_t j = 0; j < limit; j++) {
 		struct fat_probe *p = &r->fat_probe[r->nfat];
-		uint64_t ref = take_aus(c, 1), at[FAT_KINDS] = { 0, 16 * fc, 32 * fc };
-		for (int k = 0; k < FAT_KINDS; k++) {
+		if (j && out_of_time(c)) {
+			cut = 1;
+			break;
+		}
+		/* linear chunks, then small writes right after them (still
+		 * linear), then chunks in random order: an erase block in random
+		 * mode would make the writes after it cost otherwise */
+		static const int order[FAT_KINDS] = { FAT_LINEAR, FAT_SMALL, FAT_RANDOM };
+		uint64_t ref = take_aus(c, 1), at[FAT_KINDS];
+		at[FAT_LINEAR] = 0;
+		at[FAT_SMALL] = WRITE_ROUNDS * fc;
+		/* the random-order writes end the erase block: once they are
+		 * all written the block is full, and the card closes it without
+		 * garbage collection and frees its random-order slot for the
+		 * next reference, without writing the rest (the skip to them
+		 * costs the first of them, which the median leaves out) */
+		at[FAT_RANDOM] = c->e_size - WRITE_ROUNDS * fc;
+		for (int i = 0; i < FAT_KINDS; i++) {
+			int k = order[i];
 			uint64_t size = k == FAT_SMALL ? small : fc;
-			if (fat_kind(c, ref + at[k], size, k == FAT_RANDOM, &p->ref[k]) ||
-			    fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM, &p->ns[k]))
+			if (fat_kind(c, ref + at[k], size, k == FAT_RANDOM, 0, &p->ref[k]) ||
+			    fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM, p->ref[k], &p->ns[k]))
 				return -1;
 		}
 		r->nfat++;
 		analyze_fat(r->fat_probe, r->nfat, c->e_size, &r->fat);
 		normal_run = r->fat.value < r->nfat ? normal_run + 1 : 0;
-		if (normal_run >= 2)
+		/* the area has ended: sharply (high) after one ordinary erase
+		 * block, else after two */
+		if (normal_run >= 2 || (normal_run == 1 && r->fat.conf == CONF_HIGH))
 			break;
 	}
 	analyze_fat(r->fat_probe, r->nfat, c->e_size, &r->fat);
+	if (cut) {
+		char what[64];
+		snprintf(what, sizeof(what), "the probe stopped after %zu erase block%s", r->nfat, r->nfat == 1 ? "" : "s");
+		budget_cut(c, &r->fat, r->fat.at_least ? CONF_LOW : CONF_MEDIUM, what);
+	}
 	return 0;
+}
+
+/* The findings of the phases the budget left out (it was spent when the
+ * current one was to start): not measured. */
+static int budget_rest(struct ctx *c)
+{
+	struct finding *f[AUTO_PHASES] = { [PHASE_MIN_WRITE] = &c->r->min_write,
+					   [PHASE_OPEN_LINEAR] = &c->r->open_linear,
+					   [PHASE_OPEN_RANDOM] = &c->r->open_random, [PHASE_FAT] = &c->r->fat };
+
+	for (int p = PHASE_CACHE; p < AUTO_PHASES; p++) {
+		if (p > (int)c->phase)
+			c->r->skipped |= 1u << p;
+		if (f[p] && (c->r->skipped & 1u << p))
+			budget_left_out(c, f[p]);
+	}
+	return 0;
+}
+
+/* The write tests' erase size when reads found none. */
+#define STAND_IN_ERASE (4ULL << 20)
+
+/* How many erase blocks of size e the open-AU search may try: the trial
+ * region past the middle of the device holds twice as many as the search
+ * tries (a sweep closes what a trial left open) and four more, up to
+ * AUTO_OPEN_LIMIT. */
+static unsigned trial_room(const struct ctx *c, uint64_t e)
+{
+	uint64_t size = dev_size(c->d), region = (size / 2 + e - 1) / e * e;
+	uint64_t aus = region < size ? (size - region) / e : 0;
+
+	if (aus > TRIAL_REGION_AUS)
+		aus = TRIAL_REGION_AUS;
+	if (aus < 4)
+		return 0;
+	return (aus - 4) / 2 < AUTO_OPEN_LIMIT ? (unsigned)(aus - 4) / 2 : AUTO_OPEN_LIMIT;
 }
 
 static int write_phase(struct ctx *c)
@@ -549,25 +916,34 @@ static int write_phase(struct ctx *c)
 	uint64_t ranges[2][2];
 	double collapse = 0;
 
-	c->e_size = r->erase.determined ? r->erase.value : 4 << 20;
-	r->erase_assumed = !r->erase.determined;
+	if (trial_room(c, r->erase.determined ? r->erase.value : STAND_IN_ERASE) < AUTO_OPEN_MIN &&
+	    r->erase.determined && r->erase.conf <= CONF_LOW && trial_room(c, STAND_IN_ERASE) >= AUTO_OPEN_MIN)
+		r->erase_set_aside = 1; /* a doubtful size must not stop the write tests */
+	c->e_size = r->erase.determined && !r->erase_set_aside ? r->erase.value : STAND_IN_ERASE;
+	r->erase_assumed = !r->erase.determined || r->erase_set_aside;
 	r->write_erase = c->e_size;
 	c->region = (size / 2 + c->e_size - 1) / c->e_size * c->e_size;
 	c->region_aus = (size - c->region) / c->e_size;
 	if (c->region_aus > TRIAL_REGION_AUS)
 		c->region_aus = TRIAL_REGION_AUS;
-	if (c->region_aus < 2 * AUTO_OPEN_LIMIT + 4)
+	c->open_limit = trial_room(c, c->e_size);
+	r->open_limit = c->open_limit;
+	if (c->open_limit < AUTO_OPEN_MIN)
 		return fb_fail(c->e, EXIT_USAGE, "the device is too small for --auto --write with %llu-byte erase "
-			       "blocks (it needs %llu erase blocks past its middle)", (unsigned long long)c->e_size,
-			       (unsigned long long)(2 * AUTO_OPEN_LIMIT + 4));
+			       "blocks (it needs %d erase blocks past its middle)", (unsigned long long)c->e_size,
+			       2 * AUTO_OPEN_MIN + 4);
 	ranges[0][0] = 0;
 	ranges[0][1] = (size / 4 / c->e_size < AUTO_MAX_FAT ? size / 4 / c->e_size : AUTO_MAX_FAT) * c->e_size;
 	ranges[1][0] = c->region;
 	ranges[1][1] = c->region + c->region_aus * c->e_size;
+	if (!phase_start(c, PHASE_CACHE))
+		return budget_rest(c);
 	if (c->o->before_writes && c->o->before_writes(c->o->ctx, (const uint64_t(*)[2])ranges))
 		return fb_fail(c->e, EXIT_DEVICE, "write tests cancelled");
 
-	if (cache_phase(c) || min_write_phase(c))
+	if (cache_phase(c))
+		return -1;
+	if (phase_start(c, PHASE_MIN_WRITE) && min_write_phase(c))
 		return -1;
 	chunk = r->min_write.determined && r->min_write.conf >= CONF_MEDIUM ? r->min_write.value : 32 << 10;
 	if (chunk < 16 << 10)
@@ -576,7 +952,7 @@ static int write_phase(struct ctx *c)
 		chunk = c->e_size / 32;
 	chunk = chunk / ss * ss;
 	r->trial_chunk = chunk;
-	if (open_search(c, 0, 0))
+	if (phase_start(c, PHASE_OPEN_LINEAR) && open_search(c, 0, 0))
 		return -1;
 	for (size_t i = 0; i < r->nlin; i++)
 		if (r->lin[i].collapsed && r->lin[i].mean_ns > collapse)
@@ -586,8 +962,11 @@ static int write_phase(struct ctx *c)
 		double rate = (double)(r->chunks[0].size - r->chunks[1].size) * 1e9 / (r->chunks[0].ns - r->chunks[1].ns);
 		erase_write_check(&r->erase, collapse - r->write_ref, rate);
 	}
-	if (open_search(c, 1, collapse) || fat_phase(c))
+	if (phase_start(c, PHASE_OPEN_RANDOM) && open_search(c, 1, collapse))
 		return -1;
+	if (phase_start(c, PHASE_FAT) && fat_phase(c))
+		return -1;
+	budget_rest(c);
 	cache_caveat(r);
 	{ /* counted in erase blocks: no surer than the erase block size
 	   * (low when the write tests used a stand-in size) */
@@ -611,13 +990,15 @@ int characterise(struct dev *d, const struct auto_options *o, struct auto_report
 	struct ctx c = { .d = d, .o = o, .r = r, .e = e };
 
 	memset(r, 0, sizeof(*r));
+	r->budget_ns = o->budget_ns;
+	phase_start(&c, PHASE_READ);
 	needs_write(&r->min_write, "min_write", "smallest efficient write", 1);
 	needs_write(&r->open_linear, "open_linear", "open erase blocks, linear", 0);
 	needs_write(&r->open_random, "open_random", "open erase blocks, random order", 0);
 	needs_write(&r->fat, "fat_area", "FAT-optimised erase blocks at the start", 0);
-	int rc = read_phase(&c) || (o->write && write_phase(&c)) ? -1 : 0;
+	int rc = read_phase(&c) || (o->write && write_phase(&c));
 
-	vm_free(c.last);
+	vm_free(c.held);
 	if (rc)
 		return -1;
 	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, dev_size(d), dev_sector(d), &r->rec);

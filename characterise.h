@@ -20,6 +20,7 @@ struct vm_op;
 #define AUTO_MAX_TRIALS 48
 #define AUTO_MAX_FAT 32
 #define AUTO_OPEN_LIMIT 16     /* open-AU search stops here ("at least 16") */
+#define AUTO_OPEN_MIN 2        /* a smaller device cannot run the write tests */
 
 struct auto_options {
 	int write;                           /* run the write tests */
@@ -31,6 +32,16 @@ struct auto_options {
 	/* told the number of requests made so far (may be NULL) */
 	void (*progress)(void *ctx, uint64_t done);
 	void *progress_ctx;
+	uint64_t budget_ns;                  /* --budget: device time the run may take (0: no bound) */
+};
+
+/* The parts of --auto, each with what it cost. */
+enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR, PHASE_OPEN_RANDOM, PHASE_FAT,
+		  AUTO_PHASES };
+extern const char *const auto_phase_name[AUTO_PHASES];
+struct phase_cost {
+	uint64_t reads, writes, bytes_written;
+	double device_ns;
 };
 
 struct auto_report {
@@ -38,6 +49,8 @@ struct auto_report {
 	struct recommendations rec;
 	int alignment_matters;              /* some read boundary costs extra */
 	int erase_assumed;                  /* write tests used a stand-in size */
+	int erase_set_aside;                /* ... as the low-confidence size read found did not fit */
+	unsigned open_limit;                /* open-AU search bound (device room: may be below 16) */
 	uint64_t write_erase;               /* erase size the write tests used */
 	/* the measurements, for JSON and plots */
 	uint64_t bs, bs2;
@@ -63,6 +76,9 @@ struct auto_report {
 	uint64_t reads, writes, bytes_written;
 	uint64_t written_lo, written_hi;    /* lo == hi: nothing written */
 	double device_ns;                   /* time the device spent */
+	struct phase_cost cost[AUTO_PHASES];
+	uint64_t budget_ns;                 /* --budget (0: none) */
+	unsigned cut, skipped;              /* phases (1 << phase) the budget cut short, or left out */
 };
 
 int characterise(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);

@@ -355,17 +355,28 @@ static void row_line(struct reader *rd, unsigned line)
 	rd->last_line = line;
 }
 
+void *saved_new_table(struct saved_text *t, void *tables, size_t *n, size_t max, size_t size, size_t rows)
+{
+	char *next;
+
+	if (*n == max) {
+		t->dropped += (unsigned)rows;
+		return NULL;
+	}
+	next = (char *)tables + (*n)++ * size;
+	memset(next, 0, size);
+	return next;
+}
+
 static void add_align(struct reader *rd, const struct align_row *row, int computed, unsigned line)
 {
 	struct saved_text *o = rd->out;
 
 	if (!rd->run || row->align >= rd->run->rows[rd->run->n - 1].align || rd->run->n == SAVED_ALIGN_ROWS) {
-		if (o->nalign == SAVED_ALIGN_RUNS) {
-			o->dropped++;
+		struct saved_align_run *run = SAVED_NEW_TABLE(o, align, 1);
+		if (!run)
 			return;
-		}
-		rd->run = &o->align[o->nalign++];
-		memset(rd->run, 0, sizeof(*rd->run));
+		rd->run = run;
 		rd->run->line = line;
 		rd->run->bs = rd->c.bs;
 		rd->run->bs_given = rd->c.bs != 0;
@@ -381,12 +392,9 @@ static void add_open(struct reader *rd, uint64_t size, double rate, unsigned lin
 	struct saved_open_table *tb = rd->table;
 
 	if (!tb || size >= tb->size[tb->n - 1] || tb->n == SAVED_OPEN_ROWS) {
-		if (o->nopen == SAVED_OPEN_TABLES) {
-			o->dropped++;
+		if (!(tb = SAVED_NEW_TABLE(o, open, 1)))
 			return;
-		}
-		tb = rd->table = &o->open[o->nopen++];
-		memset(tb, 0, sizeof(*tb));
+		rd->table = tb;
 		tb->nr = rd->c.nr;
 		tb->random = rd->c.random;
 		tb->erase = rd->c.erase;
@@ -409,12 +417,9 @@ static void add_fat(struct reader *rd, uint64_t size, const struct tok *t, size_
 	if (ncols > SAVED_FAT_BLOCKS)
 		ncols = SAVED_FAT_BLOCKS;
 	if (!tb || size >= tb->size[tb->n - 1] || tb->n == SAVED_FAT_ROWS || ncols != tb->nblocks) {
-		if (o->nfat == SAVED_FAT_TABLES) {
-			o->dropped++;
+		if (!(tb = SAVED_NEW_TABLE(o, fat, 1)))
 			return;
-		}
-		tb = rd->fat = &o->fat[o->nfat++];
-		memset(tb, 0, sizeof(*tb));
+		rd->fat = tb;
 		tb->erase = rd->c.erase;
 		tb->nblocks = (unsigned)ncols;
 		tb->line = line;

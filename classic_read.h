@@ -78,6 +78,14 @@ struct saved_text {
 	uint64_t card_erase;        /* preferred_erase_size the text quotes, 0 if none */
 };
 
+/* The next table of one kind in t (KIND: align, open or fat), zeroed and
+ * counted; NULL when every one is taken, and then the rows it would have
+ * held count in t->dropped. */
+void *saved_new_table(struct saved_text *t, void *tables, size_t *n, size_t max, size_t size, size_t rows);
+#define SAVED_NEW_TABLE(t, KIND, rows)                                                              \
+	saved_new_table((t), (t)->KIND, &(t)->n##KIND, sizeof((t)->KIND) / sizeof((t)->KIND[0]), \
+			sizeof((t)->KIND[0]), (rows))
+
 /* Parse len bytes of text.  Never fails: what is not a table is ignored. */
 void classic_read(const char *text, size_t len, struct saved_text *out);
 

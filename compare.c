@@ -2,7 +2,7 @@
  * json_read.c into one table of rows (a title and one cell per card), marks
  * the rows whose cells differ, and prints the table as text, JSON or a
  * chart.  What each kind of result contributes is written down in tables
- * (auto_rows, tables) below. */
+ * (fields, tables) below. */
 #include "compare.h"
 
 #include <math.h>
@@ -13,7 +13,6 @@
 #include "json_read.h"
 #include "svg.h"
 #include "units.h"
-#include "version.h"
 
 #define CARDS_MAX 16
 #define ROWS_MAX 160
@@ -45,22 +44,32 @@ struct table {
 	double key[ROWS_MAX];      /* classic tables: each row's key (alignment, chunk, ...) */
 };
 
-/* What an --auto result contributes: a row per entry. */
-static const struct auto_row {
+/* The fields shown as rows: an --auto result's findings, or the parameters
+ * shown above a classic test's table (when any result has them). */
+enum { FOR_AUTO = 1, FOR_TABLE = 2 };
+static const struct field {
 	const char *key, *title, *path;
 	enum cell_kind kind;
-	int plot;
-} auto_rows[] = {
-	{ "device", "device", "device.path", K_STRING, 0 },
-	{ "size", "size", "device.size", K_BYTES, 0 },
-	{ "page", "page size (read unit)", "findings.page", K_FINDING, 1 },
-	{ "erase_block", "erase block size", "findings.erase_block", K_FINDING, 1 },
-	{ "min_write", "smallest efficient write", "findings.min_write", K_FINDING, 1 },
-	{ "open_linear", "open erase blocks, linear", "findings.open_linear", K_FINDING, 0 },
-	{ "open_random", "open erase blocks, random order", "findings.open_random", K_FINDING, 0 },
-	{ "fat_area", "FAT-optimised erase blocks", "findings.fat_area", K_FINDING, 0 },
-	{ "write_speed", "write speed (largest writes)", "measurements.write_sizes", K_WRITE_SPEED, 1 },
-	{ "partition_start", "partition start", "recommendations.partition_start", K_BYTES, 0 },
+	int plot;                  /* drawn in the --auto bar chart */
+	int used;                  /* FOR_AUTO, FOR_TABLE or both */
+} fields[] = {
+	/* every result */
+	{ "device", "device", "device.path", K_STRING, 0, FOR_AUTO | FOR_TABLE },
+	{ "size", "size", "device.size", K_BYTES, 0, FOR_AUTO | FOR_TABLE },
+	/* --auto: the findings */
+	{ "page", "page size (read unit)", "findings.page", K_FINDING, 1, FOR_AUTO },
+	{ "erase_block", "erase block size", "findings.erase_block", K_FINDING, 1, FOR_AUTO },
+	{ "min_write", "smallest efficient write", "findings.min_write", K_FINDING, 1, FOR_AUTO },
+	{ "open_linear", "open erase blocks, linear", "findings.open_linear", K_FINDING, 0, FOR_AUTO },
+	{ "open_random", "open erase blocks, random order", "findings.open_random", K_FINDING, 0, FOR_AUTO },
+	{ "fat_area", "FAT-optimised erase blocks", "findings.fat_area", K_FINDING, 0, FOR_AUTO },
+	{ "write_speed", "write speed (largest writes)", "measurements.write_sizes", K_WRITE_SPEED, 1, FOR_AUTO },
+	{ "partition_start", "partition start", "recommendations.partition_start", K_BYTES, 0, FOR_AUTO },
+	/* the classic tests: their parameters */
+	{ "blocksize", "block size", "parameters.blocksize", K_BYTES, 0, FOR_TABLE },
+	{ "erasesize", "erase size", "parameters.erasesize", K_BYTES, 0, FOR_TABLE },
+	{ "open_au_nr", "open erase blocks written", "parameters.open_au_nr", K_COUNT, 0, FOR_TABLE },
+	{ "random", "random order", "parameters.random", K_STRING, 0, FOR_TABLE },
 };
 
 /* The classic tests' tables: one row per key (alignment, stride, chunk). */
@@ -71,16 +80,6 @@ static const struct table_kind {
 	{ "align", "align", "diff_ns", "diff", K_TIME },
 	{ "interval", "stride", "min_ns", "time", K_TIME },
 	{ "open-au", "chunk", "bytes_per_second", "throughput", K_RATE },
-};
-
-/* The parameters shown above a classic table. */
-static const struct auto_row table_params[] = {
-	{ "device", "device", "device.path", K_STRING, 0 },
-	{ "size", "size", "device.size", K_BYTES, 0 },
-	{ "blocksize", "block size", "parameters.blocksize", K_BYTES, 0 },
-	{ "erasesize", "erase size", "parameters.erasesize", K_BYTES, 0 },
-	{ "open_au_nr", "open erase blocks written", "parameters.open_au_nr", K_COUNT, 0 },
-	{ "random", "random order", "parameters.random", K_STRING, 0 },
 };
 
 static void set_number(struct cell *c, enum cell_kind kind, double v)
@@ -142,7 +141,7 @@ static void write_speed_cell(const struct json_value *sizes, struct cell *c)
 		set_number(c, K_WRITE_SPEED, best * 1e9 / ns);
 }
 
-static int fill_row(struct table *t, struct row *r, const struct auto_row *a, struct fb_err *e)
+static int fill_row(struct table *t, struct row *r, const struct field *a, struct fb_err *e)
 {
 	snprintf(r->key, sizeof(r->key), "%s", a->key);
 	snprintf(r->title, sizeof(r->title), "%s", a->title);
@@ -183,9 +182,11 @@ static struct row *new_row(struct table *t, struct fb_err *e)
 
 static int build_auto(struct table *t, struct fb_err *e)
 {
-	for (size_t k = 0; k < sizeof(auto_rows) / sizeof(auto_rows[0]); k++) {
-		struct row *r = new_row(t, e);
-		if (!r || fill_row(t, r, &auto_rows[k], e))
+	for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
+		struct row *r;
+		if (!(fields[k].used & FOR_AUTO))
+			continue;
+		if (!(r = new_row(t, e)) || fill_row(t, r, &fields[k], e))
 			return -1;
 	}
 	return 0;
@@ -196,13 +197,13 @@ static int build_table(struct table *t, const struct table_kind *k, struct fb_er
 {
 	int first;
 
-	for (size_t p = 0; p < sizeof(table_params) / sizeof(table_params[0]); p++) {
+	for (size_t p = 0; p < sizeof(fields) / sizeof(fields[0]); p++) {
 		int any = 0;
-		for (int i = 0; i < t->ncards; i++)
-			any |= json_get(t->root[i], table_params[p].path) != NULL;
+		for (int i = 0; i < t->ncards && fields[p].used & FOR_TABLE; i++)
+			any |= json_get(t->root[i], fields[p].path) != NULL;
 		if (any) {
 			struct row *r = new_row(t, e);
-			if (!r || fill_row(t, r, &table_params[p], e))
+			if (!r || fill_row(t, r, &fields[p], e))
 				return -1;
 		}
 	}
@@ -368,10 +369,7 @@ static void print_json(FILE *f, const struct table *t)
 	struct json j;
 
 	json_start(&j, f);
-	json_object(&j, "tool");
-	json_string(&j, "name", "flashbench");
-	json_string(&j, "version", FLASHBENCH_VERSION);
-	json_end(&j);
+	json_tool(&j);
 	json_string(&j, "test", "compare");
 	json_string(&j, "compared", t->test);
 	json_array(&j, "results");

@@ -18,6 +18,7 @@
 #include "dev.h"
 #include "devinfo.h"
 #include "err.h"
+#include "json_read.h"
 #include "outfile.h"
 #include "plot.h"
 #include "preserve.h"
@@ -278,6 +279,7 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	o.progress = progress_start(&pr, "--auto", 0, c->progress);
 	o.progress_ctx = &pr;
+	o.budget_ns = c->budget_ns;
 	if (characterise(d, &o, r, e)) {
 		progress_end(&pr);
 		free(r);
@@ -392,26 +394,6 @@ static int run_compare(const struct cli *c)
 	return close_outputs(&out, &plot, rc, &e);
 }
 
-/* All of in (a file or standard input) into *text. */
-static int read_all(FILE *in, const char *name, char **text, size_t *len, struct fb_err *e)
-{
-	size_t cap = 0, got;
-
-	*text = NULL;
-	*len = 0;
-	do {
-		if (*len + 65536 > cap) {
-			char *p = realloc(*text, cap = 2 * cap + 65536);
-			if (!p)
-				return fb_fail(e, EXIT_DEVICE, "out of memory");
-			*text = p;
-		}
-		got = fread(*text + *len, 1, cap - *len, in);
-		*len += got;
-	} while (got);
-	return ferror(in) ? fb_fail(e, EXIT_USAGE, "cannot read %s: %s", name, strerror(errno)) : 0;
-}
-
 /* A FIFO in a file system (not the pipe of <(command)): opening it waits
  * for a writer that may never come. */
 static int named_fifo(const char *path)
@@ -446,7 +428,7 @@ static int run_analyze(const struct cli *c)
 			"standard input)", c->analyze, strerror(errno));
 	else if (!t || !s || !found)
 		fb_fail(&e, EXIT_DEVICE, "out of memory");
-	else if (!read_all(in, c->analyze, &text, &len, &e) &&
+	else if (!read_stream(in, c->analyze, &text, &len, &e) &&
 		 !saved_read(text, len, stdin_ ? "standard input" : c->analyze, t, found, &e)) {
 		if (!found->have && !t->nalign && !t->nopen && !t->nfat && !t->nother)
 			fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a, -O or --find-fat table found (%u lines read); give "

@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "version.h"
+
 static void indent(struct json *j)
 {
 	fputc('\n', j->f);
@@ -116,4 +118,12 @@ void json_bool(struct json *j, const char *key, int value)
 {
 	member(j, key);
 	fputs(value ? "true" : "false", j->f);
+}
+
+void json_tool(struct json *j)
+{
+	json_object(j, "tool");
+	json_string(j, "name", "flashbench");
+	json_string(j, "version", FLASHBENCH_VERSION);
+	json_end(j);
 }

@@ -26,4 +26,7 @@ void json_uint(struct json *j, const char *key, uint64_t value);
 void json_number(struct json *j, const char *key, double value);      /* NaN/inf: null */
 void json_bool(struct json *j, const char *key, int value);
 
+/* The "tool" object (name and version) every flashbench JSON output starts with. */
+void json_tool(struct json *j);
+
 #endif

@@ -328,35 +328,37 @@ int json_parse(const char *text, size_t len, const char *name, struct json_value
 	return 0;
 }
 
+int read_stream(FILE *in, const char *name, char **text, size_t *len, struct fb_err *e)
+{
+	size_t cap = 0, got;
+
+	*text = NULL;
+	*len = 0;
+	do {
+		if (*len + 65536 > cap) {
+			char *p = realloc(*text, cap = 2 * cap + 65536);
+			if (!p)
+				return fb_fail(e, EXIT_DEVICE, "%s: out of memory", name);
+			*text = p;
+		}
+		got = fread(*text + *len, 1, cap - *len, in);
+		*len += got;
+	} while (got);
+	return ferror(in) ? fb_fail(e, EXIT_USAGE, "cannot read %s: %s", name, strerror(errno)) : 0;
+}
+
 int json_load(const char *path, struct json_value **out, struct fb_err *e)
 {
 	int is_stdin = !strcmp(path, "-");
 	FILE *f = is_stdin ? stdin : fopen(path, "r");
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	size_t len = 0;
 	int rc;
 
 	*out = NULL;
 	if (!f)
 		return fb_fail(e, EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
-	for (;;) {
-		if (cap - len < 65536) {
-			char *nbuf = realloc(buf, cap + 65536 + cap / 2);
-			if (!nbuf) {
-				free(buf);
-				if (!is_stdin)
-					fclose(f);
-				return fb_fail(e, EXIT_DEVICE, "%s: out of memory", path);
-			}
-			buf = nbuf;
-			cap += 65536 + cap / 2;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	rc = ferror(f) ? fb_fail(e, EXIT_USAGE, "cannot read %s: %s", path, strerror(errno)) : 0;
+	rc = read_stream(f, path, &buf, &len, e);
 	if (!is_stdin)
 		fclose(f);
 	if (rc == 0)

@@ -6,6 +6,7 @@
 #define FLASHBENCH_JSON_READ_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "err.h"
 
@@ -28,6 +29,9 @@ int json_parse(const char *text, size_t len, const char *name, struct json_value
 /* Read and parse a file ("-": standard input). */
 int json_load(const char *path, struct json_value **out, struct fb_err *e);
 void json_free(struct json_value *v);
+/* All of in (a file or standard input; name is used in errors) into *text,
+ * which the caller frees, also after an error. */
+int read_stream(FILE *in, const char *name, char **text, size_t *len, struct fb_err *e);
 
 /* The value at path below v, or NULL.  Parts are separated by '.'; in an
  * array a part is an index from 0; "" is v itself.  The first member of a

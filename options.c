@@ -13,6 +13,7 @@
 enum arg_kind {
 	ARG_FLAG,          /* no value: the int field counts how often it was given */
 	ARG_SIZE,          /* a size with suffixes: uint64_t field */
+	ARG_TIME,          /* a duration (90s, 2m, 1h): uint64_t field, ns */
 	ARG_COUNT,         /* a whole number in [min, max]: unsigned field */
 	ARG_FILE,          /* a file name: const char * field */
 	ARG_OPT_FILE,      /* an optional file name: the flag field is set, the name in field */
@@ -46,6 +47,8 @@ static const struct cli_option options[] = {
 	  "blocks and FAT area; says how sure it is and how to\npartition and format the medium" },
 	{ "write", 0, ARG_FLAG, NULL, 0, 0, F(write), 0, FOR_AUTO | FOR_PROGRAM | FOR_WRITE, NULL, SEC_AUTO, 0,
 	  "let --auto run write tests (DESTROYS data in the\nranges it announces)" },
+	{ "budget", 0, ARG_TIME, "TIME", 0, 0, F(budget_ns), 0, FOR_AUTO, NULL, SEC_AUTO, 0,
+	  "with --auto --write: bound the device time (90s, 2m,\n1h); tests cut short say so and are less sure" },
 	{ "analyze", 0, ARG_MODE_OPT, "FILE", 0, 0, F(analyze), 0, FOR_ANALYZE, NULL, SEC_SAVED, RUN_ANALYZE,
 	  "read -a, -O and -f tables (as posted to a list or a\nbug tracker: quoted, wrapped, any units) or our\n"
 	  "--json results from FILE or standard input and\nsay what they show, as --auto does; --json and\n--plot work too" },
@@ -109,8 +112,8 @@ static const char *const section_title[SEC_END] = {
 	[SEC_SAVED] = "Reading saved results (no device needed):",
 	[SEC_PROGRAM] = "Your own test:",
 	[SEC_READ] = "Read-only tests (safe on a mounted card):",
-	[SEC_WRITE] = "Write tests (DESTROY the data in the range they announce; refused on a\n"
-		      "mounted or otherwise used device):",
+	[SEC_WRITE] = ("Write tests (DESTROY the data in the range they announce; refused on a\n"
+		       "mounted or otherwise used device):"),
 	[SEC_KEEP] = "Keeping the data (write tests):",
 	[SEC_PARAM] = "Parameters (sizes take suffixes: 512, 24k, 1.5M, 12MiB, 2G):",
 };
@@ -193,6 +196,11 @@ static int set_value(struct cli *c, const struct cli_option *o, const char *val,
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
 		if (v < o->min)
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
+		*(uint64_t *)(base + o->field) = v;
+		return 0;
+	case ARG_TIME:
+		if (parse_time(val, &v, &why))
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
 		*(uint64_t *)(base + o->field) = v;
 		return 0;
 	case ARG_COUNT:
@@ -291,7 +299,7 @@ static void lookup(int val, const struct test_kind **k, const struct cli_option 
 static int has_arg(enum arg_kind a)
 {
 	return a == ARG_OPT_FILE || a == ARG_MODE_OPT ? optional_argument
-	       : a == ARG_SIZE || a == ARG_COUNT || a == ARG_FILE || a == ARG_MODE ? required_argument : no_argument;
+	       : a == ARG_SIZE || a == ARG_TIME || a == ARG_COUNT || a == ARG_FILE || a == ARG_MODE ? required_argument : no_argument;
 }
 
 /* getopt's tables, from ours */
@@ -371,6 +379,8 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 	if (c->preserve && !cli_writes(c) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write, "
 			       "--program --write)");
+	if (c->budget_ns && !c->write)
+		return fb_fail(e, EXIT_USAGE, "--budget bounds the write tests: it goes with --auto --write");
 	if (c->preserve_volatile && !c->preserve)
 		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with --preserve");
 	if (c->preserve && c->journal && !*c->journal)

@@ -476,14 +476,8 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 /* ------------------------------------------------------------ find-fat */
 
 /* A cell differs from the reference erase block (the table's last, the one
- * farthest from the start) by this factor either way: the rule of --auto's
- * FAT probe (analyze_fat). */
-#define FAT_APART 1.5
-/* High confidence, as analyze_fat: the area clearly apart (2x), the erase
- * blocks after it alike (within 1.2x). */
-#define FAT_CLEAR 2.0
-#define FAT_ALIKE 1.2
-/* A FAT area shows over adjacent chunk sizes; a classic table times each
+ * farthest from the start) by fat_table_apart() either way, and high
+ * confidence is analyze_fat's rule (fat_ends_sharply).  A FAT area shows over adjacent chunk sizes; a classic table times each
  * cell once, so one row out of line is noise, not an area. */
 #define FAT_RUN_ROWS 3
 
@@ -497,12 +491,12 @@ static uint64_t fat_erase(const struct saved_fat_table *tb)
 static unsigned fat_row(const struct saved_fat_table *tb, size_t r, int *dir)
 {
 	unsigned k = 0;
-	double ref = tb->rate[r][tb->nblocks - 1];
+	double ref = tb->rate[r][tb->nblocks - 1], apart = fat_table_apart();
 
 	*dir = 0;
 	while (k + 1 < tb->nblocks && ref > 0 && tb->rate[r][k] > 0) {
 		double ratio = tb->rate[r][k] / ref;
-		int d = ratio >= FAT_APART ? 1 : ratio <= 1 / FAT_APART ? -1 : 0;
+		int d = ratio >= apart ? 1 : ratio <= 1 / apart ? -1 : 0;
 		if (!d || (*dir && d != *dir))
 			break;
 		*dir = d;
@@ -575,7 +569,7 @@ static void fat_table(const struct saved_fat_table *tb, struct finding *f)
 		if (others)
 			snprintf(f->why, sizeof(f->why), "%zu other row%s show%s a different count", others,
 				 others == 1 ? "" : "s", others == 1 ? "s" : "");
-		f->conf = 2 * run >= tb->n && area + 1 < tb->nblocks && weakest >= FAT_CLEAR && alike <= FAT_ALIKE &&
+		f->conf = 2 * run >= tb->n && area + 1 < tb->nblocks && fat_ends_sharply(weakest, alike) &&
 			  !others ? CONF_HIGH : CONF_MEDIUM;
 		return;
 	}
@@ -585,8 +579,7 @@ static void fat_table(const struct saved_fat_table *tb, struct finding *f)
 		f->conf = CONF_MEDIUM;
 		finding_evidence(f, "in %zu of %zu rows (line %u) none of erase blocks 0 to %u writes %.1fx faster or "
 				 "slower than erase block %u", tb->n - nout, tb->n, tb->line, tb->nblocks - 2,
-				 FAT_APART,
-				 tb->nblocks - 1);
+				 fat_table_apart(), tb->nblocks - 1);
 		for (size_t r = 0; r < tb->n && f->nevidence < EVIDENCE_MAX - 1; r++)
 			if (k[r])
 				finding_evidence(f, "at %s, erase block%s 0%s%s differ%s: a single row out of line, not an area",

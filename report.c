@@ -31,19 +31,27 @@ static void latency(FILE *f, const struct vm_stats *st)
 	fprintf(f, "\tmin %s\tavg %s\tmax %s", mn, av, mx);
 }
 
-void report_interval(FILE *f, const struct vm_result *root, const struct print_ctx *p)
+/* One row per request size: "PREFIX4MiB\t8.79M/s", with the latencies
+ * when asked. */
+static void rate_rows(FILE *f, const char *prefix, const struct vm_result *root, int latencies)
 {
-	(void)p;
 	for (size_t i = 0; i < root->nkid; i++) {
 		const struct vm_result *r = &root->kid[i];
 		char size[32], rate[32];
 
 		format_size(size, sizeof(size), r->unit);
 		format_rate(rate, sizeof(rate), vm_throughput(r));
-		fprintf(f, "interval %s\t%s", size, rate);
-		latency(f, &r->st);
+		fprintf(f, "%s%s\t%s", prefix, size, rate);
+		if (latencies)
+			latency(f, &r->st);
 		fputc('\n', f);
 	}
+}
+
+void report_interval(FILE *f, const struct vm_result *root, const struct print_ctx *p)
+{
+	(void)p;
+	rate_rows(f, "interval ", root, 1);
 }
 
 void report_scatter(FILE *f, const struct vm_result *root, const struct print_ctx *p)
@@ -57,17 +65,7 @@ void report_scatter(FILE *f, const struct vm_result *root, const struct print_ct
 
 void report_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
-	for (size_t i = 0; i < root->nkid; i++) {
-		const struct vm_result *r = &root->kid[i];
-		char size[32], rate[32];
-
-		format_size(size, sizeof(size), r->unit);
-		format_rate(rate, sizeof(rate), vm_throughput(r));
-		fprintf(f, "%s\t%s", size, rate);
-		if (p->verbose)
-			latency(f, &r->st);
-		fputc('\n', f);
-	}
+	rate_rows(f, "", root, p->verbose);
 }
 
 void report_find_fat(FILE *f, const struct vm_result *root, const struct print_ctx *p)

@@ -6,7 +6,6 @@
 #include "json.h"
 #include "report_auto.h"
 #include "units.h"
-#include "version.h"
 
 static size_t align_rows_read(const struct saved_text *t)
 {
@@ -95,10 +94,7 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 	struct json j;
 
 	json_start(&j, f);
-	json_object(&j, "tool");
-	json_string(&j, "name", "flashbench");
-	json_string(&j, "version", FLASHBENCH_VERSION);
-	json_end(&j);
+	json_tool(&j);
 	json_string(&j, "test", "analyze");
 	json_object(&j, "source");
 	json_string(&j, "file", source);

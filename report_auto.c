@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "json.h"
-#include "version.h"
 #include "dev.h"
 #include "units.h"
 
@@ -109,8 +108,14 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 	finding_text(f, &r->fat);
 	if (r->erase_assumed && wrote) {
 		format_size(a, sizeof(a), r->write_erase);
-		fprintf(f, "    note: the write tests used %s erase blocks as a stand-in, as the erase block size "
-			"is not known\n", a);
+		if (r->erase_set_aside) {
+			format_size(b, sizeof(b), r->erase.value);
+			fprintf(f, "    note: the write tests used %s erase blocks as a stand-in: the %s found by reads "
+				"(low confidence) leaves too little room past the middle of the device\n", a, b);
+		} else {
+			fprintf(f, "    note: the write tests used %s erase blocks as a stand-in, as the erase block size "
+				"is not known\n", a);
+		}
 	}
 
 	report_recommendations_text(f, &r->rec, id->sector);
@@ -119,6 +124,29 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 	format_time(b, sizeof(b), r->device_ns);
 	fprintf(f, "\ncost: %llu reads, %llu writes; took %s (device time %s)\n", (unsigned long long)r->reads,
 		(unsigned long long)r->writes, a, b);
+	for (int p = 0; p < AUTO_PHASES; p++) {
+		const struct phase_cost *pc = &r->cost[p];
+		if (!pc->reads && !pc->writes)
+			continue;
+		format_time(b, sizeof(b), pc->device_ns);
+		format_size(c, sizeof(c), pc->bytes_written);
+		fprintf(f, "    %-12s device time %-9s %6llu reads %6llu writes, %s written\n", auto_phase_name[p], b,
+			(unsigned long long)pc->reads, (unsigned long long)pc->writes, c);
+	}
+	if (r->budget_ns) {
+		format_duration(a, sizeof(a), r->budget_ns);
+		fprintf(f, "budget: %s of device time", a);
+		for (int k = 0; k < 2; k++) {
+			unsigned set = k ? r->skipped : r->cut;
+			const char *sep = k ? "; left out: " : "; cut short: ";
+			for (int p = 0; p < AUTO_PHASES; p++)
+				if (set & 1u << p) {
+					fprintf(f, "%s%s", sep, auto_phase_name[p]);
+					sep = ", ";
+				}
+		}
+		fprintf(f, "%s\n", r->cut || r->skipped ? "" : "; every test ran in full");
+	}
 	if (wrote && r->written_hi > r->written_lo) {
 		format_size(c, sizeof(c), r->bytes_written);
 		fprintf(f, "written: %s in all, within bytes %llu to %llu\n", c, (unsigned long long)r->written_lo,
@@ -132,10 +160,7 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 
 void json_identity(struct json *j, const struct identity *id)
 {
-	json_object(j, "tool");
-	json_string(j, "name", "flashbench");
-	json_string(j, "version", FLASHBENCH_VERSION);
-	json_end(j);
+	json_tool(j);
 	json_object(j, "device");
 	json_string(j, "path", id->path);
 	json_uint(j, "size", id->size);
@@ -269,6 +294,8 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_end(&j);
 	json_uint(&j, "trial_chunk", r->trial_chunk);
 	json_uint(&j, "trial_erase_size", r->write_erase);
+	json_bool(&j, "trial_erase_set_aside", r->erase_set_aside);
+	json_uint(&j, "open_limit", r->open_limit);
 	json_number(&j, "healthy_write_ns", r->write_ref);
 	json_trials(&j, "open_linear", r->lin, r->nlin);
 	json_trials(&j, "open_random", r->rnd, r->nrnd);
@@ -302,6 +329,29 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	}
 	json_number(&j, "device_ns", r->device_ns);
 	json_number(&j, "wall_ns", wall_ns);
+	json_object(&j, "phases");
+	for (int p = 0; p < AUTO_PHASES; p++) {
+		const struct phase_cost *pc = &r->cost[p];
+		if (!pc->reads && !pc->writes)
+			continue;
+		json_object(&j, auto_phase_name[p]);
+		json_number(&j, "device_ns", pc->device_ns);
+		json_uint(&j, "reads", pc->reads);
+		json_uint(&j, "writes", pc->writes);
+		json_uint(&j, "bytes_written", pc->bytes_written);
+		json_end(&j);
+	}
+	json_end(&j);
+	if (r->budget_ns) {
+		json_number(&j, "budget_ns", (double)r->budget_ns);
+		for (int k = 0; k < 2; k++) {
+			json_array(&j, k ? "left_out" : "cut_short");
+			for (int p = 0; p < AUTO_PHASES; p++)
+				if ((k ? r->skipped : r->cut) & 1u << p)
+					json_string(&j, NULL, auto_phase_name[p]);
+			json_end(&j);
+		}
+	}
 	json_end(&j);
 	json_finish(&j);
 }

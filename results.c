@@ -39,10 +39,6 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Each read's figure is the mean of its fastest quarter of tries (at least
- * one): interrupts and housekeeping only ever add time, and on a real loop
- * device this varied about half as much from run to run as the single
- * fastest try (bench/RESULTS.md, "Repeatability"). */
 /* Which read of a try is pre (0), on (1) or post (2): found by its label,
  * so a program may read them in any order; unlabelled reads count in the
  * order pre, on, post. */
@@ -58,6 +54,10 @@ static int leg_index(const struct vm_result *seq, int k)
 	return (size_t)k < seq->nkid ? k : -1;
 }
 
+/* Each read's figure is the mean of its fastest quarter of tries (at least
+ * one): interrupts and housekeeping only ever add time, and on a real loop
+ * device this varied about half as much from run to run as the single
+ * fastest try (bench/RESULTS.md, "Repeatability"). */
 void crossing_of(const struct vm_result *tries, double best[3], struct vm_stats leg[3])
 {
 	size_t n = tries->nkid, m = (n + 3) / 4;

@@ -142,12 +142,8 @@ static int read_align(struct rd *r)
 
 	if (!res || block(r, &bs, NUM("parameters.blocksize")))
 		return -1;
-	if (r->t->nalign == SAVED_ALIGN_RUNS) {
-		r->t->dropped += (unsigned)res->n;
+	if (!(run = SAVED_NEW_TABLE(r->t, align, res->n)))
 		return 0;
-	}
-	run = &r->t->align[r->t->nalign++];
-	memset(run, 0, sizeof(*run));
 	run->bs = bs;
 	run->bs_given = 1;
 	run->line = res->line;
@@ -181,12 +177,8 @@ static int read_open(struct rd *r)
 
 	if (!res || !rnd || whole(r, &nr, NUM("parameters.open_au_nr")))
 		return -1;
-	if (r->t->nopen == SAVED_OPEN_TABLES) {
-		r->t->dropped += (unsigned)res->n;
+	if (!(tb = SAVED_NEW_TABLE(r->t, open, res->n)))
 		return 0;
-	}
-	tb = &r->t->open[r->t->nopen++];
-	memset(tb, 0, sizeof(*tb));
 	tb->nr = nr < 100000 ? (unsigned)nr : 0;
 	tb->random = rnd->boolean;
 	tb->line = res->line;
@@ -212,12 +204,8 @@ static int read_fat(struct rd *r)
 
 	if (!res)
 		return -1;
-	if (r->t->nfat == SAVED_FAT_TABLES) {
-		r->t->dropped += (unsigned)res->n;
+	if (!(tb = SAVED_NEW_TABLE(r->t, fat, res->n)))
 		return 0;
-	}
-	tb = &r->t->fat[r->t->nfat++];
-	memset(tb, 0, sizeof(*tb));
 	tb->line = res->line;
 	if (block(r, &tb->erase, NUM("parameters.erasesize")))
 		return -1;
@@ -290,6 +278,8 @@ static int read_finding(struct rd *r, const char *key, char *title, size_t title
 	}
 	if ((v = want(r, 0, JSON_BOOL, "findings.%s.at_least", key)))
 		f->at_least = v->boolean;
+	if ((v = want(r, 0, JSON_BOOL, "findings.%s.at_most", key)))
+		f->at_most = v->boolean;
 	for (c = CONF_NONE; c <= CONF_HIGH && strcmp(conf->text, confidence_name((enum confidence)c)); c++)
 		;
 	if (c > CONF_HIGH)

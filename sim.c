@@ -248,8 +248,9 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 	if (p->fat > p->size / p->erase)
 		return fb_fail(e, EXIT_USAGE, "sim: fat=%u erase blocks exceed the device (%llu erase blocks of %llu "
 			       "bytes)", p->fat, (unsigned long long)(p->size / p->erase), (unsigned long long)p->erase);
-	if (!p->open)
-		return fb_fail(e, EXIT_USAGE, "sim: open must be at least 1");
+	if (!p->open || p->open > 1024)
+		return fb_fail(e, EXIT_USAGE, "sim: open must be from 1 to 1024 (cards keep 1 to a few dozen erase "
+			       "blocks open)");
 	if (p->random > p->open)
 		return fb_fail(e, EXIT_USAGE, "sim: random (%u) cannot exceed open (%u)", p->random, p->open);
 	if (!p->read_rate || !p->write_rate || !p->copy_rate)

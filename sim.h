@@ -2,7 +2,7 @@
  * "sim:" devices.  Pure model, no I/O: each request returns how many
  * nanoseconds the modelled card would take, on a virtual clock.
  *
- * What is modelled (DESIGN.md):
+ * What is modelled (README "Simulated devices" gives the keys and defaults):
  *  - reads cost a base time, a time per read unit (page x planes) touched,
  *    transfer time per byte, and a penalty per erase-block boundary crossed;
  *  - writes go to "open" erase blocks (allocation units, AUs).  The card keeps

@@ -38,20 +38,28 @@ static int parse_digits(const char **p, uint64_t *whole, uint64_t *frac, uint64_
 	return 0;
 }
 
+/* Is there text, and not a negative number?  Else -1 with why. */
+static int unsigned_text(const char *text, const char *empty, const char **why)
+{
+	if (!text || !*text) {
+		*why = empty;
+		return -1;
+	}
+	if (*text == '-') {
+		*why = "must not be negative";
+		return -1;
+	}
+	return 0;
+}
+
 int parse_count(const char *text, uint64_t *out, const char **why)
 {
 	uint64_t whole, frac, div;
 	const char *p = text;
 	int rc;
 
-	if (!text || !*text) {
-		*why = "empty number";
+	if (unsigned_text(text, "empty number", why))
 		return -1;
-	}
-	if (*p == '-') {
-		*why = "must not be negative";
-		return -1;
-	}
 	rc = parse_digits(&p, &whole, &frac, &div);
 	if (rc == -2) {
 		*why = "too large";
@@ -126,6 +134,43 @@ int parse_size(const char *text, uint64_t *out, const char **why)
 		*out = whole * mult + (uint64_t)f;
 	}
 	return 0;
+}
+
+/* A duration: a decimal number with a unit (ms, s, m or min, h); a plain
+ * number is seconds.  Whole nanoseconds, at least one. */
+int parse_time(const char *text, uint64_t *ns, const char **why)
+{
+	static const struct { const char *unit; uint64_t ns; } units[] = {
+		{ "ms", 1000000ULL }, { "s", 1000000000ULL }, { "", 1000000000ULL }, { "min", 60000000000ULL },
+		{ "m", 60000000000ULL }, { "h", 3600000000000ULL },
+	};
+	uint64_t whole, frac, div;
+	const char *p = text;
+
+	if (unsigned_text(text, "empty time", why))
+		return -1;
+	if (parse_digits(&p, &whole, &frac, &div) != 0) {
+		*why = "not a time (write it like 90s, 2m, 1.5h or 500ms)";
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		unsigned __int128 t;
+		if (strcmp(p, units[i].unit))
+			continue;
+		t = (unsigned __int128)whole * units[i].ns + (unsigned __int128)frac * units[i].ns / div;
+		if (t > UINT64_MAX / 2) {
+			*why = "too long";
+			return -1;
+		}
+		if (!t) {
+			*why = "must not be zero";
+			return -1;
+		}
+		*ns = (uint64_t)t;
+		return 0;
+	}
+	*why = "unknown unit (use ms, s, m or h: 90s, 2m, 1h)";
+	return -1;
 }
 
 /* Print v with "digits" significant digits, dropping trailing zeros
@@ -217,5 +262,16 @@ const char *format_rate(char *buf, size_t len, double bps)
 		u++;
 	}
 	sig(buf, len, v, 3, unit[u]);
+	return buf;
+}
+
+const char *format_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= 3600000000000ULL && ns % 3600000000000ULL == 0)
+		snprintf(buf, len, "%lluh", (unsigned long long)(ns / 3600000000000ULL));
+	else if (ns >= 60000000000ULL && ns % 60000000000ULL == 0)
+		snprintf(buf, len, "%llum", (unsigned long long)(ns / 60000000000ULL));
+	else
+		format_time(buf, len, (double)ns);
 	return buf;
 }

@@ -15,11 +15,19 @@ int parse_size(const char *text, uint64_t *out, const char **why);
 /* Parse a plain non-negative integer (counts, orders). */
 int parse_count(const char *text, uint64_t *out, const char **why);
 
+/* Parse a duration: "90s", "2m" (or "2min"), "1.5h", "500ms"; a plain
+ * number is seconds.  Returns 0 with *ns > 0, or -1 with a reason in why. */
+int parse_time(const char *text, uint64_t *ns, const char **why);
+
 /* Each of these writes into buf and returns it, so that it can stand in a
  * printf argument list. */
 /* Time in nanoseconds: "123ns", "53.3µs", "1.08ms", "2.345s"; negative
  * values carry the same units ("-2.1µs"). */
 const char *format_time(char *buf, size_t len, double ns);
+
+/* A duration as --budget takes it: "1h", "2m" when whole, else as
+ * format_time ("90s", "1.5s"). */
+const char *format_duration(char *buf, size_t len, uint64_t ns);
 
 /* Byte count in binary units: "512B", "16KiB", "1.5MiB", "12MiB". */
 const char *format_size(char *buf, size_t len, uint64_t bytes);

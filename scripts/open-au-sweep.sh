@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# open-au-sweep.sh — the loop people write by hand around flashbench -O:
-# try N = 1, 2, 3... open erase blocks, linear and then in random order,
-# stop each sweep at the knee, and print a summary.
+# open-au-sweep.sh (installed as flashbench-open-au-sweep) — the loop
+# people write by hand around flashbench -O: try N = 1, 2, 3... open erase
+# blocks, linear and then in random order, stop each sweep at the knee, and
+# print a summary.
 set -u
+lib=$(dirname "$(readlink -f "$0")")/lib.sh
+# shellcheck source=scripts/lib.sh
+. "$lib" || exit 1
 
 usage() {
 	cat <<USAGE
-Usage: open-au-sweep.sh [OPTION]... DEVICE
+Usage: $me [OPTION]... DEVICE
 Run "flashbench --open-au --open-au-nr=N" for N = 1, 2, ... until the
 writes collapse (the card has to clean up on every write: flashbench
 --analyze judges each run against the sweep's own N=1 run), first in linear
@@ -23,27 +27,21 @@ Exit status: 0, or 2 for bad arguments, or flashbench's status on error.
 USAGE
 }
 
-FB=${FLASHBENCH:-flashbench}
 erase=4M bs=64k max=16 modes="linear random" extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	-e) erase=${2:?-e needs a size}; shift 2 ;;
-	-b) bs=${2:?-b needs a size}; shift 2 ;;
-	-n) max=${2:?-n needs a number}; shift 2 ;;
+	-e | -b | -n)
+		[ -n "${2-}" ] || bad "$1 needs a value (see --help)"
+		case $1 in -e) erase=$2 ;; -b) bs=$2 ;; -n) max=$2 ;; esac
+		shift 2 ;;
 	--linear) modes=linear; shift ;;
 	--random) modes=random; shift ;;
 	--preserve) extra+=(--preserve); shift ;;
-	-h | --help) usage; exit 0 ;;
-	-*) echo "open-au-sweep.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-if [ $# -ne 1 ]; then
-	echo "open-au-sweep.sh: name one device (see --help)" >&2
-	exit 2
-fi
-case $max in '' | *[!0-9]*) echo "open-au-sweep.sh: -n needs a whole number" >&2; exit 2 ;; esac
-dev=$1
+device "$@"
+case $max in '' | *[!0-9]*) bad "-n needs a whole number" ;; esac
 
 # Every table goes under a header line that names its command (with
 # --open-au-nr), so "flashbench --analyze" reads the sweep back; it decides

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# report.sh — a plain-text report of a card, ready to paste into a mailing
-# list post: what the system knows of the device, then flashbench --auto.
+# report.sh (installed as flashbench-report) — a plain-text report of a
+# card, ready to paste into a mailing list post: what the system knows of
+# the device, then flashbench --auto.
 set -u
+lib=$(dirname "$(readlink -f "$0")")/lib.sh
+# shellcheck source=scripts/lib.sh
+. "$lib" || exit 1
 
 usage() {
 	cat <<USAGE
-Usage: report.sh [--write] [--preserve] DEVICE
+Usage: $me [--write] [--preserve] DEVICE
 Print a report on DEVICE ready to paste into a mail: date, kernel, the
 device's identity from sysfs (vendor, model, and for SD/MMC cards name,
 oemid, manfid, date, serial, erase_size, preferred_erase_size), its size,
@@ -15,21 +19,14 @@ The flashbench binary is \$FLASHBENCH, else flashbench from PATH.
 USAGE
 }
 
-FB=${FLASHBENCH:-flashbench}
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--write | --preserve) args+=("$1"); shift ;;
-	-h | --help) usage; exit 0 ;;
-	-*) echo "report.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-if [ $# -ne 1 ]; then
-	echo "report.sh: name one device (see --help)" >&2
-	exit 2
-fi
-dev=$1
+device "$@"
 
 echo "flashbench report: $dev"
 echo "date:       $(date -u '+%Y-%m-%d %H:%M UTC')"

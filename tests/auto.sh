@@ -35,6 +35,76 @@ else
 	fail "auto on a good SSD: alignment does not matter, no erase size invented" "$(head -12 "$TMP/ssd")"
 fi
 
+# --budget bounds the device time: a test that had to stop says so, and its
+# finding is less sure or not measured; a budget the run fits in changes
+# nothing but the budget line.
+"$FB" -A --write --budget=10s sim:usb-12m > "$TMP/b10" 2> /dev/null
+if grep -qE '^budget: 10s of device time; left out: min_write, open_linear, open_random, fat_area$' "$TMP/b10" &&
+	[ "$(grep -c 'not measured: --budget=10s was spent before this test' "$TMP/b10")" = 4 ] &&
+	grep -qE '^erase block size +12MiB +high' "$TMP/b10" &&
+	grep -qE 'device time 1[01]\.[0-9]+s\)$' "$TMP/b10"; then
+	pass "auto --budget=10s on usb-12m: reads and the cache probe, the rest left out and named"
+else
+	fail "auto --budget=10s on usb-12m: reads and the cache probe, the rest left out and named" "$(grep -A3 -E '^(smallest|cost|budget)' "$TMP/b10")"
+fi
+"$FB" -A --write --budget=20s sim:usb-12m > "$TMP/b20" 2> /dev/null
+if grep -qE '^budget: 20s of device time; cut short: min_write, open_linear, open_random$' "$TMP/b20" &&
+	grep -qE '^open erase blocks, linear +3 +medium' "$TMP/b20" &&
+	grep -q 'the confirming trials were left out: --budget=20s cut it short' "$TMP/b20" &&
+	grep -qE '^    sizes measured down to [0-9]+KiB only: --budget=20s cut it short' "$TMP/b20" &&
+	! grep -qE '(write|linear|order|start) +[^ ]+ +high' <(grep -E '^(smallest|open|FAT)' "$TMP/b20" | grep -v '^FAT'); then
+	pass "auto --budget=20s on usb-12m: the tests cut short are named and no longer high"
+else
+	fail "auto --budget=20s on usb-12m: the tests cut short are named and no longer high" "$(grep -E -A4 '^(smallest|open|budget)' "$TMP/b20")"
+fi
+"$FB" -A --write --budget=1h sim:usb-12m 2> /dev/null | mask > "$TMP/b1h"
+if grep -qx 'budget: 1h of device time; every test ran in full' "$TMP/b1h" &&
+	diff <(grep -v '^budget:' "$TMP/b1h") "$TMP/usb" > /dev/null; then
+	pass "auto --budget=1h on usb-12m: the same report as without a budget"
+else
+	fail "auto --budget=1h on usb-12m: the same report as without a budget" "$(diff <(grep -v '^budget:' "$TMP/b1h") "$TMP/usb" | head -5)"
+fi
+"$FB" -A --write --budget=25s --json sim:usb-12m > "$TMP/b25.json" 2> /dev/null
+json_budget=$(for p in cost.budget_ns cost.cut_short.0 'cost.left_out#'; do "$JP" "$p" < "$TMP/b25.json" 2>&1; done | tr '\n' ' ')
+[ "$json_budget" = "25000000000 open_linear 0 " ] &&
+	pass "auto --budget in JSON: cost.budget_ns, cost.cut_short, cost.left_out" ||
+	fail "auto --budget in JSON: cost.budget_ns, cost.cut_short, cost.left_out" "got '$json_budget'"
+
+# A small device: the open-AU search is bounded by the room past the middle
+# (twice the largest count tried, and four more) and says "at least N" when
+# it reaches that bound; the write tests never refuse while two fit.
+small_ok() { # NAME SPEC REGEX...
+	local name=$1 spec=$2 re
+	shift 2
+	if ! "$FB" -A --write "sim:$spec" > "$TMP/small" 2> "$TMP/small.err"; then
+		fail "$name" "$(tail -2 "$TMP/small.err")"
+		return
+	fi
+	for re in "$@"; do
+		grep -qE "$re" "$TMP/small" || { fail "$name" "no line /$re/ in: $(head -16 "$TMP/small")"; return; }
+	done
+	pass "$name"
+}
+small_ok "auto --write on a 256MiB sd-4m: 2 open, as on the full card" "sd-4m,size=256M" \
+	'^erase block size +4MiB +high' '^open erase blocks, linear +2 +high' '^open erase blocks, random order +1 +high'
+small_ok "auto --write on a 400MiB usb-12m: 3 open, as on the full card" "usb-12m,size=400M" \
+	'^erase block size +12MiB +high' '^open erase blocks, linear +3 +high'
+small_ok "auto --write on a 128MiB card with 8 open: at least 6 (all the room there is)" \
+	"sd-4m,open=8,random=4,size=128M" '^open erase blocks, linear +at least 6 ' '^open erase blocks, random order +4 '
+"$FB" -A --write sim:usb-12m,size=200M > /dev/null 2> "$TMP/small.err"
+rc=$?
+[ $rc = 2 ] && grep -q 'too small for --auto --write with 12582912-byte erase blocks (it needs 8 erase blocks' \
+	"$TMP/small.err" && pass "auto --write refuses only when not even 2 erase blocks fit" ||
+	fail "auto --write refuses only when not even 2 erase blocks fit" "rc=$rc $(cat "$TMP/small.err")"
+# reads alone on a device with no read structure (noise only) never give a
+# sure erase size: this seed finds a 3MiB pattern in noise
+"$FB" -A "sim:ssd,size=320M,seed=1,noise=0.1" > "$TMP/noise" 2> /dev/null
+if grep -qE '^erase block size +(not determined|[0-9.]+[KMG]iB +low)' "$TMP/noise"; then
+	pass "auto on noise alone: no erase size above low"
+else
+	fail "auto on noise alone: no erase size above low" "$(grep -A2 '^erase block' "$TMP/noise")"
+fi
+
 # ------------------------------------------------------------ JSON
 # json NAME ARGS...: valid JSON (jsonpath; python3 too where present) with
 # the given "path=value" checks after --

@@ -52,7 +52,7 @@ for f in usr/bin/flashbench usr/bin/flashbench-erase usr/bin/flashbench-report u
 	usr/share/man/man1/flashbench.1.gz usr/share/man/man1/flashbench-erase.1.gz \
 	usr/share/man/man1/flashbench-report.1.gz usr/share/man/man1/flashbench-open-au-sweep.1.gz \
 	usr/share/bash-completion/completions/flashbench usr/share/bash-completion/completions/flashbench-erase \
-	usr/share/doc/flashbench/copyright; do
+	usr/share/flashbench/lib.sh usr/share/doc/flashbench/copyright; do
 	[ -e "$TMP/root/$f" ] || missing="$missing $f"
 done
 for p in scripts/programs/*.fbp; do

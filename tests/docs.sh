@@ -36,6 +36,21 @@ if make -s install PREFIX=/usr DESTDIR="$TMP/root" > "$TMP/inst" 2>&1 &&
 else
 	fail "make install honours PREFIX and DESTDIR" "$(tail -3 "$TMP/inst")"
 fi
+grep -qx 'lib=/usr/share/flashbench/lib.sh' "$TMP/root/usr/bin/flashbench-report" &&
+	grep -qx 'lib=/usr/share/flashbench/lib.sh' "$TMP/root/usr/bin/flashbench-open-au-sweep" &&
+	cmp -s scripts/lib.sh "$TMP/root/usr/share/flashbench/lib.sh" &&
+	pass "make install: the scripts find their library in /usr/share/flashbench" ||
+	fail "make install: the scripts find their library in /usr/share/flashbench" \
+		"$(grep -h '^lib=' "$TMP/root/usr/bin/flashbench-"* | tr '\n' ' ')"
+# installed under a PREFIX (no DESTDIR), the scripts run and say their names
+if make -s install PREFIX="$TMP/prefix" > "$TMP/inst" 2>&1 &&
+	"$TMP/prefix/bin/flashbench-report" --help 2>&1 | grep -q '^Usage: flashbench-report ' &&
+	"$TMP/prefix/bin/flashbench-open-au-sweep" --help 2>&1 | grep -q '^Usage: flashbench-open-au-sweep '; then
+	pass "installed flashbench-report and flashbench-open-au-sweep run and name themselves"
+else
+	fail "installed flashbench-report and flashbench-open-au-sweep run and name themselves" \
+		"$(tail -3 "$TMP/inst") $("$TMP/prefix/bin/flashbench-report" --help 2>&1 | head -2)"
+fi
 
 if command -v shellcheck > /dev/null; then
 	if shellcheck -s bash scripts/*.sh > "$TMP/sc" 2>&1; then

@@ -46,3 +46,18 @@ for s in open-au-sweep.sh report.sh; do
 	expect_error "$s refuses a bad option" 2 "unknown option '--frob'" scripts/$s --frob sim:sd-4m
 	expect_error "$s needs one device" 2 "name one device" scripts/$s
 done
+expect_error "open-au-sweep.sh: -e without a value is a usage error" 2 "^open-au-sweep.sh: -e needs a value" \
+	scripts/open-au-sweep.sh -b 64k -e
+expect_error "open-au-sweep.sh: -n takes a whole number" 2 "^open-au-sweep.sh: -n needs a whole number" \
+	scripts/open-au-sweep.sh -n x sim:sd-4m
+
+# called by another name (as installed, here through a link): help and
+# errors say that name, and the library beside the script is still found
+for s in open-au-sweep report; do
+	ln -s "$PWD/scripts/$s.sh" "$TMP/flashbench-$s"
+	"$TMP/flashbench-$s" --help > "$TMP/help" 2>&1 && grep -q "^Usage: flashbench-$s " "$TMP/help" &&
+		! grep -q "$s\.sh" "$TMP/help" && pass "$s.sh called as flashbench-$s: --help names flashbench-$s" ||
+		fail "$s.sh called as flashbench-$s: --help names flashbench-$s" "$(head -2 "$TMP/help")"
+	expect_error "$s.sh called as flashbench-$s: errors name flashbench-$s" 2 "^flashbench-$s: name one device" \
+		"$TMP/flashbench-$s"
+done

@@ -37,30 +37,67 @@ static void check(int ok, const char *name, const char *fmt, ...)
 
 /* ------------------------------------------------------------ units */
 
+struct parse_case {
+	const char *in;
+	uint64_t want;
+};
+
+/* A parser (parse_size, parse_time) against good inputs and bad ones. */
+static void check_parser(const char *fn, int (*parse)(const char *, uint64_t *, const char **),
+			 const struct parse_case *good, size_t ngood, const char *const *bad, size_t nbad)
+{
+	char name[64];
+
+	for (size_t i = 0; i < ngood + nbad; i++) {
+		const char *in = i < ngood ? good[i].in : bad[i - ngood];
+		uint64_t v = 0;
+		const char *why = NULL;
+		int rc = parse(in, &v, &why);
+		if (i < ngood) {
+			snprintf(name, sizeof(name), "%s(\"%s\")", fn, in);
+			check(rc == 0 && v == good[i].want, name, "rc %d value %llu, want %llu (%s)", rc,
+			      (unsigned long long)v, (unsigned long long)good[i].want, why ? why : "");
+		} else {
+			snprintf(name, sizeof(name), "%s rejects \"%s\"", fn, in);
+			check(rc != 0 && why && *why, name, "accepted as %llu", (unsigned long long)v);
+		}
+	}
+}
+
 static void test_parse_size(void)
 {
-	static const struct { const char *in; uint64_t want; } good[] = {
+	static const struct parse_case good[] = {
 		{ "512", 512 }, { "24k", 24576 }, { "24K", 24576 }, { "3M", 3 << 20 }, { "12MiB", 12 << 20 },
 		{ "1.5M", 1572864 }, { "2G", 2ULL << 30 }, { "16KiB", 16384 }, { "512B", 512 }, { "0", 0 },
 		{ "1.5MiB", 1572864 }, { "4m", 4 << 20 }, { "1T", 1ULL << 40 }, { "0.5k", 512 },
 	};
 	static const char *const bad[] = { "", "-5", "abc", "4X", "1.3K", "12Mx", "1.", ".5M", "99999999999999999999", "20000000T", "1.5" };
+
+	check_parser("parse_size", parse_size, good, sizeof(good) / sizeof(good[0]), bad, sizeof(bad) / sizeof(bad[0]));
+}
+
+static void test_parse_time(void)
+{
+	static const struct parse_case good[] = {
+		{ "90s", 90000000000ULL }, { "2m", 120000000000ULL }, { "2min", 120000000000ULL },
+		{ "1h", 3600000000000ULL }, { "1.5h", 5400000000000ULL }, { "500ms", 500000000ULL },
+		{ "10", 10000000000ULL }, { "0.25s", 250000000ULL }, { "1.5ms", 1500000ULL },
+	};
+	static const char *const bad[] = { "", "-5s", "abc", "10x", "5 s", "0", "0s", "1.", ".5s", "9999999999999h",
+					   "10sec", "s" };
 	char name[64];
 
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		uint64_t v = 0;
-		const char *why = NULL;
-		int rc = parse_size(good[i].in, &v, &why);
-		snprintf(name, sizeof(name), "parse_size(\"%s\")", good[i].in);
-		check(rc == 0 && v == good[i].want, name, "rc %d value %llu, want %llu (%s)", rc,
-		      (unsigned long long)v, (unsigned long long)good[i].want, why ? why : "");
-	}
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		uint64_t v = 0;
-		const char *why = NULL;
-		int rc = parse_size(bad[i], &v, &why);
-		snprintf(name, sizeof(name), "parse_size rejects \"%s\"", bad[i]);
-		check(rc != 0 && why && *why, name, "accepted as %llu", (unsigned long long)v);
+	check_parser("parse_time", parse_time, good, sizeof(good) / sizeof(good[0]), bad, sizeof(bad) / sizeof(bad[0]));
+	{
+		static const struct { uint64_t ns; const char *want; } d[] = {
+			{ 3600000000000ULL, "1h" }, { 120000000000ULL, "2m" }, { 90000000000ULL, "90s" },
+			{ 5400000000000ULL, "90m" }, { 500000000ULL, "500ms" },
+		};
+		for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+			char buf[32];
+			snprintf(name, sizeof(name), "format_duration(%s)", d[i].want);
+			check(!strcmp(format_duration(buf, sizeof(buf), d[i].ns), d[i].want), name, "got %s", buf);
+		}
 	}
 }
 
@@ -728,6 +765,7 @@ int main(void)
 	test_opcode_docs();
 	test_svg_degenerate();
 	test_parse_size();
+	test_parse_time();
 	test_format();
 	test_sim_reads();
 	test_sim_writes();

@@ -8,7 +8,6 @@
 # calibration table are printed.
 . tests/lib.sh
 . tests/zoolib.sh
-JP=${FB%/flashbench}/tests/jsonpath
 zoo_reset
 
 ZOO="
@@ -45,16 +44,12 @@ done <<< "$ZOO"
 # of erase block (512 KiB-32 MiB, 3x2^n too), read unit, open counts up to
 # 12, FAT areas up to 10, minimum writes up to 128 KiB, read and write
 # timings spanning 10x, noise up to 10%.
-# pick sets P to one of its arguments (no subshell: bash reseeds RANDOM there)
-pick() { local a=("$@"); P=${a[RANDOM % ${#a[@]}]}; }
 RANDOM=2026
 for i in $(seq 1 40); do
 	pick 512K 768K 1M 1536K 2M 3M 4M 6M 8M 12M 16M 24M 32M; erase=$P
 	pick 2K 4K 8K 16K 32K; page=$P
 	pick 1 2; planes=$P
-	# shrink the page until page x planes divides the erase block
-	e=$(to_bytes "$erase") p=$(to_bytes "$page")
-	while [ $((e % (p * planes))) -ne 0 ]; do p=$((p / 2)); done
+	fit_page "$erase" "$page" "$planes"; p=$P
 	open=$((RANDOM % 12 + 1))
 	random=$((RANDOM % (open < 6 ? open + 1 : 7)))
 	spec="erase=$erase,page=$p,planes=$planes,open=$open,random=$random,fat=$((RANDOM % 11))"
@@ -68,14 +63,4 @@ for i in $(seq 1 40); do
 	score_model "$spec"
 done
 
-zoo_report "friendly zoo"
-if [ $((Z_SUM_RIGHT * 100)) -ge $((Z_SUM_TOTAL * 98)) ]; then
-	pass "friendly zoo: at least 98% of findings right ($Z_SUM_RIGHT of $Z_SUM_TOTAL)"
-else
-	fail "friendly zoo: at least 98% of findings right" "$Z_SUM_RIGHT of $Z_SUM_TOTAL"
-fi
-if [ "$Z_HIGH_WRONG" = 0 ]; then
-	pass "friendly zoo: no finding at high confidence is wrong"
-else
-	fail "friendly zoo: no finding at high confidence is wrong" "$Z_HIGH_WRONG wrong at high"
-fi
+zoo_verdict "friendly zoo" 98

@@ -11,10 +11,8 @@
 # table are printed.
 . tests/lib.sh
 . tests/zoolib.sh
-JP=${FB%/flashbench}/tests/jsonpath
 zoo_reset
 
-pick() { local a=("$@"); P=${a[RANDOM % ${#a[@]}]}; }
 BEHAVIOURS=(chips spread free fatrandom copyfast pauses cache rbuf fatread tail sector4k minwrite3 fixedcost tiny)
 RANDOM=4242
 for i in $(seq 1 64); do
@@ -55,8 +53,7 @@ for i in $(seq 1 64); do
 		tiny) minwrite=512 ;;
 		esac
 	done
-	e=$(to_bytes "$erase") p=$(to_bytes "$page")
-	while [ $((e % (p * planes))) -ne 0 ]; do p=$((p / 2)); done
+	fit_page "$erase" "$page" "$planes"; p=$P
 	# with 4096-byte sectors the reads are 8 KiB: a smaller read unit cannot show
 	case $extra in *sector=4096*) [ $((p * planes)) -ge 8192 ] || p=$((8192 / planes)) ;; esac
 	spec="erase=$erase,page=$p,planes=$planes,open=$open,random=$random,fat=$fat,minwrite=$minwrite"
@@ -66,14 +63,4 @@ for i in $(seq 1 64); do
 	score_model "$spec"
 done
 
-zoo_report "hostile zoo"
-if [ $((Z_SUM_RIGHT * 100)) -ge $((Z_SUM_TOTAL * 90)) ]; then
-	pass "hostile zoo: at least 90% of findings right ($Z_SUM_RIGHT of $Z_SUM_TOTAL)"
-else
-	fail "hostile zoo: at least 90% of findings right" "$Z_SUM_RIGHT of $Z_SUM_TOTAL"
-fi
-if [ "$Z_HIGH_WRONG" = 0 ]; then
-	pass "hostile zoo: no finding at high confidence is wrong"
-else
-	fail "hostile zoo: no finding at high confidence is wrong" "$Z_HIGH_WRONG wrong at high"
-fi
+zoo_verdict "hostile zoo" 90

@@ -5,7 +5,8 @@
 # less); wrong when determined with another value; "not determined" is
 # neither (it counts against the accuracy, never as wrong).  Counts are kept
 # per finding and per confidence level (the calibration table).
-# Needs FB, JP and TMP (tests/lib.sh).
+# Needs FB and TMP (tests/lib.sh).
+JP=${FB%/flashbench}/tests/jsonpath
 FINDINGS="page erase_block min_write open_linear open_random fat_area"
 declare -A Z_RIGHT Z_TOTAL C_RIGHT C_WRONG
 Z_ND=0 Z_MISSES=""
@@ -18,6 +19,17 @@ zoo_reset() {
 
 # to_bytes 12K -> 12288
 to_bytes() { echo $(( $(echo "$1" | sed 's/K$/*1024/; s/M$/*1048576/; s/G$/*1073741824/') )); }
+
+# pick sets P to one of its arguments (no subshell: bash reseeds RANDOM there)
+pick() { local a=("$@"); P=${a[RANDOM % ${#a[@]}]}; }
+
+# fit_page ERASE PAGE PLANES: sets P to PAGE in bytes, halved until
+# P x PLANES divides the erase block
+fit_page() {
+	local e
+	e=$(to_bytes "$1") P=$(to_bytes "$2")
+	while [ $((e % (P * $3))) -ne 0 ]; do P=$((P / 2)); done
+}
 
 # score_model SPEC: runs the model; adds to the counts; sets Z_LAST to the
 # misses of this model ("" when every finding is right)
@@ -83,4 +95,20 @@ zoo_report() {
 	Z_HIGH_WRONG=${C_WRONG[high]}
 	echo "$1: $Z_SUM_RIGHT of $Z_SUM_TOTAL findings right ($((Z_SUM_RIGHT * 1000 / Z_SUM_TOTAL / 10)).$((Z_SUM_RIGHT * 1000 / Z_SUM_TOTAL % 10))%)"
 	[ -z "$Z_MISSES" ] || printf '%s' "$Z_MISSES" | sed "s/^/$1 miss: /"
+}
+
+# zoo_verdict NAME PERCENT: the report, then PASS/FAIL lines: at least
+# PERCENT of all findings right, none wrong at high confidence
+zoo_verdict() {
+	zoo_report "$1"
+	if [ $((Z_SUM_RIGHT * 100)) -ge $((Z_SUM_TOTAL * $2)) ]; then
+		pass "$1: at least $2% of findings right ($Z_SUM_RIGHT of $Z_SUM_TOTAL)"
+	else
+		fail "$1: at least $2% of findings right" "$Z_SUM_RIGHT of $Z_SUM_TOTAL"
+	fi
+	if [ "$Z_HIGH_WRONG" = 0 ]; then
+		pass "$1: no finding at high confidence is wrong"
+	else
+		fail "$1: no finding at high confidence is wrong" "$Z_HIGH_WRONG wrong at high"
+	fi
 }
