@@ -173,7 +173,14 @@ else
 fi
 # a reader that holds the FIFO but does not read: a signal ends the run,
 # saying so (not "Interrupted system call")
-if [ "$(cat /proc/$$/wchan 2> /dev/null)" != 0 ] && [ -r /proc/$$/wchan ]; then
+# (a process that only waits shows whether this kernel says where processes wait)
+tail -f /dev/null &
+probe=$!
+wait_for "a waiting process's wchan" 10 grep -q '[a-z]' "/proc/$probe/wchan" 2> /dev/null
+shows_wchan=$?
+kill "$probe"
+wait "$probe" 2> /dev/null
+if [ "$shows_wchan" = 0 ]; then
 	exec 3<> "$TMP/lonely"
 	"$FB" -s --scatter-order 14 -b 512 sim:sd-4m -o "$TMP/lonely" 2> "$TMP/stuck.err" 3<&- &
 	pid=$!
