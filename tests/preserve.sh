@@ -21,7 +21,7 @@ ALL="$ALL|preserve: the index refuses while a journal is missing"
 ALL="$ALL|preserve: refuses an unfinished journal|preserve: refuses a journal on tmpfs"
 ALL="$ALL|preserve: refuses a journal without room"
 ALL="$ALL|preserve: refuses a journal on the device under test|preserve: refuses a simulated device"
-ALL="$ALL|restore: a record cut short without an index entry is kept|restore: overlapping records: the earliest wins"
+ALL="$ALL|restore: a record past the end names its range|restore: a record cut short without an index entry is kept|restore: overlapping records: the earliest wins"
 ALL="$ALL|preserve: the index refuses the file behind a loop device|restore: through the file behind the loop device"
 ALL="$ALL|preserve: the index refuses a loop device over the file|restore: through a loop device over the file"
 ALL="$ALL|preserve: an existing file is not taken for a journal|preserve: /dev/null is not taken for a journal"
@@ -236,6 +236,26 @@ with open(path, "r+b") as f:
 			oooxoooo
 	else
 		skip "restore: a record length over the limit, checksums valid" "python3 is not installed"
+	fi
+	# a record whose intact header claims a range past the device's end:
+	# named by that range, not as an unknown one
+	setup past.journal
+	if command -v python3 > /dev/null; then
+		python3 -c "$CRC_PY"'
+path, pos = sys.argv[1], int(sys.argv[2])
+with open(path, "r+b") as f:
+    f.seek(pos)
+    r = bytearray(f.read(32))
+    r[8:16] = struct.pack("<Q", (64 << 20) - 512)    # 1 MiB from 512 bytes before the end
+    r[28:32] = struct.pack("<I", crc32c(bytes(r[:28])))
+    f.seek(pos)
+    f.write(r)
+' past.journal "$(R 3)"
+		restore_case "restore: a record past the end names its range" past.journal 1 \
+			"put back 7340032 bytes in 7 ranges and verified them, but could not restore bytes 67108352 to 68156927 \(the record's range ends past the end of the device\); the journal is kept" \
+			oooxoooo
+	else
+		skip "restore: a record past the end names its range" "python3 is not installed"
 	fi
 	setup cut.journal
 	truncate -s $(($(R 5) + 1000)) cut.journal
