@@ -23,7 +23,7 @@ O ?= .
 CORE = units err outfile \
 	dev dev_block dev_sim dev_preserve sim safety devinfo preserve journal crc32c \
 	vm progfile programs programs_fbp testkinds options progress \
-	results analyze characterise \
+	results analyze characterize \
 	json report report_json report_auto svg plot \
 	json_read classic_read saved_json reanalyze report_analyze compare summary
 CORE_OBJ = $(CORE:%=$(O)/%.o)

@@ -51,6 +51,9 @@
 #define MINW_SIGMA_FLOOR 0.002
 /* the best minimum write must explain the sizes better than the next best
  * candidate by this much chi^2 (25: five sigma; 9: three sigma) */
+/* the smallest size faster per byte than the largest by this much (beyond
+ * the jitter of two medians) is not the flash's timing */
+#define MINW_FASTER_SMALL 1.1
 #define MINW_HIGH 25.0
 #define MINW_MEDIUM 9.0
 /* erase block: a candidate needs this many odd multiples and other
@@ -77,6 +80,21 @@
  * its own erase block's opening, a rare pause for one more) */
 #define CACHE_LAG 3.0
 #define CACHE_MIN_LATE 3
+/* ... in a long burst: late writes come in a run (the queued garbage
+ * collections retire one after the other), pauses alone; CACHE_RUN_OF of
+ * CACHE_RUN writes in a row late start the run */
+#define CACHE_RUN 4
+#define CACHE_RUN_OF 3
+/* a cache that fills makes linear writes drop from the bus's speed to the
+ * flash's: the median of CACHE_WINDOW writes in a row this much slower than
+ * an earlier window, and the rest of the burst too (a drift of a few percent
+ * or a pause cannot do it; a card whose bus and flash are this close is
+ * one whose cache changes little) */
+#define CACHE_DROP 1.4
+#define CACHE_WINDOW 8
+/* no cache: garbage collection paid as it happened, the later half of the
+ * one-chunk-per-erase-block writes this many times a linear write */
+#define CACHE_GC_PAID CACHE_LAG
 /* FAT area: a kind of write at least this much faster than in the middle
  * (medians of 15 writes, reference timed right before) marks a FAT block */
 #define FAT_FASTER 1.25
@@ -817,10 +835,36 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		f->conf = CONF_MEDIUM;
 	else
 		f->conf = CONF_LOW;
+	/* a write costs a fixed time plus its transfer on any flash: the
+	 * smallest size running faster per byte than the largest is a cache's
+	 * or a buffer's doing, not the flash's */
+	if (f->at_most && t[n - 1].ns > 0 && t[0].ns > 0 &&
+	    (double)t[n - 1].size / t[n - 1].ns > MINW_FASTER_SMALL * (double)t[0].size / t[0].ns) {
+		finding_evidence(f, "yet %s writes run faster per byte than %s writes (%s, %s): on flash a write costs "
+				 "a fixed time plus its transfer, so a cache or buffer took the small ones",
+				 fmt_size(s1, t[n - 1].size), fmt_size(s2, t[0].size),
+				 format_rate(r1, sizeof(r1), (double)t[n - 1].size * 1e9 / t[n - 1].ns),
+				 format_rate(r2, sizeof(r2), (double)t[0].size * 1e9 / t[0].ns));
+		if (f->conf > CONF_MEDIUM)
+			f->conf = CONF_MEDIUM;
+	}
 	if (f->at_most)
 		snprintf(f->why, sizeof(f->why), "the smallest size tested is already efficient: the minimum may be smaller");
 	if (f->at_least)
 		snprintf(f->why, sizeof(f->why), "every size tested costs as much as the largest: the minimum may be larger");
+}
+
+void min_write_plausible(struct finding *f, const struct finding *page)
+{
+	char a[32], b[32];
+
+	if (!f->determined || !page->determined || page->conf < CONF_MEDIUM || f->value >= page->value)
+		return;
+	finding_evidence(f, "%s%s is below the %s read unit the reads found: flash programs a page whole, so "
+			 "writes that small cannot be efficient on the flash itself (a cache or buffer took them)",
+			 f->at_most ? "even " : "", fmt_size(a, f->value), fmt_size(b, page->value));
+	if (f->conf > CONF_MEDIUM)
+		f->conf = CONF_MEDIUM;
 }
 
 /* ------------------------------------------------------------ open AUs */
@@ -1015,27 +1059,89 @@ void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct fin
 
 /* ------------------------------------------------------------ cache */
 
-uint64_t analyze_cache(const double *t, size_t n, uint64_t chunk, double *late, double *steady)
+/* The first i (from `from`) where CACHE_RUN_OF of CACHE_RUN writes in a row
+ * take over `above` (n: none). */
+static size_t late_run(const double *t, size_t n, size_t from, double above)
 {
-	double *v = malloc((n ? n : 1) * sizeof(*v));
-	size_t k = 0;
-
-	*late = *steady = 0;
-	if (!v || n < 8) {
-		free(v);
-		return 0;
+	for (size_t i = from; i + CACHE_RUN <= n; i++) {
+		size_t k = 0;
+		for (size_t j = i; j < i + CACHE_RUN; j++)
+			k += t[j] > above;
+		if (k >= CACHE_RUN_OF)
+			return t[i] > above ? i : i + 1;
 	}
-	memcpy(v, t + n - n / 4, n / 4 * sizeof(*v));
-	*steady = median(v, n / 4);
-	free(v);
-	/* writes that waited for earlier work (one may pay for closing an
-	 * erase block itself, a pause may hit one or two) */
-	for (size_t i = 0; i < n; i++)
-		if (t[i] > CACHE_LAG * *steady) {
-			k++;
-			*late = fmax(*late, t[i]);
+	return n;
+}
+
+enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint64_t chunk, struct write_cache *w)
+{
+	const double *l = t + nsweep;
+	size_t nl = n > nsweep ? n - nsweep : 0, at;
+	double *v, fast = 1e300;
+
+	memset(w, 0, sizeof(*w));
+	w->probed = n * chunk;
+	w->chunk = chunk;
+	if (nl < CACHE_WINDOW || !(v = malloc(nl * sizeof(*v))))
+		return CACHE_UNDECIDED;
+	memcpy(v, l + nl - nl / 4, nl / 4 * sizeof(*v));
+	w->steady = median(v, nl / 4);
+	/* linear writes late, then on time: they waited for work queued
+	 * before them (garbage collection the card acknowledged early); the
+	 * cache filled where the run of late writes began */
+	at = late_run(l, nl, 0, CACHE_LAG * w->steady);
+	if (at < nl - nl / 4) {
+		size_t first = late_run(t, n, 0, CACHE_LAG * w->steady);
+		for (size_t i = at; i < nl; i++)
+			w->late = fmax(w->late, l[i]);
+		w->bytes = (first ? first : 1) * chunk;
+		free(v);
+		return CACHE_SEEN;
+	}
+	/* linear writes slowing from one speed to a lower one for good: the
+	 * cache filled and writes now wait for the flash */
+	for (size_t i = CACHE_WINDOW, j = 0; i + CACHE_WINDOW <= nl; i++) {
+		double now, rest;
+		for (; j + CACHE_WINDOW <= i; j++) { /* the fastest window before this one */
+			memcpy(v, l + j, CACHE_WINDOW * sizeof(*v));
+			fast = fmin(fast, median(v, CACHE_WINDOW));
 		}
-	return k >= CACHE_MIN_LATE ? k * chunk : 0;
+		memcpy(v, l + i, CACHE_WINDOW * sizeof(*v));
+		now = median(v, CACHE_WINDOW);
+		if (now < CACHE_DROP * fast)
+			continue;
+		memcpy(v, l + i, (nl - i) * sizeof(*v));
+		rest = median(v, nl - i);
+		if (rest < CACHE_DROP * fast)
+			continue;
+		while (l[i] < CACHE_DROP * fast) /* where the window's slow writes begin */
+			i++;
+		w->bytes = (nsweep + i) * chunk;
+		w->late = now;
+		w->fast = fast;
+		free(v);
+		return CACHE_SEEN;
+	}
+	/* the later half of the one-per-erase-block writes paid for garbage
+	 * collection at once, and the linear writes after them were not late:
+	 * nothing was acknowledged before the work was done */
+	memcpy(v, l, nl * sizeof(*v));
+	w->fast = median(v, nl);
+	if (nsweep >= 2) {
+		double *s = malloc((nsweep - nsweep / 2) * sizeof(*s));
+		double paid = 0;
+		if (s) {
+			memcpy(s, t + nsweep / 2, (nsweep - nsweep / 2) * sizeof(*s));
+			paid = median(s, nsweep - nsweep / 2);
+			free(s);
+		}
+		if (paid > CACHE_GC_PAID * w->fast) {
+			free(v);
+			return CACHE_NONE;
+		}
+	}
+	free(v);
+	return CACHE_UNDECIDED;
 }
 
 /* ------------------------------------------------------------ advice */

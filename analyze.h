@@ -16,7 +16,7 @@
 enum confidence { CONF_NONE = 0, CONF_LOW, CONF_MEDIUM, CONF_HIGH };
 const char *confidence_name(enum confidence c);
 
-#define EVIDENCE_MAX 4
+#define EVIDENCE_MAX 6
 
 struct finding {
 	const char *key;            /* JSON name: "erase_block" */
@@ -81,6 +81,10 @@ struct chunk_time {
 	double spread;    /* middle half of the writes: third to sixth of eight (ns) */
 };
 void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f);
+/* A minimum write below the read unit that reads found (page, at medium or
+ * better) is not what the flash does (a page is programmed whole): a cache
+ * or buffer took the small writes.  At most medium, with the reason. */
+void min_write_plausible(struct finding *min_write, const struct finding *page);
 
 /* Open erase block trials: N blocks written in turn; the mean time per
  * write (after the first round) of the slowest of them. */
@@ -136,14 +140,26 @@ int fat_ends_sharply(double weakest, double after);
  * many times faster or slower than the table's last one. */
 double fat_table_apart(void);
 
-/* Write cache: times of linear writes of `chunk` bytes in a fresh erase
- * block, right after writes that made the card collect garbage (one chunk
- * to each of many erase blocks).  Without a cache they cost the same from
- * the first; a card that takes writes into a cache and does the work later
- * makes the first ones wait for the garbage collection still queued.
- * Returns about the bytes the cache held (0: no cache seen); *late gets the
- * slowest write, *steady the typical time at the end. */
-uint64_t analyze_cache(const double *t, size_t n, uint64_t chunk, double *late, double *steady);
+/* Write cache: a card that acknowledges writes into a cache (RAM, or SLC
+ * in front of slower flash) and does the work later.  t[0..n) are the times
+ * of one burst of writes of `chunk` bytes from an idle card: the first
+ * nsweep one to each of fresh erase blocks (garbage collection on most
+ * cards), the rest linear in fresh erase blocks.  While the cache has room,
+ * every write costs only its transfer; once it is full, writes wait for the
+ * flash: late while queued garbage collections retire, then at the flash's
+ * speed.  Without a cache, garbage collection is paid at once and linear
+ * writes keep one speed.
+ * SEEN: w->bytes is about what the cache held (the bytes of the burst before
+ * writes went slow); NONE: garbage collection was paid at once and linear
+ * writes were on time; UNDECIDED: linear writes kept one speed (no cache so
+ * far: a longer burst may still fill one). */
+enum cache_verdict { CACHE_UNDECIDED, CACHE_NONE, CACHE_SEEN };
+struct write_cache {
+	uint64_t bytes;          /* SEEN: about the bytes it held */
+	uint64_t probed, chunk;  /* bytes of the burst, of each write */
+	double fast, late, steady; /* time per write: on time, slowest late, at the end */
+};
+enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint64_t chunk, struct write_cache *w);
 
 /* Formatting advice derived from the findings. */
 struct recommendations {

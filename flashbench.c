@@ -13,7 +13,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "characterise.h"
+#include "characterize.h"
 #include "compare.h"
 #include "dev.h"
 #include "devinfo.h"
@@ -280,7 +280,7 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 	o.progress = progress_start(&pr, "--auto", 0, c->progress);
 	o.progress_ctx = &pr;
 	o.budget_ns = c->budget_ns;
-	if (characterise(d, &o, r, e)) {
+	if (characterize(d, &o, r, e)) {
 		progress_end(&pr);
 		free(r);
 		return -1;

@@ -108,7 +108,7 @@ static const struct cli_option options[] = {
 #define OPT_VAL 0x100      /* getopt value of option i without a letter: OPT_VAL + i */
 
 static const char *const section_title[SEC_END] = {
-	[SEC_AUTO] = "Automatic characterisation:",
+	[SEC_AUTO] = "Automatic characterization:",
 	[SEC_SAVED] = "Reading saved results (no device needed):",
 	[SEC_PROGRAM] = "Your own test:",
 	[SEC_READ] = "Read-only tests (safe on a mounted card):",

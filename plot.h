@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "characterise.h"
+#include "characterize.h"
 #include "vm.h"
 
 struct print_ctx;

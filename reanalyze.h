@@ -8,7 +8,7 @@
 #ifndef FLASHBENCH_REANALYZE_H
 #define FLASHBENCH_REANALYZE_H
 
-#include "characterise.h"
+#include "characterize.h"
 #include "classic_read.h"
 #include "saved_json.h"
 

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "characterise.h"
+#include "characterize.h"
 #include "devinfo.h"
 #include "programs.h"
 #include "vm.h"

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "characterise.h"
+#include "characterize.h"
 #include "classic_read.h"
 #include "err.h"
 

@@ -255,8 +255,8 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: random (%u) cannot exceed open (%u)", p->random, p->open);
 	if (!p->read_rate || !p->write_rate || !p->copy_rate)
 		return fb_fail(e, EXIT_USAGE, "sim: rates must not be zero");
-	if (p->cache > (64ULL << 20))
-		return fb_fail(e, EXIT_USAGE, "sim: a write cache of at most 64MiB is modelled");
+	if (p->cache > (256ULL << 20))
+		return fb_fail(e, EXIT_USAGE, "sim: a write cache of at most 256MiB is modelled");
 	if (p->erase / p->page > (1u << 24))
 		return fb_fail(e, EXIT_USAGE, "sim: too many pages per erase block");
 	return 0;

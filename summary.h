@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "characterise.h"
+#include "characterize.h"
 #include "devinfo.h"
 #include "err.h"
 

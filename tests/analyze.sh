@@ -192,7 +192,7 @@ done
 "$FB" --auto --write --json sim:sd-4m,minwrite=512 2> /dev/null > "$TMP/bound.json"
 "$FB" --analyze "$TMP/bound.json" > "$TMP/json" 2>&1
 "$FB" --analyze --json "$TMP/bound.json" | "$JP" findings.min_write.at_most findings.min_write.value > "$TMP/got"
-grep -qE '^smallest efficient write +2KiB or less +high$' "$TMP/json" && [ "$(paste -sd' ' "$TMP/got")" = "true 2048" ] &&
+grep -qE '^smallest efficient write +2KiB or less +medium$' "$TMP/json" && [ "$(paste -sd' ' "$TMP/got")" = "true 2048" ] &&
 	pass "analyze of an --auto result keeps \"2KiB or less\" (at_most)" ||
 	fail "analyze of an --auto result keeps \"2KiB or less\"" "$(grep '^smallest' "$TMP/json"; cat "$TMP/got")"
 "$FB" --analyze --plot="$TMP/p.svg" "$TMP/auto.json" > /dev/null && grep -q '<svg' "$TMP/p.svg" &&

@@ -74,11 +74,20 @@ fill big.img 320 2
 attach big.img
 LB=$DEV
 BIG=$(digest "$LB")
-if "$FB" -A --write --preserve="$TMP/auto.journal" "$LB" > out 2> err && [ "$(digest "$LB")" = "$BIG" ] &&
-	grep -q "put back" err && [ ! -e auto.journal ] && grep -q '^written: ' out; then
+# A loop device has no flash behind it: on a loaded machine the read phase
+# may take noise for an erase block too large for --auto --write on 320 MiB,
+# which then refuses before writing.  That is not what this test is about,
+# so it says skipped (after checking nothing was written), never passed.
+"$FB" -A --write --preserve="$TMP/auto.journal" "$LB" > out 2> err
+rc=$?
+if [ $rc = 0 ] && [ "$(digest "$LB")" = "$BIG" ] && grep -q "put back" err && [ ! -e "$TMP/auto.journal" ] &&
+	grep -q '^written: ' out; then
 	pass "preserve: auto --write"
+elif [ $rc = 2 ] && grep -q 'too small for --auto --write' err && [ "$(digest "$LB")" = "$BIG" ] &&
+	[ ! -e "$TMP/auto.journal" ]; then
+	skip "preserve: auto --write" "the reads on this loop device showed a large erase block (noise on a loaded machine), so --auto --write refused; nothing was written"
 else
-	fail "preserve: auto --write" "$(tail -3 err | tr '\n' ' ')"
+	fail "preserve: auto --write" "status $rc: $(tail -3 err | tr '\n' ' ')"
 fi
 
 # ------------------------------------------------------------ fault injection

@@ -454,6 +454,33 @@ static void test_analysis(void)
 	check(f.determined && f.value == 128 << 10 && f.conf == CONF_HIGH,
 	      "analysis: the smallest efficient write is where time stops shrinking", "value %llu conf %d",
 	      (unsigned long long)f.value, f.conf);
+	{
+		/* every size efficient: a fixed 300us plus 20MB/s is flash; small
+		 * writes faster per byte than large ones (a cache) are not */
+		struct chunk_time ck[6];
+		struct finding page;
+		for (int i = 0; i < 6; i++) {
+			ck[i].size = (1u << 20) >> (2 * i);
+			ck[i].ns = 300e3 + ck[i].size / 20e6 * 1e9;
+			ck[i].spread = 0;
+		}
+		analyze_min_write(ck, 6, &f);
+		check(f.at_most && f.conf == CONF_HIGH, "analysis: every size efficient on flash: high",
+		      "at_most %d conf %d", f.at_most, f.conf);
+		finding_init(&page, "page", "page size (read unit)", 1);
+		page.determined = 1;
+		page.value = 16384;
+		page.conf = CONF_HIGH;
+		min_write_plausible(&f, &page);
+		check(f.conf == CONF_MEDIUM && strstr(f.evidence[f.nevidence - 1], "programs a page whole"),
+		      "analysis: a minimum write below the read unit is medium at most", "conf %d", f.conf);
+		for (int i = 0; i < 6; i++)
+			ck[i].ns = ck[i].size / (i == 5 ? 16.5e6 : 8.3e6) * 1e9 + 1e3 * i;
+		analyze_min_write(ck, 6, &f);
+		check(f.conf <= CONF_MEDIUM && strstr(f.evidence[f.nevidence - 1], "faster per byte"),
+		      "analysis: small writes faster per byte than large ones are not the flash's timing",
+		      "conf %d", f.conf);
+	}
 	analyze_fat(fat, 4, 4 << 20, &f);
 	check(f.determined && f.value == 2 && f.conf == CONF_HIGH && strstr(f.evidence[0], "small writes"),
 	      "analysis: two leading FAT erase blocks, one faster, one in random-access mode",
@@ -466,24 +493,40 @@ static void test_analysis(void)
 	      "analysis: collapse at 2.5x, or past the geometric middle of a known collapse", "wrong verdicts");
 }
 
-/* A write cache shows as linear writes that wait for earlier work. */
+/* A write cache shows in one burst (32 writes one per erase block, then
+ * linear ones) as linear writes that wait for earlier work, or that slow
+ * down for good once it is full; garbage collection paid at once shows none. */
 static void test_analyze_cache(void)
 {
-	double t[32], late, steady;
-	uint64_t got;
+	double t[128];
+	struct write_cache w;
+	enum cache_verdict v;
 
-	for (int i = 0; i < 32; i++)
-		t[i] = 2e6;
-	t[0] = 200e6; /* its own erase block's opening, or a pause */
-	t[17] = 150e6;
-	got = analyze_cache(t, 32, 65536, &late, &steady);
-	check(got == 0 && steady == 2e6, "analysis: one or two slow writes are no write cache", "%llu",
-	      (unsigned long long)got);
+	for (int i = 0; i < 64; i++)
+		t[i] = i >= 2 && i < 32 ? 200e6 : 2e6; /* two open erase blocks, then GC each */
+	t[32] = 20e6;                               /* its own erase block's opening */
+	t[49] = 150e6;                              /* a pause */
+	v = analyze_cache(t, 64, 32, 65536, &w);
+	check(v == CACHE_NONE && w.steady == 2e6, "analysis: garbage collection paid at once, a pause: no write cache",
+	      "verdict %d", v);
 	for (int i = 0; i < 8; i++)
-		t[i] = 100e6;
-	got = analyze_cache(t, 32, 65536, &late, &steady);
-	check(got == 9 * 65536 && late == 150e6, "analysis: writes late after garbage collection show a write cache",
-	      "%llu", (unsigned long long)got);
+		t[i] = 1.5e6;                       /* the cache takes 8 */
+	for (int i = 32; i < 40; i++)
+		t[i] = 100e6;                       /* queued collections retire */
+	v = analyze_cache(t, 64, 32, 65536, &w);
+	check(v == CACHE_SEEN && w.bytes == 8 * 65536 && w.late == 150e6,
+	      "analysis: linear writes late after garbage collection show a write cache", "verdict %d, %llu bytes", v,
+	      (unsigned long long)w.bytes);
+	for (int i = 0; i < 128; i++)
+		t[i] = i < 96 ? 1.5e6 : 3e6;
+	t[100] = 150e6;
+	v = analyze_cache(t, 96, 32, 65536, &w);
+	check(v == CACHE_UNDECIDED, "analysis: writes at one speed throughout: no cache yet, and none ruled out",
+	      "verdict %d", v);
+	v = analyze_cache(t, 128, 32, 65536, &w);
+	check(v == CACHE_SEEN && w.bytes == 96 * 65536,
+	      "analysis: linear writes slowing for good show a write cache that filled", "verdict %d, %llu bytes", v,
+	      (unsigned long long)w.bytes);
 }
 
 /* ------------------------------------------------------------ sim misbehaviour (ANA) */

@@ -1,5 +1,5 @@
 # tests/zoo_hostile.sh — the hostile zoo: --auto --write on 64 seeded
-# simulated cards that misbehave the way real cards do (sim keys in README
+# simulated cards and 8 with larger write caches (4 MiB to 128 MiB), that misbehave the way real cards do (sim keys in README
 # "Simulated devices"): interleaved, uneven and partly free boundary costs,
 # a FAT area in random-access mode, copies faster than writes, garbage-
 # collection pauses, a write cache, a read buffer, reads that cost more or
@@ -63,4 +63,21 @@ for i in $(seq 1 64); do
 	score_model "$spec"
 done
 
+# Larger write caches (after the seeded draws, which stay as they were):
+# caches the tool must find by a longer burst (4-32 MiB, beyond what the
+# first part of its probe writes), one at its largest (64 MiB) and two
+# larger than it seeks (128 MiB: they cannot be told from no cache, so write
+# findings must not be "high").  The tester's cases are the first two.
+while read -r spec; do
+	[ -n "$spec" ] && score_model "$spec"
+done <<'EOF'
+erase=4M,page=8K,planes=2,open=2,random=1,fat=0,minwrite=32K,cache=8M
+erase=12M,page=8K,planes=2,open=3,random=1,fat=0,minwrite=32K,wrate=24M,crate=24M,cache=4M
+erase=4M,page=16K,planes=1,open=4,random=2,fat=3,minwrite=16K,wrate=10M,cache=32M,seed=3
+erase=8M,page=8K,planes=2,open=2,random=1,fat=2,minwrite=64K,noise=0.02,cache=16M,seed=4
+erase=2M,page=4K,planes=2,open=3,random=0,fat=1,minwrite=8K,pause=0.01,pausetime=150ms,cache=8M,seed=5
+erase=3M,page=16K,planes=1,open=2,random=1,fat=0,minwrite=16K,cache=64M,seed=6
+erase=4M,page=8K,planes=2,open=2,random=1,fat=4,minwrite=32K,cache=128M,seed=7
+erase=16M,page=16K,planes=2,open=5,random=2,fat=0,minwrite=32K,wrate=40M,cache=128M,seed=8
+EOF
 zoo_verdict "hostile zoo" 90

@@ -1,9 +1,9 @@
-/* characterise.h — the --auto plan: which programs to run and in which
+/* characterize.h — the --auto plan: which programs to run and in which
  * order, choosing each next step from what the last one showed (adaptive
  * open-AU search, FAT probe that stops when the area ends).  It runs VM
  * programs and collects their figures; analyze.c draws the conclusions. */
-#ifndef FLASHBENCH_CHARACTERISE_H
-#define FLASHBENCH_CHARACTERISE_H
+#ifndef FLASHBENCH_CHARACTERIZE_H
+#define FLASHBENCH_CHARACTERIZE_H
 
 #include <signal.h>
 #include <stdint.h>
@@ -70,7 +70,8 @@ struct auto_report {
 	size_t nfat;
 	uint64_t fat_chunk, fat_small;      /* sizes the FAT probe wrote */
 	uint64_t cache;                     /* bytes a write cache absorbed (0: none seen) */
-	double cache_fast, cache_slow;      /* time per burst write before and after */
+	enum cache_verdict cache_verdict;   /* UNDECIDED: steady up to the largest sought */
+	struct write_cache wcache;          /* what the cache probe saw */
 	uint64_t warmup;                    /* bytes written before each write measurement */
 	/* what it cost */
 	uint64_t reads, writes, bytes_written;
@@ -81,6 +82,6 @@ struct auto_report {
 	unsigned cut, skipped;              /* phases (1 << phase) the budget cut short, or left out */
 };
 
-int characterise(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);
+int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);
 
 #endif

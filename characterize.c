@@ -1,5 +1,5 @@
-/* characterise.c — runs the --auto plan (see characterise.h). */
-#include "characterise.h"
+/* characterize.c — runs the --auto plan (see characterize.h). */
+#include "characterize.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +15,15 @@
 #define WRITE_ROUNDS 16               /* chunks written to each erase block per trial */
 #define TRIAL_REGION_AUS 64           /* erase blocks the write trials cycle through */
 #define CACHE_CHUNK (64 << 10)        /* the cache probe's writes */
-#define CACHE_WRITES 32               /* how many it times */
+#define CACHE_WRITES 32               /* how many it times in one erase block */
+/* The largest write cache sought.  Card and stick controllers buffer in
+ * on-chip RAM (tens of KiB to a few MiB); eMMC and some USB bridges report
+ * caches of a few to tens of MiB; an SLC cache of GiBs in front of TLC flash
+ * writes at flash speed and is not what fools the timing here.  Ruling out
+ * a cache means one burst longer than it: 64 MiB costs a few seconds at
+ * 10-20 MB/s, and only on cards where garbage collection did not show at
+ * once (many open erase blocks, or a cache). */
+#define CACHE_MAX (64ULL << 20)
 
 const char *const auto_phase_name[AUTO_PHASES] = { "read", "cache", "min_write", "open_linear", "open_random",
 						    "fat_area" };
@@ -450,7 +458,12 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 	for (unsigned round = 0; m < WRITE_ROUNDS - 1; round++) {
 		int bad = 0, unsure = 0;
 		for (unsigned a = 0; a < n; a++) {
-			if (round < warm && !trial_room_for(c, s->w[a], warm - round + WRITE_ROUNDS, chunk, shuffled)) {
+			/* a warm-up longer than an erase block (behind a large
+			 * cache) fills one after the other, not one chunk each */
+			unsigned more = warm - round + WRITE_ROUNDS;
+			if (more > c->e_size / chunk)
+				more = 1;
+			if (round < warm && !trial_room_for(c, s->w[a], more, chunk, shuffled)) {
 				/* a long warm-up filled it */
 				if (shuffled && trial_retire(c, s, a, chunk))
 					return -1;
@@ -504,24 +517,6 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 			*level = upper_quartile(all, nall);
 	}
 	return 0;
-}
-/* One chunk, linearly, to each of n fresh erase blocks: closes whatever the
- * last trial left open, so its random-order slots are free again. */
-static int sweep(struct ctx *c, unsigned n, uint64_t chunk)
-{
-	struct vm_result *res;
-	uint64_t off = take_aus(c, n);
-	int rc = run(c, vm_new(VM_OFF, (int64_t)off, 0, 0,
-			       vm_new(VM_LEN, (int64_t)chunk, 0, 0,
-				      vm_new(VM_PATTERN, 0x5a, 0, 0,
-					     vm_new(VM_OFF_LINEAR, (int64_t)c->e_size, n, 0,
-						    vm_new(VM_WRITE, 0, 0, 0, NULL), NULL),
-					     NULL),
-				      NULL),
-			       NULL),
-		     &res);
-	vm_result_free(res);
-	return rc;
 }
 
 /* Write sizes from the largest down: powers of two and the 3x2^n sizes
@@ -613,44 +608,90 @@ static int min_write_phase(struct ctx *c)
 	return 0;
 }
 
+/* Writes of `chunk` bytes: `per` linear ones from the start of each of
+ * `aus` erase blocks `stride` apart from off; their times are appended to
+ * *t (of *n, room for *cap). */
+static int cache_burst(struct ctx *c, uint64_t off, uint64_t stride, uint64_t aus, uint64_t per, uint64_t chunk,
+		       double **t, size_t *n, size_t *cap)
+{
+	struct vm_result *res;
+	const struct vm_result *au;
+
+	if (*n + aus * per > *cap) {
+		size_t want = (*n + aus * per) * 2;
+		double *m = realloc(*t, want * sizeof(**t));
+		if (!m)
+			return fb_fail(c->e, EXIT_DEVICE, "out of memory");
+		*t = m;
+		*cap = want;
+	}
+	if (run(c, vm_new(VM_OFF, (int64_t)off, 0, VM_KEEP,
+			  vm_new(VM_LEN, (int64_t)chunk, 0, VM_KEEP,
+				 vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP,
+					vm_new(VM_OFF_LINEAR, (int64_t)stride, (int64_t)aus, VM_KEEP,
+					       vm_new(VM_OFF_LINEAR, (int64_t)chunk, (int64_t)per, VM_KEEP,
+						      vm_new(VM_WRITE, 0, 0, 0, NULL), NULL),
+					       NULL),
+					NULL),
+				 NULL),
+			  NULL),
+		&res))
+		return -1;
+	au = result_descend(res, 3);
+	for (size_t a = 0; a < au->nkid; a++)
+		for (size_t w = 0; w < au->kid[a].nkid; w++)
+			(*t)[(*n)++] = au->kid[a].kid[w].value;
+	vm_result_free(res);
+	return 0;
+}
+
 /* Does the card finish writes later than it acknowledges them (a write
- * cache)?  One chunk to each of as many fresh erase blocks as the open-AU
- * search may try (up to 16 x 64 KiB: a 1 MiB cache full of work) (on
- * most cards: garbage collection for each), then linear chunks in one fresh
- * erase block: without a cache these cost the same from the first.  If a
- * cache shows, every later write measurement is preceded by twice as many
- * bytes of the same writes as it held. */
+ * cache)?  One burst from the idle card, timed write by write: one chunk to
+ * each of as many fresh erase blocks as the open-AU search may try (up to
+ * 16; on most cards: garbage collection for each), then linear chunks in one
+ * fresh erase block.
+ * Without a cache garbage collection is paid at once and the linear chunks
+ * cost the same from the first; a cache that held the burst makes them wait.
+ * When neither showed, the burst goes on linearly through fresh erase
+ * blocks, each step as long as the burst so far, until writes slow down
+ * (the cache filled) or the burst is longer than CACHE_MAX (or --budget
+ * stops it: no cache ruled out then either).  If a cache
+ * shows, every later write measurement is preceded by twice as many bytes
+ * of the same writes as it held. */
 static int cache_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
-	uint64_t ss = dev_sector(c->d), chunk = CACHE_CHUNK, n;
-	struct vm_result *res;
-	const struct vm_result *ws;
-	double t[CACHE_WRITES];
-	size_t k;
+	uint64_t ss = dev_sector(c->d), chunk = CACHE_CHUNK, n, per, half;
+	double *t = NULL;
+	size_t nt = 0, cap = 0;
+	int rc;
 
 	if (chunk > c->e_size / 16)
 		chunk = c->e_size / 16 / ss * ss;
 	if (chunk < ss)
 		chunk = ss;
 	n = c->e_size / chunk < CACHE_WRITES ? c->e_size / chunk : CACHE_WRITES;
-	if (sweep(c, c->open_limit, chunk) ||
-	    run(c, vm_new(VM_OFF, (int64_t)take_aus(c, 1), 0, VM_KEEP,
-			  vm_new(VM_LEN, (int64_t)chunk, 0, VM_KEEP,
-				 vm_new(VM_PATTERN, 0x5a, 0, VM_KEEP,
-					vm_new(VM_OFF_LINEAR, (int64_t)chunk, (int64_t)n, VM_KEEP,
-					       vm_new(VM_WRITE, 0, 0, 0, NULL), NULL),
-					NULL),
-				 NULL),
-			  NULL),
-		&res))
+	per = c->e_size / chunk;
+	half = c->region_aus / 2;
+	rc = cache_burst(c, take_aus(c, c->open_limit), c->e_size, c->open_limit, 1, chunk, &t, &nt, &cap) ||
+	     cache_burst(c, take_aus(c, 1), c->e_size, 1, n, chunk, &t, &nt, &cap);
+	while (!rc && (r->cache_verdict = analyze_cache(t, nt, c->open_limit, chunk, &r->wcache)) ==
+			      CACHE_UNDECIDED && nt * chunk <= CACHE_MAX && !out_of_time(c)) {
+		/* as many bytes again, just past CACHE_MAX at most, in whole
+		 * erase blocks, half the trial region at most */
+		uint64_t step = nt * chunk < CACHE_MAX + chunk - nt * chunk ? nt * chunk : CACHE_MAX + chunk - nt * chunk;
+		uint64_t aus = (step + per * chunk - 1) / (per * chunk);
+		if (aus > half)
+			aus = half;
+		if (!aus)
+			aus = 1;
+		rc = cache_burst(c, take_aus(c, aus), c->e_size, aus, per, chunk, &t, &nt, &cap);
+	}
+	free(t);
+	if (rc)
 		return -1;
-	ws = result_descend(res, 3);
-	for (k = 0; k < ws->nkid && k < CACHE_WRITES; k++)
-		t[k] = ws->kid[k].value;
-	r->cache = analyze_cache(t, k, chunk, &r->cache_fast, &r->cache_slow);
+	r->cache = r->cache_verdict == CACHE_SEEN ? r->wcache.bytes : 0;
 	r->warmup = 2 * r->cache;
-	vm_result_free(res);
 	return 0;
 }
 
@@ -658,30 +699,54 @@ static int cache_phase(struct ctx *c)
  * a warm-up: they could be wrong in ways the timing cannot show (a cache that
  * is smarter than a queue), so they are medium at most; the FAT area, whose
  * probes cannot be warmed up inside the erase block they probe, is not
- * determined. */
+ * determined.  When no cache showed in a burst of CACHE_MAX but garbage
+ * collection did not show at once either, a larger cache cannot be ruled
+ * out: the open-AU counts and the FAT area (whose healthy reference may be
+ * a cache's speed) are medium at most, and so is a minimum write that every
+ * size meets (a cache with room takes every size at the bus's speed); one
+ * below which writes cost as much as it does was paid to the flash. */
 static void cache_caveat(struct auto_report *r)
 {
-	struct finding *f[] = { &r->min_write, &r->open_linear, &r->open_random };
-	char a[32], b[32], d[32], e2[32];
+	struct finding *f[] = { &r->min_write, &r->open_linear, &r->open_random, &r->fat };
+	const struct write_cache *w = &r->wcache;
+	char a[32], b[32], d[32], e2[32], p[32], pt[32], ch[32];
 
+	format_size(p, sizeof(p), w->probed);
+	format_time(pt, sizeof(pt), r->cost[PHASE_CACHE].device_ns);
+	if (r->cache_verdict == CACHE_UNDECIDED) {
+		format_time(b, sizeof(b), w->fast);
+		format_size(ch, sizeof(ch), w->chunk);
+		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+			int paid = i == 0 && !f[i]->at_most;
+			if (!f[i]->determined)
+				continue;
+			finding_evidence(f[i], "writes kept one speed (%s per %s write) through a burst of %s (%s of device "
+					 "time): no write cache that small, but a larger one %s", b, ch, p, pt,
+					 paid ? "would take writes of every size at the bus's speed: these were paid to "
+						"the flash" : "could be what these writes timed");
+			if (!paid && f[i]->conf > CONF_MEDIUM)
+				f[i]->conf = CONF_MEDIUM;
+		}
+		return;
+	}
 	if (!r->cache)
 		return;
 	format_size(a, sizeof(a), r->cache);
 	format_size(e2, sizeof(e2), r->warmup);
-	format_time(b, sizeof(b), r->cache_fast);
-	format_time(d, sizeof(d), r->cache_slow);
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+	format_time(b, sizeof(b), w->late);
+	format_time(d, sizeof(d), w->steady);
+	for (size_t i = 0; i < 3; i++) {
 		if (!f[i]->determined)
 			continue;
-		finding_evidence(f[i], "writes right after garbage collection were late for about %s (up to %s per "
-				 "write, then %s): a write cache; each measurement came after %s of the same writes",
-				 a, b, d, e2);
+		finding_evidence(f[i], "in one burst of %s (%s of device time) writes went slow after about %s (up to "
+				 "%s per write, then %s): a write cache; each measurement came after %s of the same "
+				 "writes", p, pt, a, b, d, e2);
 		if (f[i]->conf > CONF_MEDIUM)
 			f[i]->conf = CONF_MEDIUM;
 	}
 	if (r->fat.determined)
-		finding_not(&r->fat, "writes right after garbage collection were late for about %s (up to %s per "
-			    "write, then %s): a write cache hides how fast single erase blocks write", a, b, d);
+		finding_not(&r->fat, "in one burst writes went slow after about %s (up to %s per write, then %s): a "
+			    "write cache hides how fast single erase blocks write", a, b, d);
 }
 
 /* Record a trial of the open-AU search. */
@@ -967,6 +1032,7 @@ static int write_phase(struct ctx *c)
 	if (phase_start(c, PHASE_FAT) && fat_phase(c))
 		return -1;
 	budget_rest(c);
+	min_write_plausible(&r->min_write, &r->page);
 	cache_caveat(r);
 	{ /* counted in erase blocks: no surer than the erase block size
 	   * (low when the write tests used a stand-in size) */
@@ -985,7 +1051,7 @@ static void needs_write(struct finding *f, const char *key, const char *title, i
 	finding_not(f, "needs --write (write tests overwrite data)");
 }
 
-int characterise(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e)
+int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e)
 {
 	struct ctx c = { .d = d, .o = o, .r = r, .e = e };
 
