@@ -244,6 +244,41 @@ static int build_table(struct table *t, const struct table_kind *k, struct fb_er
 	return 0;
 }
 
+/* The last k path components of file, without ".json" ("d1/x" for
+ * "a/d1/x.json" and k = 2); the whole path when it has fewer. */
+static void path_tail(const char *file, int k, char *buf, size_t len)
+{
+	size_t n = strlen(file);
+	const char *p;
+
+	if (n > 5 && !strcmp(file + n - 5, ".json"))
+		n -= 5;
+	for (p = file + n; p > file; p--)
+		if (p[-1] == '/' && --k == 0)
+			break;
+	snprintf(buf, len, "%.*s", (int)(n - (size_t)(p - file)), p);
+}
+
+/* Each column is named after its file: the shortest tail of its path that
+ * no other file shares (x, or d1/x and d2/x). */
+static void label_files(struct table *t, const char *const *files, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char mine[sizeof(t->label[0])], other[sizeof(t->label[0])];
+		int clash = 1;
+
+		for (int k = 1; clash && k <= 64; k++) {
+			path_tail(files[i], k, mine, sizeof(mine));
+			clash = 0;
+			for (int j = 0; j < n && !clash; j++) {
+				path_tail(files[j], k, other, sizeof(other));
+				clash = j != i && strcmp(files[i], files[j]) && !strcmp(mine, other);
+			}
+		}
+		snprintf(t->label[i], sizeof(t->label[i]), "%s", mine);
+	}
+}
+
 /* Load every file and check that they hold results of the same test. */
 static int load(struct table *t, const char *const *files, int n, struct fb_err *e)
 {
@@ -251,8 +286,6 @@ static int load(struct table *t, const char *const *files, int n, struct fb_err 
 		return fb_fail(e, EXIT_USAGE, "--compare takes at most %d files (%d given)", CARDS_MAX, n);
 	for (int i = 0; i < n; i++) {
 		const struct json_value *tool, *test;
-		const char *base = strrchr(files[i], '/');
-		size_t len;
 
 		t->file[i] = files[i];
 		if (json_load(files[i], &t->root[t->ncards], e))
@@ -269,12 +302,8 @@ static int load(struct table *t, const char *const *files, int n, struct fb_err 
 		else if (strcmp(test->text, t->test))
 			return fb_fail(e, EXIT_USAGE, "%s: field test is \"%s\", but %s holds \"%s\": compare results "
 				       "of the same test", files[i], test->text, files[0], t->test);
-		base = base ? base + 1 : files[i];
-		len = strlen(base);
-		if (len > 5 && !strcmp(base + len - 5, ".json"))
-			len -= 5;
-		snprintf(t->label[i], sizeof(t->label[i]), "%.*s", (int)len, base);
 	}
+	label_files(t, files, n);
 	return 0;
 }
 

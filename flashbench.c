@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "characterize.h"
@@ -86,8 +89,13 @@ static int check_program(struct cli *c, struct fb_err *e)
 	struct prog_vars v;
 	struct vm_op *prog;
 	const char *format;
+	struct stat st;
 	int rc;
 
+	if (!stat(c->program, &st) && !S_ISREG(st.st_mode))
+		return fb_fail(e, EXIT_USAGE, "--program=%s is %s: give a program file (it is read before the device "
+			       "is opened and again after)", c->program, S_ISDIR(st.st_mode) ? "a directory" :
+			       S_ISFIFO(st.st_mode) ? "a FIFO" : "not a regular file");
 	program_vars(&c->t, 0, 0, &v);
 	if (progfile_load(c->program, &v, &prog, &format, e))
 		return -1;
@@ -156,6 +164,27 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* a reader that went away is a write error, reported after the saved
+	 * data are put back, not a silent death before */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	outfile_watch(&stop_requested);
+}
+
+/* Commit an output file; one stopped by a signal says so. */
+static int commit(struct outfile *o, struct fb_err *e)
+{
+	const char *opt = o->opt;
+	char target[sizeof(o->target)];
+	int in_place = !o->tmp[0];
+
+	memcpy(target, o->target, sizeof(target));
+	if (!outfile_commit(o, e))
+		return 0;
+	if (stop_requested)
+		fb_fail(e, EXIT_DEVICE, "stopped by a signal while writing %s=%s%s", opt, target,
+			in_place ? "" : " (it was left as it was)");
+	return -1;
 }
 
 
@@ -199,7 +228,7 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
 		return fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw (no rows, or none above zero)",
 			       c->plot);
 	}
-	return outfile_commit(&o, e);
+	return commit(&o, e);
 }
 
 /* Every file the run writes can be written, and none is the device under
@@ -210,7 +239,31 @@ static int check_outputs(const struct cli *c, const char *journal_path, struct f
 
 	return (c->out && outfile_check("--out", c->out, device, e)) ||
 	       (c->plot && outfile_check("--plot", c->plot, device, e)) ||
-	       (c->preserve && outfile_check_dir("--preserve", journal_path, e)) ? -1 : 0;
+	       (c->preserve && outfile_check_dir("--preserve", journal_path, e)) ||
+	       (c->out && c->preserve && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
+	       (c->plot && c->preserve && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
+		       ? -1 : 0;
+}
+
+/* No output lands on a file the run reads (--compare's, --analyze's or
+ * --program's), and -o and --plot land in two files: checked before
+ * anything is read or run. */
+static int check_inputs(const struct cli *c, struct fb_err *e)
+{
+	const char *in[2] = { c->program, c->analyze && strcmp(c->analyze, "-") ? c->analyze : NULL };
+	const char *opt[2] = { "--out", "--plot" }, *path[2] = { c->out, c->plot };
+
+	if (c->out && c->plot && outfile_check_apart("--out", c->out, "--plot", c->plot, e))
+		return -1;
+	for (int o = 0; o < 2; o++) {
+		for (int i = 0; path[o] && i < 2; i++)
+			if (in[i] && outfile_check_input(opt[o], path[o], in[i], e))
+				return -1;
+		for (int i = 0; path[o] && c->mode == RUN_COMPARE && i < c->nfiles; i++)
+			if (outfile_check_input(opt[o], path[o], c->files[i], e))
+				return -1;
+	}
+	return 0;
 }
 
 static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err *e)
@@ -304,7 +357,7 @@ static int finish_journal(struct dev *d, struct fb_err *e)
 static int commit_out(struct outfile *of, struct fb_err *e)
 {
 	if (of->f)
-		return outfile_commit(of, e);
+		return commit(of, e);
 	return fflush(stdout) ? fb_fail(e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno)) : 0;
 }
 
@@ -318,7 +371,7 @@ static int open_outputs(const struct cli *c, struct outfile *out, struct outfile
 static int close_outputs(struct outfile *out, struct outfile *plot, int rc, struct fb_err *e)
 {
 	if (!rc && plot->f)
-		rc = outfile_commit(plot, e);
+		rc = commit(plot, e);
 	if (!rc)
 		rc = commit_out(out, e);
 	if (plot->f)
@@ -341,13 +394,24 @@ static int run_compare(const struct cli *c)
 	return close_outputs(&out, &plot, rc, &e);
 }
 
+/* A FIFO in a file system (not the pipe of <(command)): opening it waits
+ * for a writer that may never come. */
+static int named_fifo(const char *path)
+{
+	struct stat st;
+	struct statfs fs;
+
+	return !stat(path, &st) && S_ISFIFO(st.st_mode) && !statfs(path, &fs) &&
+	       (unsigned long)fs.f_type != PIPEFS_MAGIC;
+}
+
 /* --analyze FILE: saved results, no device */
 static int run_analyze(const struct cli *c)
 {
 	struct fb_err e = { 0, "" };
 	int stdin_ = !strcmp(c->analyze, "-");
 	const char *name = stdin_ ? "-" : c->analyze;
-	FILE *in = stdin_ ? stdin : fopen(c->analyze, "r");
+	FILE *in = stdin_ || named_fifo(c->analyze) ? stdin : fopen(c->analyze, "r");
 	struct saved_text *t = malloc(sizeof(*t));
 	struct saved_report *s = malloc(sizeof(*s));
 	struct saved_findings *found = malloc(sizeof(*found));
@@ -356,7 +420,10 @@ static int run_analyze(const struct cli *c)
 	size_t len;
 	int rc = -1;
 
-	if (!in)
+	if (!stdin_ && in == stdin)
+		fb_fail(&e, EXIT_USAGE, "--analyze=%s is a named FIFO, which may never get a writer: give a file, or "
+			"read it as standard input (flashbench --analyze - < %s)", c->analyze, c->analyze);
+	else if (!in)
 		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s (--analyze takes a saved results file, or - for "
 			"standard input)", c->analyze, strerror(errno));
 	else if (!t || !s || !found)
@@ -382,7 +449,7 @@ static int run_analyze(const struct cli *c)
 		if (plot.f && plot_auto(plot.f, name, &s->r))
 			rc = fb_fail(&e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
 	}
-	if (in && !stdin_)
+	if (in && in != stdin)
 		fclose(in);
 	free(text);
 	free(t);
@@ -423,6 +490,19 @@ static int preserve_device(struct run *r, struct fb_err *e)
 	return 0;
 }
 
+/* A built-in test that reaches past the end: name the options that took it
+ * there. */
+static int name_reach(const struct cli *c, struct fb_err *e)
+{
+	static const char hint[] = " (use a smaller size, count or offset)";
+	char opts[128], *at = strstr(e->msg, hint);
+
+	cli_reach_options(c, opts, sizeof(opts));
+	if (c->mode == RUN_TEST && at && opts[0])
+		snprintf(at, sizeof(e->msg) - (size_t)(at - e->msg), " (use a smaller %s)", opts);
+	return -1;
+}
+
 /* Everything before the first request: outputs, safety, the device, the
  * program and its plan, the journal. */
 static int prepare(struct run *r, struct fb_err *e)
@@ -434,7 +514,10 @@ static int prepare(struct run *r, struct fb_err *e)
 		return -1;
 	/* refuse a used device, or one with an unfinished journal, before
 	 * opening anything */
-	if (cli_writes(c) && (safety_check_write(c->device, e) || journal_check_absent(r->journal_path, c->device, e)))
+	if (cli_writes(c) &&
+	    (safety_check_write(c->device, e) ||
+	     journal_check_absent(r->journal_path, c->device, c->preserve && !c->journal, e) ||
+	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
 		return -1;
 	if (c->preserve && c->journal)
 		snprintf(r->journal_path, sizeof(r->journal_path), "%s", c->journal);
@@ -446,7 +529,7 @@ static int prepare(struct run *r, struct fb_err *e)
 		if (!(r->prog = build(c, r->d, e)))
 			return e->msg[0] ? -1 : fb_fail(e, EXIT_DEVICE, "out of memory");
 		if (vm_plan(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, e))
-			return -1;
+			return name_reach(c, e);
 	}
 	if (c->preserve && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
@@ -541,7 +624,8 @@ int main(int argc, char **argv)
 
 	if (rc > 0)
 		return 0;
-	if (rc < 0 || check_params(&r.c, &e) || (r.c.mode == RUN_PROGRAM && check_program(&r.c, &e)))
+	if (rc < 0 || check_params(&r.c, &e) || check_inputs(&r.c, &e) ||
+	    (r.c.mode == RUN_PROGRAM && check_program(&r.c, &e)))
 		return die(&e);
 	if (r.c.mode == RUN_COMPARE)
 		return run_compare(&r.c);

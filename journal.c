@@ -98,6 +98,8 @@ void journal_record_build(unsigned char r[JOURNAL_RECORD], uint64_t off, uint64_
 	put32(r + 28, crc32c(0, r, 28));
 }
 
+static const char past_end[] = "the record's range ends past the end of the device";
+
 /* A record header that is whole and fits the journal's own limits. */
 static const char *record_check(const unsigned char *r, const struct journal_header *jh)
 {
@@ -110,7 +112,7 @@ static const char *record_check(const unsigned char *r, const struct journal_hea
 	if (!len || len > jh->max_record || len % jh->sector || off % jh->sector)
 		return "the record's length or offset breaks the header's limits";
 	if (off > jh->dev_size || len > jh->dev_size - off)
-		return "the record's range ends past the end of the device";
+		return past_end;
 	return NULL;
 }
 
@@ -157,6 +159,12 @@ int journal_walk(const struct journal_header *jh, uint64_t size, journal_read_fn
 			it.kind = JOURNAL_BAD;
 			it.end = (uint64_t)next;
 			it.why = bad;
+			if (bad == past_end) { /* an intact header: its range is known, and is no range of ours */
+				it.off = get64(r + 8);
+				it.len = get64(r + 16);
+				it.seq = get32(r + 24);
+				it.range_known = 1;
+			}
 			if ((rc = fn(fctx, &it)))
 				return rc;
 			pos = (uint64_t)next;

@@ -204,11 +204,15 @@ static int set_value(struct cli *c, const struct cli_option *o, const char *val,
 		*(uint64_t *)(base + o->field) = v;
 		return 0;
 	case ARG_COUNT:
-		if (parse_count(val, &v, &why))
-			return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
+		if (parse_count(val, &v, &why)) {
+			if (strcmp(why, "too large"))
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
+			v = UINT64_MAX; /* beyond 64 bits: beyond the range too */
+		}
 		if (v < o->min || v > o->max)
-			return fb_fail(e, EXIT_USAGE, "--%s=%s: must be from %llu to %llu", o->name, val,
-				       (unsigned long long)o->min, (unsigned long long)o->max);
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: %smust be from %llu to %llu", o->name, val,
+				       v > o->max ? "too large: " : "", (unsigned long long)o->min,
+				       (unsigned long long)o->max);
 		*(unsigned *)(base + o->field) = (unsigned)v;
 		return 0;
 	default:
@@ -381,6 +385,8 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with --preserve");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
+	if (c->mode == RUN_RESTORE && (!c->journal || !*c->journal))
+		return fb_fail(e, EXIT_USAGE, "--restore needs the journal's file name (flashbench --restore=FILE DEVICE)");
 	if (c->summary && c->json)
 		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, without --json: one line per device for "
 			       "a survey table");
@@ -392,6 +398,7 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 	struct option lo[NOPTIONS + 32];
 	char shorts[2 * NOPTIONS + 32];
 	unsigned char given[NOPTIONS] = { 0 };
+	const struct cli_option *asked = NULL;   /* --help or --version */
 	int val;
 
 	memset(c, 0, sizeof(*c));
@@ -414,13 +421,10 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 			continue;
 		}
 		given[o - options] = 1;
-		if (o->arg == ARG_HELP) {
-			cli_usage(stdout);
-			return stdout_ok(e);
-		}
-		if (o->arg == ARG_VERSION) {
-			printf("flashbench " FLASHBENCH_VERSION "\n");
-			return stdout_ok(e);
+		if (o->arg == ARG_HELP || o->arg == ARG_VERSION) {
+			if (!asked)
+				asked = o;
+			continue;
 		}
 		if (o->arg == ARG_MODE || o->arg == ARG_MODE_OPT) {
 			if (set_mode(c, (enum run_mode)o->mode, NULL, o->name, e))
@@ -432,6 +436,17 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 		if (set_value(c, o, optarg, e))
 			return -1;
 	}
+	/* --help and --version win over the other options, but an unknown
+	 * option (above) or an argument is still an error */
+	if (asked && optind < argc)
+		return fb_fail(e, EXIT_USAGE, "--%s takes no argument ('%s' is one; see flashbench --help)", asked->name,
+			       argv[optind]);
+	if (asked && asked->arg == ARG_HELP)
+		cli_usage(stdout);
+	else if (asked)
+		printf("flashbench " FLASHBENCH_VERSION "\n");
+	if (asked)
+		return stdout_ok(e);
 	if (positional(argc, argv, c, e))
 		return -1;
 	return check_together(c, given, e);
@@ -460,6 +475,28 @@ static int positional(int argc, char **argv, struct cli *c, struct fb_err *e)
 			       argv[optind], argv[optind + 1]);
 	c->device = argv[optind];
 	return *c->device ? 0 : fb_fail(e, EXIT_USAGE, "the device name is empty");
+}
+
+void cli_reach_options(const struct cli *c, char *buf, size_t len)
+{
+	/* the options that move a test's last byte further */
+	static const char *const reach[] = { "fat-nr", "open-au-nr", "erasesize", "offset", "blocksize",
+					     "scatter-order", "scatter-span", "interval-order" };
+	struct cli d;
+	size_t n = 0;
+
+	memset(&d, 0, sizeof(d));
+	test_defaults(&d.t);
+	buf[0] = '\0';
+	for (size_t r = 0; r < sizeof(reach) / sizeof(reach[0]); r++)
+		for (size_t i = 0; i < NOPTIONS; i++) {
+			const struct cli_option *o = &options[i];
+			size_t size = o->arg == ARG_SIZE ? sizeof(uint64_t) : sizeof(unsigned);
+			if (strcmp(o->name, reach[r]) || !applies(c, o) ||
+			    !memcmp((const char *)c + o->field, (const char *)&d + o->field, size))
+				continue;
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s--%s", n ? " or " : "", o->name);
+		}
 }
 
 int cli_writes(const struct cli *c)

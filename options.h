@@ -57,6 +57,10 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e);
 /* The generated help text. */
 void cli_usage(FILE *f);
 
+/* The options given (not at their defaults) that make c's test reach
+ * further into the device, as "--fat-nr or --erasesize" ("" when none). */
+void cli_reach_options(const struct cli *c, char *buf, size_t len);
+
 /* Is this a run that writes to the device? */
 int cli_writes(const struct cli *c);
 

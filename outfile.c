@@ -2,6 +2,9 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -113,6 +116,93 @@ int outfile_check(const char *opt, const char *path, const char *device, struct 
 	return S_ISREG(st.st_mode) ? outfile_check_dir(opt, path, e) : 0;
 }
 
+/* Where path lands: its file (symlinks followed) when it exists, else its
+ * directory resolved plus its last name.  0, or -1 when neither is known. */
+static int landing(const char *path, struct stat *st, char *where, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	where[0] = '\0';
+	if (!stat(path, st))
+		return 0;
+	memset(st, 0, sizeof(*st));
+	dir_of(path, dir, sizeof(dir));
+	if (!realpath(dir, real))
+		return -1;
+	snprintf(where, len, "%s/%s", real, base);
+	return 0;
+}
+
+int outfile_check_input(const char *opt, const char *path, const char *input, struct fb_err *e)
+{
+	struct stat o, i;
+
+	if (stat(path, &o) || stat(input, &i) || o.st_dev != i.st_dev || o.st_ino != i.st_ino ||
+	    S_ISCHR(o.st_mode))
+		return 0;
+	return fb_fail(e, EXIT_USAGE, "%s=%s names an input file (%s): the output would overwrite it; name "
+		       "another file", opt, path, input);
+}
+
+int outfile_check_apart(const char *opt1, const char *path1, const char *opt2, const char *path2,
+			struct fb_err *e)
+{
+	char w1[PATH_MAX + NAME_MAX + 2], w2[PATH_MAX + NAME_MAX + 2];
+	struct stat s1, s2;
+	int same;
+
+	if (landing(path1, &s1, w1, sizeof(w1)) || landing(path2, &s2, w2, sizeof(w2)))
+		return 0;
+	if (w1[0] || w2[0]) /* one or both are new: the same name? */
+		same = w1[0] && w2[0] && !strcmp(w1, w2);
+	else /* both exist: the same file, unless a device node like /dev/null */
+		same = s1.st_dev == s2.st_dev && s1.st_ino == s2.st_ino && !S_ISCHR(s1.st_mode);
+	if (!same)
+		return 0;
+	return fb_fail(e, EXIT_USAGE, "%s=%s and %s=%s name the same file: one would overwrite the other; name "
+		       "two files", opt1, path1, opt2, path2);
+}
+
+static const volatile sig_atomic_t *stop_flag;
+
+void outfile_watch(const volatile sig_atomic_t *stop)
+{
+	stop_flag = stop;
+}
+
+/* A FIFO is written without blocking, waiting for room with poll(): a
+ * reader that stops reading cannot hold the run once a signal asks it to
+ * stop (EINTR). */
+static ssize_t fifo_write(void *cookie, const char *buf, size_t len)
+{
+	int fd = (int)(intptr_t)cookie;
+	size_t done = 0;
+
+	while (done < len) {
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		ssize_t n = write(fd, buf + done, len - done);
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return -1;
+		if (stop_flag && *stop_flag) {
+			errno = EINTR;
+			return -1;
+		}
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			return -1;
+	}
+	return (ssize_t)done;
+}
+
+static int fifo_close(void *cookie)
+{
+	return close((int)(intptr_t)cookie);
+}
+
 int outfile_open(struct outfile *o, const char *opt, const char *path, struct fb_err *e)
 {
 	struct stat st;
@@ -123,6 +213,19 @@ int outfile_open(struct outfile *o, const char *opt, const char *path, struct fb
 
 	memset(o, 0, sizeof(*o));
 	o->opt = opt;
+	if (exists && S_ISFIFO(st.st_mode)) { /* never wait for a reader that may not come */
+		static const cookie_io_functions_t io = { .write = fifo_write, .close = fifo_close };
+		snprintf(o->target, sizeof(o->target), "%s", path);
+		if ((fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+			return errno == ENXIO ? fb_fail(e, EXIT_USAGE, "%s=%s is a FIFO that nobody reads: start its reader "
+							"first (cat %s &), or write to standard output", opt, path, path)
+					      : fb_fail(e, EXIT_DEVICE, "%s=%s: cannot write it: %s", opt, path, strerror(errno));
+		if (!(o->f = fopencookie((void *)(intptr_t)fd, "w", io))) {
+			close(fd);
+			return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot write it: %s", opt, path, strerror(errno));
+		}
+		return 0;
+	}
 	if (exists && !S_ISREG(st.st_mode)) {
 		snprintf(o->target, sizeof(o->target), "%s", path);
 		if (!(o->f = fopen(path, "w")))

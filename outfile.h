@@ -2,7 +2,7 @@
  * a regular file (or a new one) is written to a temporary file in the same
  * directory and renamed over the target only when everything was written;
  * a non-regular target (device node, FIFO, /dev/null) is written in place
- * and never removed.  Nothing is removed that this run did not create.
+ * and never removed; a FIFO nobody reads is refused (not waited on).  Nothing is removed that this run did not create.
  * Before a test runs, outfile_check refuses a path that cannot be written or
  * that is the device under test (the same file, the same device number, a
  * partition of it or the disk holding it, or the file behind its loop
@@ -11,6 +11,7 @@
 #define FLASHBENCH_OUTFILE_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "err.h"
@@ -30,7 +31,20 @@ int outfile_check(const char *opt, const char *path, const char *device, struct 
  * writable)?  For the --preserve journal. */
 int outfile_check_dir(const char *opt, const char *path, struct fb_err *e);
 
+/* Refuse an output path that is the input file `input` (the same file,
+ * through a hard link or symlink): reading it must not meet our output.
+ * Usage errors. */
+int outfile_check_input(const char *opt, const char *path, const char *input, struct fb_err *e);
+
+/* Refuse two outputs that land in the same file (a device node such as
+ * /dev/null may take both). */
+int outfile_check_apart(const char *opt1, const char *path1, const char *opt2, const char *path2,
+			struct fb_err *e);
+
 int outfile_open(struct outfile *o, const char *opt, const char *path, struct fb_err *e);
+/* A flag a signal handler sets: a FIFO output waiting for its reader gives
+ * up (EINTR) once it is set. */
+void outfile_watch(const volatile sig_atomic_t *stop);
 /* Flush, close and rename into place; on a write error the temporary file
  * is removed and the target left as it was. */
 int outfile_commit(struct outfile *o, struct fb_err *e);

@@ -174,6 +174,97 @@ static int same_disk(const struct medium *a, const struct medium *b)
 	return a->disk == b->disk;
 }
 
+/* Where a medium's data finally live: the file or whole disk under its loop
+ * devices (loops over loops followed), else the medium itself; with the
+ * byte offset there (0 for a whole file or disk). */
+struct bottom {
+	int is_file;
+	uint64_t a, b;          /* file: st_dev and inode; disk: st_rdev and 0 */
+	int offset_known_zero;  /* no loop offset, no partition start on the way */
+};
+
+static void bottom_block(dev_t rdev, struct bottom *b)
+{
+	*b = (struct bottom){ 0, 0, 0, 1 };
+	for (int depth = 0; depth < 8; depth++) {
+		char p[128], file[PATH_MAX], off[32] = "0";
+		struct stat st;
+		FILE *f;
+		int got = 0;
+
+		if (whole_disk(rdev) != rdev)
+			b->offset_known_zero = 0;
+		rdev = whole_disk(rdev);
+		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/loop/backing_file", major(rdev), minor(rdev));
+		if ((f = fopen(p, "re"))) {
+			got = fscanf(f, "%4095[^\n]", file) == 1;
+			fclose(f);
+		}
+		if (!got || stat(file, &st))
+			break;
+		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/loop/offset", major(rdev), minor(rdev));
+		if ((f = fopen(p, "re"))) {
+			if (fscanf(f, "%31s", off) != 1 || strcmp(off, "0"))
+				b->offset_known_zero = 0;
+			fclose(f);
+		}
+		if (!S_ISBLK(st.st_mode)) {
+			b->is_file = 1;
+			b->a = st.st_dev;
+			b->b = st.st_ino;
+			return;
+		}
+		rdev = st.st_rdev;
+	}
+	b->a = rdev;
+}
+
+/* The bottom of a medium as recorded (a loop device's backing as its
+ * identity names it, so that it is known after the loop is gone).  0 when
+ * the medium is a plain block device (no loop, no file). */
+static int bottom_of(const struct medium *m, struct bottom *b)
+{
+	unsigned long long d, i;
+	unsigned ma, mi;
+	const char *loop = strstr(m->identity, "loop=");
+
+	if (!m->is_block) {
+		*b = (struct bottom){ 1, m->disk, m->number, 1 };
+		return 1;
+	}
+	if (!loop)
+		return 0;
+	if (sscanf(loop, "loop=file:%llu:%llu", &d, &i) == 2)
+		*b = (struct bottom){ 1, d, i, 1 };
+	else if (sscanf(loop, "loop=block:%u:%u", &ma, &mi) == 2)
+		bottom_block(makedev(ma, mi), b);
+	else
+		return 0;
+	if (strstr(m->identity, ";start=") || (strstr(m->identity, "loop_offset=") &&
+						  !strstr(m->identity, "loop_offset=0")))
+		b->offset_known_zero = 0;
+	return 1;
+}
+
+/* Are a and b one medium seen through loop devices: a file and the loop
+ * devices over it, or a disk and the loops over it (either way round)?
+ * exact: the same bytes at the same offsets, not just the same medium. */
+static int same_bottom(const struct medium *a, const struct medium *b, int exact)
+{
+	struct bottom x, y;
+	int hx = bottom_of(a, &x), hy = bottom_of(b, &y);
+
+	if (!hx && !hy)
+		return 0; /* two plain block devices: same_disk decides */
+	if (!hx)
+		bottom_block((dev_t)a->number, &x);
+	if (!hy)
+		bottom_block((dev_t)b->number, &y);
+	if (exact && (!x.offset_known_zero || !y.offset_known_zero))
+		return 0;
+	return x.is_file == y.is_file && x.a == y.a && x.b == y.b;
+}
+
 static void describe_medium(const char *identity, uint64_t number, int is_block, char *buf, size_t len)
 {
 	if (identity[0])
@@ -318,21 +409,80 @@ void journal_default_path(const char *device, char *buf, size_t len)
 	snprintf(buf, len, "flashbench-%s.journal", name);
 }
 
-int journal_check_absent(const char *path, const char *device, struct fb_err *e)
+static const char *kind_of(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device" :
+	       S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/* Is the journal whose header is jh one of the medium m (by its identity,
+ * its device number or inode, or through its index entry: the file behind
+ * a loop device)?  exact: the same bytes, for --restore. */
+static int journal_of(const struct journal_header *jh, const struct medium *m, int exact)
+{
+	char entry[PATH_MAX + 32];
+	struct entry en;
+
+	if (jh->identity[0] && m->identity[0] ? !strcmp(jh->identity, m->identity) : jh->dev_number == m->number)
+		return 1;
+	entry_path(jh->id, entry, sizeof(entry));
+	return jh->id && entry_read(entry, &en) == 0 && (exact ? same_bottom(&en.m, m, 1) :
+							  same_disk(&en.m, m) || same_bottom(&en.m, m, 0));
+}
+
+/* The header of the journal at path: 0, or -1 when path is no regular
+ * file with a journal's header (never waits on a FIFO). */
+static int header_at(const char *path, struct journal_header *jh)
+{
+	unsigned char h[JOURNAL_HEADER];
+	const char *why;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || (fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return -1;
+	n = pread(fd, h, sizeof(h), 0);
+	close(fd);
+	return n == JOURNAL_HEADER && !journal_header_parse(h, jh, &why) ? 0 : -1;
+}
+
+int journal_check_absent(const char *path, const char *device, int creating, struct fb_err *e)
 {
 	char dir[PATH_MAX], entry[PATH_MAX + 300];
+	struct journal_header jh;
 	struct medium m;
-	struct stat st;
+	struct stat st, lst, dst;
 	struct dirent *de;
 	DIR *dp;
-	int rc = 0;
+	int rc = 0, have_m = !medium_of(device, &m);
 
-	if (stat(path, &st) == 0)
-		return fb_fail(e, EXIT_DEVICE,
-			       "%s holds data saved by an unfinished run on %s; put it back first with: "
-			       "flashbench --restore %s %s", path, device, path, device);
+	if (!lstat(path, &lst) && stat(path, &st)) {
+		if (creating)
+			return fb_fail(e, EXIT_USAGE, "--preserve=%s is a dangling symlink: the journal is never created "
+				       "through a link; name another path (or remove the link)", path);
+	} else if (!lstat(path, &lst)) {
+		int is_journal = !header_at(path, &jh);
+		if (is_journal && have_m && journal_of(&jh, &m, 0))
+			return fb_fail(e, EXIT_DEVICE,
+				       "%s holds data saved by an unfinished run on %s; put it back first with: "
+				       "flashbench --restore %s %s", path, device, path, device);
+		if (creating && !stat(device, &dst) &&
+		    ((st.st_dev == dst.st_dev && st.st_ino == dst.st_ino) ||
+		     (S_ISBLK(st.st_mode) && S_ISBLK(dst.st_mode) && st.st_rdev == dst.st_rdev)))
+			return fb_fail(e, EXIT_USAGE, "--preserve=%s is the device under test; name a new file on "
+				       "another disk", path);
+		if (creating && is_journal)
+			return fb_fail(e, EXIT_USAGE, "--preserve=%s holds the unfinished journal of another medium "
+				       "(%.200s); put it back there first (flashbench --restore %s DEVICE), or name "
+				       "another path", path, jh.device, path);
+		if (creating)
+			return fb_fail(e, EXIT_USAGE, "--preserve=%s exists and is %s, not a flashbench journal: "
+				       "--preserve writes a new file; name another path", path,
+				       S_ISREG(st.st_mode) ? "a file" : kind_of(st.st_mode));
+	}
 	journal_state_dir(dir, sizeof(dir));
-	if (medium_of(device, &m) || !(dp = opendir(dir)))
+	if (!have_m || !(dp = opendir(dir)))
 		return 0;
 	while (!rc && (de = readdir(dp))) {
 		struct entry en;
@@ -340,7 +490,7 @@ int journal_check_absent(const char *path, const char *device, struct fb_err *e)
 		if (n < 6 || strcmp(de->d_name + n - 6, ".entry"))
 			continue;
 		snprintf(entry, sizeof(entry), "%s/%s", dir, de->d_name);
-		if (entry_read(entry, &en) || !same_disk(&en.m, &m))
+		if (entry_read(entry, &en) || !(same_disk(&en.m, &m) || same_bottom(&en.m, &m, 0)))
 			continue;
 		if (access(en.journal, F_OK) == 0)
 			rc = fb_fail(e, EXIT_DEVICE, "%s: an unfinished --preserve run saved data of this medium in %s; "
@@ -371,7 +521,7 @@ int journal_create(struct journal **out, const char *path, struct dev *d, const 
 
 	if (!(dev_caps(d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
-	if (journal_check_absent(path, device, e))
+	if (journal_check_absent(path, device, 1, e))
 		return -1;
 	snprintf(tmp, sizeof(tmp), "%s", path);
 	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
@@ -417,7 +567,7 @@ int journal_create(struct journal **out, const char *path, struct dev *d, const 
 	}
 	snprintf(j->path, sizeof(j->path), "%s", path);
 	j->d = d;
-	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (j->fd < 0) {
 		int err = errno;
 		free(j->buf);
@@ -541,10 +691,30 @@ struct restore_ctx {
 	struct dev *d;
 	void *back;                /* read-back buffer */
 	struct restore_report *r;
-	char lost[280];            /* what could not be restored, as text */
+	char lost[320];            /* what could not be restored, as text */
 	unsigned nlost, shown;
 	uint32_t records;          /* 1 + the highest sequence number seen */
+	struct extents seen;       /* the device ranges of the records so far */
+	const struct journal_item *torn; /* the cut last record, if any */
+	struct journal_item torn_copy;
 };
+
+/* Does [lo, hi) meet a range of s? */
+static int extents_meet(const struct extents *s, uint64_t lo, uint64_t hi)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].lo < hi && lo < s->v[i].hi)
+			return 1;
+	return 0;
+}
+
+/* "bytes A to B" of a record (B clamped where a hostile length overflows) */
+static void bytes_of(const struct journal_item *it, char *buf, size_t len)
+{
+	unsigned long long hi = it->len > UINT64_MAX - it->off ? UINT64_MAX : it->off + it->len - 1;
+
+	snprintf(buf, len, "bytes %llu to %llu", (unsigned long long)it->off, hi);
+}
 
 static void note_lost(struct restore_ctx *c, const char *what)
 {
@@ -560,35 +730,50 @@ static void note_lost(struct restore_ctx *c, const char *what)
 static int restore_item(void *ctx, const struct journal_item *it)
 {
 	struct restore_ctx *c = ctx;
-	unsigned long long lo = it->off, hi = it->off + it->len - 1;
-	char what[200];
-	int rc;
+	char what[200], range[64];
+	int rc, overlaps;
 
+	bytes_of(it, range, sizeof(range));
 	if (it->kind != JOURNAL_TORN && it->range_known && it->seq >= c->records)
 		c->records = it->seq + 1;
 	switch (it->kind) {
 	case JOURNAL_TORN:
-		c->r->torn = 1;
+		c->torn_copy = *it;
+		c->torn = &c->torn_copy;
 		return 0;
 	case JOURNAL_BAD:
 		if (it->range_known)
-			snprintf(what, sizeof(what), "bytes %llu to %llu (%s)", lo, hi, it->why);
+			snprintf(what, sizeof(what), "%s (%s)", range, it->why);
 		else
 			snprintf(what, sizeof(what), "an unknown range (journal bytes %llu to %llu: %s)",
 				 (unsigned long long)it->pos, (unsigned long long)it->end - 1, it->why);
 		note_lost(c, what);
+		if (it->range_known && it->len <= UINT64_MAX - it->off && extents_add(&c->seen, it->off, it->off + it->len))
+			return 1;
 		return 0;
 	case JOURNAL_GOOD:
 		break;
+	}
+	/* a range is saved once, before its first write: the earliest record
+	 * of a byte holds the original, and a later one over it is damage */
+	overlaps = extents_meet(&c->seen, it->off, it->off + it->len);
+	if (extents_add(&c->seen, it->off, it->off + it->len))
+		return 1;
+	if (overlaps) {
+		snprintf(what, sizeof(what), "%s from journal bytes %llu to %llu (the record overlaps an earlier one, "
+			 "which holds the original data: not applied)", range, (unsigned long long)it->pos,
+			 (unsigned long long)it->end - 1);
+		note_lost(c, what);
+		return 0;
 	}
 	rc = dev_copy_in(c->d, it->data, it->off, it->len);
 	if (!rc)
 		rc = dev_copy_out(c->d, c->back, it->off, it->len);
 	if (rc) {
-		snprintf(what, sizeof(what), "bytes %llu to %llu (writing them back failed: %s)", lo, hi, strerror(-rc));
+		snprintf(what, sizeof(what), "%s (writing them back failed: %s)", range, strerror(-rc));
 		note_lost(c, what);
 	} else if (memcmp(c->back, it->data, it->len)) {
-		snprintf(what, sizeof(what), "bytes %llu to %llu (they read back different)", lo, hi);
+		snprintf(what, sizeof(what), "%s (they read back different)", range);
 		note_lost(c, what);
 	} else {
 		c->r->bytes += it->len;
@@ -615,12 +800,6 @@ static long read_fd(void *ctx, void *buf, size_t len, uint64_t pos)
 	return (long)done;
 }
 
-static const char *kind_of(mode_t mode)
-{
-	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device" :
-	       S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
-}
-
 /* Open the journal and check that it is one, written for this medium. */
 static int open_journal(const char *path, struct dev *d, const char *device, unsigned flags, int *fd,
 			struct journal_header *jh, struct restore_report *r, struct fb_err *e)
@@ -630,7 +809,6 @@ static int open_journal(const char *path, struct dev *d, const char *device, uns
 	struct medium m;
 	struct stat st;
 	const char *why;
-	int same;
 
 	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (*fd < 0 && errno == ENOENT)
@@ -657,8 +835,7 @@ static int open_journal(const char *path, struct dev *d, const char *device, uns
 			       dev_sector(d));
 	if (medium_of(device, &m))
 		return fb_fail(e, EXIT_DEVICE, "%s: %s", device, strerror(errno));
-	same = jh->identity[0] && m.identity[0] ? !strcmp(jh->identity, m.identity) : jh->dev_number == m.number;
-	if (same)
+	if (journal_of(jh, &m, 1))
 		return 0;
 	describe_medium(jh->identity, jh->dev_number, m.is_block, was, sizeof(was));
 	describe_medium(m.identity, m.number, m.is_block, now, sizeof(now));
@@ -697,7 +874,7 @@ int journal_restore(const char *path, struct dev *d, const char *device, unsigne
 	struct journal_header jh;
 	struct stat st;
 	void *buf = NULL;
-	int fd, rc;
+	int fd, rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (open_journal(path, d, device, flags, &fd, &jh, r, e)) {
@@ -710,18 +887,33 @@ int journal_restore(const char *path, struct dev *d, const char *device, unsigne
 		goto out;
 	}
 	if (fstat(fd, &st) ||
-	    journal_walk(&jh, (uint64_t)st.st_size, read_fd, &fd, buf, restore_item, &c)) {
-		rc = fb_fail(e, EXIT_DEVICE, "cannot read the journal %s: %s; put back %llu bytes in %u ranges, the "
-			     "journal is kept", path, strerror(errno), (unsigned long long)r->bytes, r->ranges);
+	    (rc = journal_walk(&jh, (uint64_t)st.st_size, read_fd, &fd, buf, restore_item, &c))) {
+		rc = fb_fail(e, EXIT_DEVICE, "%s %s: %s; put back %llu bytes in %u range%s, the journal is kept",
+			     rc > 0 ? "out of memory restoring" : "cannot read the journal", path,
+			     rc > 0 ? "no room to track its ranges" : strerror(errno), (unsigned long long)r->bytes,
+			     r->ranges, r->ranges == 1 ? "" : "s");
 		goto out;
 	}
 	{ /* the index knows how many records were saved before any write */
-		char entry[PATH_MAX + 32], what[160];
+		char entry[PATH_MAX + 32], what[320], range[64];
 		struct entry en;
-		entry_path(jh.id, entry, sizeof(entry));
-		if (jh.id && entry_read(entry, &en) == 0 && en.records > c.records) {
-			snprintf(what, sizeof(what), "the ranges of its last %u records (the journal was cut short: "
-				 "the index says %u were saved)", en.records - c.records, en.records);
+		int have = jh.id && (entry_path(jh.id, entry, sizeof(entry)), entry_read(entry, &en) == 0);
+		if (have && en.records > c.records) {
+			snprintf(what, sizeof(what), "the ranges of its last %u record%s (the journal was cut short: "
+				 "the index says %u were saved)", en.records - c.records, en.records - c.records == 1 ?
+				 "" : "s", en.records);
+			note_lost(&c, what);
+		} else if (c.torn && have) { /* every synced record is there: the cut one was never used */
+			r->torn = 1;
+		} else if (c.torn) {
+			if (c.torn->range_known)
+				bytes_of(c.torn, range, sizeof(range));
+			else
+				snprintf(range, sizeof(range), "the range of the record at journal byte %llu",
+					 (unsigned long long)c.torn->pos);
+			snprintf(what, sizeof(what), "%s (the journal ends inside its record: either the run was stopped "
+				 "while saving it, before overwriting it, or the journal was cut later and it is lost; "
+				 "without the journal's index entry this cannot be told)", range);
 			note_lost(&c, what);
 		}
 	}
@@ -729,15 +921,16 @@ int journal_restore(const char *path, struct dev *d, const char *device, unsigne
 		char more[48] = "";
 		if (c.shown < c.nlost)
 			snprintf(more, sizeof(more), "; and %u more", c.nlost - c.shown);
-		rc = fb_fail(e, EXIT_DEVICE, "%s: put back %llu bytes in %u ranges and verified them, but could not "
-			     "restore %s%s; the journal is kept", path, (unsigned long long)r->bytes, r->ranges, c.lost,
-			     more);
+		rc = fb_fail(e, EXIT_DEVICE, "%s: put back %llu bytes in %u range%s and verified them, but could not "
+			     "restore %s%s; the journal is kept", path, (unsigned long long)r->bytes, r->ranges,
+			     r->ranges == 1 ? "" : "s", c.lost, more);
 		goto out;
 	}
 	rc = remove_journal(path, jh.id, e);
 out:
 	free(buf);
 	free(c.back);
+	free(c.seen.v);
 	close(fd);
 	return rc;
 }

@@ -31,9 +31,13 @@ void journal_default_path(const char *device, char *buf, size_t len);
  * root, else $XDG_STATE_HOME/flashbench or ~/.local/state/flashbench. */
 void journal_state_dir(char *buf, size_t len);
 
-/* Refuse (e filled) when path exists or the index lists an unfinished
- * journal for the medium `device` is on: a run that did not finish. */
-int journal_check_absent(const char *path, const char *device, struct fb_err *e);
+/* Refuse (e filled) when path holds an unfinished journal of the medium
+ * `device` is on, or the index lists one: a run that did not finish.  With
+ * `creating` (the --preserve journal about to be made), also refuse
+ * anything else at path (a file, FIFO, directory, the device itself, a
+ * journal of another medium, a dangling symlink): the journal is a new
+ * file. */
+int journal_check_absent(const char *path, const char *device, int creating, struct fb_err *e);
 
 /* Create a new journal for device d (opened for writing) after checking
  * that it is not on the same disk, not on tmpfs/ramfs (unless flags has

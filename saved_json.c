@@ -54,6 +54,12 @@ static const struct json_value *want(struct rd *r, int required, enum json_type 
 	return NULL;
 }
 
+/* Limits of what a device can have measured: a request that took longer
+ * than MAX_NS (about 3 hours), or less than nothing, is no measurement;
+ * neither is a throughput beyond MAX_RATE (10 TB/s). */
+#define MAX_NS 1e13
+#define MAX_RATE 1e13
+
 /* A number (v from want, so NULL is an error already reported). */
 static int number(struct rd *r, double *out, const struct json_value *v)
 {
@@ -85,9 +91,31 @@ static int rate(struct rd *r, double *out, const struct json_value *v)
 {
 	if (number(r, out, v))
 		return -1;
-	if (*out < 0)
-		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field %s is %s, not a throughput", r->name, v->line,
-			       v->column, r->path, v->text);
+	if (*out < 0 || *out > MAX_RATE)
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field %s is %s, not a throughput (bytes per second, 0 to "
+			       "1e13)", r->name, v->line, v->column, r->path, v->text);
+	return 0;
+}
+
+/* A time in nanoseconds (a diff may be negative: signed). */
+static int time_ns(struct rd *r, double *out, const struct json_value *v, int is_signed)
+{
+	if (number(r, out, v))
+		return -1;
+	if (*out > MAX_NS || *out < (is_signed ? -MAX_NS : 0))
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field %s is %s, not a time a device took (nanoseconds, "
+			       "%s to 1e13)", r->name, v->line, v->column, r->path, v->text, is_signed ? "-1e13" : "0");
+	return 0;
+}
+
+/* A block or erase size: a positive whole multiple of 512 bytes. */
+static int block(struct rd *r, uint64_t *out, const struct json_value *v)
+{
+	if (whole(r, out, v))
+		return -1;
+	if (!*out || *out % 512)
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field %s is %s, not a size a test can use (a positive "
+			       "multiple of 512 bytes)", r->name, v->line, v->column, r->path, v->text);
 	return 0;
 }
 
@@ -112,7 +140,7 @@ static int read_align(struct rd *r)
 	struct saved_align_run *run;
 	uint64_t bs;
 
-	if (!res || whole(r, &bs, NUM("parameters.blocksize")))
+	if (!res || block(r, &bs, NUM("parameters.blocksize")))
 		return -1;
 	if (!(run = SAVED_NEW_TABLE(r->t, align, res->n)))
 		return 0;
@@ -130,9 +158,10 @@ static int read_align(struct rd *r)
 		if (whole(r, &a, NUM("results.%zu.align", i)))
 			return -1;
 		row->align = a;
-		if (number(r, &row->pre, NUM("results.%zu.pre.ns", i)) || number(r, &row->on, NUM("results.%zu.on.ns", i)) ||
-		    number(r, &row->post, NUM("results.%zu.post.ns", i)) ||
-		    number(r, &row->diff, NUM("results.%zu.diff_ns", i)))
+		if (time_ns(r, &row->pre, NUM("results.%zu.pre.ns", i), 0) ||
+		    time_ns(r, &row->on, NUM("results.%zu.on.ns", i), 0) ||
+		    time_ns(r, &row->post, NUM("results.%zu.post.ns", i), 0) ||
+		    time_ns(r, &row->diff, NUM("results.%zu.diff_ns", i), 1))
 			return -1;
 		if (row->align)
 			run->n++;
@@ -153,7 +182,7 @@ static int read_open(struct rd *r)
 	tb->nr = nr < 100000 ? (unsigned)nr : 0;
 	tb->random = rnd->boolean;
 	tb->line = res->line;
-	if (whole(r, &tb->erase, NUM("parameters.erasesize")) || whole(r, &tb->bs, NUM("parameters.blocksize")))
+	if (block(r, &tb->erase, NUM("parameters.erasesize")) || block(r, &tb->bs, NUM("parameters.blocksize")))
 		return -1;
 	for (size_t i = 0; i < res->n; i++) {
 		if (tb->n == SAVED_OPEN_ROWS) {
@@ -178,7 +207,7 @@ static int read_fat(struct rd *r)
 	if (!(tb = SAVED_NEW_TABLE(r->t, fat, res->n)))
 		return 0;
 	tb->line = res->line;
-	if (whole(r, &tb->erase, NUM("parameters.erasesize")))
+	if (block(r, &tb->erase, NUM("parameters.erasesize")))
 		return -1;
 	for (size_t i = 0; i < res->n; i++) {
 		const struct json_value *aus = want(r, 1, JSON_ARRAY, "results.%zu.erase_blocks", i);
@@ -307,10 +336,10 @@ static int read_findings(struct rd *r)
 		struct align_row *row = &s->rows[s->nrows];
 		const struct json_value *a = NUM("measurements.align.%zu.align", i);
 		memset(row, 0, sizeof(*row));
-		if (!a || number(r, &row->pre, NUM("measurements.align.%zu.pre_ns", i)) ||
-		    number(r, &row->on, NUM("measurements.align.%zu.on_ns", i)) ||
-		    number(r, &row->post, NUM("measurements.align.%zu.post_ns", i)) ||
-		    number(r, &row->diff, NUM("measurements.align.%zu.diff_ns", i)))
+		if (!a || time_ns(r, &row->pre, NUM("measurements.align.%zu.pre_ns", i), 0) ||
+		    time_ns(r, &row->on, NUM("measurements.align.%zu.on_ns", i), 0) ||
+		    time_ns(r, &row->post, NUM("measurements.align.%zu.post_ns", i), 0) ||
+		    time_ns(r, &row->diff, NUM("measurements.align.%zu.diff_ns", i), 1))
 			return -1;
 		row->align = size_or_0(a);
 		s->nrows += row->align > 0;
@@ -441,13 +470,55 @@ static int read_json(const char *text, size_t len, const char *name, struct save
 	return 0;
 }
 
+/* A pasted table holds only what a device can have measured: the same
+ * limits as the JSON fields (times, throughputs, sizes from its command
+ * lines). */
+static int text_check(const struct saved_text *t, const char *name, struct fb_err *e)
+{
+	for (size_t i = 0; i < t->nalign; i++) {
+		const struct saved_align_run *run = &t->align[i];
+		if (run->bs_given && (!run->bs || run->bs % 512))
+			return fb_fail(e, EXIT_USAGE, "%s:%u: the -a run's block size %llu is not a positive multiple of "
+				       "512 bytes", name, run->line, (unsigned long long)run->bs);
+		for (size_t k = 0; k < run->n; k++) {
+			const struct align_row *w = &run->rows[k];
+			if (!(w->pre >= 0 && w->pre <= MAX_NS && w->on >= 0 && w->on <= MAX_NS && w->post >= 0 &&
+			      w->post <= MAX_NS && w->diff >= -MAX_NS && w->diff <= MAX_NS))
+				return fb_fail(e, EXIT_USAGE, "%s:%u: the -a run's row for align %llu holds a time no device "
+					       "took (times in nanoseconds must be 0 to 1e13, diffs -1e13 to 1e13)", name,
+					       run->line, (unsigned long long)w->align);
+		}
+	}
+	for (size_t i = 0; i < t->nopen; i++) {
+		const struct saved_open_table *tb = &t->open[i];
+		if (tb->erase % 512 || tb->bs % 512)
+			return fb_fail(e, EXIT_USAGE, "%s:%u: the -O table's erase or block size is not a multiple of 512 "
+				       "bytes", name, tb->line);
+		for (size_t k = 0; k < tb->n; k++)
+			if (!(tb->rate[k] >= 0 && tb->rate[k] <= MAX_RATE))
+				return fb_fail(e, EXIT_USAGE, "%s:%u: the -O table's row for %llu bytes holds a throughput "
+					       "no device reached (bytes per second must be 0 to 1e13)", name, tb->line,
+					       (unsigned long long)tb->size[k]);
+	}
+	for (size_t i = 0; i < t->nfat; i++) {
+		const struct saved_fat_table *tb = &t->fat[i];
+		for (size_t k = 0; k < tb->n; k++)
+			for (size_t b = 0; b < tb->nblocks; b++)
+				if (!(tb->rate[k][b] >= 0 && tb->rate[k][b] <= MAX_RATE))
+					return fb_fail(e, EXIT_USAGE, "%s:%u: the find-fat table's row for %llu bytes holds a "
+						       "throughput no device reached (bytes per second must be 0 to 1e13)",
+						       name, tb->line, (unsigned long long)tb->size[k]);
+	}
+	return 0;
+}
+
 int saved_read(const char *text, size_t len, const char *name, struct saved_text *t, struct saved_findings *found,
 	       struct fb_err *e)
 {
 	memset(found, 0, sizeof(*found));
 	if (!saved_is_json(text, len)) {
 		classic_read(text, len, t);
-		return 0;
+		return text_check(t, name, e);
 	}
 	memset(t, 0, sizeof(*t));
 	return read_json(text, len, name, t, found, e);

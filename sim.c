@@ -232,15 +232,22 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 {
 	if (p->sector < 512 || (p->sector & (p->sector - 1)))
 		return fb_fail(e, EXIT_USAGE, "sim: sector must be a power of two of at least 512");
-	if (!p->page || p->page % p->sector)
+	if (!p->page)
+		return fb_fail(e, EXIT_USAGE, "sim: page must not be zero (a page is the read and program unit, e.g. page=8K)");
+	if (p->page % p->sector)
 		return fb_fail(e, EXIT_USAGE, "sim: page must be a multiple of the sector size (%llu)",
 			       (unsigned long long)p->sector);
 	if (!p->planes)
 		return fb_fail(e, EXIT_USAGE, "sim: planes must be at least 1");
-	if (!p->erase || p->erase % (p->page * p->planes))
+	if (!p->erase)
+		return fb_fail(e, EXIT_USAGE, "sim: erase must not be zero (the erase block size, e.g. erase=4M)");
+	if (p->erase % (p->page * p->planes))
 		return fb_fail(e, EXIT_USAGE, "sim: erase must be a multiple of page x planes");
 	if (p->size < 2 * p->erase || p->size % p->sector)
 		return fb_fail(e, EXIT_USAGE, "sim: size must be a multiple of the sector and hold two erase blocks");
+	if (p->fat > p->size / p->erase)
+		return fb_fail(e, EXIT_USAGE, "sim: fat=%u erase blocks exceed the device (%llu erase blocks of %llu "
+			       "bytes)", p->fat, (unsigned long long)(p->size / p->erase), (unsigned long long)p->erase);
 	if (!p->open || p->open > 1024)
 		return fb_fail(e, EXIT_USAGE, "sim: open must be from 1 to 1024 (cards keep 1 to a few dozen erase "
 			       "blocks open)");

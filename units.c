@@ -56,10 +56,16 @@ int parse_count(const char *text, uint64_t *out, const char **why)
 {
 	uint64_t whole, frac, div;
 	const char *p = text;
+	int rc;
 
 	if (unsigned_text(text, "empty number", why))
 		return -1;
-	if (parse_digits(&p, &whole, &frac, &div) != 0 || div != 1 || *p) {
+	rc = parse_digits(&p, &whole, &frac, &div);
+	if (rc == -2) {
+		*why = "too large";
+		return -1;
+	}
+	if (rc != 0 || div != 1 || *p) {
 		*why = "not a whole number";
 		return -1;
 	}

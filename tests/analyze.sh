@@ -223,3 +223,28 @@ printf 'hello\nno table here\n' > "$TMP/none.txt"
 expect_error "analyze refuses text without a table" 2 "no flashbench -a, -O or --find-fat table found" "$FB" --analyze "$TMP/none.txt"
 expect_error "analyze names a missing file" 2 "cannot read $TMP/missing" "$FB" --analyze "$TMP/missing"
 expect_error "analyze takes no --write" 2 "option '--write' does not apply to --analyze" "$FB" --analyze --write tests/real/classic-readme.txt
+
+# impossible values: refused with one line naming the file, place and field
+sed '0,/"diff_ns": [0-9]*/s//"diff_ns": -1e300/' "$TMP/a.json" > "$TMP/huge.json"
+expect_error "analyze refuses a diff no device took" 2 \
+	'huge.json:33:18: field results.0.diff_ns is -1e300, not a time a device took \(nanoseconds, -1e13 to 1e13\)' \
+	"$FB" --analyze "$TMP/huge.json"
+sed '0,/"ns": [0-9]*/s//"ns": -5/' "$TMP/a.json" > "$TMP/neg.json"
+expect_error "analyze refuses a negative time" 2 'neg.json:[0-9]+:[0-9]+: field results.0.pre.ns is -5, not a time a device took \(nanoseconds, 0 to 1e13\)' \
+	"$FB" --analyze "$TMP/neg.json"
+sed 's/"blocksize": [0-9]*/"blocksize": 0/' "$TMP/a.json" > "$TMP/bs0.json"
+expect_error "analyze refuses a zero block size" 2 \
+	'bs0.json:26:18: field parameters.blocksize is 0, not a size a test can use \(a positive multiple of 512 bytes\)' \
+	"$FB" --analyze "$TMP/bs0.json"
+sed 's/"blocksize": [0-9]*/"blocksize": 1000/' "$TMP/a.json" > "$TMP/bs1000.json"
+expect_error "analyze refuses a block size that is no multiple of 512" 2 'field parameters.blocksize is 1000, not a size a test can use' \
+	"$FB" --analyze "$TMP/bs1000.json"
+"$FB" -O --json sim:sd-4m 2> /dev/null | sed '0,/"bytes_per_second": [0-9.e+]*/s//"bytes_per_second": 1e300/' > "$TMP/fast.json"
+expect_error "analyze refuses a throughput no device reached" 2 'fast.json:[0-9]+:[0-9]+: field results.0.bytes_per_second is 1e300, not a throughput' \
+	"$FB" --analyze "$TMP/fast.json"
+sed '0,/"diff_ns": [0-9]*/s//"diff_ns": 1e300/' "$TMP/auto.json" > "$TMP/auto-huge.json"
+expect_error "analyze refuses an --auto measurement no device took" 2 'auto-huge.json:[0-9]+:[0-9]+: field measurements.align.0.diff_ns is 1e300' \
+	"$FB" --analyze "$TMP/auto-huge.json"
+printf 'flashbench -a -b 1k /dev/sdb\nalign 4096\tpre 1ms\ton 1ms\tpost 1ms\tdiff -1e300ns\nalign 2048\tpre 1ms\ton 1ms\tpost 1ms\tdiff 0\n' > "$TMP/huge.txt"
+expect_error "analyze refuses a pasted diff no device took" 2 \
+	'huge.txt:2: the -a run.s row for align 4096 holds a time no device took' "$FB" --analyze "$TMP/huge.txt"

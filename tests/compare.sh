@@ -75,3 +75,18 @@ fi
 expect_error "summary error: needs --auto" 2 "option '--summary' does not apply to --align \(it goes with --auto\)" "$FB" -a --summary sim:sd-4m
 expect_error "summary error: not with --json" 2 '--summary goes with --auto, without --json' \
 	"$FB" -A --summary --json sim:sd-4m
+
+# files of the same name in two directories: each column is named by the
+# shortest tail of its path that tells them apart
+mkdir -p "$TMP/d1" "$TMP/d2"
+cp "$TMP/sd-4m.json" "$TMP/d1/x.json"
+cp "$TMP/usb-12m.json" "$TMP/d2/x.json"
+head=$(in_tmp "$FB" --compare d1/x.json d2/x.json sd-4m.json | sed -n 3p)
+# shellcheck disable=SC2086 # squeeze the padding
+[ "$(echo $head)" = "d1/x d2/x sd-4m" ] && pass "compare: same file names in two directories are told apart" ||
+	fail "compare: same file names in two directories are told apart" "head line '$head'"
+# the README shows what --summary prints: the line, no head
+shown=$(awk '/flashbench --auto --write --summary/ { on = 1 } on && /^    \|/ { sub(/^    /, ""); print; exit }' README)
+got=$("$FB" -A --write --summary sim:usb-12m 2> /dev/null)
+[ "$shown" = "$got" ] && pass "summary: the README shows what it prints" ||
+	fail "summary: the README shows what it prints" "README '$shown', printed '$got'"

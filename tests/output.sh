@@ -80,10 +80,14 @@ else
 	fail "-o and --plot /dev/null work and leave it" "$(cat "$TMP/err")"
 fi
 if command -v mkfifo > /dev/null && mkfifo "$TMP/fifo"; then
-	cat "$TMP/fifo" > "$TMP/fromfifo" &
+	# the reader is there before the run (a FIFO nobody reads is refused):
+	# this shell holds it open read-write, so cat's open returns at once
+	exec 3<> "$TMP/fifo"
+	cat "$TMP/fifo" > "$TMP/fromfifo" 3<&- &
 	reader=$!
-	"$FB" -a sim:sd-4m -o "$TMP/fifo" 2> "$TMP/err"
+	"$FB" -a sim:sd-4m -o "$TMP/fifo" 2> "$TMP/err" 3<&-
 	rc=$?
+	exec 3<&-
 	wait "$reader"
 	if [ "$rc" = 0 ] && [ -p "$TMP/fifo" ] && cmp -s "$TMP/fromfifo" tests/golden/align-sd-4m.out; then
 		pass "-o into a FIFO writes in place and keeps it"
@@ -108,4 +112,93 @@ if is_root; then
 else
 	skip "--plot to a full device reports the error" "needs root to make a device node"
 	skip "--plot to a full device keeps the node and the old -o file" "needs root to make a device node"
+fi
+
+# an output naming a file the run reads (--compare's, --analyze's,
+# --program's), directly, through a hard link or a symlink, is refused
+# before anything is read or run, and the input stays as it was; so are -o
+# and --plot naming the same file
+"$FB" -a --json sim:sd-4m > "$TMP/o/u.json"
+cp "$TMP/o/u.json" "$TMP/o/c.json"
+cp "$TMP/o/u.json" "$TMP/o/orig.json"
+ln "$TMP/o/c.json" "$TMP/o/hard.json"
+ln -s c.json "$TMP/o/sym.json"
+printf 'len 4k\n  read\n' > "$TMP/o/two.fbp"
+cp "$TMP/o/two.fbp" "$TMP/o/two.orig"
+expect_error "--plot naming a --compare input is refused" 2 \
+	"^flashbench: --plot=$TMP/o/u.json names an input file \($TMP/o/u.json\)" \
+	"$FB" --compare "$TMP/o/u.json" "$TMP/o/c.json" --plot "$TMP/o/u.json"
+expect_error "-o naming a --compare input is refused" 2 "^flashbench: --out=$TMP/o/c.json names an input file" \
+	"$FB" --compare "$TMP/o/u.json" "$TMP/o/c.json" -o "$TMP/o/c.json"
+expect_error "-o naming a hard link of a --compare input is refused" 2 \
+	"^flashbench: --out=$TMP/o/hard.json names an input file \($TMP/o/c.json\)" \
+	"$FB" --compare "$TMP/o/u.json" "$TMP/o/c.json" -o "$TMP/o/hard.json"
+expect_error "--plot naming the file behind a symlinked --compare input is refused" 2 \
+	"^flashbench: --plot=$TMP/o/c.json names an input file \($TMP/o/sym.json\)" \
+	"$FB" --compare "$TMP/o/u.json" "$TMP/o/sym.json" --plot "$TMP/o/c.json"
+expect_error "-o naming the --analyze input is refused" 2 "^flashbench: --out=$TMP/o/u.json names an input file" \
+	"$FB" --analyze "$TMP/o/u.json" -o "$TMP/o/u.json"
+expect_error "-o naming the --program file is refused" 2 "^flashbench: --out=$TMP/o/two.fbp names an input file" \
+	"$FB" --program "$TMP/o/two.fbp" sim:sd-4m -o "$TMP/o/two.fbp"
+if cmp -s "$TMP/o/u.json" "$TMP/o/orig.json" && cmp -s "$TMP/o/c.json" "$TMP/o/orig.json" &&
+	cmp -s "$TMP/o/two.fbp" "$TMP/o/two.orig" && no_leftovers; then
+	pass "refused outputs leave their inputs as they were"
+else
+	fail "refused outputs leave their inputs as they were" "$(ls -la "$TMP/o")"
+fi
+rm -f "$TMP/o/x.txt"
+expect_error "-o and --plot naming the same new file are refused" 2 \
+	"^flashbench: --out=$TMP/o/x.txt and --plot=$TMP/o/./x.txt name the same file" \
+	"$FB" -a sim:sd-4m -o "$TMP/o/x.txt" --plot "$TMP/o/./x.txt"
+[ ! -e "$TMP/o/x.txt" ] && pass "refused -o and --plot create nothing" ||
+	fail "refused -o and --plot create nothing" "$TMP/o/x.txt exists"
+expect_error "-o and --preserve naming the same file are refused" 2 \
+	"^flashbench: --out=$TMP/o/j and --preserve=$TMP/o/j name the same file" \
+	"$FB" -O -o "$TMP/o/j" --preserve="$TMP/o/j" "$img"
+zero_img && pass "a refused -o with --preserve writes nothing to the device" ||
+	fail "a refused -o with --preserve writes nothing to the device" "the image changed"
+
+# a FIFO that nobody reads is refused at once, not waited on; so is a named
+# FIFO as --analyze's input (a <(command) pipe is read as usual)
+mkfifo "$TMP/lonely"
+expect_error "-o into a FIFO nobody reads is refused" 2 \
+	"^flashbench: --out=$TMP/lonely is a FIFO that nobody reads: start its reader first" \
+	timeout 60 "$FB" -a sim:sd-4m -o "$TMP/lonely"
+expect_error "--analyze of a named FIFO is refused" 2 "^flashbench: --analyze=$TMP/lonely is a named FIFO" \
+	timeout 60 "$FB" --analyze "$TMP/lonely"
+if "$FB" --analyze <(cat "$TMP/o/u.json") > "$TMP/subst.out" 2> "$TMP/err" && grep -q "read 16 align rows" "$TMP/subst.out"; then
+	pass "--analyze reads a <(command) pipe"
+else
+	fail "--analyze reads a <(command) pipe" "$(cat "$TMP/err")"
+fi
+# a reader that holds the FIFO but does not read: a signal ends the run,
+# saying so (not "Interrupted system call")
+# (a process that only waits shows whether this kernel says where processes wait)
+tail -f /dev/null &
+probe=$!
+wait_for "a waiting process's wchan" 10 grep -q '[a-z]' "/proc/$probe/wchan" 2> /dev/null
+shows_wchan=$?
+kill "$probe"
+wait "$probe" 2> /dev/null
+if [ "$shows_wchan" = 0 ]; then
+	exec 3<> "$TMP/lonely"
+	"$FB" -s --scatter-order 14 -b 512 sim:sd-4m -o "$TMP/lonely" 2> "$TMP/stuck.err" 3<&- &
+	pid=$!
+	if wait_for "the run to wait for its reader" 60 grep -Eq 'poll|pipe' "/proc/$pid/wchan" 2> "$TMP/werr"; then
+		kill -TERM "$pid"
+		wait "$pid"
+		rc=$?
+		if [ "$rc" = 1 ] && [ "$(tail -1 "$TMP/stuck.err")" = "flashbench: stopped by a signal while writing --out=$TMP/lonely" ]; then
+			pass "a run stopped while its FIFO is full says it was stopped by a signal"
+		else
+			fail "a run stopped while its FIFO is full says it was stopped by a signal" "exit $rc: $(cat "$TMP/stuck.err")"
+		fi
+	else
+		kill -KILL "$pid"
+		wait "$pid"
+		fail "a run stopped while its FIFO is full says it was stopped by a signal" "$(cat "$TMP/werr")"
+	fi
+	exec 3<&-
+else
+	skip "a run stopped while its FIFO is full says it was stopped by a signal" "/proc/PID/wchan does not tell where a process waits"
 fi

@@ -21,6 +21,13 @@ ALL="$ALL|preserve: the index refuses while a journal is missing"
 ALL="$ALL|preserve: refuses an unfinished journal|preserve: refuses a journal on tmpfs"
 ALL="$ALL|preserve: refuses a journal without room"
 ALL="$ALL|preserve: refuses a journal on the device under test|preserve: refuses a simulated device"
+ALL="$ALL|restore: a record past the end names its range|restore: a record cut short without an index entry is kept|restore: overlapping records: the earliest wins"
+ALL="$ALL|preserve: the index refuses the file behind a loop device|restore: through the file behind the loop device"
+ALL="$ALL|preserve: the index refuses a loop device over the file|restore: through a loop device over the file"
+ALL="$ALL|preserve: an existing file is not taken for a journal|preserve: /dev/null is not taken for a journal"
+ALL="$ALL|preserve: a FIFO is not taken for a journal|preserve: a directory is not taken for a journal"
+ALL="$ALL|preserve: the device itself is not taken for a journal|preserve: a dangling symlink is refused"
+ALL="$ALL|preserve: refused journal paths are left as they were"
 is_root || skip_all "needs root for loop devices"
 command -v losetup > /dev/null || skip_all "losetup is not installed (util-linux)"
 
@@ -155,10 +162,10 @@ regions() { # one letter per MiB 8..15: o as before, x overwritten, ? else
 	done
 }
 overwritten_all() { [ "$(regions)" = xxxxxxxx ]; }
-held() { # held JOURNAL: leave a killed run's journal of 8 records
+held() { # held JOURNAL [DEVICE]: leave a killed run's journal of 8 records
 	local pid
 	rm -f "$1"
-	"$FB" --program hold.fbp --write --preserve="$1" "$L" > /dev/null 2> held.err &
+	"$FB" --program hold.fbp --write --preserve="$1" "${2:-$L}" > /dev/null 2> held.err &
 	pid=$!
 	wait_for "the program's writes" 120 event_or_end "$pid" overwritten_all
 	kill -KILL "$pid" 2> /dev/null
@@ -172,13 +179,13 @@ flip() { # flip FILE POS: invert one byte
 	# shellcheck disable=SC2059 # the format is the byte
 	printf "$(printf '\\%03o' $((255 - b)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
-# restore_case NAME JOURNAL STATUS PATTERN REGIONS: --restore JOURNAL exits
+# restore_case NAME JOURNAL STATUS PATTERN REGIONS [DEVICE]: --restore JOURNAL exits
 # STATUS with one line matching PATTERN (stderr on failure, else stdout),
-# leaves MiB 8..15 as REGIONS, and keeps the journal and its index entry
-# unless it exits 0
+# (on DEVICE, default $L) leaves MiB 8..15 as REGIONS, and keeps the journal and its index entry
+# unless it exits 0 (the index entry only without NO_ENTRY=1)
 restore_case() {
 	local name=$1 jr=$2 want=$3 pat=$4 reg=$5 rc got
-	"$FB" --restore "$jr" "$L" > out 2> err
+	"$FB" --restore "$jr" "${6:-$L}" > out 2> err
 	rc=$?
 	got=$(regions)
 	if [ $rc != "$want" ]; then fail "$name" "exit $rc, want $want: $(cat err)"
@@ -186,7 +193,8 @@ restore_case() {
 		fail "$name" "message '$(cat err)' does not match '$pat'"
 	elif [ "$want" = 0 ] && ! grep -Eq -- "$pat" out; then fail "$name" "'$(cat out)' does not match '$pat'"
 	elif [ "$got" != "$reg" ]; then fail "$name" "device MiB 8..15 are $got, want $reg"
-	elif [ "$want" != 0 ] && { [ ! -s "$jr" ] || ! ls "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; }; then
+	elif [ "$want" != 0 ] && { [ ! -s "$jr" ] ||
+		{ [ -z "${NO_ENTRY:-}" ] && ! ls "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; }; }; then
 		fail "$name" "the journal or its index entry is gone"
 	elif [ "$want" = 0 ] && [ -e "$jr" ]; then fail "$name" "the journal is still there"
 	else pass "$name"; fi
@@ -212,8 +220,7 @@ if held full.journal; then
 		"could not restore an unknown range \(journal bytes 512 to 1049119: the record's header checksum does not match\)" \
 		xooooooo
 	setup len.journal
-	if command -v python3 > /dev/null; then
-		python3 -c '
+	CRC_PY='
 import struct, sys
 def crc32c(data):
     crc = 0xffffffff
@@ -221,7 +228,9 @@ def crc32c(data):
         crc ^= b
         for _ in range(8):
             crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
-    return crc ^ 0xffffffff
+    return crc ^ 0xffffffff'
+	if command -v python3 > /dev/null; then
+		python3 -c "$CRC_PY"'
 path, pos = sys.argv[1], int(sys.argv[2])
 with open(path, "r+b") as f:
     f.seek(pos)
@@ -237,6 +246,26 @@ with open(path, "r+b") as f:
 	else
 		skip "restore: a record length over the limit, checksums valid" "python3 is not installed"
 	fi
+	# a record whose intact header claims a range past the device's end:
+	# named by that range, not as an unknown one
+	setup past.journal
+	if command -v python3 > /dev/null; then
+		python3 -c "$CRC_PY"'
+path, pos = sys.argv[1], int(sys.argv[2])
+with open(path, "r+b") as f:
+    f.seek(pos)
+    r = bytearray(f.read(32))
+    r[8:16] = struct.pack("<Q", (64 << 20) - 512)    # 1 MiB from 512 bytes before the end
+    r[28:32] = struct.pack("<I", crc32c(bytes(r[:28])))
+    f.seek(pos)
+    f.write(r)
+' past.journal "$(R 3)"
+		restore_case "restore: a record past the end names its range" past.journal 1 \
+			"put back 7340032 bytes in 7 ranges and verified them, but could not restore bytes 67108352 to 68156927 \(the record's range ends past the end of the device\); the journal is kept" \
+			oooxoooo
+	else
+		skip "restore: a record past the end names its range" "python3 is not installed"
+	fi
 	setup cut.journal
 	truncate -s $(($(R 5) + 1000)) cut.journal
 	restore_case "restore: a journal cut short" cut.journal 1 \
@@ -249,6 +278,33 @@ with open(path, "r+b") as f:
 	restore_case "restore: torn last record" torn.journal 0 \
 		"restored 5242880 bytes \(5MiB\) in 5 ranges .*journal removed" oooooxxx
 	grep -q "last record was incomplete" out || fail "restore: torn last record" "no word on the torn record: $(cat out)"
+	# cut inside its third record, with no index entry to say how many
+	# records were synced: the cut record cannot be accounted for
+	setup nocut.journal
+	truncate -s $(($(R 2) + 1000)) nocut.journal
+	rm -f "$FLASHBENCH_STATE_DIR"/*.entry
+	NO_ENTRY=1 restore_case "restore: a record cut short without an index entry is kept" nocut.journal 1 \
+		"put back 2097152 bytes in 2 ranges and verified them, but could not restore bytes 10485760 to 11534335 \(the journal ends inside its record: either the run was stopped while saving it, before overwriting it, or the journal was cut later and it is lost; without the journal's index entry this cannot be told\); the journal is kept" \
+		ooxxxxxx
+	# a hostile journal: the first record (the original MiB 8), then zeros
+	# for the first 4 KiB of it
+	setup overlap.journal
+	rm -f "$FLASHBENCH_STATE_DIR"/*.entry
+	if command -v python3 > /dev/null; then
+		python3 -c "$CRC_PY"'
+path, end = sys.argv[1], int(sys.argv[2])
+with open(path, "r+b") as f:
+    f.truncate(end)
+    f.seek(0, 2)
+    r = bytearray(struct.pack("<IIQQI", 0x52424621, crc32c(bytes(4096)), 8 << 20, 4096, 1))
+    f.write(r + struct.pack("<I", crc32c(bytes(r))) + bytes(4096))
+' overlap.journal "$(R 1)"
+		NO_ENTRY=1 restore_case "restore: overlapping records: the earliest wins" overlap.journal 1 \
+			"put back 1048576 bytes in 1 range and verified them, but could not restore bytes 8388608 to 8392703 from journal bytes $(R 1) to $(($(R 1) + 32 + 4096 - 1)) \(the record overlaps an earlier one, which holds the original data: not applied\); the journal is kept" \
+			oxxxxxxx
+	else
+		skip "restore: overlapping records: the earliest wins" "python3 is not installed"
+	fi
 	setup twice.journal
 	restore_case "restore: twice (first)" twice.journal 0 "restored 8388608 bytes \(8MiB\) in 8 ranges" oooooooo
 	expect_error "restore: twice (second says the journal is gone)" 1 \
@@ -334,12 +390,73 @@ else
 fi
 [ "$(digest "$L")" = "$ORIG" ] || fail "preserve: the restore tests" "the device differs at the end"
 
+# A file and the loop devices over it are one medium, whichever name the
+# killed run used: a write test under the other name is refused, and
+# --restore puts the data back through it.
+refused_unchanged() { # refused_unchanged NAME JOURNAL DEVICE
+	local before
+	before=$(digest small.img)
+	expect_error "$1" 1 \
+		"^flashbench: $3: an unfinished --preserve run saved data of this medium in $TMP/$2; put it back first with: flashbench --restore $TMP/$2 $3" \
+		"$FB" -O -e 4M "$3"
+	[ "$(digest small.img)" = "$before" ] || fail "$1" "the refused run wrote"
+}
+if held behind.journal; then
+	refused_unchanged "preserve: the index refuses the file behind a loop device" behind.journal "$TMP/small.img"
+	restore_case "restore: through the file behind the loop device" behind.journal 0 \
+		"restored 8388608 bytes \(8MiB\) in 8 ranges .* to $TMP/small.img" oooooooo "$TMP/small.img"
+else
+	fail "preserve: the index refuses the file behind a loop device" "could not make a journal: $(cat held.err)"
+fi
+if held over.journal "$TMP/small.img"; then
+	refused_unchanged "preserve: the index refuses a loop device over the file" over.journal "$L"
+	restore_case "restore: through a loop device over the file" over.journal 0 \
+		"restored 8388608 bytes \(8MiB\) in 8 ranges .* to $L" oooooooo
+else
+	fail "preserve: the index refuses a loop device over the file" "could not make a journal: $(cat held.err)"
+fi
+[ "$(digest "$L")" = "$ORIG" ] || fail "preserve: loop and file" "the device differs at the end"
+
 # ------------------------------------------------------------ refusals
-touch "flashbench-$(basename "$L").journal"
-expect_error "preserve: refuses an unfinished journal" 1 \
-	"unfinished run on $L; put it back first with: flashbench --restore flashbench-$(basename "$L").journal $L" \
-	"$FB" -O "$L"
-rm -f "flashbench-$(basename "$L").journal"
+# a journal of this medium at the default path (its header names it)
+if [ -s full.journal ]; then
+	cp full.journal "flashbench-$(basename "$L").journal"
+	expect_error "preserve: refuses an unfinished journal" 1 \
+		"unfinished run on $L; put it back first with: flashbench --restore flashbench-$(basename "$L").journal $L" \
+		"$FB" -O "$L"
+	rm -f "flashbench-$(basename "$L").journal"
+else
+	fail "preserve: refuses an unfinished journal" "no journal was made above"
+fi
+
+# --preserve=PATH where PATH exists and is no journal of ours: refused as
+# such (status 2), left as it was, nothing written
+ln -s "$TMP/nowhere/j" danglink
+digest_before=$(digest "$L")
+expect_error "preserve: an existing file is not taken for a journal" 2 \
+	"^flashbench: --preserve=notes.txt exists and is a file, not a flashbench journal: --preserve writes a new file; name another path" \
+	"$FB" -O --preserve=notes.txt "$L"
+expect_error "preserve: /dev/null is not taken for a journal" 2 \
+	"^flashbench: --preserve=/dev/null exists and is a character device, not a flashbench journal" \
+	"$FB" -O --preserve=/dev/null "$L"
+expect_error "preserve: a FIFO is not taken for a journal" 2 \
+	"^flashbench: --preserve=fifo.journal exists and is a FIFO, not a flashbench journal" \
+	timeout 60 "$FB" -O --preserve=fifo.journal "$L"
+expect_error "preserve: a directory is not taken for a journal" 2 \
+	"^flashbench: --preserve=dir.journal exists and is a directory, not a flashbench journal" \
+	"$FB" -O --preserve=dir.journal "$L"
+expect_error "preserve: the device itself is not taken for a journal" 2 \
+	"^flashbench: --preserve=small.img is the device under test; name a new file on another disk" \
+	"$FB" -O --preserve=small.img small.img
+expect_error "preserve: a dangling symlink is refused" 2 \
+	"^flashbench: --preserve=danglink is a dangling symlink: the journal is never created through a link" \
+	"$FB" -O --preserve=danglink "$L"
+if [ "$(cat notes.txt)" = "my notes" ] && [ -c /dev/null ] && [ -p fifo.journal ] && [ -d dir.journal ] &&
+	[ -L danglink ] && [ ! -e "$TMP/nowhere" ] && [ "$(digest "$L")" = "$digest_before" ]; then
+	pass "preserve: refused journal paths are left as they were"
+else
+	fail "preserve: refused journal paths are left as they were" "$(ls -l)"
+fi
 
 mkdir -p tiny
 if mount -t tmpfs -o size=1m tmpfs tiny 2> /dev/null; then
