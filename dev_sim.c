@@ -33,7 +33,7 @@ static void sim_describe(const struct dev *d, struct json *j)
 		{ "planes", JM_UINT, .uint = p->planes }, { "open", JM_UINT, .uint = p->open },
 		{ "random", JM_UINT, .uint = p->random }, { "fat", JM_UINT, .uint = p->fat },
 		{ "minwrite", JM_UINT, .uint = p->minwrite }, { "noise", JM_NUMBER, .number = p->noise },
-		{ "seed", JM_UINT, .uint = p->seed }, { NULL },
+		{ "seed", JM_UINT, .uint = p->seed }, JM_END,
 	};
 
 	json_record(j, "model", model);

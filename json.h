@@ -36,6 +36,8 @@ struct json_member {
 	double number;          /* JM_NUMBER */
 	const char *string;     /* JM_STRING (NULL: null) */
 };
+/* The end of a member table. */
+#define JM_END { .key = NULL }
 void json_members(struct json *j, const struct json_member *m);
 /* The members as one object (key NULL inside an array). */
 void json_record(struct json *j, const char *key, const struct json_member *m);

@@ -101,31 +101,31 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 		{ "lines", JM_UINT, .uint = t->lines }, { "table_lines", JM_UINT, .uint = t->table_lines },
 		{ "align_rows", JM_UINT, .uint = align_rows_read(t) },
 		{ "open_au_rows", JM_UINT, .uint = open_rows_read(t) }, { "find_fat_rows", JM_UINT, .uint = t->fat_rows },
-		{ "json_results", JM_UINT, .uint = t->json_results }, { NULL } });
+		{ "json_results", JM_UINT, .uint = t->json_results }, JM_END });
 	json_array(&j, "align_runs");
 	for (size_t k = 0; k < t->nalign; k++)
 		json_record(&j, NULL, (const struct json_member[]){ { "line", JM_UINT, .uint = t->align[k].line },
 			{ "rows", JM_UINT, .uint = t->align[k].n }, { "blocksize", JM_UINT, .uint = t->align[k].bs },
-			{ "blocksize_given", JM_BOOL, .uint = t->align[k].bs_given }, { NULL } });
+			{ "blocksize_given", JM_BOOL, .uint = t->align[k].bs_given }, JM_END });
 	json_end(&j);
 	json_array(&j, "open_au_tables");
 	for (size_t k = 0; k < t->nopen; k++)
 		json_record(&j, NULL, (const struct json_member[]){ { "line", JM_UINT, .uint = t->open[k].line },
 			{ "rows", JM_UINT, .uint = t->open[k].n }, { "open_au_nr", JM_UINT, .uint = t->open[k].nr },
 			{ "random", JM_BOOL, .uint = t->open[k].random }, { "erasesize", JM_UINT, .uint = t->open[k].erase },
-			{ "interrupted", JM_BOOL, .uint = t->open[k].interrupted }, { NULL } });
+			{ "interrupted", JM_BOOL, .uint = t->open[k].interrupted }, JM_END });
 	json_end(&j);
 	json_array(&j, "find_fat_tables");
 	for (size_t k = 0; k < t->nfat; k++)
 		json_record(&j, NULL, (const struct json_member[]){ { "line", JM_UINT, .uint = t->fat[k].line },
 			{ "rows", JM_UINT, .uint = t->fat[k].n }, { "erase_blocks", JM_UINT, .uint = t->fat[k].nblocks },
-			{ "erasesize", JM_UINT, .uint = t->fat[k].erase }, { NULL } });
+			{ "erasesize", JM_UINT, .uint = t->fat[k].erase }, JM_END });
 	json_end(&j);
 	json_array(&j, "not_analysed");
 	for (size_t k = 0; k < t->nother; k++)
 		json_record(&j, NULL, (const struct json_member[]){ { "test", JM_STRING, .string = t->other[k].test },
 			{ "line", JM_UINT, .uint = t->other[k].line }, { "rows", JM_UINT, .uint = t->other[k].rows },
-			{ NULL } });
+			JM_END });
 	json_end(&j);
 	if (s->found) {
 		const struct saved_findings *found = s->found;
@@ -133,7 +133,7 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 			{ "test", JM_STRING, .string = found->test },
 			{ "version", JM_STRING, .string = found->version[0] ? found->version : NULL },
 			{ "device", JM_STRING, .string = found->device[0] ? found->device : NULL },
-			{ "write", JM_BOOL, .uint = found->wrote }, { NULL } });
+			{ "write", JM_BOOL, .uint = found->wrote }, JM_END });
 	} else {
 		json_string(&j, "saved_findings", NULL);
 	}

@@ -207,7 +207,7 @@ static void json_align_rows(struct json *j, const char *key, const struct align_
 		json_record(j, NULL, (const struct json_member[]){
 			{ "align", JM_UINT, .uint = r[i].align }, { "pre_ns", JM_NUMBER, .number = r[i].pre },
 			{ "on_ns", JM_NUMBER, .number = r[i].on }, { "post_ns", JM_NUMBER, .number = r[i].post },
-			{ "diff_ns", JM_NUMBER, .number = r[i].diff }, { NULL } });
+			{ "diff_ns", JM_NUMBER, .number = r[i].diff }, JM_END });
 	json_end(j);
 }
 
@@ -226,7 +226,7 @@ static void json_trials(struct json *j, const char *key, const struct open_trial
 	for (size_t i = 0; i < n; i++)
 		json_record(j, NULL, (const struct json_member[]){ { "erase_blocks", JM_UINT, .uint = t[i].n },
 			{ "mean_ns", JM_NUMBER, .number = t[i].mean_ns },
-			{ "collapsed", JM_BOOL, .uint = t[i].collapsed }, { NULL } });
+			{ "collapsed", JM_BOOL, .uint = t[i].collapsed }, JM_END });
 	json_end(j);
 }
 
@@ -240,7 +240,7 @@ void report_recommendations_json(struct json *j, const struct recommendations *r
 			{ "partition_size_multiple", JM_UINT, .uint = rec->align },
 			{ "sfdisk", JM_STRING, .string = rec->sfdisk }, { "ext4", JM_STRING, .string = rec->ext4 },
 			{ "xfs", JM_STRING, .string = rec->xfs }, { "f2fs", JM_STRING, .string = rec->f2fs },
-			{ "vfat", JM_STRING, .string = rec->vfat }, { NULL } });
+			{ "vfat", JM_STRING, .string = rec->vfat }, JM_END });
 	json_string(j, "note", rec->note[0] ? rec->note : NULL);
 	json_end(j);
 }
