@@ -229,17 +229,22 @@ def crc32c(data):
         for _ in range(8):
             crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
     return crc ^ 0xffffffff'
-	if command -v python3 > /dev/null; then
+	# patch_field JOURNAL POS AT VALUE: the record header at POS gets the
+	# 8-byte VALUE at byte AT (8: offset, 16: length), its checksum redone
+	patch_field() {
 		python3 -c "$CRC_PY"'
-path, pos = sys.argv[1], int(sys.argv[2])
+path, pos, at, value = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 with open(path, "r+b") as f:
     f.seek(pos)
     r = bytearray(f.read(32))
-    r[16:24] = struct.pack("<Q", 2 << 20)       # 2 MiB: over the header limit
+    r[at:at + 8] = struct.pack("<Q", value)
     r[28:32] = struct.pack("<I", crc32c(bytes(r[:28])))
     f.seek(pos)
     f.write(r)
-' len.journal "$(R 3)"
+' "$@"
+	}
+	if command -v python3 > /dev/null; then
+		patch_field len.journal "$(R 3)" 16 $((2 << 20))   # 2 MiB: over the header limit
 		restore_case "restore: a record length over the limit, checksums valid" len.journal 1 \
 			"could not restore an unknown range \(journal bytes 3146336 to 4194943: the record's length or offset breaks the header's limits\)" \
 			oooxoooo
@@ -250,16 +255,7 @@ with open(path, "r+b") as f:
 	# named by that range, not as an unknown one
 	setup past.journal
 	if command -v python3 > /dev/null; then
-		python3 -c "$CRC_PY"'
-path, pos = sys.argv[1], int(sys.argv[2])
-with open(path, "r+b") as f:
-    f.seek(pos)
-    r = bytearray(f.read(32))
-    r[8:16] = struct.pack("<Q", (64 << 20) - 512)    # 1 MiB from 512 bytes before the end
-    r[28:32] = struct.pack("<I", crc32c(bytes(r[:28])))
-    f.seek(pos)
-    f.write(r)
-' past.journal "$(R 3)"
+		patch_field past.journal "$(R 3)" 8 $(((64 << 20) - 512))   # 1 MiB from 512 bytes before the end
 		restore_case "restore: a record past the end names its range" past.journal 1 \
 			"put back 7340032 bytes in 7 ranges and verified them, but could not restore bytes 67108352 to 68156927 \(the record's range ends past the end of the device\); the journal is kept" \
 			oooxoooo
