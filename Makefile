@@ -18,16 +18,17 @@ SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 # O is where objects and binaries go (the sanitizer build uses build/asan)
 O ?= .
-# the modules, in the order data flows: sizes and errors; devices; the VM and
-# its programs; results and their analysis; output; saved results read back
-CORE = units err outfile grow \
-	dev dev_block dev_sim dev_preserve sim safety devinfo preserve journal crc32c \
-	vm progfile programs programs_fbp testkinds options progress \
-	results analyze characterize \
-	json report report_json report_auto svg plot \
-	json_read classic_read saved_json reanalyze report_analyze compare summary
-CORE_OBJ = $(CORE:%=$(O)/%.o)
-HDRS = $(wildcard *.h)
+# the modules, part by part in the order data flows (README, "Layout"): the
+# top-level tables, then lib/ (no flash knowledge), dev/ (backends, the flash
+# model), vm.c, prog/ (programs, result trees), guard/ (refusals, journal),
+# auto/ (planner, analysis), saved/ (results read back), report/ (output).
+# prog/programs_fbp.c is made from scripts/programs/*.fbp (below).
+PARTS = lib dev prog guard auto saved report
+FBP_C = prog/programs_fbp.c
+CORE_SRC = dev.c vm.c options.c testkinds.c \
+	$(filter-out $(FBP_C),$(foreach p,$(PARTS),$(sort $(wildcard $(p)/*.c)))) $(FBP_C)
+CORE_OBJ = $(CORE_SRC:%.c=$(O)/%.o)
+HDRS = $(wildcard *.h $(PARTS:%=%/*.h))
 
 
 all: $(O)/flashbench $(O)/erase
@@ -41,7 +42,7 @@ $(O)/erase: $(O)/erase.o $(CORE_OBJ)
 $(O)/tests/unit: $(O)/tests/unit.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/json_read.o $(O)/err.o
+$(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 $(O)/%.o: %.c $(HDRS)
@@ -52,9 +53,9 @@ $(O)/%.o: %.c $(HDRS)
 # build product, not in git).  Backslashes, quotes and '?' (trigraphs) are
 # escaped; each line becomes one string literal.
 FBP = $(sort $(wildcard scripts/programs/*.fbp))
-programs_fbp.c: $(FBP) Makefile
-	@{ echo '/* programs_fbp.c — made by the Makefile from the .fbp files in scripts/programs; do not edit. */'; \
-	  echo '#include "programs.h"'; echo 'const struct fbp_source fbp_sources[] = {'; \
+$(FBP_C): $(FBP) Makefile
+	@{ echo '/* prog/programs_fbp.c — made by the Makefile from the .fbp files in scripts/programs; do not edit. */'; \
+	  echo '#include "prog/programs.h"'; echo 'const struct fbp_source fbp_sources[] = {'; \
 	  for f in $(FBP); do \
 		printf '  { "%s",\n' "$$(basename "$$f" .fbp)"; \
 		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/    "/' -e 's/$$/\\n"/' "$$f"; \
@@ -144,7 +145,7 @@ install: all
 # make dist: $(DISTDIR)/flashbench-VERSION.tar.gz of the files git tracks (as
 # they are in the work tree), the same bytes every time: names sorted, owner
 # root, every mtime SOURCE_DATE_EPOCH (default: the last commit's date).
-VERSION = $(shell sed -n 's/^\#define FLASHBENCH_VERSION "\(.*\)"/\1/p' version.h)
+VERSION = $(shell sed -n 's/^\#define FLASHBENCH_VERSION "\(.*\)"/\1/p' lib/version.h)
 DIST = flashbench-$(VERSION)
 DISTDIR ?= .
 dist:
@@ -173,6 +174,6 @@ deb:
 	for f in "$$tmp"/flashbench_*.deb; do cp "$$f" $(DEBDIR)/; echo "$(DEBDIR)/$${f##*/}"; done
 
 clean:
-	rm -rf *.o tests/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) programs_fbp.c programs_fbp.c.tmp flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
+	rm -rf *.o $(PARTS:%=%/*.o) tests/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) $(FBP_C) $(FBP_C).tmp flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
 
 .PHONY: all check check-quick fuzz bench install clean dist deb

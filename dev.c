@@ -1,13 +1,13 @@
 /* dev.c — the device interface (dev.h): opening picks the backend, every
  * request is checked against the device's size and sector here, then goes
  * to the backend's dev_ops. */
-#include "dev_impl.h"
+#include "dev/dev_impl.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "lib/err.h"
 
 static int dev_is_sim(const char *path)
 {

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "err.h"
+#include "lib/err.h"
 
 struct dev;
 struct json;

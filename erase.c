@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "dev.h"
-#include "err.h"
-#include "safety.h"
-#include "units.h"
+#include "lib/err.h"
+#include "guard/safety.h"
+#include "lib/units.h"
 
 static void usage(FILE *f)
 {

@@ -6,9 +6,9 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "sim.h"
-#include "units.h"
-#include "version.h"
+#include "dev/sim.h"
+#include "lib/units.h"
+#include "lib/version.h"
 
 enum arg_kind {
 	ARG_FLAG,          /* no value: the int field counts how often it was given */

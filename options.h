@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "err.h"
-#include "programs.h"
+#include "lib/err.h"
+#include "prog/programs.h"
 #include "testkinds.h"
 
 /* What a run does: one of the test kinds, or one of these. */

@@ -3,10 +3,10 @@
 
 #include <string.h>
 
-#include "plot.h"
-#include "report.h"
-#include "report_json.h"
-#include "units.h"
+#include "report/plot.h"
+#include "report/report.h"
+#include "report/report_json.h"
+#include "lib/units.h"
 
 /* align: the middle read starts half a block before the boundary, so a
  * block is at least two sectors; the positions must fit in the device */

@@ -10,10 +10,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "err.h"
-#include "printer.h"
-#include "programs.h"
-#include "results.h"
+#include "lib/err.h"
+#include "prog/printer.h"
+#include "prog/programs.h"
+#include "prog/results.h"
 #include "vm.h"
 
 struct json;

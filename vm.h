@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "lib/err.h"
 
 struct dev;
 

@@ -7,7 +7,7 @@
  * q*2^n bytes makes exactly every q-th multiple of 2^n a boundary; a write
  * below the minimum takes as long as the minimum; one open erase block too
  * many makes every write pay for garbage collection. */
-#include "analyze.h"
+#include "auto/analyze.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
+#include "lib/units.h"
 
 /* ------------------------------------------------------------ thresholds
  * Every number the analysis decides with, in one place: name, value, why.

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "results.h"
+#include "prog/results.h"
 
 enum confidence { CONF_NONE = 0, CONF_LOW, CONF_MEDIUM, CONF_HIGH };
 const char *confidence_name(enum confidence c);

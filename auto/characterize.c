@@ -1,5 +1,5 @@
 /* characterize.c — runs the --auto plan (see characterize.h). */
-#include "characterize.h"
+#include "auto/characterize.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "dev.h"
-#include "programs.h"
-#include "units.h"
+#include "prog/programs.h"
+#include "lib/units.h"
 #include "vm.h"
 
 #define MAX_SCAN_STEP MAX_ERASE_BLOCK  /* larger erase blocks are not sought */

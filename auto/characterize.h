@@ -8,9 +8,9 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "analyze.h"
-#include "err.h"
-#include "results.h"
+#include "auto/analyze.h"
+#include "lib/err.h"
+#include "prog/results.h"
 
 struct dev;
 struct vm_op;

@@ -1,7 +1,7 @@
 /* dev_block.c — the block backend: a block device or an existing regular
  * file, opened with O_DIRECT, timed with CLOCK_MONOTONIC_RAW around each
  * request (long requests go in pieces of the buffer inside one timing). */
-#include "dev_impl.h"
+#include "dev/dev_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,10 +1,10 @@
 /* dev_sim.c — the simulated device backend: requests go to the flash model
  * (sim.h) and take the time it computes on its virtual clock.  It holds no
  * data, so it has no copies (dev.c refuses them: no DEV_CAP_STORES_DATA). */
-#include "dev_impl.h"
+#include "dev/dev_impl.h"
 
-#include "json.h"
-#include "sim.h"
+#include "lib/json.h"
+#include "dev/sim.h"
 
 static int sim_dev_read(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {

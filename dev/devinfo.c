@@ -1,5 +1,5 @@
 /* devinfo.c — reading a block device's identity from sysfs (see devinfo.h). */
-#include "devinfo.h"
+#include "dev/devinfo.h"
 
 #include <limits.h>
 #include <stdio.h>

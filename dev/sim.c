@@ -1,12 +1,12 @@
 /* sim.c — the simulated flash medium (see sim.h for the model). */
-#include "sim.h"
+#include "dev/sim.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
+#include "lib/units.h"
 
 struct open_au {
 	int used;

@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "lib/err.h"
 
 struct sim_params {
 	uint64_t size;      /* bytes */

@@ -2,12 +2,12 @@
  * (like f3's safe device).  Every request goes to the device below; before a
  * program's first request (dev_will_write, called by vm_run) the ranges it
  * will write are saved to the journal and synced (preserve.c). */
-#include "dev_impl.h"
+#include "dev/dev_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "preserve.h"
+#include "guard/preserve.h"
 
 /* The layer's state (d->priv) is its journal, NULL once finished.  Every
  * op it leaves NULL goes to the device below (d->lower, dev.c). */

@@ -1,9 +1,9 @@
 /* journal.c — the journal's format and its distrustful reader (journal.h). */
-#include "journal.h"
+#include "guard/journal.h"
 
 #include <string.h>
 
-#include "crc32c.h"
+#include "lib/crc32c.h"
 
 #define JOURNAL_MAGIC "FBJOURNL"
 #define RECORD_MAGIC 0x52424621u   /* "!FBR" little-endian */

@@ -1,5 +1,5 @@
 /* preserve.c — the --preserve journal and its index (see preserve.h). */
-#include "preserve.h"
+#include "guard/preserve.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,10 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "crc32c.h"
+#include "lib/crc32c.h"
 #include "dev.h"
-#include "devinfo.h"
-#include "grow.h"
+#include "dev/devinfo.h"
+#include "lib/grow.h"
 #include "vm.h"
 
 struct extent {

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
-#include "journal.h"
+#include "lib/err.h"
+#include "guard/journal.h"
 
 struct dev;
 struct vm_op;

@@ -1,5 +1,5 @@
 /* safety.c — finding who uses a device before a write test (see safety.h). */
-#include "safety.h"
+#include "guard/safety.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -10,7 +10,7 @@
 #ifndef FLASHBENCH_SAFETY_H
 #define FLASHBENCH_SAFETY_H
 
-#include "err.h"
+#include "lib/err.h"
 
 /* 0 when nothing uses path; -1 with e naming the mount point, swap area or
  * holder otherwise (or when path cannot be examined). */

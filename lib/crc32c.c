@@ -1,5 +1,5 @@
 /* crc32c.c — table-driven CRC-32C (polynomial 0x82F63B78, reflected). */
-#include "crc32c.h"
+#include "lib/crc32c.h"
 
 static uint32_t table[256];
 

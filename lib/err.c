@@ -1,5 +1,5 @@
 /* err.c — filling a struct fb_err (see err.h). */
-#include "err.h"
+#include "lib/err.h"
 
 #include <stdarg.h>
 #include <stdio.h>

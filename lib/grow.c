@@ -1,5 +1,5 @@
 /* grow.c — arrays that double as they fill (see grow.h). */
-#include "grow.h"
+#include "lib/grow.h"
 
 #include <stdlib.h>
 

@@ -1,9 +1,9 @@
 /* json.c — the JSON writer (see json.h). */
-#include "json.h"
+#include "lib/json.h"
 
 #include <math.h>
 
-#include "version.h"
+#include "lib/version.h"
 
 static void indent(struct json *j)
 {

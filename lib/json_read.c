@@ -1,6 +1,6 @@
 /* json_read.c — the JSON reader (see json_read.h): a strict recursive-descent
  * parser (RFC 8259) building a tree, and lookups by dotted path. */
-#include "json_read.h"
+#include "lib/json_read.h"
 
 #include <errno.h>
 #include <stdint.h>

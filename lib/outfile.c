@@ -1,5 +1,5 @@
 /* outfile.c — output files written safely (see outfile.h). */
-#include "outfile.h"
+#include "lib/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,7 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "err.h"
+#include "lib/err.h"
 
 struct outfile {
 	FILE *f;

@@ -1,5 +1,5 @@
 /* progress.c — the progress line on stderr (see progress.h). */
-#include "progress.h"
+#include "lib/progress.h"
 
 #include <stdio.h>
 #include <time.h>

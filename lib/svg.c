@@ -1,10 +1,10 @@
 /* svg.c — drawing charts as SVG (see svg.h). */
-#include "svg.h"
+#include "lib/svg.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "units.h"
+#include "lib/units.h"
 
 #define W 860
 #define H 520

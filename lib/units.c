@@ -1,5 +1,5 @@
 /* units.c — parsing and printing sizes, times and throughputs (see units.h). */
-#include "units.h"
+#include "lib/units.h"
 
 #include <ctype.h>
 #include <math.h>

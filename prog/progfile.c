@@ -1,5 +1,5 @@
 /* progfile.c — parsing VM programs written as text (see progfile.h). */
-#include "progfile.h"
+#include "prog/progfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "testkinds.h"
-#include "units.h"
+#include "lib/units.h"
 
 #define MAX_DEPTH 32
 #define MAX_FILE (1 << 20)

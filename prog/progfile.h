@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "lib/err.h"
 #include "vm.h"
 
 #define PROG_VARS 32

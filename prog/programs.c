@@ -1,6 +1,6 @@
 /* programs.c — the built-in tests: the embedded .fbp programs and their
  * variables (see programs.h). */
-#include "programs.h"
+#include "prog/programs.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "err.h"
-#include "progfile.h"
+#include "lib/err.h"
+#include "prog/progfile.h"
 #include "vm.h"
 
 struct test_params {

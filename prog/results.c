@@ -1,5 +1,5 @@
 /* results.c — the result trees' shapes and reductions (see results.h). */
-#include "results.h"
+#include "prog/results.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "lib/err.h"
 #include "vm.h"
 
 /* Result trees (root kids):

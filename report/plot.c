@@ -1,16 +1,16 @@
 /* plot.c — building the charts of each test (see plot.h). */
-#include "plot.h"
+#include "report/plot.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <math.h>
 
-#include "analyze.h"
-#include "results.h"
-#include "svg.h"
+#include "auto/analyze.h"
+#include "prog/results.h"
+#include "lib/svg.h"
 #include "testkinds.h"
-#include "units.h"
+#include "lib/units.h"
 
 struct arrays {
 	double *x, *y;

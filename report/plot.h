@@ -10,8 +10,8 @@
 
 #include <stdio.h>
 
-#include "characterize.h"
-#include "printer.h"
+#include "auto/characterize.h"
+#include "prog/printer.h"
 
 plot_printer plot_align, plot_scatter, plot_interval, plot_rates, plot_find_fat;
 int plot_auto(FILE *f, const char *device, const struct auto_report *r);

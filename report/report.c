@@ -1,9 +1,9 @@
 /* report.c — classic text output of the tests (see report.h). */
-#include "report.h"
+#include "report/report.h"
 
-#include "results.h"
+#include "prog/results.h"
 #include "testkinds.h"
-#include "units.h"
+#include "lib/units.h"
 
 void report_align(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {

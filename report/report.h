@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "printer.h"
+#include "prog/printer.h"
 
 /* "align 4194304\tpre 735µs\ton 1.08ms\tpost 780µs\tdiff 324µs" per line */
 text_printer report_align;

@@ -1,11 +1,11 @@
 /* report_analyze.c — the --analyze report (see report_analyze.h). */
-#include "report_analyze.h"
+#include "report/report_analyze.h"
 
 #include <string.h>
 
-#include "json.h"
-#include "report_auto.h"
-#include "units.h"
+#include "lib/json.h"
+#include "report/report_auto.h"
+#include "lib/units.h"
 
 static size_t align_rows_read(const struct saved_text *t)
 {

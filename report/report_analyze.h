@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "reanalyze.h"
+#include "saved/reanalyze.h"
 
 void report_analyze_text(FILE *f, const char *source, const struct saved_text *t, const struct saved_report *s);
 void report_analyze_json(FILE *f, const char *source, const struct saved_text *t, const struct saved_report *s);

@@ -1,13 +1,13 @@
 /* report_auto.c — --auto report (text and JSON), and the JSON identity of
  * tool and device that every JSON output starts with. */
-#include "report_auto.h"
+#include "report/report_auto.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "lib/json.h"
 #include "dev.h"
-#include "units.h"
+#include "lib/units.h"
 
 /* The card's own word on its erase block: sysfs preferred_erase_size (SD/MMC
  * cards derive it from their AU_SIZE).  Shown next to the measurement, never

@@ -5,9 +5,9 @@
 
 #include <stdio.h>
 
-#include "characterize.h"
-#include "devinfo.h"
-#include "programs.h"
+#include "auto/characterize.h"
+#include "dev/devinfo.h"
+#include "prog/programs.h"
 #include "vm.h"
 
 void report_auto_text(FILE *f, const struct identity *id, const struct auto_report *r, int wrote, double wall_ns);

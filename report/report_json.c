@@ -1,9 +1,9 @@
 /* report_json.c — JSON of the tests (see report_json.h). */
-#include "report_json.h"
+#include "report/report_json.h"
 
-#include "json.h"
-#include "report_auto.h"
-#include "results.h"
+#include "lib/json.h"
+#include "report/report_auto.h"
+#include "prog/results.h"
 #include "testkinds.h"
 
 static void json_stats(struct json *j, const struct vm_stats *st)

@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-#include "devinfo.h"
-#include "programs.h"
+#include "dev/devinfo.h"
+#include "prog/programs.h"
 #include "vm.h"
 
 struct json;

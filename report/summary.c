@@ -1,13 +1,13 @@
 /* summary.c — --auto --summary (see summary.h).  A finding prints as its
  * value, with "?" when it is less than highly sure, ">=" before a lower
  * bound, and "-" when not determined. */
-#include "summary.h"
+#include "report/summary.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "dev.h"
-#include "units.h"
+#include "lib/units.h"
 #include "vm.h"
 
 #define READ_REQUEST (1u << 20)

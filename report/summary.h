@@ -6,9 +6,9 @@
 
 #include <stdio.h>
 
-#include "characterize.h"
-#include "devinfo.h"
-#include "err.h"
+#include "auto/characterize.h"
+#include "dev/devinfo.h"
+#include "lib/err.h"
 
 struct dev;
 

@@ -7,14 +7,14 @@
  * recognised by its shape: "align N pre T on T post T diff T", or "SIZE
  * RATE" for open-au.  Command lines only set the context of the tables
  * that follow (block size, erase size, --open-au-nr, --random). */
-#include "classic_read.h"
+#include "saved/classic_read.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
-#include "units.h"
+#include "lib/grow.h"
+#include "lib/units.h"
 
 struct tok {
 	const char *s;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "results.h"
+#include "prog/results.h"
 
 #define SAVED_ALIGN_RUNS 8
 #define SAVED_ALIGN_ROWS 64

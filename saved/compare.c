@@ -3,16 +3,16 @@
  * the rows whose cells differ, and prints the table as text, JSON or a
  * chart.  What each kind of result contributes is written down in tables
  * (fields, tables) below. */
-#include "compare.h"
+#include "saved/compare.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "json_read.h"
-#include "svg.h"
-#include "units.h"
+#include "lib/json.h"
+#include "lib/json_read.h"
+#include "lib/svg.h"
+#include "lib/units.h"
 
 #define CARDS_MAX 16
 #define ROWS_MAX 160

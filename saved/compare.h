@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "err.h"
+#include "lib/err.h"
 
 enum compare_format { COMPARE_TEXT, COMPARE_JSON };
 

@@ -7,7 +7,7 @@
  * as it fits --auto's boundary scan.  -O tables: each sweep (linear or
  * random, one erase size) becomes open-AU trials judged by write_collapsed
  * against that sweep's own smallest --open-au-nr, then analyze_open. */
-#include "reanalyze.h"
+#include "saved/reanalyze.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
-#include "version.h"
+#include "lib/units.h"
+#include "lib/version.h"
 
 static void next_step(struct saved_report *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void next_step(struct saved_report *s, const char *fmt, ...)

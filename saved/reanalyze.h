@@ -8,9 +8,9 @@
 #ifndef FLASHBENCH_REANALYZE_H
 #define FLASHBENCH_REANALYZE_H
 
-#include "characterize.h"
-#include "classic_read.h"
-#include "saved_json.h"
+#include "auto/characterize.h"
+#include "saved/classic_read.h"
+#include "saved/saved_json.h"
 
 /* A read step above this is not a page: NAND pages, even read two or four
  * at a time across planes, are at most 64KiB; a lone step higher up is an

@@ -3,7 +3,7 @@
  * another); each is parsed by json_read.c with the lines before it kept, so
  * that errors name the line in the whole input.  What each test's result
  * contributes is written down in one table (kinds[]). */
-#include "saved_json.h"
+#include "saved/saved_json.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_read.h"
+#include "lib/json_read.h"
 
 struct rd {
 	char path[160];               /* the field last looked up */

@@ -11,9 +11,9 @@
 
 #include <stddef.h>
 
-#include "characterize.h"
-#include "classic_read.h"
-#include "err.h"
+#include "auto/characterize.h"
+#include "saved/classic_read.h"
+#include "lib/err.h"
 
 /* The findings of a saved --auto or --analyze result. */
 struct saved_findings {

@@ -142,5 +142,5 @@ fi
 
 # --help is generated from the option and test kind tables; pinned here
 golden "--help golden" help.out "$FB" --help
-want_version=$(sed -n 's/^#define FLASHBENCH_VERSION "\(.*\)"$/flashbench \1/p' version.h)
+want_version=$(sed -n 's/^#define FLASHBENCH_VERSION "\(.*\)"$/flashbench \1/p' lib/version.h)
 [ "$("$FB" --version)" = "$want_version" ] && pass "--version" || fail "--version" "$("$FB" --version) vs $want_version"

@@ -6,7 +6,7 @@
 # sim:sd-4m, and lintian reports no error.
 . tests/lib.sh
 
-version=$(sed -n 's/^#define FLASHBENCH_VERSION "\(.*\)"/\1/p' version.h)
+version=$(sed -n 's/^#define FLASHBENCH_VERSION "\(.*\)"/\1/p' lib/version.h)
 deb_version=$(sed -n '1s/^flashbench (\([^)]*\)).*/\1/p' debian/changelog)
 [ -n "$version" ] && [ "$deb_version" = "$version" ] && pass "deb: debian/changelog has the version of version.h" ||
 	fail "deb: debian/changelog has the version of version.h" "changelog '$deb_version', version.h '$version'"

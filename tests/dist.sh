@@ -17,7 +17,7 @@ done
 export -n MAKEFLAGS MFLAGS MAKELEVEL 2> /dev/null
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
-version=$(sed -n 's/^#define FLASHBENCH_VERSION "\(.*\)"/\1/p' version.h)
+version=$(sed -n 's/^#define FLASHBENCH_VERSION "\(.*\)"/\1/p' lib/version.h)
 tarball=flashbench-$version.tar.gz
 mkdir -p "$TMP/a" "$TMP/b" "$TMP/c" "$TMP/u"
 if ! make -s dist DISTDIR="$TMP/a" > /dev/null 2> "$TMP/err" || ! make -s dist DISTDIR="$TMP/b" > /dev/null 2>> "$TMP/err"; then

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_read.h"
+#include "lib/json_read.h"
 
 static void print(const struct json_value *v, int quoted)
 {

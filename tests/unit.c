@@ -6,13 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze.h"
+#include "auto/analyze.h"
 #include "dev.h"
-#include "json_read.h"
-#include "programs.h"
-#include "sim.h"
-#include "svg.h"
-#include "units.h"
+#include "lib/json_read.h"
+#include "prog/programs.h"
+#include "dev/sim.h"
+#include "lib/svg.h"
+#include "lib/units.h"
 #include "vm.h"
 
 static int failures;

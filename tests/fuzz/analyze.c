@@ -3,8 +3,8 @@
  * analysis of whatever rows they gave (reanalyze.c).  A JSON input it
  * refuses must say why. */
 #include "fuzz.h"
-#include "reanalyze.h"
-#include "saved_json.h"
+#include "saved/reanalyze.h"
+#include "saved/saved_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

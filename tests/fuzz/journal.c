@@ -4,9 +4,9 @@
  * header's own limits and carries its data.  Each input is read as it is,
  * and again with its header checksum made right, so that mutations of the
  * header's fields reach the record walk. */
-#include "crc32c.h"
+#include "lib/crc32c.h"
 #include "fuzz.h"
-#include "journal.h"
+#include "guard/journal.h"
 
 struct check {
 	const struct journal_header *jh;

@@ -1,8 +1,8 @@
 /* tests/fuzz/progfile.c — fuzzes the program parser (progfile_parse) and,
  * for programs small enough to walk quickly, the VM's plan (vm_plan). */
 #include "fuzz.h"
-#include "programs.h"
-#include "progfile.h"
+#include "prog/programs.h"
+#include "prog/progfile.h"
 #include "vm.h"
 
 #define WALK_LIMIT 50000    /* plan only programs with at most this many steps */

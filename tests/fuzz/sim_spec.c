@@ -1,7 +1,7 @@
 /* tests/fuzz/sim_spec.c — fuzzes the sim: device spec parser (sim_parse)
  * and runs a few requests on each model it accepts. */
 #include "fuzz.h"
-#include "sim.h"
+#include "dev/sim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

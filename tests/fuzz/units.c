@@ -1,7 +1,7 @@
 /* tests/fuzz/units.c — fuzzes the size and count parsers (parse_size,
  * parse_count) and prints what they accept back with the formatters. */
 #include "fuzz.h"
-#include "units.h"
+#include "lib/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
