@@ -144,3 +144,13 @@ fi
 golden "--help golden" help.out "$FB" --help
 want_version=$(sed -n 's/^#define FLASHBENCH_VERSION "\(.*\)"$/flashbench \1/p' lib/version.h)
 [ "$("$FB" --version)" = "$want_version" ] && pass "--version" || fail "--version" "$("$FB" --version) vs $want_version"
+# the erase helper names itself as it was called (erase here,
+# flashbench-erase installed: tests/deb.sh)
+ln -s "$ERASE" "$TMP/flashbench-erase"
+if [ "$("$ERASE" --version)" = "erase (flashbench) ${want_version#flashbench }" ] &&
+	[ "$("$TMP/flashbench-erase" --version)" = "flashbench-erase (flashbench) ${want_version#flashbench }" ] &&
+	"$TMP/flashbench-erase" --help | grep -q '^Usage: flashbench-erase DEVICE START LENGTH$'; then
+	pass "erase --version and --help use the name it was called by"
+else
+	fail "erase --version and --help use the name it was called by" "$("$TMP/flashbench-erase" --version 2>&1)"
+fi

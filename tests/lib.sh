@@ -97,3 +97,24 @@ wait_for() {
 }
 
 is_root() { [ "$(id -u)" = 0 ]; }
+
+# complete_loaded DATADIR LINE: what bash-completion's on-demand loader,
+# finding the completion files in DATADIR/bash-completion/completions,
+# offers at the end of LINE (one candidate a line): the file is sourced
+# inside the loader's function, as in an interactive shell.  Needs
+# /usr/share/bash-completion/bash_completion.
+complete_loaded() {
+	XDG_DATA_DIRS=$1 BASH_COMPLETION_USER_DIR=$TMP/no-user-completions bash --norc --noprofile -c '
+		. /usr/share/bash-completion/bash_completion
+		line=$1
+		read -ra COMP_WORDS <<< "$line"
+		[[ $line == *" " ]] && COMP_WORDS+=("")
+		cmd=${COMP_WORDS[0]##*/}
+		__load_completion "$cmd" || { echo "nothing loaded for $cmd"; exit 1; }
+		spec=$(complete -p "$cmd") || exit 1
+		fn=${spec#*-F }
+		fn=${fn%% *}
+		COMP_LINE=$line COMP_POINT=${#line} COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) COMPREPLY=()
+		"$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		printf "%s\n" "${COMPREPLY[@]}"' bash "$2"
+}
