@@ -16,18 +16,22 @@ writes collapse (the card has to clean up on every write: flashbench
 --analyze judges each run against the sweep's own N=1 run), first in linear
 order, then with --random.  WRITES to DEVICE (see flashbench --help).
 
-  -e SIZE      erase block size (default 4M; 12M, 1.5M work)
+  -e SIZE      erase block size (12M, 1.5M work); without -e it is found
+               first with "flashbench --auto" (read-only), and the sweep is
+               refused when that finds none, or none with at least medium
+               confidence
   -b SIZE      smallest chunk (default 64k)
   -n MAX       largest N tried (default 16)
   --linear     only the linear sweep        --random   only the random sweep
   --preserve   pass --preserve to flashbench (keep the data on DEVICE)
-  -h, --help   this help
+  -h, --help   this help                    --version  the version
 The flashbench binary is \$FLASHBENCH, else flashbench from PATH.
-Exit status: 0, or 2 for bad arguments, or flashbench's status on error.
+Exit status: 0; 1 when the erase block size could not be found; 2 for bad
+arguments; or flashbench's status on error.
 USAGE
 }
 
-erase=4M bs=64k max=16 modes="linear random" extra=()
+erase='' bs=64k max=16 modes="linear random" extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-e | -b | -n)
@@ -42,6 +46,25 @@ while [ $# -gt 0 ]; do
 done
 device "$@"
 case $max in '' | *[!0-9]*) bad "-n needs a whole number" ;; esac
+
+# Without -e: the erase block size --auto finds by reading (never a guess:
+# a size it does not determine, or determines with low confidence, stops
+# the sweep, saying why)
+if [ -z "$erase" ]; then
+	echo "== erase block size: flashbench --auto $dev (read-only; give -e SIZE to skip this)"
+	found=$("$FB" --auto "$dev") || exit
+	line=$(printf '%s\n' "$found" | grep -m1 '^erase block size ')
+	read -r _ _ _ value conf _ <<< "$line"
+	why=$(printf '%s\n' "$found" | awk '/^erase block size /{ on = 1; next } on && /^    /{ sub(/^ +/, ""); print; exit }')
+	case $conf in
+	high | medium) erase=$value
+		echo "== erase block $erase ($conf confidence): $why" ;;
+	*)
+		if [ "$value" = not ]; then what="did not determine the erase block size"; else what="found an erase block size of $value with only $conf confidence"; fi
+		echo "$me: flashbench --auto $what on $dev (${why:-no reason given}): give the erase block size with -e SIZE" >&2
+		exit 1 ;;
+	esac
+fi
 
 # Every table goes under a header line that names its command (with
 # --open-au-nr), so "flashbench --analyze" reads the sweep back; it decides
