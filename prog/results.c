@@ -128,13 +128,15 @@ int result_shape_check(const struct vm_op *prog, const struct result_shape *s, c
 
 	if (s->unit_rows && op->code != VM_UNIT_HALVE && op->code != VM_UNIT_DOUBLE)
 		return fb_fail(e, EXIT_USAGE, "%s: the '%s' format needs the outermost operation to be unit-halve or "
-			       "unit-double (one row per size), not '%s' (see scripts/programs/)", file, format,
+			       "unit-double (one row per size), not '%s' (the built-in programs show how: PROGRAM FILES "
+			       "in man flashbench)", file, format,
 			       vm_opcode_name(op->code));
 	for (unsigned level = 1; level <= s->keep_depth; level++) {
 		unsigned want = level == s->keep_depth ? s->last_kids : 1;
 		if (!(op->flags & VM_KEEP) || op->nbody < want)
 			return fb_fail(e, EXIT_USAGE, "%s: the '%s' format reads results kept %u levels deep, but "
-				       "'%s' at level %u %s (see scripts/programs/)", file, format, s->keep_depth,
+				       "'%s' at level %u %s (the built-in programs show how: PROGRAM FILES in man "
+				       "flashbench)", file, format, s->keep_depth,
 				       vm_opcode_name(op->code), level,
 				       !(op->flags & VM_KEEP) ? "is not marked 'keep'" : "has too few operations below it");
 		op = op->body[0];

@@ -242,7 +242,7 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 	if (!r->erase.determined && r->page.determined)
 		next_step(s, "-a alone does not show the erase block on this card: run `flashbench --auto --write DEV` "
 			  "(it writes), or an open-au sweep with the erase size the card reports "
-			  "(scripts/open-au-sweep.sh -e SIZE DEV)");
+			  "(flashbench-open-au-sweep -e SIZE DEV)");
 	if (r->erase.determined && t->nalign == 1)
 		next_step(s, "run `flashbench -a --blocksize=4096 DEV` too: a second run that shows the same step "
 			  "counts for more than one");
@@ -462,10 +462,10 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 		}
 		if (f->at_least)
 			next_step(s, "the %s sweep never collapsed: go on with larger --open-au-nr values "
-				  "(scripts/open-au-sweep.sh -n 16)", rnd ? "random" : "linear");
+				  "(flashbench-open-au-sweep -n 16)", rnd ? "random" : "linear");
 	}
 	if (!r->open_linear.determined && !r->open_random.determined)
-		next_step(s, "to count open erase blocks, run `scripts/open-au-sweep.sh -e SIZE DEV` or `flashbench --auto "
+		next_step(s, "to count open erase blocks, run `flashbench-open-au-sweep -e SIZE DEV` or `flashbench --auto "
 			  "--write DEV` (both write)");
 	if (s->open_unused)
 		next_step(s, "%u open-au table%s had no --open-au-nr on a header line and %s not used: put the value on "
