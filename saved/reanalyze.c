@@ -146,8 +146,8 @@ static void classic_erase(const struct align_row *rows, size_t n, const struct r
 			 format_time(h, sizeof(h), ndown ? dn_hi : 0));
 	finding_evidence(f, "a classic table: one row per alignment, no repeated probes");
 	if (!thirds)
-		snprintf(f->why, sizeof(f->why), "-a cannot tell this from a %s erase block (3 x %s), which shows the "
-			 "same steps; writes can (--auto --write)", format_size(a, sizeof(a), 3 * e),
+		snprintf(f->why, sizeof(f->why), "-a cannot tell this from %s %s erase block (3 x %s), which shows the "
+			 "same steps; writes can (--auto --write)", article(format_size(a, sizeof(a), 3 * e)), a,
 			 format_size(b, sizeof(b), e));
 	if (f->conf > CONF_MEDIUM)
 		f->conf = CONF_MEDIUM;

@@ -129,6 +129,16 @@ static void test_format(void)
 		snprintf(name, sizeof(name), "format_size(%llu)", (unsigned long long)sizes[i].b);
 		check(strcmp(buf, sizes[i].want) == 0, name, "got \"%s\", want \"%s\"", buf, sizes[i].want);
 	}
+	static const struct { const char *number, *want; } articles[] = {
+		{ "8KiB", "an" }, { "16KiB", "a" }, { "1.5MiB", "a" }, { "11", "an" }, { "18MiB", "an" },
+		{ "80", "an" }, { "800MiB", "an" }, { "180", "a" }, { "8000", "an" }, { "11000", "an" },
+		{ "1100", "a" }, { "128KiB", "a" }, { "1KiB", "a" }, { "4096", "a" }, { "8192", "an" },
+	};
+	for (size_t i = 0; i < sizeof(articles) / sizeof(articles[0]); i++) {
+		snprintf(name, sizeof(name), "article(\"%s\")", articles[i].number);
+		check(strcmp(article(articles[i].number), articles[i].want) == 0, name, "got \"%s\", want \"%s\"",
+		      article(articles[i].number), articles[i].want);
+	}
 	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
 		format_rate(buf, sizeof(buf), rates[i].bps);
 		snprintf(name, sizeof(name), "format_rate(%g)", rates[i].bps);
