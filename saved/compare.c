@@ -295,6 +295,8 @@ static int load(struct table *t, const char *const *files, int n, struct fb_err 
 		if (!tool || tool->type != JSON_STRING || strcmp(tool->text, "flashbench"))
 			return fb_fail(e, EXIT_USAGE, "%s: not a flashbench result (field tool.name is not "
 				       "\"flashbench\"): give files written with --json", files[i]);
+		if (json_format_check(t->root[i], files[i], e))
+			return -1;
 		if (!(test = json_want(t->root[i], "test", JSON_STRING, files[i], e)))
 			return -1;
 		if (i == 0)
