@@ -14,6 +14,7 @@
 
 struct dev;
 struct vm_op;
+struct auto_progress;
 
 #define AUTO_MAX_ROWS 64
 #define AUTO_MAX_LEVELS 40
@@ -29,8 +30,8 @@ struct auto_options {
 	 * written; returning non-zero cancels the write tests */
 	int (*before_writes)(void *ctx, const uint64_t range[2][2]);
 	void *ctx;
-	/* told the number of requests made so far (may be NULL) */
-	void (*progress)(void *ctx, uint64_t done);
+	/* told after each request where the run is (may be NULL) */
+	void (*progress)(void *ctx, const struct auto_progress *now);
 	void *progress_ctx;
 	uint64_t budget_ns;                  /* --budget: device time the run may take (0: no bound) */
 };
@@ -38,7 +39,17 @@ struct auto_options {
 /* The parts of --auto, each with what it cost. */
 enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR, PHASE_OPEN_RANDOM, PHASE_FAT,
 		  AUTO_PHASES };
-extern const char *const auto_phase_name[AUTO_PHASES];
+extern const char *const auto_phase_name[AUTO_PHASES];   /* JSON keys: "open_linear" */
+extern const char *const auto_phase_title[AUTO_PHASES];  /* for people: "open erase blocks, linear" */
+
+/* Where a run is, for the progress line. */
+struct auto_progress {
+	enum auto_phase phase;               /* the part running */
+	unsigned phases;                     /* parts in the plan (1 without --write) */
+	double share;                        /* of the plan done, 0..1: an estimate, the plan adapts */
+	uint64_t requests;                   /* made so far */
+	uint64_t bytes_written;              /* so far, in all */
+};
 struct phase_cost {
 	uint64_t reads, writes, bytes_written;
 	double device_ns;
@@ -80,8 +91,13 @@ struct auto_report {
 	struct phase_cost cost[AUTO_PHASES];
 	uint64_t budget_ns;                 /* --budget (0: none) */
 	unsigned cut, skipped;              /* phases (1 << phase) the budget cut short, or left out */
+	int interrupted;                    /* a signal stopped the run: findings not finished say so */
+	enum auto_phase stopped_in;         /* ... in this phase */
 };
 
+/* Run the plan.  0 with r filled; also 0 when o->stop stopped it (then
+ * r->interrupted is set, the findings it did not finish say "interrupted"
+ * and e says it was stopped); -1 with e filled on an error. */
 int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);
 
 #endif

@@ -11,6 +11,29 @@ const struct vm_result *result_descend(const struct vm_result *r, int depth)
 	return r;
 }
 
+struct vm_result *result_rows(struct vm_result *root, unsigned rows_depth)
+{
+	struct vm_result *r = root;
+
+	for (unsigned d = 1; r && d < rows_depth; d++)
+		r = r->nkid ? &r->kid[0] : NULL;
+	return r;
+}
+
+void result_keep_rows(struct vm_result *root, unsigned rows_depth, size_t n)
+{
+	struct vm_result *rows = result_rows(root, rows_depth);
+
+	while (rows && rows->nkid > n) {
+		struct vm_result *last = &rows->kid[--rows->nkid];
+		for (size_t i = 0; i < last->nkid; i++)
+			result_keep_rows(&last->kid[i], 1, 0);
+		free(last->kid);
+		last->kid = NULL;
+		last->nkid = 0;
+	}
+}
+
 const struct vm_result *scatter_points(const struct vm_result *root)
 {
 	return root->nkid && root->kid[0].nkid ? &root->kid[0].kid[0] : NULL;

@@ -26,6 +26,14 @@
 /* The first kid, depth levels down (stops early at a leaf). */
 const struct vm_result *result_descend(const struct vm_result *r, int depth);
 
+/* The node whose kids are an output format's rows, rows_depth levels below
+ * the root along first kids (1: the root itself); NULL when the tree does
+ * not reach that deep. */
+struct vm_result *result_rows(struct vm_result *root, unsigned rows_depth);
+/* Keep only the first n rows (those completed before a run stopped): the
+ * rest are freed. */
+void result_keep_rows(struct vm_result *root, unsigned rows_depth, size_t n);
+
 /* scatter: the node whose kids are the positions (NULL if none) */
 const struct vm_result *scatter_points(const struct vm_result *root);
 /* find-fat: the node of one chunk size whose kids are the erase blocks

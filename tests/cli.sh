@@ -113,7 +113,7 @@ fi
 # --progress: the line shows from the first request, however short the run,
 # as plain lines when stderr is a file; without it nothing but the announcement
 "$FB" -O -e 4M -b 2k --progress sim:sd-4m > /dev/null 2> "$TMP/forced"
-if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: open-au +0% \(1 of 8190 requests\), about [0-9]+s left$' &&
+if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: open-au +0% \(1 of 8190 requests\), 4MiB written, ([0-9ms]+ so far|about [0-9hms]+ left)$' &&
 	! grep -q $'[\r\033]' "$TMP/forced"; then
 	pass "--progress into a file from the first request"
 else

@@ -46,7 +46,8 @@ else
 fi
 
 # a run stopped half-way (SIGTERM, seen after the first progress line)
-# leaves the old -o file and --plot file as they were, and nothing else
+# before any row was complete leaves the old -o file and --plot file as
+# they were, and nothing else, says so, and ends by the signal (143)
 cat > "$TMP/long.fbp" <<'PROG'
 format interval
 unit-double 512 512 keep
@@ -62,7 +63,8 @@ if wait_for "the first progress line" 60 grep -q requests "$TMP/long.err" 2> "$T
 	kill -TERM "$pid"
 	wait "$pid"
 	rc=$?
-	if [ "$rc" = 1 ] && [ "$(cat "$TMP/o/res")" = old ] && [ "$(cat "$TMP/o/p.svg")" = old ] && no_leftovers; then
+	if [ "$rc" = 143 ] && [ "$(cat "$TMP/o/res")" = old ] && [ "$(cat "$TMP/o/p.svg")" = old ] && no_leftovers &&
+		grep -q "^flashbench: stopped by a signal (SIGTERM) after 0 complete rows; .*--out=$TMP/o/res was left as it was; nothing was written" "$TMP/long.err"; then
 		pass "a stopped run leaves -o and --plot files as they were"
 	else
 		fail "a stopped run leaves -o and --plot files as they were" "exit $rc; $(tail -1 "$TMP/long.err"); $(ls -a "$TMP/o")"
@@ -188,7 +190,7 @@ if [ "$shows_wchan" = 0 ]; then
 		kill -TERM "$pid"
 		wait "$pid"
 		rc=$?
-		if [ "$rc" = 1 ] && [ "$(tail -1 "$TMP/stuck.err")" = "flashbench: stopped by a signal while writing --out=$TMP/lonely" ]; then
+		if [ "$rc" = 143 ] && [ "$(tail -1 "$TMP/stuck.err")" = "flashbench: stopped by a signal while writing the results to $TMP/lonely (nothing was written)" ]; then
 			pass "a run stopped while its FIFO is full says it was stopped by a signal"
 		else
 			fail "a run stopped while its FIFO is full says it was stopped by a signal" "exit $rc: $(cat "$TMP/stuck.err")"
