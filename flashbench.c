@@ -254,7 +254,7 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
 
 	if (outfile_open(&o, "--plot", c->plot, e))
 		return -1;
-	if (r ? plot_auto(o.f, c->device, r) : c->kind->plot(o.f, res, &p)) {
+	if (r ? plot_auto(o.f, "--auto", c->device, r) : c->kind->plot(o.f, res, &p)) {
 		outfile_abort(&o);
 		return fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw (no rows, or none above zero)",
 			       c->plot);
@@ -437,7 +437,7 @@ static int run_analyze(const struct cli *c)
 			report_analyze_json(out.f ? out.f : stdout, name, t, s);
 		else
 			report_analyze_text(out.f ? out.f : stdout, name, t, s);
-		if (plot.f && plot_auto(plot.f, name, &s->r))
+		if (plot.f && plot_auto(plot.f, "--analyze", stdin_ ? "standard input" : name, &s->r))
 			rc = fb_fail(&e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
 	}
 	if (in && in != stdin)

@@ -734,6 +734,10 @@ static int cache_phase(struct ctx *c)
 			aus = 1;
 		rc = cache_burst(c, take_aus(c, aus), c->e_size, aus, per, chunk, &t, &nt, &cap);
 	}
+	/* the burst for the chart: every write, or every k-th of a long one */
+	r->burst_every = nt / AUTO_MAX_BURST + 1;
+	for (r->nburst = 0; r->nburst * r->burst_every < nt; r->nburst++)
+		r->burst_ns[r->nburst] = t[r->nburst * r->burst_every];
 	free(t);
 	if (rc)
 		return -1;

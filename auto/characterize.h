@@ -22,6 +22,7 @@ struct auto_progress;
 #define AUTO_MAX_FAT 32
 #define AUTO_OPEN_LIMIT 16     /* open-AU search stops here ("at least 16") */
 #define AUTO_OPEN_MIN 2        /* a smaller device cannot run the write tests */
+#define AUTO_MAX_BURST 2048    /* writes of the cache burst kept for the chart */
 
 struct auto_options {
 	int write;                           /* run the write tests */
@@ -83,6 +84,8 @@ struct auto_report {
 	uint64_t cache;                     /* bytes a write cache absorbed (0: none seen) */
 	enum cache_verdict cache_verdict;   /* UNDECIDED: steady up to the largest sought */
 	struct write_cache wcache;          /* what the cache probe saw */
+	double burst_ns[AUTO_MAX_BURST];    /* its burst, write by write (every burst_every-th) */
+	size_t nburst, burst_every;
 	uint64_t warmup;                    /* bytes written before each write measurement */
 	/* what it cost */
 	uint64_t reads, writes, bytes_written;

@@ -53,7 +53,13 @@ size_t fat_columns(const struct vm_result *root)
 
 uint64_t align_blocksize(const struct vm_result *root)
 {
-	return root->nkid && root->kid[0].nkid ? root->kid[0].kid[0].len : 0;
+	const struct vm_result *r = root;
+
+	/* the length of the first read: the leaf below the first kids (the
+	 * nodes above it have not set len yet) */
+	while (r->nkid)
+		r = &r->kid[0];
+	return r != root ? r->len : 0;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -51,7 +51,8 @@ struct align_row {
 void align_row_of(const struct vm_result *row, struct align_row *out);
 /* Up to max rows of an align tree; returns how many. */
 size_t align_rows_of(const struct vm_result *root, struct align_row *rows, size_t max);
-/* The block size of an align tree's reads (0 when empty). */
+/* The block size of an align tree's reads: the length of its first read
+ * (0 when empty). */
 uint64_t align_blocksize(const struct vm_result *root);
 
 /* The tries around one boundary (a repeat node whose kids are sequences of
