@@ -51,7 +51,7 @@ $(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o
 # (a file where an object's folder goes is an old build's program: tests/unit
 # was the unit tests' program before it was their folder)
 $(O)/%.o: %.c $(HDRS)
-	@[ -d $(@D) ] || { rm -f $(@D); mkdir -p $(@D); }
+	@if [ -f $(@D) ]; then rm -f $(@D); fi; mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -I. -c -o $@ $<
 
 # The built-in programs: scripts/programs/*.fbp embedded as C strings (a
