@@ -97,13 +97,12 @@ static int check_program(struct cli *c, struct fb_err *e)
 			       "is opened and again after)", c->program, S_ISDIR(st.st_mode) ? "a directory" :
 			       S_ISFIFO(st.st_mode) ? "a FIFO" : "not a regular file");
 	program_vars(&c->t, 0, 0, &v);
+	v.formats = test_kind_names();
 	if (progfile_load(c->program, &v, &prog, &format, e))
 		return -1;
 	c->program_writes = program_writes(prog);
-	if (!(c->kind = test_kind_named(format)))
-		rc = fb_fail(e, EXIT_USAGE, "%s: unknown format '%s'", c->program, format);
-	else
-		rc = result_shape_check(prog, &c->kind->shape, c->program, format, e);
+	c->kind = test_kind_named(format); /* the parser took only the kinds' names */
+	rc = result_shape_check(prog, &c->kind->shape, c->program, format, e);
 	vm_free(prog);
 	if (rc)
 		return -1;

@@ -59,6 +59,7 @@ void program_vars(const struct test_params *t, uint64_t dev_size, unsigned secto
 	static const int64_t at_start[] = { 0 };
 
 	v->n = 0;
+	v->formats = NULL; /* the caller hands them in if it reads the format */
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		prog_vars_set(v, all[i].name, all[i].value);
 	/* the write probes' offsets: --auto computes them; alone one write at 0 */

@@ -4,7 +4,7 @@
 #include "lib/json.h"
 #include "report/report_auto.h"
 #include "prog/results.h"
-#include "testkinds.h"
+#include "prog/testkind.h"
 
 static void json_stats(struct json *j, const struct vm_stats *st)
 {
