@@ -25,9 +25,6 @@
  * once (many open erase blocks, or a cache). */
 #define CACHE_MAX (64ULL << 20)
 
-const char *const auto_phase_name[AUTO_PHASES] = { "read", "cache", "min_write", "open_linear", "open_random",
-						    "fat_area" };
-
 struct ctx {
 	struct dev *d;
 	const struct auto_options *o;

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "auto/characterize.h"
+#include "auto/auto_report.h"
 #include "dev/devinfo.h"
 #include "prog/programs.h"
 #include "vm.h"

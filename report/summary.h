@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "auto/characterize.h"
+#include "auto/auto_report.h"
 #include "dev/devinfo.h"
 #include "lib/err.h"
 
