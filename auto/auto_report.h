@@ -54,6 +54,10 @@ struct auto_report {
 	enum cache_verdict cache_verdict;   /* UNDECIDED: steady up to the largest sought */
 	struct write_cache wcache;          /* what the cache probe saw */
 	uint64_t warmup;                    /* bytes written before each write measurement */
+	/* --summary: bytes per second of 1 MiB reads in turn over 16 MiB from
+	 * the middle of the device (a quarter of a smaller one); NAN when not
+	 * measured (not asked for, or a device under 4 MiB) */
+	double read_bps;
 	/* what it cost */
 	uint64_t reads, writes, bytes_written;
 	uint64_t written_lo, written_hi;    /* lo == hi: nothing written */

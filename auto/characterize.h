@@ -29,6 +29,7 @@ struct auto_options {
 	void (*progress)(void *ctx, uint64_t done);
 	void *progress_ctx;
 	uint64_t budget_ns;                  /* --budget: device time the run may take (0: no bound) */
+	int read_speed;                      /* --summary: measure the sequential read speed too */
 };
 
 int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);

@@ -2,7 +2,7 @@
 #include "report/report_json.h"
 
 #include "lib/json.h"
-#include "report/report_auto.h"
+#include "report/identity.h"
 #include "prog/results.h"
 #include "prog/testkind.h"
 
