@@ -4,7 +4,6 @@
  * needs (after the safety checks for write tests), runs it and hands the
  * results to the output.  No timing and no formatting details live here. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -98,13 +97,12 @@ static int check_program(struct cli *c, struct fb_err *e)
 			       "is opened and again after)", c->program, S_ISDIR(st.st_mode) ? "a directory" :
 			       S_ISFIFO(st.st_mode) ? "a FIFO" : "not a regular file");
 	program_vars(&c->t, 0, 0, &v);
+	v.formats = test_kind_names();
 	if (progfile_load(c->program, &v, &prog, &format, e))
 		return -1;
 	c->program_writes = program_writes(prog);
-	if (!(c->kind = test_kind_named(format)))
-		rc = fb_fail(e, EXIT_USAGE, "%s: unknown format '%s'", c->program, format);
-	else
-		rc = result_shape_check(prog, &c->kind->shape, c->program, format, e);
+	c->kind = test_kind_named(format); /* the parser took only the kinds' names */
+	rc = result_shape_check(prog, &c->kind->shape, c->program, format, e);
 	vm_free(prog);
 	if (rc)
 		return -1;
@@ -226,8 +224,9 @@ static void identify(const struct cli *c, const struct dev *d, struct identity *
 	id->size = dev_size(d);
 	id->sector = dev_sector(d);
 	id->physical = dev_physical_sector(d);
-	id->dev = d;
-	if (!(dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK))
+	id->simulated = (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK) != 0;
+	dev_describe(d, id->model);
+	if (!id->simulated)
 		devinfo_read(c->device, &id->info);
 }
 
@@ -608,7 +607,8 @@ static int run_auto(struct run *run, struct fb_err *e)
 {
 	const struct cli *c = &run->c;
 	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
-				  .ctx = (void *)c, .progress_ctx = run, .budget_ns = c->budget_ns };
+				  .ctx = (void *)c, .progress_ctx = run, .budget_ns = c->budget_ns,
+				  .read_speed = c->summary };
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
 	double t0 = wall_ns();
@@ -627,15 +627,8 @@ static int run_auto(struct run *run, struct fb_err *e)
 	run->stopped = r->interrupted;
 	run->stopped_in = r->interrupted ? auto_phase_title[r->stopped_in] : NULL;
 	identify(c, run->d, &id);
-	if (c->summary && !r->interrupted) {
-		double bps;
-		if (summary_read_speed(run->d, &bps, e)) {
-			free(r);
-			return -1;
-		}
-		summary_line(run->out, &id, r, bps);
-	} else if (c->summary) {
-		summary_line(run->out, &id, r, NAN); /* the read speed was not measured */
+	if (c->summary) {
+		summary_line(run->out, &id, r);
 	} else if (c->json) {
 		report_auto_json(run->out, &id, r, c->write, wall_ns() - t0);
 	} else {

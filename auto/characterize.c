@@ -25,12 +25,6 @@
  * once (many open erase blocks, or a cache). */
 #define CACHE_MAX (64ULL << 20)
 
-const char *const auto_phase_name[AUTO_PHASES] = { "read", "cache", "min_write", "open_linear", "open_random",
-						    "fat_area" };
-const char *const auto_phase_title[AUTO_PHASES] = { "reads for the page and erase block", "write cache",
-						     "smallest efficient write", "open erase blocks, linear",
-						     "open erase blocks, random order", "FAT area" };
-
 struct ctx {
 	struct dev *d;
 	const struct auto_options *o;
@@ -43,6 +37,7 @@ struct ctx {
 	enum auto_phase phase;            /* whose cost the next run is */
 	double deadline;                  /* --budget: device time at which this phase stops */
 	double phase_start;               /* device time when this phase started */
+	int findings_done;                /* every finding's phase ran */
 };
 
 static const double phase_weight[AUTO_PHASES];
@@ -1117,6 +1112,8 @@ static void interrupted(struct ctx *c)
 
 	r->interrupted = 1;
 	r->stopped_in = c->phase;
+	if (c->findings_done) /* only --summary's read speed was left: not measured */
+		return;
 	if (c->phase == PHASE_READ) { /* their titles, as the analysis gives them */
 		analyze_page(r->rows, 0, r->bs, r->rows2, 0, r->bs2, &r->page, &r->levels);
 		analyze_erase(r->scan, 0, &r->levels, r->rows, 0, dev_size(c->d), &r->erase);
@@ -1137,18 +1134,52 @@ static void needs_write(struct finding *f, const char *key, const char *title, i
 	finding_not(f, "needs --write (write tests overwrite data)");
 }
 
+/* ------------------------------------------------------------ read speed */
+
+/* --summary's read speed: the read-speed program with 1 MiB requests, read
+ * in turn over 16 MiB (a quarter of a smaller device) from the middle of the
+ * device, after everything else; its reads count as the read phase's. */
+#define SPEED_REQUEST (1u << 20)
+#define SPEED_TOTAL (16u << 20)
+
+static int read_speed(struct ctx *c)
+{
+	uint64_t size = dev_size(c->d);
+	uint64_t total = size / 4 < SPEED_TOTAL ? size / 4 / SPEED_REQUEST * SPEED_REQUEST : SPEED_TOTAL;
+	const char *var[] = { "erasesize", "offset" };
+	const uint64_t val[] = { SPEED_REQUEST, size / 2 / SPEED_REQUEST * SPEED_REQUEST };
+	struct vm_result *res;
+	struct vm_op *prog;
+
+	if (total < SPEED_REQUEST)
+		return 0;
+	c->phase = PHASE_READ;
+	if (builtin(c, "read-speed", SPEED_REQUEST, (unsigned)(total / SPEED_REQUEST), var, val, 2, &prog) ||
+	    run(c, prog, &res))
+		return -1;
+	c->r->read_bps = vm_throughput(&res->kid[0]); /* kid[0]: the one request size */
+	vm_result_free(res);
+	return 0;
+}
+
 int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e)
 {
 	struct ctx c = { .d = d, .o = o, .r = r, .e = e };
 
 	memset(r, 0, sizeof(*r));
 	r->budget_ns = o->budget_ns;
+	r->read_bps = NAN;
 	phase_start(&c, PHASE_READ);
 	needs_write(&r->min_write, "min_write", "smallest efficient write", 1);
 	needs_write(&r->open_linear, "open_linear", "open erase blocks, linear", 0);
 	needs_write(&r->open_random, "open_random", "open erase blocks, random order", 0);
 	needs_write(&r->fat, "fat_area", "FAT-optimised erase blocks at the start", 0);
 	int rc = read_phase(&c) || (o->write && write_phase(&c));
+
+	if (!rc) {
+		c.findings_done = 1;
+		rc = o->read_speed && read_speed(&c);
+	}
 
 	vm_free(c.held);
 	if (rc && !(o->stop && *o->stop))

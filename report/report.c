@@ -2,7 +2,7 @@
 #include "report/report.h"
 
 #include "prog/results.h"
-#include "testkinds.h"
+#include "prog/testkind.h"
 #include "lib/units.h"
 
 void report_rows(FILE *f, const struct vm_result *root, const struct print_ctx *p)
