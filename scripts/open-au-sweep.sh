@@ -73,19 +73,37 @@ fi
 log=$(mktemp) || exit 1
 trap 'rm -f "$log"' EXIT
 title() { [ "$1" = random ] && echo "open erase blocks, random order" || echo "open erase blocks, linear"; }
+summary() {
+	echo
+	echo "== summary for $dev (erase block $erase), from flashbench --analyze"
+	"$FB" --analyze "$log" | awk '/^open erase blocks/ { on = 1; print; next } /^[^ ]/ { on = 0 } on'
+}
+# Ctrl-C: flashbench keeps the rows it measured (they are in the log); the
+# table cut short is marked "^C" as in a mail, the summary says what the
+# sweep showed so far, and the script ends by the signal
+stopped() {
+	trap - INT TERM
+	echo "^C" >> "$log"
+	echo
+	echo "== stopped by a signal: what the sweep measured so far"
+	summary
+	rm -f "$log"
+	kill -"$1" $$
+}
+trap 'stopped INT' INT
+trap 'stopped TERM' TERM
 for mode in $modes; do
 	flag=()
 	[ "$mode" = random ] && flag=(--random)
 	for n in $(seq 1 "$max"); do
 		cmd=("$FB" --open-au "${flag[@]}" "${extra[@]}" --erasesize="$erase" --blocksize="$bs" --open-au-nr="$n" "$dev")
 		echo "== $mode: flashbench ${cmd[*]:1}" | tee -a "$log"
-		"${cmd[@]}" > "$log.out" || { rc=$?; rm -f "$log.out"; exit $rc; }
-		tee -a "$log" < "$log.out"
-		rm -f "$log.out"
+		# each row as flashbench measures it, on the screen and in the log
+		"${cmd[@]}" | tee -a "$log"
+		rc=${PIPESTATUS[0]}
+		[ "$rc" = 0 ] || exit "$rc"
 		# stop at the knee: --analyze finds an exact count
 		"$FB" --analyze "$log" 2> /dev/null | grep -qE "^$(title "$mode") +[0-9]" && break
 	done
 done
-echo
-echo "== summary for $dev (erase block $erase), from flashbench --analyze"
-"$FB" --analyze "$log" | awk '/^open erase blocks/ { on = 1; print; next } /^[^ ]/ { on = 0 } on'
+summary

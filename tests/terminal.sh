@@ -7,7 +7,7 @@
 # the screen shows, never for a time.
 . tests/lib.sh
 
-ALL="terminal: Ctrl-C keeps the rows, says so, status 130|terminal: the progress line is drawn in place and cleared|terminal: Tab completes the scripts' options through bash-completion|terminal: --plot <Tab> offers .svg files"
+ALL="terminal: Ctrl-C keeps the rows, says so, status 130|terminal: the progress line is drawn in place and cleared|terminal: Ctrl-C in an open-au sweep prints the summary so far, status 130|terminal: Tab completes the scripts' options through bash-completion|terminal: --plot <Tab> offers .svg files"
 command -v tmux > /dev/null || skip_all "tmux is not installed (.ci/run installs it)"
 
 T=(tmux -L "flashbench-test-$$" -f /dev/null)
@@ -51,6 +51,32 @@ else
 	keys C-c
 	fail "terminal: Ctrl-C keeps the rows, says so, status 130" "$(screen | tail -5 | tr '\n' '|')"
 	skip "terminal: the progress line is drawn in place and cleared" "the run did not get that far"
+fi
+
+# An open-au sweep stopped with Ctrl-C: the summary of what it measured.
+# Its flashbench is one that waits for the signal after the third linear
+# table (as a slow card would keep writing).
+cat > "$TMP/fb-waits" <<WRAP
+#!/bin/bash
+"$FB" "\$@" || exit
+case " \$* " in *" --open-au-nr=3 "*) exec tail -f /dev/null ;; esac
+WRAP
+chmod +x "$TMP/fb-waits"
+keys "clear" Enter
+keys "FLASHBENCH=$TMP/fb-waits $PWD/scripts/open-au-sweep.sh -e 12M -b 96k sim:usb-12m 2> /dev/null" Enter
+third_table() { screen | grep -A12 -- '--open-au-nr=3 ' | grep -q '^96KiB'; }
+if wait_for "the third table" 120 third_table &&
+	keys C-c && wait_for "the summary" 60 shows '^== summary for sim:usb-12m' &&
+	keys "echo status=\$?" Enter && wait_for "the status" 30 shows '^status='; then
+	if shows '^== stopped by a signal: what the sweep measured so far$' && shows '^open erase blocks, linear ' &&
+		shows '^status=130$'; then
+		pass "terminal: Ctrl-C in an open-au sweep prints the summary so far, status 130"
+	else
+		fail "terminal: Ctrl-C in an open-au sweep prints the summary so far, status 130" "$(screen | tail -8 | tr '\n' '|')"
+	fi
+else
+	keys C-c
+	fail "terminal: Ctrl-C in an open-au sweep prints the summary so far, status 130" "$(screen | tail -6 | tr '\n' '|')"
 fi
 
 # Tab, as installed: bash-completion loads the file on first use
