@@ -2,6 +2,7 @@
  * installed): discards a range of a block device with BLKDISCARD, after the
  * same safety checks as the write tests (refused on a mounted or otherwise
  * used device).  Help and errors use the name it was called by. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,18 +42,23 @@ int main(int argc, char **argv)
 
 	if (argc > 0 && argv[0][0])
 		me = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		printf("%s (flashbench) %s\n", me, FLASHBENCH_VERSION);
-		return 0;
-	}
-	if (argc > 1 && argv[1][0] == '-' && argv[1][1]) {
-		fb_fail(&e, EXIT_USAGE, "unknown option '%s' (usage: %s DEVICE START LENGTH, or --help)", argv[1], me);
-		return fail(&e);
-	}
+	/* --help and --version win over the other arguments, as in flashbench */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--version")) {
+			printf("%s (flashbench) %s\n", me, FLASHBENCH_VERSION);
+			return 0;
+		}
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && (argv[i][1] == '-' || isalpha((unsigned char)argv[i][1]))) {
+			fb_fail(&e, EXIT_USAGE, "unknown option '%s' (usage: %s DEVICE START LENGTH, or --help)", argv[i],
+				me);
+			return fail(&e);
+		}
 	if (argc != 4) {
 		fb_fail(&e, EXIT_USAGE, "expected DEVICE START LENGTH, got %d argument%s (usage: %s DEVICE START LENGTH)",
 			argc - 1, argc == 2 ? "" : "s", me);
