@@ -86,6 +86,73 @@ for f in tests/real/*.txt; do
 done
 echo "score against the experts: right $right, medium $medium, not determined $nd, wrong $wrong"
 
+# the shapes of issue 21 (tests/shapes/: our own text in the shapes public
+# posts take): never more sure than the rows, rows checked against
+# themselves, one card per column, a single sweep read
+sh=tests/shapes
+jq_() { "$FB" --analyze --json "$1" 2> "$TMP/err" | "$JP" "${@:2}" 2>> "$TMP/err" | paste -sd' ' -; }
+got=$(jq_ $sh/flat-mu-lost-one-line.txt findings.erase_block.value findings.page.value source.align_rows source.align_runs.0.repaired)
+[ "$got" = "null null 14 14" ] && "$FB" --analyze $sh/flat-mu-lost-one-line.txt | grep -q '14 diffs read as µs: written in seconds' &&
+	"$FB" --analyze $sh/flat-mu-lost-one-line.txt | grep -q 'they overlap (8MiB costs 345µs, more than 256MiB.s 290µs), so no step is determined' &&
+	pass "analyze a flat -a table with µ lost, on one line: diffs repaired, the overlap named, nothing determined" ||
+	fail "analyze a flat -a table with µ lost" "$got"
+"$FB" --analyze $sh/cut-last-row.txt > "$TMP/out" 2>&1
+got=$(jq_ $sh/cut-last-row.txt findings.erase_block.value findings.page.value source.align_rows source.align_runs.0.dropped)
+[ "$got" = "null null 14 1" ] && grep -q '^        dropped the row for align 262144 (line 17): post 1 has no unit: the row was cut off$' "$TMP/out" &&
+	! grep -q 'diffs cut off computed' "$TMP/out" &&
+	pass "analyze a table whose last row was cut off (post 1): the row dropped and named, no page from it" ||
+	fail "analyze a table whose last row was cut off" "$got; $(sed -n 3,4p "$TMP/out")"
+for f in cards-columns cards-pipe cards-html; do
+	for m in clean quoted spaces crlf; do
+		case $m in
+		clean) cp $sh/$f.txt "$TMP/$m" ;;
+		quoted) sed 's/^/> /' $sh/$f.txt > "$TMP/$m" ;;
+		spaces) tr '\t' ' ' < $sh/$f.txt > "$TMP/$m" ;;
+		crlf) sed 's/$/\r/' $sh/$f.txt > "$TMP/$m" ;;
+		esac
+		args=()
+		for c in 0 1 2 3; do args+=("cards.$c.name" "cards.$c.findings.open_random.value" "cards.$c.findings.open_random.confidence"); done
+		got=$("$FB" --analyze --json "$TMP/$m" 2> "$TMP/err" | "$JP" "${args[@]}" findings.fat_area.value findings.open_random.value 2>> "$TMP/err" | paste -sd'|' -)
+		want='Fast reference card|5|medium|Brand X 4GB microSD "A"|4|medium|Brand Y 4GB microSD "B"|4|medium|Slow card|4|medium|null|null'
+		[ "$got" = "$want" ] && pass "analyze four cards in columns ($f, $m): four cards, each judged on its own" ||
+			fail "analyze four cards in columns ($f, $m)" "'$got' $(head -c 200 "$TMP/err")"
+	done
+done
+"$FB" --analyze $sh/cards-columns.txt > "$TMP/out" 2>&1
+grep -q '^card "Slow card" (its column of the table at line 8)$' "$TMP/out" &&
+	grep -qE '^open erase blocks, random order +fewer than 5 +medium$' "$TMP/out" &&
+	grep -qE '^open erase blocks, random order +at least 5 +medium$' "$TMP/out" &&
+	grep -q 'FAT-optimised erase blocks at the start  not determined' "$TMP/out" &&
+	pass "analyze four cards in columns: \"fewer than 5, medium\" for the collapsing ones, no find-fat reading" ||
+	fail "analyze four cards in columns (text)" "$(grep -A2 '^card' "$TMP/out" | head -8)"
+"$FB" --analyze $sh/single-sweep-collapse.txt > "$TMP/out" 2>&1
+got=$(jq_ $sh/single-sweep-collapse.txt findings.open_random.value findings.open_random.at_most findings.open_random.confidence)
+[ "$got" = "4 true medium" ] && grep -qE '^open erase blocks, random order +fewer than 5 +medium$' "$TMP/out" &&
+	grep -q '14.2M/s at 4MiB falls to 7.6K/s at 4KiB (1868x)' "$TMP/out" &&
+	pass "analyze one collapsing --open-au-nr=5 --random sweep: fewer than 5, medium" ||
+	fail "analyze one collapsing sweep" "$got; $(grep -A2 'random order' "$TMP/out")"
+got=$(jq_ $sh/single-sweep-flat.txt findings.open_random.value findings.open_random.at_least findings.open_random.confidence)
+[ "$got" = "5 true medium" ] && pass "analyze one flat --open-au-nr=5 --random sweep: at least 5, medium" ||
+	fail "analyze one flat sweep" "$got"
+# a sweep between a small write's cost and garbage collection decides nothing
+printf 'flashbench -O --open-au-nr=3 /dev/sdc\n4MiB\t10M/s\n1MiB\t9M/s\n64KiB\t5M/s\n16KiB\t900K/s\n' > "$TMP/mid.txt"
+got=$(jq_ "$TMP/mid.txt" findings.open_linear.value)
+[ "$got" = null ] && "$FB" --analyze "$TMP/mid.txt" | grep -q 'between a small write.s cost' &&
+	pass "analyze one sweep between the two: not determined, with the figures" || fail "analyze one sweep between the two" "$got"
+# JSON is what parses as JSON: a paste that starts with a bracket is text,
+# a JSON result cut short still says where
+printf '[quote]\n$ flashbench -a /dev/sdb --blocksize=1024\n' > "$TMP/q.txt"
+sed -n '/^align/,$p' tests/real/classic-readme.txt | head -17 >> "$TMP/q.txt"
+got=$(jq_ "$TMP/q.txt" findings.erase_block.value source.align_rows)
+[ "$got" = "4194304 17" ] && pass "analyze text starting with a [quote] marker reads as text" || fail "analyze [quote] text" "$got $(cat "$TMP/err")"
+"$FB" -a --json sim:sd-4m > "$TMP/a1.json"
+head -30 "$TMP/a1.json" > "$TMP/half.json"
+expect_error "analyze names the place where a cut-off JSON result ends" 2 "half.json:31:1: invalid JSON" "$FB" --analyze "$TMP/half.json"
+# our own rows need no repair
+"$FB" -a --blocksize=1024 sim:sd-4m | "$FB" --analyze --json - | "$JP" source.align_runs.0.repaired source.align_runs.0.dropped > "$TMP/got"
+[ "$(paste -sd' ' "$TMP/got")" = "0 0" ] && pass "analyze our own -a text: no row repaired or dropped" ||
+	fail "analyze our own -a text: no row repaired or dropped" "$(cat "$TMP/got")"
+
 # our own -a output and an open-au sweep, on simulated cards
 "$FB" -a --blocksize=1024 sim:sd-4m > "$TMP/a.txt" && "$FB" --analyze "$TMP/a.txt" > "$TMP/out" 2>&1 &&
 	grep -qE '^erase block size +4MiB +medium' "$TMP/out" && pass "analyze our -a of sim:sd-4m: 4MiB" ||
