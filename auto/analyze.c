@@ -421,9 +421,9 @@ static void not_separated(struct finding *erase, uint64_t e, const struct separa
 			    s->nout, d, g, h, k, l, fmt_time(m, s->in_lo));
 	else
 		finding_not(erase, "crossing a multiple of %s costs %s to %s (%u rows), crossing the %u others %s to %s: "
-			    "only %s apart, within %.0f noises of these reads (%s), so no step is determined", a, b, c,
+			    "only %s apart, less than %g x the reads' own noise (%s), so no step is determined", a, b, c,
 			    s->nin, s->nout, d, g, fmt_time(h, s->in_lo - s->out_hi), ERASE_SEPARATE_NOISES,
-			    fmt_time(k, margin));
+			    fmt_time(k, margin / ERASE_SEPARATE_NOISES));
 }
 
 /* The q-quantile of v (sorted in place): the value with n*q below it. */

@@ -166,6 +166,25 @@ static void run_erase(const struct saved_text *t, size_t k, struct finding *f)
 	classic_erase(rows, n, &lv, f);
 }
 
+/* Noise from repeated rows: runs at run a's block size that read the same
+ * alignment differ by this much (median), 0 when no alignment repeats.  The
+ * erase step must stand out of it as it must of pre against post. */
+static double repeat_noise(const struct saved_text *t, size_t a)
+{
+	double v[SAVED_ALIGN_RUNS * SAVED_ALIGN_ROWS];
+	size_t m = 0;
+
+	for (size_t k = 0; k < t->nalign; k++) {
+		if (k == a || t->align[k].bs != t->align[a].bs)
+			continue;
+		for (size_t i = 0; i < t->align[a].n; i++)
+			for (size_t j = 0; j < t->align[k].n; j++)
+				if (t->align[k].rows[j].align == t->align[a].rows[i].align)
+					v[m++] = fabs(t->align[k].rows[j].diff - t->align[a].rows[i].diff);
+	}
+	return middle(v, m);
+}
+
 static void align_part(const struct saved_text *t, struct saved_report *s)
 {
 	struct auto_report *r = &s->r;
@@ -198,6 +217,11 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 		r->nrows2 = run_rows(&t->align[b], 0, r->rows2);
 	}
 	classic_page(t, a, b, &r->page, &r->levels);
+	{
+		double rep = repeat_noise(t, a);
+		if (rep > r->levels.noise)
+			r->levels.noise = rep;
+	}
 	classic_erase(r->rows, r->nrows, &r->levels, &r->erase);
 
 	/* the other runs on their own: combined where they agree */
@@ -212,12 +236,21 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 			finding_evidence(&r->erase, "%s with %s reads (line %u) shows the same step", how,
 					 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line);
 		} else if (o->determined != r->erase.determined || (o->determined && o->value != r->erase.value)) {
-			if (r->erase.determined)
+			if (r->erase.determined) {
 				r->erase.conf = CONF_LOW;
-			snprintf(r->erase.why, sizeof(r->erase.why), "%s with %s reads (line %u) %s%s", how,
-				 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line,
-				 o->determined ? "shows its step at " : "shows no step",
-				 o->determined ? format_size(y, sizeof(y), o->value) : "");
+				snprintf(r->erase.why, sizeof(r->erase.why), "%s with %s reads (line %u) %s%s", how,
+					 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line,
+					 o->determined ? "shows its step at " : "shows no step",
+					 o->determined ? format_size(y, sizeof(y), o->value) : "");
+			} else {
+				/* the reason it is not determined stays first */
+				finding_evidence(&r->erase, "%s with %s reads (line %u) alone shows a step at %s, %s", how,
+						 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line,
+						 format_size(y, sizeof(y), o->value),
+						 t->align[k].bs == t->align[a].bs ? "but the two runs differ by more than the step "
+										   "at the same alignments" :
+										   "not this run");
+			}
 			next_step(s, "run `flashbench -a --blocksize=1024 DEV` once more: the runs here disagree");
 		}
 	}

@@ -139,6 +139,11 @@ printf 'flashbench -O --open-au-nr=3 /dev/sdc\n4MiB\t10M/s\n1MiB\t9M/s\n64KiB\t5
 got=$(jq_ "$TMP/mid.txt" findings.open_linear.value)
 [ "$got" = null ] && "$FB" --analyze "$TMP/mid.txt" | grep -q 'between a small write.s cost' &&
 	pass "analyze one sweep between the two: not determined, with the figures" || fail "analyze one sweep between the two" "$got"
+# repeated runs are the table's own noise too
+"$FB" --analyze $sh/repeated-runs-disagree.txt > "$TMP/out" 2>&1
+grep -q 'only 123µs apart, less than 2 x the reads. own noise (75µs), so no step is determined' "$TMP/out" &&
+	pass "analyze two runs that differ by 75µs at every alignment: a 123µs step is not determined" ||
+	fail "analyze two runs that differ" "$(grep -A2 '^erase' "$TMP/out")"
 # JSON is what parses as JSON: a paste that starts with a bracket is text,
 # a JSON result cut short still says where
 printf '[quote]\n$ flashbench -a /dev/sdb --blocksize=1024\n' > "$TMP/q.txt"
