@@ -78,6 +78,9 @@ void report_analyze_text(FILE *f, const char *source, const struct saved_text *t
 	read_text(f, t, s);
 	if (t->dropped)
 		fprintf(f, "    %u row%s beyond what --analyze keeps were skipped\n", t->dropped, t->dropped == 1 ? "" : "s");
+	if (t->cut_rows)
+		fprintf(f, "    %u row%s of a table of columns had fewer cells than the rows above (cut off) and %s dropped\n",
+			t->cut_rows, t->cut_rows == 1 ? "" : "s", t->cut_rows == 1 ? "was" : "were");
 	fputc('\n', f);
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		report_finding_text(f, all[i]);
@@ -110,7 +113,7 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 		{ "lines", JM_UINT, .uint = t->lines }, { "table_lines", JM_UINT, .uint = t->table_lines },
 		{ "align_rows", JM_UINT, .uint = align_rows_read(t) },
 		{ "open_au_rows", JM_UINT, .uint = open_rows_read(t) }, { "find_fat_rows", JM_UINT, .uint = t->fat_rows },
-		{ "json_results", JM_UINT, .uint = t->json_results }, JM_END });
+		{ "json_results", JM_UINT, .uint = t->json_results }, { "cut_rows", JM_UINT, .uint = t->cut_rows }, JM_END });
 	json_array(&j, "align_runs");
 	for (size_t k = 0; k < t->nalign; k++) {
 		const struct saved_align_run *run = &t->align[k];

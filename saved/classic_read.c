@@ -713,7 +713,11 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			while (k < w.n && !rate_word(w.t[k].s, &more))
 				k++;
 			rd.run = NULL;
-			if (k > i + 2 && rd.c.mode != 'f') {
+			if (rd.ncols && k - i - 1 < rd.ncols && size < rd.cols[0]->size[rd.cols[0]->n - 1]) {
+				/* a row of a table of columns with cells missing:
+				 * cut off where the copy ended */
+				out->cut_rows++;
+			} else if (k > i + 2 && rd.c.mode != 'f') {
 				/* several columns: one card each under a header
 				 * line of names, or after an -O command; else (as
 				 * posted without its command) find-fat */

@@ -94,6 +94,7 @@ struct saved_text {
 	unsigned fat_rows;          /* find-fat rows read */
 	unsigned json_results;      /* --json results read (0: classic text) */
 	unsigned dropped;           /* rows beyond the limits above */
+	unsigned cut_rows;          /* rows of a table of columns with cells missing (cut off), dropped */
 	uint64_t card_erase;        /* preferred_erase_size the text quotes, 0 if none */
 };
 
