@@ -91,6 +91,9 @@ void report_analyze_text(FILE *f, const char *source, const struct saved_text *t
 		if (s->cards[c].random)
 			report_finding_text(f, &s->cards[c].open_random);
 	}
+	if (s->cards_left)
+		fprintf(f, "\n%u more column%s of card tables not analysed (at most %d cards are)\n", s->cards_left,
+			s->cards_left == 1 ? "" : "s", SAVED_CARDS);
 	report_recommendations_text(f, &r->rec, 512);
 	if (s->nnext) {
 		fprintf(f, "\nnext steps\n");

@@ -777,6 +777,8 @@ static void open_by_card(const struct saved_text *t, struct saved_report *s)
 		card_name(&t->open[i], name, sizeof(name));
 		for (c = 0; c < s->ncards && strcmp(s->cards[c].name, name); c++)
 			;
+		if (c == s->ncards && s->ncards == SAVED_CARDS)
+			s->cards_left++;
 		if (c == s->ncards && s->ncards < SAVED_CARDS) {
 			snprintf(s->cards[c].name, sizeof(s->cards[c].name), "%s", name);
 			s->cards[c].line = t->open[i].line;

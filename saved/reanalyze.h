@@ -50,6 +50,7 @@ struct saved_report {
 	const struct saved_findings *found;  /* an --auto or --analyze result read, or NULL */
 	struct saved_card cards[SAVED_CARDS]; /* cards of column tables, each analysed on its own */
 	size_t ncards;
+	unsigned cards_left;                 /* more cards than SAVED_CARDS: not analysed */
 };
 
 void reanalyze(const struct saved_text *t, struct saved_report *s);

@@ -108,6 +108,11 @@ void row_hygiene(struct saved_align_run *run)
 
 	for (int f = 0; f < 3; f++)
 		med[f] = field_median(run, f);
+	/* a field with no trusted unit takes the others' reads as its
+	 * reference (pre, on and post read the same amount) */
+	for (int f = 0; f < 3; f++)
+		if (!med[f])
+			med[f] = med[(f + 1) % 3] ? med[(f + 1) % 3] : med[(f + 2) % 3];
 	for (size_t k = 0; k < run->n; k++) {
 		struct align_row *r = &run->rows[k];
 		struct dropped *d = &drop[ndrop];
@@ -122,6 +127,14 @@ void row_hygiene(struct saved_align_run *run)
 				snprintf(d->why, sizeof(d->why), "%s %.6g has no unit: the row was cut off", field_name[f], v);
 				bad = 1;
 				break;
+			}
+			if (!med[f] && run->unit[k][f] == TU_S) {
+				/* every read of the run lost its µ: no block read
+				 * takes seconds, so they are µs */
+				set_field(r, f, v / 1e6);
+				field_fixed++;
+				field_slip_seen = 1e6;
+				continue;
 			}
 			if (!med[f] || (v >= med[f] / FIELD_APART && v <= med[f] * FIELD_APART))
 				continue;

@@ -439,6 +439,20 @@ static int first_value_parses(const char *text, size_t len, struct fb_err *e)
 	return !rc;
 }
 
+/* Does the text at i start like JSON: '{', or '[' then a value's first
+ * byte ("[edit]", "[quote]" do not)? */
+static int json_like(const char *text, size_t len, size_t i)
+{
+	size_t k;
+
+	if (i >= len || (text[i] != '{' && text[i] != '['))
+		return 0;
+	if (text[i] == '{')
+		return 1;
+	k = skip_blank(text, len, i + 1);
+	return k >= len || strchr("{[\"]-0123456789", text[k]);
+}
+
 int saved_is_json(const char *text, size_t len)
 {
 	struct fb_err e = { 0, "" };
@@ -541,8 +555,7 @@ int saved_read(const char *text, size_t len, const char *name, struct saved_text
 		classic_read(text, len, t);
 		/* it started like JSON, parsed as none, and holds no table:
 		 * most likely JSON cut short or broken, so say where */
-		if (i < len && (text[i] == '{' || text[i] == '[') && !t->nalign && !t->nopen && !t->nfat &&
-		    !t->nother) {
+		if (json_like(text, len, i) && !t->nalign && !t->nopen && !t->nfat && !t->nother) {
 			memset(t, 0, sizeof(*t));
 			return read_json(text, len, name, t, found, e);
 		}

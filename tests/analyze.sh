@@ -340,3 +340,14 @@ expect_error "analyze refuses an --auto measurement no device took" 2 'auto-huge
 printf 'flashbench -a -b 1k /dev/sdb\nalign 4096\tpre 1ms\ton 1ms\tpost 1ms\tdiff -1e300ns\nalign 2048\tpre 1ms\ton 1ms\tpost 1ms\tdiff 0\n' > "$TMP/huge.txt"
 expect_error "analyze refuses a pasted diff no device took" 2 \
 	'huge.txt:2: the -a run.s row for align 4096 holds a time no device took' "$FB" --analyze "$TMP/huge.txt"
+
+# hostile shapes: every read of a run with its µ lost is still read as µs;
+# "[edit" alone is text without a table, not broken JSON
+printf 'flashbench -a --blocksize=1024 /dev/sdb\n' > "$TMP/allmu.txt"
+sed -n '/^align/p' tests/real/classic-readme.txt | sed 's/µs/s/g' >> "$TMP/allmu.txt"
+got=$(jq_ "$TMP/allmu.txt" findings.erase_block.value findings.page.value source.align_runs.0.dropped)
+[ "$got" = "4194304 16384 0" ] && pass "analyze a table whose every µ was lost: read as µs, the README's 4MiB" ||
+	fail "analyze a table whose every µ was lost" "$got"
+printf '[edit\n' > "$TMP/edit.txt"
+expect_error "analyze a paste starting \"[edit\" without a table: no table, not invalid JSON" 2 "no flashbench -a, -O or --find-fat table found" \
+	"$FB" --analyze "$TMP/edit.txt"
