@@ -620,10 +620,23 @@ static int column_header(const struct words *w, unsigned line, size_t ncols, cha
 	nc = header_cells(p, n, cells, sizeof(cells) / sizeof(cells[0]));
 	for (size_t k = 0; k < ncols; k++)
 		names[k][0] = '\0';
-	if (nc == ncols + 1 || nc == ncols)
+	if (nc == ncols + 1 || nc == ncols) {
 		for (size_t k = 0; k < ncols; k++)
 			memcpy(names[k], cells[k + (nc - ncols)], SAVED_CARD_NAME);
-	return 1;
+		return 1;
+	}
+	/* cells that do not match the columns: a header only when it starts
+	 * with the rows' label ("Size ..."), not prose above a table */
+	{
+		static const char *const labels[] = { "size", "chunk", "block", "segment", NULL };
+		const char *q = p;
+		while (q < p + n && (*q == ' ' || *q == '\t' || *q == '|' || *q == '!' || *q == '>'))
+			q++;
+		for (int k = 0; labels[k]; k++)
+			if ((size_t)(p + n - q) >= strlen(labels[k]) && !strncasecmp(q, labels[k], strlen(labels[k])))
+				return 1;
+	}
+	return 0;
 }
 
 /* A row of a table of several rate columns (t[0..ncols-1]): one -O table

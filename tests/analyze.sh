@@ -351,3 +351,8 @@ got=$(jq_ "$TMP/allmu.txt" findings.erase_block.value findings.page.value source
 printf '[edit\n' > "$TMP/edit.txt"
 expect_error "analyze a paste starting \"[edit\" without a table: no table, not invalid JSON" 2 "no flashbench -a, -O or --find-fat table found" \
 	"$FB" --analyze "$TMP/edit.txt"
+# prose above a table of several columns is no header of card names: without
+# an -O command it stays a find-fat table
+printf 'Here are the find-fat results of my card, I hope they help:\n4MiB 3M/s 9M/s 9M/s 9M/s\n2MiB 3M/s 9M/s 9M/s 9M/s\n1MiB 3M/s 9M/s 9M/s 9M/s\n512KiB 3M/s 9M/s 9M/s 9M/s\n' > "$TMP/prose.txt"
+got=$(jq_ "$TMP/prose.txt" "cards#" source.find_fat_rows findings.fat_area.value)
+[ "$got" = "0 4 1" ] && pass "analyze prose above a table of columns: a find-fat table, not cards" || fail "analyze prose above columns" "$got"
