@@ -810,7 +810,7 @@ static void open_by_card(const struct saved_text *t, struct saved_report *s)
 			mine->open[mine->nopen++] = t->open[i];
 	open_part(mine, s, &r->erase);
 	if (s->ncards)
-		next_step(s, "for each card, sweep --open-au-nr from 1 up with the same erase size (scripts/open-au-sweep.sh "
+		next_step(s, "for each card, sweep --open-au-nr from 1 up with the same erase size (flashbench-open-au-sweep "
 			  "-e SIZE DEV; it writes): one table per count says more than one count per card");
 	if (!own)
 		for (int rnd = 0; rnd < 2; rnd++)
