@@ -147,13 +147,20 @@ static void announce(const struct cli *c, const struct vm_plan *p)
 #define STOP_OUTPUT (-1)
 static volatile sig_atomic_t stop_requested, restoring;
 
+/* The first signal is the one that stopped the run (a script passing on
+ * the Ctrl-C its terminal also sent, or a SIGTERM during the put-back, is
+ * not a new cause); a stop for the output gives way to a signal. */
 static void on_signal(int sig)
 {
 	static const char msg[] = "flashbench: putting the saved data back; this is not interrupted, please wait\n";
+	static volatile sig_atomic_t told;
 
-	stop_requested = sig;
-	if (restoring)
+	if (stop_requested <= 0)
+		stop_requested = sig;
+	if (restoring && !told) {
+		told = 1;
 		(void)!write(2, msg, sizeof(msg) - 1);
+	}
 }
 
 /* Ctrl-C and friends stop a test at the next request, cleanly. */
