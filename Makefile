@@ -42,7 +42,7 @@ $(O)/erase: $(O)/erase.o $(CORE_OBJ)
 $(O)/tests/unit: $(O)/tests/unit.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o
+$(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o $(O)/lib/crc32c.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 $(O)/%.o: %.c $(HDRS)
