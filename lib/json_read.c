@@ -393,7 +393,7 @@ int json_load(const char *path, struct json_value **out, struct fb_err *e)
 	*out = NULL;
 	if (!f)
 		return fb_fail(e, EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
-	rc = read_stream(f, path, &buf, &len, e);
+	rc = read_stream(f, is_stdin ? "standard input" : path, &buf, &len, e);
 	if (!is_stdin)
 		fclose(f);
 	if (rc == 0)
