@@ -113,7 +113,7 @@ static int check_program(struct cli *c, struct fb_err *e)
 	if (c->program_writes && !c->write)
 		return fb_fail(e, EXIT_USAGE, "%s writes to the device: add --write to allow it (the data in the "
 			       "range it announces are lost)", c->program);
-	return 0;
+	return c->program_writes ? device_check_input(c->device, "--program", c->program, e) : 0;
 }
 
 static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
@@ -347,7 +347,8 @@ static int do_restore(const struct cli *c)
 	int rc;
 
 	restoring = 1;
-	if (claim_take(c->device, &claim, &e) || dev_open(&d, c->device, DEV_READWRITE, &e)) {
+	if (journal_check_target(c->device, &e) || claim_take(c->device, &claim, &e) ||
+	    dev_open(&d, c->device, DEV_READWRITE, &e)) {
 		claim_release(claim);
 		return die(&e);
 	}
@@ -462,7 +463,7 @@ static int run_analyze(const struct cli *c)
 			"standard input)", c->analyze, strerror(errno));
 	else if (!t || !s || !found)
 		fb_fail(&e, EXIT_DEVICE, "out of memory");
-	else if (!read_stream(in, c->analyze, &text, &len, &e) &&
+	else if (!read_stream(in, stdin_ ? "standard input" : c->analyze, &text, &len, &e) &&
 		 !saved_read(text, len, stdin_ ? "standard input" : c->analyze, t, found, &e)) {
 		if (!found->have && !t->nalign && !t->nopen && !t->nfat && !t->nother)
 			fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a, -O or --find-fat table found (%u lines read); give "
@@ -657,10 +658,15 @@ int main(int argc, char **argv)
 {
 	static struct run r;
 	struct fb_err e = { 0, "" };
-	int rc = cli_parse(argc, argv, &r.c, &e);
+	int rc;
 
+	if (output_check_stdio(NULL, &e)) /* even --help: nothing goes into a block device */
+		return die(&e);
+	rc = cli_parse(argc, argv, &r.c, &e);
 	if (rc > 0)
 		return 0;
+	if (!rc && output_check_stdio(r.c.device, &e))
+		return die(&e);
 	if (rc < 0 || check_params(&r.c, &e) || check_inputs(&r.c, &e) ||
 	    (r.c.mode == RUN_PROGRAM && check_program(&r.c, &e)))
 		return die(&e);

@@ -38,14 +38,18 @@ void claim_release(struct claim *c)
 static int take_lock(const char *path, const struct medium *m, struct claim *c, struct fb_err *e)
 {
 	char dir[PATH_MAX], key[96], file[PATH_MAX + 128], pid[32] = "";
+	struct stat st;
 
 	if (state_dir_make(dir, sizeof(dir), "the lock that keeps two runs off one medium", e))
 		return -1;
 	medium_key(m, key, sizeof(key));
 	snprintf(file, sizeof(file), "%s/%s.lock", dir, key);
-	if ((c->lock = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0)
+	if ((c->lock = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600)) < 0)
 		return fb_fail(e, EXIT_DEVICE, "cannot open the lock file %s: %s; set FLASHBENCH_STATE_DIR to a "
 			       "writable directory", file, strerror(errno));
+	if (fstat(c->lock, &st) || !S_ISREG(st.st_mode))
+		return fb_fail(e, EXIT_DEVICE, "the lock file %s is not a regular file; remove it (or set "
+			       "FLASHBENCH_STATE_DIR to another directory)", file);
 	if (flock(c->lock, LOCK_EX | LOCK_NB)) {
 		ssize_t n = errno == EWOULDBLOCK ? pread(c->lock, pid, sizeof(pid) - 1, 0) : -1;
 		if (errno != EWOULDBLOCK && n < 0)

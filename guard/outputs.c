@@ -73,3 +73,47 @@ int output_check_stdin_copy(const char *opt, const char *target, struct fb_err *
 		       "the input came from, and the output would replace it; name another file (it was left as "
 		       "it was)", opt, target);
 }
+
+int output_check_stdio(const char *device, struct fb_err *e)
+{
+	static const char *const name[3] = { "", "standard output", "standard error" };
+	struct medium m = { .kind = MEDIUM_NONE };
+	struct stat st;
+
+	if (device && strncmp(device, "sim:", 4))
+		medium_of(device, &m);
+	for (int fd = 1; fd <= 2; fd++) {
+		int block, medium;
+		if (fstat(fd, &st))
+			continue;
+		block = S_ISBLK(st.st_mode);
+		medium = S_ISREG(st.st_mode) && m.kind == MEDIUM_FILE && st.st_dev == (dev_t)m.dev &&
+			 st.st_ino == (ino_t)m.ino;
+		if (!block && !medium)
+			continue;
+		if (fd == 2) { /* nowhere to say it: say nothing rather than write there */
+			int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+			if (null >= 0) {
+				dup2(null, 2);
+				close(null);
+			}
+		}
+		return fb_fail(e, EXIT_USAGE, "%s is %s: the output would overwrite it; redirect it to a file or a "
+			       "pipe", name[fd], block ? "a block device" : "the device under test");
+	}
+	return 0;
+}
+
+int device_check_input(const char *device, const char *opt, const char *input, struct fb_err *e)
+{
+	struct medium m;
+	struct stat st;
+
+	if (!device || !strncmp(device, "sim:", 4) || stat(input, &st))
+		return 0;
+	medium_of(device, &m);
+	if (m.kind != MEDIUM_FILE || (dev_t)m.dev != st.st_dev || (ino_t)m.ino != st.st_ino)
+		return 0;
+	return fb_fail(e, EXIT_USAGE, "%s is the %s file the run reads (%s): a test would overwrite it; name the "
+		       "device to test", device, opt, input);
+}

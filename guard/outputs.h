@@ -22,4 +22,13 @@ int output_check_input(const char *opt, const char *path, const char *input, str
  * `cat a.json | flashbench --compare - b.json -o a.json`). */
 int output_check_stdin_copy(const char *opt, const char *target, struct fb_err *e);
 
+/* Is the device under test (its medium) the input file of option opt? */
+int device_check_input(const char *device, const char *opt, const char *input, struct fb_err *e);
+
+/* Standard output and standard error are outputs too: neither may be a
+ * block device or the medium of device (NULL or sim: none).  When standard
+ * error is, it is pointed at /dev/null first (the refusal cannot be said
+ * there).  Usage errors. */
+int output_check_stdio(const char *device, struct fb_err *e);
+
 #endif

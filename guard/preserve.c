@@ -187,7 +187,8 @@ static int index_write(const struct journal *j, struct fb_err *e)
 	n = snprintf(text, sizeof(text), "journal %s\ndevice %s\nblock %d\nnumber %llu\ndisk %llu\nmedium %s\n"
 		     "saved %u %llu\n", j->abspath, j->device, j->m.is_block, (unsigned long long)j->m.number,
 		     (unsigned long long)j->m.disk, j->m.text, j->seq, (unsigned long long)j->bytes);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	unlink(tmp); /* a stale one, whatever it is: ours is made new */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || write_all(fd, text, (size_t)n) || fsync(fd) || close(fd) || rename(tmp, entry)) {
 		int err = errno;
 		if (fd >= 0)
@@ -364,8 +365,8 @@ int journal_check_target(const char *device, struct fb_err *e)
 
 	if (header_at(device, &jh))
 		return 0;
-	return fb_fail(e, EXIT_USAGE, "%s is a flashbench journal (data saved from %.200s): a write test would "
-		       "overwrite what it saved; put it back first (flashbench --restore %s %.200s) or name another "
+	return fb_fail(e, EXIT_USAGE, "%s is a flashbench journal (data saved from %.200s): writing to it would "
+		       "destroy what it saved; put it back first (flashbench --restore %s %.200s) or name another "
 		       "device", device, jh.device, device, jh.device);
 }
 

@@ -2,6 +2,7 @@
 #include "guard/safety.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,21 @@ static const struct medium_alias *alias_of(const struct medium_aliases *a, dev_t
 		if (a->v[i].rdev == d)
 			return &a->v[i];
 	return NULL;
+}
+
+/* The "flags:" field of an fdinfo file (octal). */
+static int read_flags(const char *info, char *buf, size_t len)
+{
+	FILE *f = fopen(info, "re");
+	char line[128];
+	int rc = -1;
+
+	while (f && rc && fgets(line, sizeof(line), f))
+		if (sscanf(line, "flags: %31s", buf) == 1 && strlen(buf) < len)
+			rc = 0;
+	if (f)
+		fclose(f);
+	return rc;
 }
 
 static void comm_of(long pid, char *buf, size_t len)
@@ -285,10 +301,121 @@ void safety_who_opens(const struct medium_aliases *a, char *buf, size_t len)
 		closedir(dp);
 }
 
+/* ------------------------------------------------------------ writers, locks */
+
+/* Is what fd (of /proc/PID/fd) names the medium, or an alias of it?  Its
+ * name for a message in buf. */
+static int names_medium(const struct ns_scan *s, const struct medium *m, const struct stat *st, char *buf,
+			size_t len)
+{
+	const struct medium_alias *al;
+
+	if (S_ISREG(st->st_mode) && m->kind == MEDIUM_FILE && st->st_dev == (dev_t)m->dev &&
+	    st->st_ino == (ino_t)m->ino) {
+		snprintf(buf, len, "%s", s->target ? "the file behind it" : s->path);
+		return 1;
+	}
+	if (S_ISBLK(st->st_mode) && (al = alias_of(s->a, st->st_rdev))) {
+		snprintf(buf, len, "%s", al->rdev == s->target ? s->path : medium_alias_name(al));
+		return 1;
+	}
+	return 0;
+}
+
+/* A program with the medium (or an alias) open for writing: a virtual
+ * machine, dd in another terminal, an NBD server... */
+static int check_writers(const struct ns_scan *s, const struct medium *m)
+{
+	DIR *dp = opendir("/proc");
+	struct dirent *de;
+	int rc = 0;
+
+	while (dp && !rc && (de = readdir(dp))) {
+		char p[300];
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		DIR *fds;
+		struct dirent *fe;
+		if (*end || pid <= 0 || pid == (long)getpid())
+			continue;
+		snprintf(p, sizeof(p), "/proc/%ld/fd", pid);
+		if (!(fds = opendir(p)))
+			continue;
+		while (!rc && (fe = readdir(fds))) {
+			char fd[600], info[600], flags[32], what[600], comm[32];
+			struct stat st;
+			snprintf(fd, sizeof(fd), "%s/%s", p, fe->d_name);
+			if (fe->d_name[0] == '.' || stat(fd, &st) || !names_medium(s, m, &st, what, sizeof(what)))
+				continue;
+			snprintf(info, sizeof(info), "/proc/%ld/fdinfo/%s", pid, fe->d_name);
+			if (read_flags(info, flags, sizeof(flags)) || (strtoul(flags, NULL, 8) & O_ACCMODE) == O_RDONLY)
+				continue;
+			comm_of(pid, comm, sizeof(comm));
+			rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: process %ld (%s) has %s open for writing; stop it "
+				     "first", s->path, pid, comm, what);
+		}
+		closedir(fds);
+	}
+	if (dp)
+		closedir(dp);
+	return rc;
+}
+
+/* A lock on the medium file or an alias's node (/proc/locks): qemu and
+ * other programs lock the images they use. */
+static int check_locks(const struct ns_scan *s, const struct medium *m)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	char line[512];
+	int rc = 0;
+
+	while (f && !rc && fgets(line, sizeof(line), f)) {
+		char kind[16], type[16];
+		unsigned ma, mi;
+		unsigned long long ino;
+		long pid;
+		struct stat st = { 0 };
+		char what[600], who[64] = "";
+		if (sscanf(line, "%*s %15s %*s %15s %ld %x:%x:%llu", kind, type, &pid, &ma, &mi, &ino) != 6 &&
+		    sscanf(line, "%*s %*s %15s %*s %15s %ld %x:%x:%llu", kind, type, &pid, &ma, &mi, &ino) != 6)
+			continue;
+		st.st_dev = makedev(ma, mi);
+		st.st_ino = (ino_t)ino;
+		st.st_mode = S_IFREG;
+		if (!names_medium(s, m, &st, what, sizeof(what))) {
+			int hit = 0;
+			for (size_t i = 0; i < s->a->n && !hit; i++) {
+				struct stat node;
+				if (s->a->v[i].node[0] && !stat(s->a->v[i].node, &node) && node.st_dev == st.st_dev &&
+				    node.st_ino == st.st_ino) {
+					snprintf(what, sizeof(what), "%s", s->a->v[i].rdev == s->target ? s->path :
+						 medium_alias_name(&s->a->v[i]));
+					hit = 1;
+				}
+			}
+			if (!hit)
+				continue;
+		}
+		if (pid > 0 && pid != (long)getpid()) {
+			char comm[32];
+			comm_of(pid, comm, sizeof(comm));
+			snprintf(who, sizeof(who), " (process %ld, %s)", pid, comm);
+		} else if (pid == (long)getpid()) {
+			continue;
+		}
+		rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: a program holds a %s lock on %s%s, as programs that "
+			     "use an image do (a virtual machine...); stop it first", s->path, type, what, who);
+	}
+	if (f)
+		fclose(f);
+	return rc;
+}
+
 int safety_check(const char *path, const struct medium *m, dev_t target, const struct medium_aliases *a,
 		 struct fb_err *e)
 {
 	struct ns_scan s = { .path = path, .target = target, .a = a, .e = e };
 
-	return check_mounts(&s) || check_swaps(&s, m) || check_holders(&s) || check_btrfs(&s) ? -1 : 0;
+	return check_mounts(&s) || check_swaps(&s, m) || check_holders(&s) || check_btrfs(&s) ||
+	       check_writers(&s, m) || check_locks(&s, m) ? -1 : 0;
 }

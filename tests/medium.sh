@@ -372,10 +372,10 @@ fi
 head -c 24M /dev/urandom > g.img
 if held jg "$TMP/g.img"; then
 	expect_error "medium: a journal is no device to test" 2 \
-		"^flashbench: jg is a flashbench journal \(data saved from $TMP/g.img\): a write test would overwrite what it saved" \
+		"^flashbench: jg is a flashbench journal \(data saved from $TMP/g.img\): writing to it would destroy what it saved" \
 		"$FB" -O -e 1M -b 256k jg
 	expect_error "medium: a journal never restores onto itself" 2 \
-		"^flashbench: jg lies on jg itself: restoring would overwrite the journal while reading it" \
+		"^flashbench: jg is a flashbench journal \(data saved from $TMP/g.img\): writing to it would destroy what it saved" \
 		"$FB" --restore jg --device-changed jg
 	"$FB" --restore jg "$TMP/g.img" > /dev/null 2>&1 || echo "note: could not restore g.img"
 else
