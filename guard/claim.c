@@ -18,6 +18,7 @@
 
 struct claim {
 	int lock;               /* the flock'ed lock file */
+	char file[PATH_MAX + 128];
 	int *held;              /* O_EXCL descriptors */
 	size_t nheld;
 };
@@ -28,41 +29,73 @@ void claim_release(struct claim *c)
 		return;
 	for (size_t i = 0; i < c->nheld; i++)
 		close(c->held[i]);
-	if (c->lock >= 0)
+	if (c->lock >= 0) { /* removed while still held: a run that opens it after finds another file */
+		unlink(c->file);
 		close(c->lock);
+	}
 	free(c->held);
 	free(c);
+}
+
+/* Hold the lock file: 0, 1 when another run holds it (pid read into pid),
+ * or -1 (errno). */
+static int lock_once(struct claim *c, char *pid, size_t len)
+{
+	struct stat held, now;
+	ssize_t n;
+
+	if ((c->lock = open(c->file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600)) < 0)
+		return -1;
+	if (fstat(c->lock, &held) || !S_ISREG(held.st_mode))
+		return errno = EINVAL, -1;
+	if (flock(c->lock, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK)
+			return -1;
+		n = pread(c->lock, pid, len - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		return 1;
+	}
+	/* the run before may have removed it between our open and flock */
+	if (stat(c->file, &now) || now.st_ino != held.st_ino || now.st_dev != held.st_dev) {
+		close(c->lock);
+		c->lock = -1;
+		return 2;
+	}
+	return 0;
 }
 
 /* The lock of medium m: held by this run from now on, or refused. */
 static int take_lock(const char *path, const struct medium *m, struct claim *c, struct fb_err *e)
 {
-	char dir[PATH_MAX], key[96], file[PATH_MAX + 128], pid[32] = "";
-	struct stat st;
+	char dir[PATH_MAX], key[96], pid[32] = "";
+	int rc = 2;
 
 	if (state_dir_make(dir, sizeof(dir), "the lock that keeps two runs off one medium", e))
 		return -1;
 	medium_key(m, key, sizeof(key));
-	snprintf(file, sizeof(file), "%s/%s.lock", dir, key);
-	if ((c->lock = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600)) < 0)
-		return fb_fail(e, EXIT_DEVICE, "cannot open the lock file %s: %s; set FLASHBENCH_STATE_DIR to a "
-			       "writable directory", file, strerror(errno));
-	if (fstat(c->lock, &st) || !S_ISREG(st.st_mode))
-		return fb_fail(e, EXIT_DEVICE, "the lock file %s is not a regular file; remove it (or set "
-			       "FLASHBENCH_STATE_DIR to another directory)", file);
-	if (flock(c->lock, LOCK_EX | LOCK_NB)) {
-		ssize_t n = errno == EWOULDBLOCK ? pread(c->lock, pid, sizeof(pid) - 1, 0) : -1;
-		if (errno != EWOULDBLOCK && n < 0)
-			return fb_fail(e, EXIT_DEVICE, "cannot lock %s: %s", file, strerror(errno));
-		pid[n > 0 ? n : 0] = '\0';
-		pid[strcspn(pid, "\n")] = '\0';
+	snprintf(c->file, sizeof(c->file), "%s/%s.lock", dir, key);
+	for (int tries = 0; rc == 2 && tries < 100; tries++)
+		rc = lock_once(c, pid, sizeof(pid));
+	if (rc == 1) {
+		close(c->lock);
+		c->lock = -1;
 		return fb_fail(e, EXIT_DEVICE, "%s is in use: another flashbench run%s%s%s is writing to this medium "
 			       "(it holds %s); wait until it ends", path, pid[0] ? " (process " : "", pid,
-			       pid[0] ? ")" : "", file);
+			       pid[0] ? ")" : "", c->file);
+	}
+	if (rc) {
+		int err = errno;
+		if (c->lock >= 0)
+			close(c->lock);
+		c->lock = -1;
+		return fb_fail(e, EXIT_DEVICE, "cannot lock %s: %s; remove it if it is not a regular file, or set "
+			       "FLASHBENCH_STATE_DIR to a writable directory", c->file, rc == 2 ? "it keeps changing" :
+			       strerror(err));
 	}
 	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 	if (ftruncate(c->lock, 0) || pwrite(c->lock, pid, strlen(pid), 0) < 0)
-		return fb_fail(e, EXIT_DEVICE, "cannot write the lock file %s: %s", file, strerror(errno));
+		return fb_fail(e, EXIT_DEVICE, "cannot write the lock file %s: %s", c->file, strerror(errno));
 	return 0;
 }
 
