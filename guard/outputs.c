@@ -10,17 +10,37 @@
 #include <unistd.h>
 
 #include "dev/medium.h"
+#include "guard/preserve.h"
+#include "guard/statedir.h"
 #include "lib/crc32c.h"
 #include "lib/json_read.h"
 #include "lib/outfile.h"
 
+/* Is path in the state directory (the index of unfinished journals)? */
+static int in_state_dir(const char *path)
+{
+	char dir[PATH_MAX], state[PATH_MAX], real[PATH_MAX], rstate[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1, slash ? path : ".");
+	state_dir(state, sizeof(state));
+	return realpath(dir, real) && realpath(state, rstate) && !strcmp(real, rstate);
+}
+
 int output_check(const char *opt, const char *path, const char *device, struct fb_err *e)
 {
+	char saved[300];
 	struct medium m;
 	struct stat st;
 
 	if (outfile_check(opt, path, e))
 		return -1;
+	if (in_state_dir(path))
+		return fb_fail(e, EXIT_USAGE, "%s=%s is in flashbench's state directory, where the index of unfinished "
+			       "journals lives; name a file elsewhere", opt, path);
+	if (journal_holds(path, saved, sizeof(saved)))
+		return fb_fail(e, EXIT_USAGE, "%s=%s is a flashbench journal (data saved from %.200s): the output would "
+			       "destroy what it saved; name another file", opt, path, saved);
 	if (!device || !strncmp(device, "sim:", 4) || stat(path, &st) || !S_ISREG(st.st_mode))
 		return 0;
 	medium_of(device, &m);

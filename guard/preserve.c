@@ -359,12 +359,23 @@ int journal_check_absent(const char *path, const char *device, int creating, str
 
 /* ------------------------------------------------------------ create */
 
+int journal_holds(const char *path, char *device, size_t len)
+{
+	struct journal_header jh;
+
+	if (header_at(path, &jh))
+		return 0;
+	snprintf(device, len, "%s", jh.device);
+	return 1;
+}
+
 int journal_check_target(const char *device, struct fb_err *e)
 {
 	struct journal_header jh;
 
 	if (header_at(device, &jh))
 		return 0;
+
 	return fb_fail(e, EXIT_USAGE, "%s is a flashbench journal (data saved from %.200s): writing to it would "
 		       "destroy what it saved; put it back first (flashbench --restore %s %.200s) or name another "
 		       "device", device, jh.device, device, jh.device);

@@ -35,6 +35,10 @@ void journal_default_path(const char *device, char *buf, size_t len);
  * file. */
 int journal_check_absent(const char *path, const char *device, int creating, struct fb_err *e);
 
+/* Is path a journal (a regular file with a journal's header)?  1 with the
+ * device it was written for in device, else 0. */
+int journal_holds(const char *path, char *device, size_t len);
+
 /* Refuse a write test on device when it is itself a journal (saved data). */
 int journal_check_target(const char *device, struct fb_err *e);
 

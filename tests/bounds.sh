@@ -110,3 +110,27 @@ if [ -s self.fbp ]; then
 		"$FB" --program self.fbp --write self.fbp
 	cmp -s self.fbp self.orig || fail "bounds: a program never writes over its own file" "self.fbp changed"
 fi
+
+# ------------------------------------------------------------ saved data
+# a killed --preserve run's journal, and the index beside it, are never an output
+printf '%s\n' seq '  off 8M' '    len 1M' '      pattern 0x5a' '        off-linear 1M 8' '          write' \
+	'  len 4k' '    repeat 50000000' '      read' > hold.fbp
+head -c 24M /dev/urandom > k.img
+"$FB" --program hold.fbp --write --preserve=kj k.img > /dev/null 2> kj.err &
+pid=$!
+if wait_for "the journal to be saved" 120 grep -q "saved 8388608 bytes" kj.err; then
+	kill -KILL "$pid" 2> /dev/null
+	wait "$pid" 2> /dev/null
+	cp kj kj.orig
+	expect_error "bounds: -o never replaces a journal" 2 \
+		"^flashbench: --out=kj is a flashbench journal \(data saved from k.img\): the output would destroy what it saved" \
+		"$FB" -a -c 1 sim:sd-4m -o kj
+	cmp -s kj kj.orig || fail "bounds: -o never replaces a journal" "the journal changed"
+	"$FB" --restore kj k.img > /dev/null 2>&1 || echo "note: could not restore k.img"
+else
+	kill -KILL "$pid" 2> /dev/null
+	fail "bounds: -o never replaces a journal" "no journal: $(cat kj.err)"
+fi
+expect_error "bounds: -o never goes into the state directory" 2 \
+	"^flashbench: --out=$FLASHBENCH_STATE_DIR/x.txt is in flashbench's state directory" \
+	"$FB" -a -c 1 sim:sd-4m -o "$FLASHBENCH_STATE_DIR/x.txt"
