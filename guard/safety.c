@@ -268,13 +268,17 @@ static int check_btrfs(const struct ns_scan *s)
 
 /* ------------------------------------------------------------ open */
 
-void safety_who_opens(const struct medium_aliases *a, char *buf, size_t len)
+/* Call fn for every descriptor of every other process that this one may
+ * see (its fd number as text, and what it names); a non-zero return stops. */
+typedef int (*fd_fn)(void *ctx, long pid, const char *fd, const struct stat *st);
+
+static int each_open_fd(fd_fn fn, void *ctx)
 {
 	DIR *dp = opendir("/proc");
 	struct dirent *de;
+	int rc = 0;
 
-	buf[0] = '\0';
-	while (dp && !buf[0] && (de = readdir(dp))) {
+	while (dp && !rc && (de = readdir(dp))) {
 		char p[300];
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
@@ -285,20 +289,46 @@ void safety_who_opens(const struct medium_aliases *a, char *buf, size_t len)
 		snprintf(p, sizeof(p), "/proc/%ld/fd", pid);
 		if (!(fds = opendir(p)))
 			continue;
-		while (!buf[0] && (fe = readdir(fds))) {
-			char fd[600], comm[32];
-			const struct medium_alias *al;
+		while (!rc && (fe = readdir(fds))) {
+			char fd[600];
 			struct stat st;
 			snprintf(fd, sizeof(fd), "%s/%s", p, fe->d_name);
-			if (fe->d_name[0] == '.' || stat(fd, &st) || !S_ISBLK(st.st_mode) || !(al = alias_of(a, st.st_rdev)))
-				continue;
-			comm_of(pid, comm, sizeof(comm));
-			snprintf(buf, len, "by process %ld (%s), which has %s open", pid, comm, medium_alias_name(al));
+			if (fe->d_name[0] != '.' && !stat(fd, &st))
+				rc = fn(ctx, pid, fe->d_name, &st);
 		}
 		closedir(fds);
 	}
 	if (dp)
 		closedir(dp);
+	return rc;
+}
+
+struct opener {
+	const struct medium_aliases *a;
+	char *buf;
+	size_t len;
+};
+
+static int opens_alias(void *ctx, long pid, const char *fd, const struct stat *st)
+{
+	struct opener *o = ctx;
+	const struct medium_alias *al;
+	char comm[32];
+
+	(void)fd;
+	if (!S_ISBLK(st->st_mode) || !(al = alias_of(o->a, st->st_rdev)))
+		return 0;
+	comm_of(pid, comm, sizeof(comm));
+	snprintf(o->buf, o->len, "by process %ld (%s), which has %s open", pid, comm, medium_alias_name(al));
+	return 1;
+}
+
+void safety_who_opens(const struct medium_aliases *a, char *buf, size_t len)
+{
+	struct opener o = { a, buf, len };
+
+	buf[0] = '\0';
+	each_open_fd(opens_alias, &o);
 }
 
 /* ------------------------------------------------------------ writers, locks */
@@ -322,43 +352,33 @@ static int names_medium(const struct ns_scan *s, const struct medium *m, const s
 	return 0;
 }
 
+struct writer {
+	const struct ns_scan *s;
+	const struct medium *m;
+};
+
+static int writes_medium(void *ctx, long pid, const char *fd, const struct stat *st)
+{
+	struct writer *w = ctx;
+	char info[300], flags[32], what[600], comm[32];
+
+	if (!names_medium(w->s, w->m, st, what, sizeof(what)))
+		return 0;
+	snprintf(info, sizeof(info), "/proc/%ld/fdinfo/%.100s", pid, fd);
+	if (read_flags(info, flags, sizeof(flags)) || (strtoul(flags, NULL, 8) & O_ACCMODE) == O_RDONLY)
+		return 0;
+	comm_of(pid, comm, sizeof(comm));
+	return fb_fail(w->s->e, EXIT_DEVICE, "%s is in use: process %ld (%s) has %s open for writing; stop it first",
+		       w->s->path, pid, comm, what);
+}
+
 /* A program with the medium (or an alias) open for writing: a virtual
  * machine, dd in another terminal, an NBD server... */
 static int check_writers(const struct ns_scan *s, const struct medium *m)
 {
-	DIR *dp = opendir("/proc");
-	struct dirent *de;
-	int rc = 0;
+	struct writer w = { s, m };
 
-	while (dp && !rc && (de = readdir(dp))) {
-		char p[300];
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-		DIR *fds;
-		struct dirent *fe;
-		if (*end || pid <= 0 || pid == (long)getpid())
-			continue;
-		snprintf(p, sizeof(p), "/proc/%ld/fd", pid);
-		if (!(fds = opendir(p)))
-			continue;
-		while (!rc && (fe = readdir(fds))) {
-			char fd[600], info[600], flags[32], what[600], comm[32];
-			struct stat st;
-			snprintf(fd, sizeof(fd), "%s/%s", p, fe->d_name);
-			if (fe->d_name[0] == '.' || stat(fd, &st) || !names_medium(s, m, &st, what, sizeof(what)))
-				continue;
-			snprintf(info, sizeof(info), "/proc/%ld/fdinfo/%s", pid, fe->d_name);
-			if (read_flags(info, flags, sizeof(flags)) || (strtoul(flags, NULL, 8) & O_ACCMODE) == O_RDONLY)
-				continue;
-			comm_of(pid, comm, sizeof(comm));
-			rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: process %ld (%s) has %s open for writing; stop it "
-				     "first", s->path, pid, comm, what);
-		}
-		closedir(fds);
-	}
-	if (dp)
-		closedir(dp);
-	return rc;
+	return each_open_fd(writes_medium, &w);
 }
 
 /* A lock on the medium file or an alias's node (/proc/locks): qemu and
