@@ -361,8 +361,9 @@ int read_stream(FILE *in, const char *name, char **text, size_t *len, struct fb_
 	if (!fstat(fileno(in), &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > READ_STREAM_MAX)
 		return too_large(name, e);
 	do {
-		if (*len + 65536 > cap) {
-			char *p = realloc(*text, cap = 2 * cap + 65536);
+		if (*len + 65536 > cap) { /* doubling, but never past what may be read */
+			size_t want = 2 * cap + 65536 < READ_STREAM_MAX + 65536 ? 2 * cap + 65536 : READ_STREAM_MAX + 65536;
+			char *p = realloc(*text, cap = want);
 			if (!p)
 				return fb_fail(e, EXIT_DEVICE, "%s: out of memory", name);
 			*text = p;
