@@ -380,7 +380,7 @@ static struct blockdev *list_block(size_t *n)
 			}
 			v = m;
 		}
-		snprintf(v[*n].name, sizeof(v->name), "%s", de->d_name);
+		snprintf(v[*n].name, sizeof(v->name), "%.63s", de->d_name);
 		v[*n].rdev = d;
 		v[*n].taken = 0;
 		(*n)++;
