@@ -179,11 +179,12 @@ int claim_take(const char *path, struct claim **out, struct fb_err *e)
 			else if (fd == -1 && errno == EBUSY && !is_busy)
 				busy = *al, is_busy = 1;
 		}
-	/* keep only the aliases that meet the bytes under test */
+	/* what uses the aliases that meet the bytes under test (a partition's
+	 * disk among them: a file system on the whole disk covers it too) */
 	{
 		size_t k = 0;
 		for (size_t i = 0; i < a.n; i++)
-			if (medium_overlap(&a.v[i].m, &m) && a.v[i].rdev != target_disk)
+			if (medium_overlap(&a.v[i].m, &m))
 				a.v[k++] = a.v[i];
 		a.n = k;
 	}
