@@ -114,7 +114,7 @@ fi
 # ------------------------------------------------------------ saved data
 # a killed --preserve run's journal, and the index beside it, are never an output
 printf '%s\n' seq '  off 8M' '    len 1M' '      pattern 0x5a' '        off-linear 1M 8' '          write' \
-	'  len 4k' '    repeat 50000000' '      read' > hold.fbp
+	'  len 16M' '    repeat 1000000' '      read' > hold.fbp
 head -c 24M /dev/urandom > k.img
 "$FB" --program hold.fbp --write --preserve=kj k.img > /dev/null 2> kj.err &
 pid=$!

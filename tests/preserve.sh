@@ -147,7 +147,7 @@ echo "SIGINT fault injection: $trials trials, $failures failures"
 # A run killed while it reads for ever after writing leaves a journal of 8
 # records of 1 MiB (device bytes 8 to 16 MiB), all of them overwritten.
 printf '%s\n' seq '  off 8M' '    len 1M' '      pattern 0x5a' '        off-linear 1M 8' '          write' \
-	'  len 4k' '    repeat 50000000' '      read' > hold.fbp
+	'  len 16M' '    repeat 1000000' '      read' > hold.fbp
 head -c 8M /dev/zero | tr '\0' '\132' > z8
 dd if="$L" iflag=direct of=orig.img bs=1M status=none
 mib() { dd if="$1" iflag=direct bs=1M skip="$2" count=1 status=none | sha256sum; }
