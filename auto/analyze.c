@@ -74,6 +74,12 @@
 #define ERASE_NOISE_STEPS 4
 /* high needs even costs: the costliest boundary at most this times the cheapest */
 #define ERASE_EVEN 1.5
+/* an erase block is determined only when the positions at its multiples
+ * separate from every other position: the cheapest multiple costs more than
+ * the costliest other by this many noises of a read (the spread of pre
+ * against post, or of repeated rows); one row per alignment leaves no room
+ * for an outlier, so any overlap means not determined */
+#define ERASE_SEPARATE_NOISES 2.0
 /* write cache: after writes that make the card collect garbage, linear
  * writes that take CACHE_LAG times their steady time are late (they waited
  * for earlier work); CACHE_MIN_LATE of them show a cache (one may pay for
@@ -260,9 +266,10 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 	}
 	page->determined = 1;
 	page->value = lv->unit;
-	finding_evidence(page, "with %s reads, crossing a %s boundary costs %s, crossing a %s boundary %s",
-			 fmt_size(a, bs), fmt_size(b, r[i].align), fmt_time(c, r[i].diff), fmt_size(d, r[i - 1].align),
-			 fmt_time(e, r[i - 1].diff));
+	fmt_size(b, r[i].align);
+	fmt_size(d, r[i - 1].align);
+	finding_evidence(page, "with %s reads, crossing %s %s boundary costs %s, crossing %s %s boundary %s",
+			 fmt_size(a, bs), article(b), b, fmt_time(c, r[i].diff), article(d), d, fmt_time(e, r[i - 1].diff));
 	if (n2 >= 2) {
 		size_t j = first_step(r2, n2, lv->step);
 		have2 = 1;
@@ -355,6 +362,69 @@ static size_t scan_spots(const struct scan_level *lv, size_t n, struct spot *out
 		i = e;
 	}
 	return k;
+}
+
+/* The positions at multiples of e against all the others: each group's
+ * cheapest and costliest, and where. */
+struct separation {
+	unsigned nin, nout;
+	double in_lo, in_hi, out_lo, out_hi;
+	uint64_t in_lo_at, out_hi_at;
+};
+
+static void separate(const struct spot *sp, size_t n, uint64_t e, struct separation *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->in_lo = s->out_lo = 1e300;
+	s->in_hi = s->out_hi = -1e300;
+	for (size_t i = 0; i < n; i++) {
+		double d = sp[i].d;
+		if (sp[i].pos % e == 0) {
+			s->nin++;
+			if (d < s->in_lo) {
+				s->in_lo = d;
+				s->in_lo_at = sp[i].pos;
+			}
+			s->in_hi = fmax(s->in_hi, d);
+		} else {
+			s->nout++;
+			if (d > s->out_hi) {
+				s->out_hi = d;
+				s->out_hi_at = sp[i].pos;
+			}
+			s->out_lo = fmin(s->out_lo, d);
+		}
+	}
+}
+
+/* Do the multiples stand apart from every other position by margin? */
+static int separated(const struct separation *s, double margin)
+{
+	return s->nin && s->nout && s->in_lo - s->out_hi > margin;
+}
+
+/* Why e is not determined: the two groups overlap, or lie too close. */
+static void not_separated(struct finding *erase, uint64_t e, const struct separation *s, double margin)
+{
+	char a[32], b[32], c[32], d[32], g[32], h[32], k[32], l[32], m[32];
+
+	fmt_size(a, e);
+	fmt_time(b, s->in_lo);
+	fmt_time(c, s->in_hi);
+	fmt_time(d, s->out_lo);
+	fmt_time(g, s->out_hi);
+	fmt_size(h, s->out_hi_at);
+	fmt_time(k, s->out_hi);
+	fmt_size(l, s->in_lo_at);
+	if (s->in_lo <= s->out_hi)
+		finding_not(erase, "crossing a multiple of %s costs %s to %s (%u rows), crossing the %u others %s to %s: "
+			    "they overlap (%s costs %s, more than %s's %s), so no step is determined", a, b, c, s->nin,
+			    s->nout, d, g, h, k, l, fmt_time(m, s->in_lo));
+	else
+		finding_not(erase, "crossing a multiple of %s costs %s to %s (%u rows), crossing the %u others %s to %s: "
+			    "only %s apart, less than %g x the reads' own noise (%s), so no step is determined", a, b, c,
+			    s->nin, s->nout, d, g, fmt_time(h, s->in_lo - s->out_hi), ERASE_SEPARATE_NOISES,
+			    fmt_time(k, margin / ERASE_SEPARATE_NOISES));
 }
 
 /* The q-quantile of v (sorted in place): the value with n*q below it. */
@@ -598,6 +668,29 @@ static void erase_sparse(const struct scan_level *lv, size_t n, const struct rea
 		allowed = f.points / 20 > 1 ? f.points / 20 : 1;
 		if (f.predicted < 2 || f.mismatches > allowed)
 			continue;
+		{ /* the pattern must separate the rows, not just fit them */
+			size_t np = 0;
+			struct spot *sp;
+			double *v, margin = ERASE_SEPARATE_NOISES * rl->noise;
+			struct separation sep;
+			for (size_t k = 0; k < n; k++)
+				np += lv[k].npoints;
+			sp = malloc((np ? np : 1) * sizeof(*sp));
+			v = malloc((np ? np : 1) * sizeof(*v));
+			if (!sp || !v) {
+				free(sp);
+				free(v);
+				finding_not(erase, "out of memory");
+				return;
+			}
+			separate(sp, scan_spots(lv, n, sp, v), e, &sep);
+			free(sp);
+			free(v);
+			if (!separated(&sep, margin)) {
+				not_separated(erase, e, &sep, margin);
+				return;
+			}
+		}
 		erase->determined = 1;
 		erase->value = e;
 		{ /* describe the finest level where two boundaries show */
@@ -638,6 +731,7 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 	int stands_out = 0;
 	struct spot *sp;
 	struct fit f, best_fit;
+	struct separation sep;
 	size_t ns;
 	uint64_t best = 0;
 	char a[32], b[32], c[32], d[32];
@@ -688,6 +782,8 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 				best_fit = f;
 			}
 		}
+	if (best)
+		separate(sp, ns, best, &sep);
 	free(sp);
 	free(work);
 	if (best) {
@@ -716,7 +812,7 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 		 * cost; uneven costs or free boundaries leave room for another
 		 * reading of the pattern */
 		if (f.misses == 0 && f.falses == 0 && f.multiples >= ERASE_HIGH_MULTIPLES && f.gap >= 2 * te &&
-		    f.hi <= ERASE_EVEN * f.lo && nvalid == 1)
+		    f.hi <= ERASE_EVEN * f.lo && nvalid == 1 && separated(&sep, te))
 			erase->conf = CONF_HIGH;
 		else
 			erase->conf = CONF_MEDIUM;
@@ -822,10 +918,11 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		finding_evidence(f, "every size down to %s takes the time its length predicts (%s for %s)",
 				 fmt_size(s1, t[n - 1].size), fmt_time(s2, t[n - 1].ns), fmt_size(s3, t[n - 1].size));
 	else
-		finding_evidence(f, "a %s write takes %s, about as long as a %s write (%s): smaller writes cost as "
+		finding_evidence(f, "%s %s write takes %s, about as long as %s %s write (%s): smaller writes cost as "
 				 "much as %s; larger ones a fixed %s plus their transfer",
-				 fmt_size(s1, t[best + 1].size), fmt_time(s2, t[best + 1].ns), fmt_size(s3, t[best].size), fmt_time(s4, t[best].ns),
-				 fmt_size(s5, t[best].size), fmt_time(s6, a));
+				 article(fmt_size(s1, t[best + 1].size)), s1, fmt_time(s2, t[best + 1].ns),
+				 article(fmt_size(s3, t[best].size)), s3, fmt_time(s4, t[best].ns), fmt_size(s5, t[best].size),
+				 fmt_time(s6, a));
 	finding_evidence(f, "%s writes run at %s; %s writes at %s", fmt_size(s1, t[best].size), r1, fmt_size(s2, t[0].size), r2);
 	finding_evidence(f, "the next best candidate, %s, explains the %zu sizes worse by %.0f (squared errors in units of their spread; high needs %.0f)",
 			 fmt_size(s1, t[alt].size), n, worst_alt, MINW_HIGH);
@@ -1195,7 +1292,7 @@ void recommend(const struct finding *erase, const struct finding *page, const st
 			 (unsigned long long)(e / (2 * mib)));
 	else
 		snprintf(r->f2fs, sizeof(r->f2fs), "mkfs.f2fs (default): its 2MiB segments cannot "
-			 "make up a %s section", fmt_size(a, e));
+			 "make up %s %s section", article(fmt_size(a, e)), a);
 	{
 		/* mkfs.vfat takes only powers of two up to 128 sectors: round down */
 		uint64_t cl = unit < 4096 ? 4096 : unit > 32768 ? 32768 : unit;
