@@ -9,6 +9,7 @@
 #include "auto/analyze.h"
 #include "prog/results.h"
 #include "prog/testkind.h"
+#include "saved/classic_read.h"
 #include "lib/svg.h"
 #include "lib/units.h"
 
@@ -223,4 +224,61 @@ int plot_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 int plot_find_fat(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
 	return plot_rows(f, ROWS_FAT, root, p);
+}
+
+/* --analyze: the align rows with the page and erase block found; without
+ * them, the open-au tables (one line each) or the find-fat table (one line
+ * per erase block), as the tests draw them. */
+int plot_saved(FILE *f, const char *source, const struct saved_text *t, const struct auto_report *r)
+{
+	struct chart c;
+	struct arrays a[CHART_SERIES];
+	char title[256], bs[32];
+	size_t n = 0;
+	int rc, fat = !t->nopen;
+
+	if (r->nrows) {
+		format_size(bs, sizeof(bs), r->bs);
+		snprintf(title, sizeof(title), "flashbench --analyze %s: align diff, %s reads", source, bs);
+		return align_chart(f, title, r->rows, r->nrows, r->page.determined ? r->page.value : 0,
+				   r->erase.determined ? r->erase.value : 0, "erase block %s");
+	}
+	if (!t->nopen && !t->nfat)
+		return -1;
+	memset(&c, 0, sizeof(c));
+	n = fat ? t->fat[0].nblocks : t->nopen;
+	if (n > CHART_SERIES)
+		n = CHART_SERIES;
+	for (size_t j = 0; j < n; j++) {
+		size_t rows = fat ? t->fat[0].n : t->open[j].n;
+		if (grow(&a[j], rows)) {
+			drop(a, j + 1);
+			return -1;
+		}
+		for (size_t i = 0; i < rows; i++) {
+			a[j].x[a[j].n] = (double)(fat ? t->fat[0].size[i] : t->open[j].size[i]);
+			a[j].y[a[j].n++] = fat ? t->fat[0].rate[i][j] : t->open[j].rate[i];
+		}
+		c.s[j] = (struct series){ .x = a[j].x, .y = a[j].y, .n = a[j].n };
+		if (fat)
+			snprintf(c.s[j].name, sizeof(c.s[j].name), "erase block %zu", j);
+		else if (t->open[j].column)
+			snprintf(c.s[j].name, sizeof(c.s[j].name), "%.40s", t->open[j].card[0] ? t->open[j].card : "column");
+		else
+			snprintf(c.s[j].name, sizeof(c.s[j].name), "line %u: %u open%s", t->open[j].line, t->open[j].nr,
+				 t->open[j].random ? ", random" : "");
+	}
+	c.ns = (int)n;
+	snprintf(title, sizeof(title), "flashbench --analyze %s: %s", source, fat ? "find-fat" : "open-au");
+	c.title = title;
+	c.xlabel = "chunk size (log scale)";
+	c.ylabel = "write throughput (log scale)";
+	c.xunit = AXIS_BYTES;
+	c.yunit = AXIS_RATE;
+	c.xlog = 1;
+	c.ylog = 1;
+	c.yzero = 1;
+	rc = draw(f, &c);
+	drop(a, n);
+	return rc;
 }

@@ -3,7 +3,8 @@
  * offset), interval (time against stride), open-au and find-fat
  * (throughput against chunk size; plot_rates draws any test whose rows are
  * request sizes: read or write throughput by its kind), --auto (its align rows with the page and
- * erase block sizes it found).  Reads result trees through results.h; draws
+ * erase block sizes it found), --analyze (its align rows, else its open-au
+ * or find-fat tables).  Reads result trees through results.h; draws
  * with svg.c.  Each returns 0, or -1 when there is nothing to draw. */
 #ifndef FLASHBENCH_PLOT_H
 #define FLASHBENCH_PLOT_H
@@ -15,5 +16,7 @@
 
 plot_printer plot_align, plot_scatter, plot_interval, plot_rates, plot_find_fat;
 int plot_auto(FILE *f, const char *device, const struct auto_report *r);
+struct saved_text;
+int plot_saved(FILE *f, const char *source, const struct saved_text *t, const struct auto_report *r);
 
 #endif

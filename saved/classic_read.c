@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "lib/grow.h"
+#include "lib/utf8.h"
 #include "lib/units.h"
 
 struct tok {
@@ -263,7 +264,8 @@ static int rate_word(const char *s, double *out)
 	if (strcmp(end, "/s"))
 		return -1;
 	*out = v * mult;
-	return 0;
+	/* a throughput no device reached: read, but no row (1) */
+	return *out >= 0 && *out <= SAVED_MAX_RATE ? 0 : 1;
 }
 
 /* A word that looks like a throughput in a unit rate_word does not read
@@ -529,37 +531,6 @@ void saved_note(struct saved_text *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(t->notes[t->nnotes++], sizeof(t->notes[0]), fmt, ap);
 	va_end(ap);
-}
-
-/* The length of the UTF-8 sequence at p (0: not one). */
-static size_t utf8_len(const unsigned char *p)
-{
-	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : 0;
-
-	for (size_t k = 1; k < n; k++)
-		if ((p[k] & 0xc0) != 0x80)
-			return 0;
-	if ((n == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (n == 3 && p[0] == 0xed && p[1] >= 0xa0) ||
-	    (n == 4 && p[0] == 0xf0 && p[1] < 0x90) || (n == 4 && p[0] == 0xf4 && p[1] >= 0x90))
-		return 0;
-	return n;
-}
-
-void saved_clean_name(char *s)
-{
-	unsigned char *p = (unsigned char *)s;
-
-	while (*p) {
-		size_t n = *p < 0x80 ? 1 : utf8_len(p);
-		if (!n || *p < 0x20 || *p == 0x7f) {
-			*p++ = '?';
-			continue;
-		}
-		/* C1 controls (U+0080 to U+009F) drive terminals too */
-		if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
-			p[0] = p[1] = '?';
-		p += n;
-	}
 }
 
 void *saved_new_table(struct saved_text *t, void *tables, size_t *n, size_t max, size_t size, size_t rows)
@@ -890,7 +861,7 @@ static void add_columns(struct reader *rd, uint64_t size, const struct tok *t, s
 			tb->column = (unsigned)k + 1;
 			if (names)
 				memcpy(tb->card, names[k], SAVED_CARD_NAME);
-			saved_clean_name(tb->card);
+			utf8_printable(tb->card);
 			rd->cols[rd->ncols++] = tb;
 		}
 	}
@@ -984,7 +955,7 @@ static size_t card_heading(const struct tok *t, size_t n, size_t i, char *name, 
 		size_t lead = strspn(name, "#*= ");
 		memmove(name, name + lead, strlen(name + lead) + 1);
 	}
-	saved_clean_name(name);
+	utf8_printable(name);
 	return e - i;
 }
 
@@ -1073,13 +1044,32 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			i = k;
 			continue;
 		}
+		/* a size and a throughput no device reached: skipped, and said */
+		if (!size_word(t->s, &size) && i + 1 < w.n && rate_word(w.t[i + 1].s, &rate) == 1) {
+			char r[32];
+			snprintf(r, sizeof(r), "%.24s", w.t[i + 1].s);
+			utf8_printable(r);
+			saved_note(out, "line %u: a throughput of %s is more than any device reached (10 TB/s): row skipped",
+				   t->line, r);
+			i += 2;
+			while (i < w.n && w.t[i].line == t->line && rate_word(w.t[i].s, &rate) >= 0)
+				i++;
+			continue;
+		}
+		/* an align row with a value that is no time: skipped, and said */
+		if (!strcmp(t->s, "align") && i + 1 < w.n && is_integer(w.t[i + 1].s)) {
+			saved_note(out, "line %u: the row for align %.20s has a value that is not a time: row skipped", t->line,
+				   w.t[i + 1].s);
+			i += 2;
+			continue;
+		}
 		/* a size and a throughput in a unit not read: skipped, and said */
 		if (!size_word(t->s, &size) && i + 1 < w.n && w.t[i + 1].line == t->line &&
 		    rate_unknown(w.t[i + 1].s, &unknown)) {
 			if (!skipped++) {
 				skipped_line = t->line;
 				snprintf(skipped_unit, sizeof(skipped_unit), "%s", unknown);
-				saved_clean_name(skipped_unit);
+				utf8_printable(skipped_unit);
 			}
 			i += 2;
 			continue;
@@ -1121,7 +1111,7 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 		/* the device a command line names (on its line or the next) */
 		if (rd.c.line && t->line <= rd.c.line + 1 && (!strncmp(t->s, "/dev/", 5) || !strncmp(t->s, "sim:", 4))) {
 			snprintf(rd.c.dev, sizeof(rd.c.dev), "%.*s", (int)strcspn(t->s, ";'\""), t->s);
-			saved_clean_name(rd.c.dev);
+			utf8_printable(rd.c.dev);
 			end_tables(&rd);
 			i++;
 			continue;

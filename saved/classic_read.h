@@ -30,6 +30,12 @@
 #define SAVED_NOTES 4
 #define SAVED_TEXT_NOTES 8
 
+/* Limits of what a device can have measured: a request that took longer
+ * than SAVED_MAX_NS (about 3 hours), or less than nothing, is no
+ * measurement; neither is a throughput beyond SAVED_MAX_RATE (10 TB/s). */
+#define SAVED_MAX_NS 1e13
+#define SAVED_MAX_RATE 1e13
+
 /* How a time was written: its unit decides what a copy can have lost. */
 enum time_unit { TU_NONE, TU_NS, TU_N, TU_US, TU_MS, TU_S };
 
@@ -109,10 +115,6 @@ struct saved_text {
 /* Add a note to t (what was skipped or doubted); counted when full. */
 void saved_note(struct saved_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Text taken from the input (card names, device paths) made safe to print:
- * control characters (a terminal's escape sequences) and bytes that are
- * not UTF-8 become '?'. */
-void saved_clean_name(char *s);
 
 /* The next table of one kind in t (KIND: align, open or fat), zeroed and
  * counted; NULL when every one is taken, and then the rows it would have
