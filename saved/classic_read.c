@@ -688,8 +688,12 @@ static void add_fat(struct reader *rd, uint64_t size, const struct tok *t, size_
 	struct saved_fat_table *tb = rd->fat;
 
 	o->fat_rows++;
-	if (ncols > SAVED_FAT_BLOCKS)
+	if (ncols > SAVED_FAT_BLOCKS) {
+		if (!rd->fat || rd->fat->nblocks != SAVED_FAT_BLOCKS)
+			saved_note(o, "line %u: a find-fat row of %zu erase blocks; the first %d are read", line, ncols,
+				   SAVED_FAT_BLOCKS);
 		ncols = SAVED_FAT_BLOCKS;
+	}
 	if (!tb || size >= tb->size[tb->n - 1] || tb->n == SAVED_FAT_ROWS || ncols != tb->nblocks) {
 		if (!(tb = SAVED_NEW_TABLE(o, fat, 1)))
 			return;

@@ -598,7 +598,7 @@ static void describe(const struct saved_open_table *tb, const struct saved_open_
  * or not (a command's overhead)?  See SWEEP_COLLAPSE_SHARE. */
 static void single_sweep(const struct saved_open_table *tb, int rnd, uint64_t erase, struct finding *f)
 {
-	double large = 0, small, per_write, extra, whole, share;
+	double large = 0, small, per_write, whole, share;
 	uint64_t s_small, s_large = 0;
 	unsigned nr = tb->nr;
 	char a[32], b[32], c[32], d[32], g[32], h[64];
@@ -615,17 +615,37 @@ static void single_sweep(const struct saved_open_table *tb, int rnd, uint64_t er
 			large = tb->rate[k];
 			s_large = tb->size[k];
 		}
-	s_small = tb->size[tb->n - 1];
-	small = tb->rate[tb->n - 1];
-	if (large <= 0 || small <= 0 || s_small >= s_large) {
-		finding_not(f, "the --open-au-nr=%u run (line %u) has no small writes to compare with its large ones", nr,
-			    tb->line);
-		return;
+	/* the extra time per write at the smallest chunks (up to
+	 * SWEEP_VOTE_CHUNKS of them, below the large one): the middle one, so
+	 * that one slow cell or a write below the card's minimum decides
+	 * nothing */
+	{
+		double shares[SWEEP_VOTE_CHUNKS];
+		size_t idx[SWEEP_VOTE_CHUNKS], m = 0, mid = 0;
+		whole = (double)erase / (large > 0 ? large : 1) * 1e9;
+		for (size_t k = tb->n; k-- > 0 && m < SWEEP_VOTE_CHUNKS && large > 0;) {
+			if (tb->size[k] >= s_large || tb->rate[k] <= 0)
+				continue;
+			shares[m] = fmax(0, (double)tb->size[k] / tb->rate[k] * 1e9 - (double)tb->size[k] / large * 1e9) / whole;
+			idx[m++] = k;
+		}
+		if (!m) {
+			finding_not(f, "the --open-au-nr=%u run (line %u) has no small writes to compare with its large ones",
+				    nr, tb->line);
+			return;
+		}
+		for (size_t i = 0; i < m; i++) {
+			size_t below = 0;
+			for (size_t j = 0; j < m; j++)
+				below += shares[j] < shares[i] || (shares[j] == shares[i] && j < i);
+			if (below == (m - 1) / 2)
+				mid = i;
+		}
+		share = shares[mid];
+		s_small = tb->size[idx[mid]];
+		small = tb->rate[idx[mid]];
+		per_write = (double)s_small / small * 1e9;
 	}
-	per_write = (double)s_small / small * 1e9;
-	extra = fmax(0, per_write - (double)s_small / large * 1e9);
-	whole = (double)erase / large * 1e9;
-	share = extra / whole;
 	snprintf(h, sizeof(h), "--open-au-nr=%u%s (line %u%s)", nr, rnd ? " --random" : "", tb->line,
 		 tb->interrupted ? ", stopped with ^C" : "");
 	format_rate(a, sizeof(a), large);
@@ -653,7 +673,7 @@ static void single_sweep(const struct saved_open_table *tb, int rnd, uint64_t er
 		finding_evidence(f, "low: a card that copies an erase block in a few milliseconds would look the same");
 	} else {
 		finding_not(f, "%s: each %s write takes %s, %.0f%% of the time to write a whole %s erase block at %s: "
-			    "between a small write's cost (%.1f%% or less) and garbage collection (%.0f%% or more); a fixed "
+			    "between a small write's cost (%.3g%% or less) and garbage collection (%.3g%% or more); a fixed "
 			    "cost per write and a fast copy look alike", h, d, g, 100 * share, format_size(b, sizeof(b), erase),
 			    a, 100 * SWEEP_FLAT_SHARE, 100 * SWEEP_COLLAPSE_SHARE);
 		return;
@@ -814,6 +834,16 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 				finding_evidence(f, "the sweep at line %u (--erasesize=%s) counts the same", sw[k].tb[0]->line, b);
 			} else if (glo <= hi && lo <= ghi) {
 				finding_evidence(f, "the sweep at line %u (--erasesize=%s) counts %s", sw[k].tb[0]->line, b, c);
+			} else if (sw[k].erase == sw[lead].erase) {
+				/* the same sweep run twice, counting apart: nothing says
+				 * which is right */
+				char d[48];
+				count_text(d, sizeof(d), f);
+				finding_not(f, "the sweeps at line %u and line %u (both --erasesize=%s%s) disagree: %s against %s "
+					    "(two cards under one device name, or one that adapts to the pattern)",
+					    sw[lead].tb[0]->line, sw[k].tb[0]->line, b, rnd ? " --random" : "", d, c);
+				f->nevidence = 0;
+				break;
 			} else if (!differ++) {
 				f->conf = CONF_LOW;
 				snprintf(f->why, sizeof(f->why), "the sweep at line %u (--erasesize=%s%s) counts %s: the sweeps "
@@ -821,6 +851,8 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 					 rnd ? " --random" : "", c);
 			}
 		}
+		if (!f->determined)
+			continue;
 		/* sweeps with other erase sizes that find the same knee repeat the
 		 * trial: together as good as --auto's confirmed knee */
 		if (agree && !differ && f->conf == CONF_MEDIUM)
