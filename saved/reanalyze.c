@@ -518,6 +518,20 @@ static double rate_of(const struct saved_open_table *tb, uint64_t c)
 	return 0;
 }
 
+/* The index of the middle of v[0..m) (the lower middle of an even
+ * number), v unchanged. */
+static size_t middle_of(const double *v, size_t m)
+{
+	for (size_t i = 0; i < m; i++) {
+		size_t below = 0;
+		for (size_t j = 0; j < m; j++)
+			below += v[j] < v[i] || (v[j] == v[i] && j < i);
+		if (below == (m - 1) / 2)
+			return i;
+	}
+	return 0;
+}
+
 /* Table tb against the sweep's reference: at the SWEEP_VOTE_CHUNKS
  * smallest chunk sizes both reached, is it a garbage-collection collapse?
  * 1 or 0 by majority (two must agree), -1 when they do not (or only one
@@ -544,19 +558,8 @@ static int vote(const struct saved_open_table *tb, const struct saved_open_table
 	}
 	if (m < 2)
 		return -1;
-	/* the middle of the (up to) three, by ratio */
-	{
-		size_t mid = 0;
-		for (size_t i = 0; i < m; i++) {
-			size_t below = 0;
-			for (size_t j = 0; j < m; j++)
-				below += r[j] < r[i] || (r[j] == r[i] && j < i);
-			if (below == (m - 1) / 2)
-				mid = i;
-		}
-		*ratio = r[mid];
-		*at = c[mid];
-	}
+	*ratio = r[middle_of(r, m)];
+	*at = c[middle_of(r, m)];
 	if (2 * yes > m)
 		return 1;
 	if (2 * (m - yes) > m)
@@ -634,13 +637,7 @@ static void single_sweep(const struct saved_open_table *tb, int rnd, uint64_t er
 				    nr, tb->line);
 			return;
 		}
-		for (size_t i = 0; i < m; i++) {
-			size_t below = 0;
-			for (size_t j = 0; j < m; j++)
-				below += shares[j] < shares[i] || (shares[j] == shares[i] && j < i);
-			if (below == (m - 1) / 2)
-				mid = i;
-		}
+		mid = middle_of(shares, m);
 		share = shares[mid];
 		s_small = tb->size[idx[mid]];
 		small = tb->rate[idx[mid]];
