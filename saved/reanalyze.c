@@ -191,6 +191,15 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, struct 
 	}
 	if (page->determined && page->value == r1[0].align)
 		page->at_most = 1; /* "the read unit may be smaller" */
+	/* a row below the step that costs extra too: one cell or the other is
+	 * out of line, and the step rests on it */
+	for (size_t k = 0; page->determined && k < n1 && r1[k].align < page->value / 2; k++)
+		if (r1[k].diff > lv->step) {
+			finding_evidence(page, "but the %s row below it costs %s too: a row is out of line (low)",
+					 format_size(x, sizeof(x), r1[k].align), format_time(y, sizeof(y), r1[k].diff));
+			page->conf = CONF_LOW;
+			break;
+		}
 	/* a read unit of three pages (three planes read together, 3 x 2^n)
 	 * costs a third of a crossing at every power of two from 2^n up: the
 	 * same steps as a 2^n one */
