@@ -833,7 +833,7 @@ static int column_header(const struct words *w, unsigned line, size_t ncols, cha
 			return 0;
 		if (!jl)
 			snprintf(joined, sizeof(joined), "%.*s", (int)(n < 500 ? n : 500), p);
-		snprintf(tmp, sizeof(tmp), "%.*s %s", (int)(m < 250 ? m : 250), above, joined);
+		snprintf(tmp, sizeof(tmp), "%.*s %.250s", (int)(m < 250 ? m : 250), above, joined);
 		memcpy(joined, tmp, sizeof(joined));
 		if (header_text(joined, strlen(joined), ncols, names, 1))
 			return 1;
