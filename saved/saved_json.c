@@ -593,12 +593,17 @@ static int text_check(const struct saved_text *t, const char *name, struct fb_er
 }
 
 /* A line of the text that starts a JSON value that parses: its offset,
- * or len.  (JSON pasted into a mail after a line of prose.) */
+ * or len.  (JSON pasted into a mail after a line of prose.)  Only the
+ * first few lines that start with '{' are tried: each try may read to the
+ * end of the text. */
+#define JSON_TRIES 8
 static size_t json_inside(const char *text, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
+	int tries = 0;
+
+	for (size_t i = 0; i < len && tries < JSON_TRIES; i++) {
 		struct fb_err e = { 0, "" };
-		if ((i == 0 || text[i - 1] == '\n') && text[i] == '{' && first_value_parses(text + i, len - i, &e))
+		if ((i == 0 || text[i - 1] == '\n') && text[i] == '{' && (++tries, first_value_parses(text + i, len - i, &e)))
 			return i;
 	}
 	return len;
@@ -643,7 +648,38 @@ static int read_utf8(const char *text, size_t len, const char *name, struct save
 				return -1;
 			saved_note(t, "read the --json result%s from line %u; the text around %s is not", t->json_results == 1 ? "" : "s",
 				   line, t->json_results == 1 ? "it" : "them");
+			mark_copies(t);
 			return 0;
+		}
+		/* a result quoted in a reply ("> {"): read without the quoting */
+		if (!t->nalign && !t->nopen && !t->nfat && !t->nother && memchr(text, '>', len)) {
+			char *plain = malloc(len + 1);
+			size_t n = 0;
+			int rc = 1;
+			if (!plain)
+				return fb_fail(e, EXIT_DEVICE, "out of memory");
+			for (size_t k = 0; k < len;) {
+				if (k == 0 || text[k - 1] == '\n')
+					while (k < len && (text[k] == '>' || text[k] == ' ') && text[k] != '\n') {
+						int quote = text[k] == '>';
+						k++;
+						if (quote && k < len && text[k] == ' ')
+							k++;
+					}
+				if (k < len)
+					plain[n++] = text[k++];
+			}
+			if ((at = json_inside(plain, n)) < n) {
+				memset(t, 0, sizeof(*t));
+				rc = read_json(plain, n, at, 1, name, t, found, e);
+				if (!rc) {
+					saved_note(t, "read the --json result quoted in the text (\"> \" taken off each line)");
+					mark_copies(t);
+				}
+			}
+			free(plain);
+			if (rc <= 0)
+				return rc;
 		}
 		if (!t->nalign && !t->nopen && !t->nfat && !t->nother && (own = own_report(text, len)))
 			return fb_fail(e, EXIT_USAGE, "%s: this is the text report of `%.*s` (its findings, not its "

@@ -182,7 +182,8 @@ done
 "$FB" -a -b 1k --json sim:sd-4m > "$TMP/a.json"
 printf '\xef\xbb\xbf' | cat - "$TMP/a.json" > "$TMP/bom.json"
 { echo 'Hi all, here are my results:'; echo; cat "$TMP/a.json"; echo 'Thanks, Bob'; } > "$TMP/prose.json.txt"
-for f in bom.json prose.json.txt; do
+sed 's/^/> /' "$TMP/prose.json.txt" > "$TMP/quoted.json.txt"
+for f in bom.json prose.json.txt quoted.json.txt; do
 	[ "$(jq_ "$TMP/$f" source.json_results findings.erase_block.value)" = "1 4194304" ]
 	ok "analyze_rules: a --json result with $f around it is read"
 done
