@@ -95,7 +95,7 @@ void report_analyze_text(FILE *f, const char *source, const struct saved_text *t
 		report_finding_text(f, all[i]);
 	for (size_t c = 0; c < s->ncards; c++) {
 		const struct saved_card *k = &s->cards[c];
-		fprintf(f, "\ncard \"%s\" (%s at line %u)\n", k->name, k->column ? "its column of the table" : "its tables from",
+		fprintf(f, "\ncard \"%s\" (%s line %u)\n", k->name, k->column ? "its column of the table at" : "its tables from",
 			k->line);
 		if (k->align) {
 			report_finding_text(f, &k->page);

@@ -503,6 +503,8 @@ struct reader {
 	struct saved_fat_table *fat;
 	struct saved_other *other;       /* the --read-speed (-R) rows being read, or NULL */
 	char heading[SAVED_CARD_NAME];   /* the last card heading ("Card A: ..."), "" when none */
+	char headings[CONTEXTS][SAVED_CARD_NAME];  /* the headings seen, as first written */
+	size_t nheadings;
 	unsigned last_line;
 };
 
@@ -1122,6 +1124,17 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 		}
 		if ((i == 0 || w.t[i - 1].line != t->line) &&
 		    (used = card_heading(w.t, w.n, i, rd.heading, sizeof(rd.heading)))) {
+			/* "Card A: first run", "Card A: again": one card, the name
+			 * it was first given */
+			size_t k, key = strcspn(rd.heading, " ");
+			key += strcspn(rd.heading + key + 1, " :,()-") + 1;
+			for (k = 0; k < rd.nheadings; k++)
+				if (!strncasecmp(rd.headings[k], rd.heading, key) && strchr(" :,()-", rd.headings[k][key] ? rd.headings[k][key] : ' '))
+					break;
+			if (k < rd.nheadings)
+				memcpy(rd.heading, rd.headings[k], sizeof(rd.heading));
+			else if (rd.nheadings < CONTEXTS)
+				memcpy(rd.headings[rd.nheadings++], rd.heading, sizeof(rd.heading));
 			end_tables(&rd);
 			i += used;
 			continue;

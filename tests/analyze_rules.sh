@@ -145,6 +145,11 @@ ok "analyze_rules: --json results of two device paths are two cards"
 { echo 'Card A (Kingston 8GB):'; cat "$TMP/a1k"; echo 'Card B (Transcend 4GB):'; "$FB" -a -b 4k sim:usb-12m; } > "$TMP/2a.txt"
 [ "$(jq_ "$TMP/2a.txt" "cards#" findings.page.value cards.0.findings.page.value cards.1.findings.page.value)" = "2 null 16384 16384" ]
 ok "analyze_rules: two cards' -a runs do not confirm each other"
+{ cat "$TMP/2a.txt"; echo 'Card A, again with 4KiB reads:'; cat "$TMP/a4k"; } > "$TMP/2a2.txt"
+report "$TMP/2a2.txt"
+[ "$(jq_ "$TMP/2a2.txt" "cards#" cards.0.name)" = "2 Card A (Kingston 8GB)" ] &&
+	grep -q '^card "Card A (Kingston 8GB)" (its tables from line 2)$' "$TMP/out" && grep -q 'the run with 4KiB reads (line [0-9]*) shows the same step' "$TMP/out"
+ok "analyze_rules: a second heading for the same card (Card A) is that card"
 
 # -------------------------------------------------- find-fat counts in the erase blocks found
 dev=sim:size=8G,erase=8M,fat=2
