@@ -1,14 +1,18 @@
 /* reanalyze.c — findings from saved classic tables (see reanalyze.h).
  *
  * -a rows: the powers of two go to analyze_page (with a second run at
- * another block size as its rows2, like --auto's two block sizes); then
+ * another block size as its rows2 when that run can show the step); then
  * every row above the page becomes a one-probe level for analyze_erase,
  * whose rule "exactly the multiples of e cost extra" fits a classic table
- * as it fits --auto's boundary scan.  -O tables: each sweep (linear or
- * random, one erase size) becomes open-AU trials judged by write_collapsed
- * against that sweep's own smallest --open-au-nr, then analyze_open; a
- * sweep of one --open-au-nr is judged on its own (single_sweep).  Tables
- * that compare several cards (one column each) are analysed card by card. */
+ * as it fits --auto's boundary scan.  A step is placed only between rows
+ * that are there, and only when the rows under it lie at one level.  -O
+ * tables: each sweep (linear or random, one erase size, until
+ * --open-au-nr starts over) becomes open-AU trials judged by majority at
+ * its smallest chunks against its own smallest --open-au-nr, which is
+ * first judged on its own (single_sweep), then analyze_open.  Counts are
+ * never surer than the erase block they are counted in.  The tables of
+ * each card (a column of a table of several, a heading, a device) are
+ * analysed on their own. */
 #include "saved/reanalyze.h"
 
 #include <math.h>
