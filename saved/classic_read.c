@@ -1063,7 +1063,7 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			continue;
 		}
 		/* an align row with a value that is no time: skipped, and said */
-		if (!strcmp(t->s, "align") && i + 1 < w.n && is_integer(w.t[i + 1].s)) {
+		if (!strcmp(t->s, "align") && i + 2 < w.n && is_integer(w.t[i + 1].s) && !strncmp(w.t[i + 2].s, "pre", 3)) {
 			saved_note(out, "line %u: the row for align %.20s has a value that is not a time: row skipped", t->line,
 				   w.t[i + 1].s);
 			i += 2;
