@@ -211,9 +211,9 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, struct 
 		if (page->conf > CONF_MEDIUM)
 			page->conf = CONF_MEDIUM;
 		if (!page->why[0])
-			snprintf(page->why, sizeof(page->why), "-a cannot tell this from a %s read unit (3 x %s: three "
+			snprintf(page->why, sizeof(page->why), "-a cannot tell this from %s %s read unit (3 x %s: three "
 				 "planes read together), which shows the same steps at powers of two",
-				 format_size(x, sizeof(x), 3 * page->value), format_size(y, sizeof(y), page->value));
+				 article(format_size(x, sizeof(x), 3 * page->value)), x, format_size(y, sizeof(y), page->value));
 	}
 }
 
@@ -306,8 +306,8 @@ static int classic_erase(const struct align_row *rows, size_t n, const struct re
 				 format_time(b, sizeof(b), level));
 	}
 	if (!thirds)
-		snprintf(f->why, sizeof(f->why), "-a cannot tell this from a %s erase block (3 x %s), which shows the "
-			 "same steps; writes can (--auto --write)", format_size(a, sizeof(a), 3 * e),
+		snprintf(f->why, sizeof(f->why), "-a cannot tell this from %s %s erase block (3 x %s), which shows the "
+			 "same steps; writes can (--auto --write)", article(format_size(a, sizeof(a), 3 * e)), a,
 			 format_size(b, sizeof(b), e));
 	if (f->conf > CONF_MEDIUM)
 		f->conf = CONF_MEDIUM;
@@ -460,7 +460,7 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 	if (!r->erase.determined && r->page.determined)
 		next_step(s, "-a alone does not show the erase block on this card: run `flashbench --auto --write DEV` "
 			  "(it writes), or an open-au sweep with the erase size the card reports "
-			  "(scripts/open-au-sweep.sh -e SIZE DEV)");
+			  "(flashbench-open-au-sweep -e SIZE DEV)");
 	if (r->erase.determined && t->nalign == 1)
 		next_step(s, "run `flashbench -a --blocksize=4096 DEV` too: a second run that shows the same step "
 			  "counts for more than one");
@@ -886,11 +886,11 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 		}
 		if (f->at_least)
 			next_step(s, "the %s sweep never collapsed: go on with larger --open-au-nr values "
-				  "(scripts/open-au-sweep.sh -n 16)", rnd ? "random" : "linear");
+				  "(flashbench-open-au-sweep -n 16)", rnd ? "random" : "linear");
 	}
 	free(sw);
 	if (!r->open_linear.determined && !r->open_random.determined)
-		next_step(s, "to count open erase blocks, run `scripts/open-au-sweep.sh -e SIZE DEV` or `flashbench --auto "
+		next_step(s, "to count open erase blocks, run `flashbench-open-au-sweep -e SIZE DEV` or `flashbench --auto "
 			  "--write DEV` (both write)");
 	if (s->open_unused)
 		next_step(s, "%u open-au table%s had no --open-au-nr on a header line and %s not used: put the value on "
@@ -1133,9 +1133,11 @@ static void analyse_tables(const struct saved_text *t, struct saved_report *s)
 	if (s->erase_thirds && e.determined && r->rec.have) {
 		char a[32], b[32];
 		size_t l = strlen(r->rec.note);
-		snprintf(r->rec.note + l, sizeof(r->rec.note) - l, "%s-a cannot tell a %s erase block from a %s one: the start, "
-			 "sizes and stripes above are multiples of %s, right for both", l ? "; " : "",
-			 format_size(a, sizeof(a), r->erase.value), format_size(b, sizeof(b), e.value), b);
+		format_size(a, sizeof(a), r->erase.value);
+		format_size(b, sizeof(b), e.value);
+		snprintf(r->rec.note + l, sizeof(r->rec.note) - l, "%s-a cannot tell %s %s erase block from %s %s one: the "
+			 "start, sizes and stripes above are multiples of %s, right for both", l ? "; " : "", article(a), a,
+			 article(b), b, b);
 	}
 }
 
@@ -1320,7 +1322,7 @@ void reanalyze(const struct saved_text *t, struct saved_report *s)
 	}
 	for (size_t c = 0; c < s->ncards; c++)
 		if (s->cards[c].column) {
-			next_step(s, "for each card, sweep --open-au-nr from 1 up with the same erase size (scripts/open-au-sweep.sh "
+			next_step(s, "for each card, sweep --open-au-nr from 1 up with the same erase size (flashbench-open-au-sweep "
 				  "-e SIZE DEV; it writes): one table per count says more than one count per card");
 			break;
 		}
