@@ -200,17 +200,23 @@ static void identify(const struct cli *c, const struct dev *d, struct identity *
 		devinfo_read(c->device, &id->info);
 }
 
-/* --auto --write: say what may be overwritten before the first write */
-static int announce_auto(void *ctx, const uint64_t range[2][2])
+/* --auto --write: say what may be overwritten, the most it writes and how
+ * long it may take, before the first write */
+static int announce_auto(void *ctx, const struct write_plan *p)
 {
 	const struct cli *c = ctx;
-	char a[32], b[32];
+	char a[32], b[32], w[32], t[32];
 
-	format_size(a, sizeof(a), range[0][1] - range[0][0]);
-	format_size(b, sizeof(b), range[1][1] - range[1][0]);
+	format_size(a, sizeof(a), p->range[0][1] - p->range[0][0]);
+	format_size(b, sizeof(b), p->range[1][1] - p->range[1][0]);
+	format_size(w, sizeof(w), p->bytes);
+	format_duration(t, sizeof(t), (uint64_t)p->ns);
 	fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
-		(unsigned long long)range[0][0], (unsigned long long)range[0][1] - 1, a,
-		(unsigned long long)range[1][0], (unsigned long long)range[1][1] - 1, b, c->device);
+		(unsigned long long)p->range[0][0], (unsigned long long)p->range[0][1] - 1, a,
+		(unsigned long long)p->range[1][0], (unsigned long long)p->range[1][1] - 1, b, c->device);
+	fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s\n", w, t,
+		p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
+		" (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)");
 	return 0;
 }
 
@@ -280,6 +286,7 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err
 	o.progress = progress_start(&pr, "--auto", 0, c->progress);
 	o.progress_ctx = &pr;
 	o.budget_ns = c->budget_ns;
+	o.budget_bytes = c->budget_bytes;
 	if (characterize(d, &o, r, e)) {
 		progress_end(&pr);
 		free(r);

@@ -56,6 +56,11 @@
 #define MINW_FASTER_SMALL 1.1
 #define MINW_HIGH 25.0
 #define MINW_MEDIUM 9.0
+/* the same size timed after the sweep: a card that went this much slower
+ * or faster (and by more than MINW_DRIFT_SIGMAS of the two medians'
+ * spread) changed pace during it (thermal throttling: 2-3x) */
+#define MINW_DRIFT 1.3
+#define MINW_DRIFT_SIGMAS 4.0
 /* erase block: a candidate needs this many odd multiples and other
  * positions probed; high needs this many multiples in all, each costing
  * extra, and nothing else costing extra */
@@ -156,6 +161,11 @@ static double median(double *v, size_t n)
 		return 0;
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double analyze_median(double *v, size_t n)
+{
+	return median(v, n);
 }
 
 static const char *fmt_time(char *buf, double ns)
@@ -854,6 +864,17 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		snprintf(f->why, sizeof(f->why), "every size tested costs as much as the largest: the minimum may be larger");
 }
 
+int write_drift(const struct chunk_time *a, const struct chunk_time *b)
+{
+	double sa = fmax(MINW_SIGMA_OF_SPREAD * a->spread, MINW_SIGMA_FLOOR * a->ns);
+	double sb = fmax(MINW_SIGMA_OF_SPREAD * b->spread, MINW_SIGMA_FLOOR * b->ns);
+
+	if (a->ns <= 0 || b->ns <= 0)
+		return 0;
+	return (b->ns > MINW_DRIFT * a->ns || a->ns > MINW_DRIFT * b->ns) &&
+	       fabs(b->ns - a->ns) > MINW_DRIFT_SIGMAS * sqrt(sa * sa + sb * sb);
+}
+
 void min_write_plausible(struct finding *f, const struct finding *page)
 {
 	char a[32], b[32];
@@ -1095,6 +1116,7 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 		for (size_t i = at; i < nl; i++)
 			w->late = fmax(w->late, l[i]);
 		w->bytes = (first ? first : 1) * chunk;
+		w->queued = 1;
 		free(v);
 		return CACHE_SEEN;
 	}
@@ -1142,6 +1164,47 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 	}
 	free(v);
 	return CACHE_UNDECIDED;
+}
+
+void analyze_cache_finding(const struct write_cache *w, enum cache_verdict v, int fast_area, double probe_ns,
+			   struct finding *f)
+{
+	char a[32], b[32], c[32], d[32], e[32];
+
+	finding_init(f, "write_cache", "write cache or fast area", 1);
+	fmt_size(a, w->probed);
+	fmt_time(b, probe_ns);
+	if (v == CACHE_UNDECIDED) {
+		finding_not(f, "writes kept one speed (%s per %s write) through a burst of %s (%s of device time): none "
+			    "that small, a larger one cannot be ruled out", fmt_time(c, w->fast), fmt_size(d, w->chunk), a, b);
+		return;
+	}
+	f->determined = 1;
+	f->conf = CONF_MEDIUM;
+	if (v == CACHE_NONE) {
+		f->value = 0;
+		finding_evidence(f, "writes to fresh erase blocks paid for garbage collection at once, and linear "
+				 "writes after them kept their time (%s): nothing was acknowledged before it was done",
+				 fmt_time(c, w->fast));
+		return;
+	}
+	f->value = w->bytes;
+	if (fast_area) {
+		finding_evidence(f, "from the idle card, writes in any order took %s per %s write for about %s, then %s: "
+				 "a fast area (pseudo-SLC) in front of the flash", fmt_time(c, w->fast), fmt_size(d, w->chunk),
+				 fmt_size(e, w->bytes), fmt_time(b, w->steady));
+		finding_evidence(f, "once it was full, writes to fresh erase blocks paid for garbage collection at once: "
+				 "what followed was timed on the flash behind it; it empties only while the card rests");
+		return;
+	}
+	if (w->queued)
+		finding_evidence(f, "writes were acknowledged before the work was done: after about %s, writes came late "
+				 "(up to %s, the queued garbage collections) and then at %s: a write cache",
+				 fmt_size(e, w->bytes), fmt_time(c, w->late), fmt_time(d, w->steady));
+	else
+		finding_evidence(f, "writes took %s per %s write for about %s, then %s, and later writes waited for work "
+				 "queued before them: a write cache", fmt_time(c, w->fast), fmt_size(d, w->chunk),
+				 fmt_size(e, w->bytes), fmt_time(b, w->steady));
 }
 
 /* ------------------------------------------------------------ advice */

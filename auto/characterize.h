@@ -1,7 +1,12 @@
 /* characterize.h — the --auto plan: which programs to run and in which
  * order, choosing each next step from what the last one showed (adaptive
- * open-AU search, FAT probe that stops when the area ends).  It runs VM
- * programs and collects their figures; analyze.c draws the conclusions. */
+ * open-AU search, FAT probe that stops when the area ends, reads moved to
+ * where data are when the card answers unwritten sectors from its mapping
+ * table, an early stop on a medium that shows no flash-like penalty).  The
+ * write tests keep to a bound on bytes and device time announced before the
+ * first write (budget.h).  It runs VM programs and collects their figures;
+ * analyze.c draws the conclusions.  Each finding is complete as soon as its
+ * test is: a run stopped half way still has every finding made before. */
 #ifndef FLASHBENCH_CHARACTERIZE_H
 #define FLASHBENCH_CHARACTERIZE_H
 
@@ -22,31 +27,76 @@ struct vm_op;
 #define AUTO_OPEN_LIMIT 16     /* open-AU search stops here ("at least 16") */
 #define AUTO_OPEN_MIN 2        /* a smaller device cannot run the write tests */
 
+/* What --auto --write will do, announced before its first write (and
+ * never exceeded): the ranges it may overwrite, the most it writes and the
+ * most device time the whole run takes, the reads before included. */
+struct write_plan {
+	uint64_t range[2][2];
+	uint64_t bytes;
+	double ns;
+	double spent_ns;                     /* device time the reads took already */
+	int bytes_given, ns_given;           /* set by --budget (else the defaults) */
+};
+
 struct auto_options {
 	int write;                           /* run the write tests */
 	const volatile sig_atomic_t *stop;
-	/* called once before the first write with the ranges that may be
-	 * written; returning non-zero cancels the write tests */
-	int (*before_writes)(void *ctx, const uint64_t range[2][2]);
+	/* called once before the first write with the plan; returning
+	 * non-zero cancels the write tests */
+	int (*before_writes)(void *ctx, const struct write_plan *plan);
 	void *ctx;
-	/* told the number of requests made so far (may be NULL) */
+	/* told the number of requests made so far (may be NULL); the report's
+	 * `state` says where the run is */
 	void (*progress)(void *ctx, uint64_t done);
 	void *progress_ctx;
-	uint64_t budget_ns;                  /* --budget: device time the run may take (0: no bound) */
+	uint64_t budget_ns;                  /* --budget: device time the run may take (0: the default) */
+	uint64_t budget_bytes;               /* --budget: bytes it may write (0: the default) */
 };
 
 /* The parts of --auto, each with what it cost. */
-enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR, PHASE_OPEN_RANDOM, PHASE_FAT,
-		  AUTO_PHASES };
+enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_AREA, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR, PHASE_OPEN_RANDOM,
+		  PHASE_FAT, AUTO_PHASES };
 extern const char *const auto_phase_name[AUTO_PHASES];
 struct phase_cost {
 	uint64_t reads, writes, bytes_written;
 	double device_ns;
 };
 
+/* Where the run is, for a progress line: the part running, the share of
+ * the bound's time it may use and how much of that it used, what was
+ * written and spent against the bound, and which parts are done (their
+ * findings are final). */
+struct auto_state {
+	enum auto_phase phase;
+	double part_share, part_used;        /* 0..1 */
+	uint64_t bytes_written, bound_bytes; /* bound 0: none (read-only) */
+	double device_ns, bound_ns;
+	unsigned done;                       /* 1 << phase */
+};
+
+/* What the medium is, as far as the run can tell. */
+enum verdict {
+	VERDICT_FLASH,          /* flash-like behaviour (or not known otherwise) */
+	VERDICT_NO_FLASH_READS, /* reads show none anywhere (read-only run) */
+	VERDICT_SSD_LIKE,       /* no erase-block, open-AU or FAT penalty measurable: stopped early */
+};
+
+/* Reads that never reach the flash: a card answers sectors that hold no
+ * data from its mapping table. */
+struct data_look {
+	unsigned probes, unmapped;          /* reads spread over the device; answered without the flash */
+	double fast_ns, slow_ns;            /* a read there, and where data are */
+	uint64_t lo, hi;                    /* where the geometry was read (lo == hi: where it always is) */
+	int written;                        /* --write wrote that area first */
+};
+
 struct auto_report {
 	struct finding page, erase, min_write, open_linear, open_random, fat;
+	struct finding cache_area;          /* write cache or fast (pSLC) area */
 	struct recommendations rec;
+	enum verdict verdict;
+	char verdict_text[512];
+	struct data_look data;
 	int alignment_matters;              /* some read boundary costs extra */
 	int erase_assumed;                  /* write tests used a stand-in size */
 	int erase_set_aside;                /* ... as the low-confidence size read found did not fit */
@@ -79,9 +129,20 @@ struct auto_report {
 	double device_ns;                   /* time the device spent */
 	struct phase_cost cost[AUTO_PHASES];
 	uint64_t budget_ns;                 /* --budget (0: none) */
+	uint64_t bound_bytes;               /* announced: the most the run writes (0: read-only) */
+	double bound_ns;                    /* announced: the most device time it takes */
 	unsigned cut, skipped;              /* phases (1 << phase) the budget cut short, or left out */
+	int fast_area;                      /* the cache is a fast area: writes past it go to the flash at once */
+	int cache_unprobed;                 /* the bound cut the cache probe before it could tell */
+	double drift;                       /* the sweep's reference went this much slower (0: steady) */
+	int bound_given;                    /* --budget set the bound (1 time, 2 bytes) */
+	int stopped;                        /* a signal stopped the run: later findings are not measured */
+	struct auto_state state;
 };
 
+/* Run the plan.  0, or -1 with e filled; either way every finding in r is
+ * complete or says why not (a stopped run: "not measured: the run was
+ * stopped") and the recommendations follow from them. */
 int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);
 
 #endif
