@@ -190,15 +190,21 @@ static int set_budget(const struct cli_option *o, char *base, const char *val, s
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: too long", o->name, val);
 		memcpy(part, p, n);
 		part[n] = 0;
-		if (!have_t && !parse_time(part, &v, &why)) {
+		if (!parse_time(part, &v, &why)) {
+			if (have_t++)
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: two times; give one time and one size (2m,256M)",
+					       o->name, val);
 			*(uint64_t *)(base + o->field) = v;
-			have_t = 1;
-		} else if (!have_s && !parse_size(part, &v, &why) && v) {
+		} else if (!strcmp(why, "must not be zero") || (!parse_size(part, &v, &why) && !v)) {
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
+		} else if (!parse_size(part, &v, &why)) {
+			if (have_s++)
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: two sizes; give one time and one size (2m,256M)",
+					       o->name, val);
 			*(uint64_t *)(base + o->flag) = v;
-			have_s = 1;
 		} else {
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s' is neither a time (90s, 2m, 1h) nor a size (256M, "
-				       "1GiB), or the second of its kind", o->name, val, part);
+				       "1GiB)", o->name, val, part);
 		}
 		if (!p[n])
 			break;

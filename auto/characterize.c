@@ -112,22 +112,23 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
  * part may write what is left less what the parts after it need at least. */
 static const double phase_weight[AUTO_PHASES] = { 4, 4, 2, 2, 8, 4, 6 };
 
-/* The bytes the parts after p need at least: the minimum-write sweep, and a
- * few erase blocks' worth of chunks for the searches and the FAT probe. */
+/* The bytes the parts after p need at least: the area, the minimum-write
+ * sweep, and what the searches and the FAT probe write on a card with a
+ * few open erase blocks. */
 static uint64_t reserve_after(const struct ctx *c, enum auto_phase p)
 {
 	uint64_t need = 0;
 
 	if (p < PHASE_AREA && c->area)
 		need += 17 * c->area + (1 << 20);
-	if (p < PHASE_MIN_WRITE)
-		need += min_write_bytes(c->e_size, dev_sector(c->d));
-	if (p < PHASE_OPEN_LINEAR)
-		need += 4ULL << 20;
+	if (p < PHASE_MIN_WRITE) /* the sweep and its two reference timings */
+		need += min_write_bytes(c->e_size, dev_sector(c->d)) + (2 << 20);
+	if (p < PHASE_OPEN_LINEAR) /* trials of up to 8 erase blocks */
+		need += 8ULL << 20;
 	if (p < PHASE_OPEN_RANDOM)
-		need += 2ULL << 20;
+		need += 4ULL << 20;
 	if (p < PHASE_FAT)
-		need += 2ULL << 20;
+		need += 4ULL << 20;
 	return need;
 }
 
@@ -692,6 +693,7 @@ static int write_plan_start(struct ctx *c, struct write_plan *plan)
 	r->bound_ns = plan->ns;
 	r->bound_given = plan->ns_given | plan->bytes_given << 1;
 	c->fat_hi = plan->range[0][1];
+	c->trial_lo = plan->range[1][0];
 	c->trial_hi = plan->range[1][1];
 	return 0;
 }
@@ -788,17 +790,18 @@ static int area_phase(struct ctx *c)
 }
 
 /* Once the area showed the erase block, the tests after it use it: the
- * trial region moves past the area, inside what was announced. */
+ * trial region is laid out again in it, inside what was announced (the
+ * trials may overwrite the area: its reads are done). */
 static void adopt_erase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
-	uint64_t from = c->region + c->cursor * c->e_size, keep_e = c->e_size, keep_region = c->region;
+	uint64_t keep_e = c->e_size, keep_region = c->region;
 	uint64_t keep_aus = c->region_aus, keep_cursor = c->cursor;
 	unsigned keep_limit = c->open_limit;
 
 	if (!r->erase.determined || r->erase.conf < CONF_MEDIUM || r->erase.value == c->e_size)
 		return;
-	use_erase(c, r->erase.value, from, c->trial_hi);
+	use_erase(c, r->erase.value, c->trial_lo, c->trial_hi);
 	if (c->open_limit >= AUTO_OPEN_MIN) {
 		r->erase_assumed = 0;
 		return;

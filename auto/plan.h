@@ -31,7 +31,7 @@ struct ctx {
 	double part_start;                /* device time when the current part began */
 	double nodata;                    /* reads faster than this found no data (0: none seen) */
 	uint64_t area;                    /* the area to write and read back: its scan's top step (0: none) */
-	uint64_t fat_hi, trial_hi;        /* the ends of the two announced ranges */
+	uint64_t fat_hi, trial_lo, trial_hi; /* the announced ranges: [0, fat_hi) and [trial_lo, trial_hi) */
 	/* the scan's points as read (for the look at unmapped reads) */
 	struct data_probe scanp[AUTO_MAX_LEVELS * SCAN_POINTS];
 	size_t nscanp;

@@ -164,7 +164,7 @@ int cache_phase(struct ctx *c)
 	double *t = NULL;
 	size_t nt = 0, cap = 0;
 	int rc, cut = 0;
-	uint64_t run_lo = 0, run_hi = 0, sweep;
+	uint64_t run_lo = 0, run_hi = 0;
 
 	if (chunk > c->e_size / 16)
 		chunk = c->e_size / 16 / ss * ss;
@@ -173,13 +173,19 @@ int cache_phase(struct ctx *c)
 	n = c->e_size / chunk < CACHE_WRITES ? c->e_size / chunk : CACHE_WRITES;
 	per = c->e_size / chunk;
 	half = c->region_aus / 2;
-	/* the sweep: its first write tells how long a write of one erase
-	 * block may take (the cost bound's floor), then the others */
-	sweep = take_aus(c, c->open_limit);
-	rc = cache_burst(c, sweep, c->e_size, 1, 1, chunk, 0, &t, &nt, &cap);
+	/* first two linear writes in an erase block of their own: the second
+	 * tells the pace of linear writes, and so how long a garbage
+	 * collection (copying an erase block) may take: the cost bound counts
+	 * on it before the sweep below may pay for one on every write */
+	{
+		double *pace = NULL;
+		size_t np = 0, pcap = 0;
+		rc = cache_burst(c, take_aus(c, 1), c->e_size, 1, 2, chunk, 0, &pace, &np, &pcap);
+		free(pace);
+	}
 	if (!rc)
-		rc = cache_burst(c, sweep + c->e_size, c->e_size, c->open_limit - 1, 1, chunk, cautious(c, c->open_limit - 1),
-				 &t, &nt, &cap);
+		rc = cache_burst(c, take_aus(c, c->open_limit), c->e_size, c->open_limit, 1, chunk,
+				 cautious(c, c->open_limit), &t, &nt, &cap);
 	if (!rc)
 		rc = cache_burst(c, take_aus(c, 1), c->e_size, 1, n, chunk, linear_estimate(c, n, chunk), &t, &nt, &cap);
 	while (!rc && (r->cache_verdict = analyze_cache(t, nt, c->open_limit, chunk, &r->wcache)) ==
