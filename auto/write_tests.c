@@ -28,6 +28,10 @@
  * cache).  A larger one cannot be told from none; what lies behind it is not
  * determined. */
 #define CACHE_MAX (64ULL << 20)
+/* A step of the burst writes as much again as the burst so far, at most
+ * this much: a fast area that ends early in a step is not followed by
+ * tens of MiB more. */
+#define CACHE_STEP_MAX (8ULL << 20)
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -191,9 +195,11 @@ int cache_phase(struct ctx *c)
 	while (!rc && (r->cache_verdict = analyze_cache(t, nt, c->open_limit, chunk, &r->wcache)) ==
 			      CACHE_UNDECIDED && nt * chunk <= CACHE_MAX) {
 		/* as many bytes again, just past CACHE_MAX at most, in whole
-		 * erase blocks, half the trial region at most, and no more than
-		 * the part's share of the bytes */
+		 * erase blocks, half the trial region and CACHE_STEP_MAX at most,
+		 * and no more than the part's share of the bytes */
 		uint64_t step = nt * chunk < CACHE_MAX + chunk - nt * chunk ? nt * chunk : CACHE_MAX + chunk - nt * chunk;
+		if (step > CACHE_STEP_MAX)
+			step = CACHE_STEP_MAX;
 		uint64_t aus = (step + per * chunk - 1) / (per * chunk), room;
 		if (out_of_time(c))
 			break;

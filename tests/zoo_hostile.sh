@@ -144,6 +144,12 @@ SLC_STICK="size=2G,erase=4M,page=16K,planes=1,open=3,random=1,fat=0,minwrite=16K
 SLC_STICK="$SLC_STICK,slcrate=100M"
 score_model "$SLC_STICK"
 slc_ns=$Z_NS slc_miss=$Z_LAST
+slc_area=$("$JP" findings.write_cache.value < "$TMP/z.json" 2> /dev/null)
+if [ "${slc_area:-0}" != null ] && [ "${slc_area:-0}" -ge $((24 << 20)) ] && [ "${slc_area:-0}" -le $((40 << 20)) ]; then
+	pass "hostile zoo: the pSLC stick's fast area found at $((slc_area >> 20)) MiB (32 MiB)"
+else
+	fail "hostile zoo: the pSLC stick's fast area found (32 MiB)" "write_cache=$slc_area"
+fi
 score_model "erase=4M,page=8K,planes=2,open=4,random=2,fat=2,minwrite=16K,unmapped=1,data=0.33,seed=$((9 + ZOO_SEED))"
 score_model "erase=8M,page=16K,planes=1,open=3,random=1,fat=0,minwrite=32K,unmapped=1,seed=$((10 + ZOO_SEED))"
 score_model "erase=4M,page=8K,planes=2,open=2,random=1,fat=4,minwrite=32K,throttle=24M,seed=$((11 + ZOO_SEED))"
