@@ -799,8 +799,12 @@ static void adopt_erase(struct ctx *c)
 	uint64_t keep_aus = c->region_aus, keep_cursor = c->cursor;
 	unsigned keep_limit = c->open_limit;
 
-	if (!r->erase.determined || r->erase.conf < CONF_MEDIUM || r->erase.value == c->e_size)
+	if (!r->erase.determined || r->erase.conf < CONF_MEDIUM)
 		return;
+	if (r->erase.value == c->e_size) { /* the stand-in was right */
+		r->erase_assumed = 0;
+		return;
+	}
 	use_erase(c, r->erase.value, c->trial_lo, c->trial_hi);
 	if (c->open_limit >= AUTO_OPEN_MIN) {
 		r->erase_assumed = 0;
@@ -840,6 +844,7 @@ static int write_tests(struct ctx *c)
 			return -1;
 		if (!behaves_like_ssd(r))
 			adopt_erase(c);
+		r->alignment_matters = r->page.determined || r->erase.determined;
 		part_done(c, PHASE_AREA);
 	}
 	if (behaves_like_ssd(r)) {

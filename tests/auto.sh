@@ -41,6 +41,30 @@ grep -qE '^no flash-like behaviour in reads: reading across boundaries from [0-9
 	"$TMP/ssd-ro" && pass "auto read-only on a good SSD: no flash-like behaviour in reads" ||
 	fail "auto read-only on a good SSD: no flash-like behaviour in reads" "$(head -5 "$TMP/ssd-ro")"
 
+# Cards that answer reads of sectors without data from their mapping table
+# (eMMC, A1/A2 cards, SSDs): read-only, the geometry is read where data are
+# (a used card); a fresh card shows nothing to reads, and --write writes an
+# area first and reads it back.
+"$FB" -A sim:size=8G,unmapped=1,data=0.33,seed=3 > "$TMP/used" 2> /dev/null
+if grep -qE '^erase block size +4MiB +(high|medium)' "$TMP/used" &&
+	grep -q 'reads of sectors without data never reach the flash' "$TMP/used" &&
+	grep -q 'so measured where data are: read in bytes' "$TMP/used"; then
+	pass "auto read-only on a used card that answers unwritten sectors from its table: measured where data are"
+else
+	fail "auto read-only on a used card that answers unwritten sectors from its table: measured where data are" \
+		"$(grep -A5 '^erase block' "$TMP/used")"
+fi
+"$FB" -A sim:size=8G,unmapped=1 > "$TMP/fresh" 2> /dev/null
+"$FB" -A --write sim:size=8G,unmapped=1 > "$TMP/freshw" 2> /dev/null
+if grep -qE '^no flash-like behaviour in reads' "$TMP/fresh" && grep -qE '^erase block size +not determined' "$TMP/fresh" &&
+	grep -qE '^erase block size +4MiB +high' "$TMP/freshw" && grep -q -- '--write wrote that area first' "$TMP/freshw" &&
+	grep -qE '^open erase blocks, linear +2 +high' "$TMP/freshw"; then
+	pass "auto on a fresh card with unmapped reads: nothing read-only, --write writes an area first and finds it"
+else
+	fail "auto on a fresh card with unmapped reads: nothing read-only, --write writes an area first and finds it" \
+		"$(grep -A3 -E '^(no flash|erase block)' "$TMP/fresh" "$TMP/freshw")"
+fi
+
 # The cost bound: announced before the first write (bytes and time), never
 # exceeded; a test that had to stop says so, and its finding is less sure or
 # not measured; a bound the run fits in changes nothing but the bound line.
