@@ -19,9 +19,6 @@
 #define MAX_SCAN_STEP MAX_ERASE_BLOCK  /* larger erase blocks are not sought */
 #define TRIAL_REGION_AUS 64           /* erase blocks the write trials cycle through */
 
-const char *const auto_phase_name[AUTO_PHASES] = { "read", "cache", "probe_area", "min_write", "open_linear",
-						    "open_random", "fat_area" };
-
 /* ------------------------------------------------------------ running */
 
 /* progress across programs: add what earlier programs did */
@@ -898,6 +895,36 @@ static void needs_write(struct finding *f, const char *key, const char *title, i
 	finding_not(f, "needs --write (write tests overwrite data)");
 }
 
+/* ------------------------------------------------------------ read speed */
+
+/* --summary's read speed: the read-speed program with 1 MiB requests, read
+ * in turn over 16 MiB (a quarter of a smaller device) from the middle of the
+ * device, after everything else; its reads count as the read phase's. */
+#define SPEED_REQUEST (1u << 20)
+#define SPEED_TOTAL (16u << 20)
+
+static int read_speed(struct ctx *c)
+{
+	uint64_t size = dev_size(c->d);
+	uint64_t total = size / 4 < SPEED_TOTAL ? size / 4 / SPEED_REQUEST * SPEED_REQUEST : SPEED_TOTAL;
+	const char *var[] = { "erasesize", "offset" };
+	const uint64_t val[] = { SPEED_REQUEST, size / 2 / SPEED_REQUEST * SPEED_REQUEST };
+	struct vm_result *res;
+	struct vm_op *prog;
+	int rc;
+
+	if (total < SPEED_REQUEST)
+		return 0;
+	c->phase = PHASE_READ;
+	if (builtin_list(c, "read-speed", SPEED_REQUEST, (unsigned)(total / SPEED_REQUEST), var, val, 2, NULL, 0, &prog))
+		return -1;
+	if ((rc = run_step(c, prog, 0, &res)))
+		return rc < 0 ? -1 : 0;
+	c->r->read_bps = vm_throughput(&res->kid[0]); /* kid[0]: the one request size */
+	vm_result_free(res);
+	return 0;
+}
+
 /* Every write finding whose test did not run says why. */
 static void finish(struct ctx *c, int rc)
 {
@@ -942,6 +969,7 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 	c->r = r;
 	c->e = e;
 	r->budget_ns = o->budget_ns;
+	r->read_bps = NAN;
 	c->b.ns = o->budget_ns ? (double)o->budget_ns : o->write ? BUDGET_DEFAULT_NS : 0;
 	phase_start(c, PHASE_READ);
 	needs_write(&r->min_write, "min_write", "smallest efficient write", 1);
@@ -967,6 +995,8 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 			rc = write_tests(c);
 		}
 	}
+	if (!rc && o->read_speed)
+		rc = read_speed(c);
 	vm_free(c->held);
 	finish(c, rc);
 	free(c);

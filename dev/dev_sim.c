@@ -3,6 +3,8 @@
  * data, so it has no copies (dev.c refuses them: no DEV_CAP_STORES_DATA). */
 #include "dev/dev_impl.h"
 
+#include <string.h>
+
 #include "lib/json.h"
 #include "dev/sim.h"
 
@@ -25,10 +27,10 @@ static int sim_dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *
 	return 0;
 }
 
-static void sim_describe(const struct dev *d, struct json *j)
+static void sim_describe(const struct dev *d, struct json_member *model)
 {
 	const struct sim_params *p = sim_params_of(d->priv);
-	const struct json_member model[] = {
+	const struct json_member m[] = {
 		{ "erase", JM_UINT, .uint = p->erase }, { "page", JM_UINT, .uint = p->page },
 		{ "planes", JM_UINT, .uint = p->planes }, { "open", JM_UINT, .uint = p->open },
 		{ "random", JM_UINT, .uint = p->random }, { "fat", JM_UINT, .uint = p->fat },
@@ -36,7 +38,8 @@ static void sim_describe(const struct dev *d, struct json *j)
 		{ "seed", JM_UINT, .uint = p->seed }, JM_END,
 	};
 
-	json_record(j, "model", model);
+	_Static_assert(sizeof(m) <= DEV_MODEL_MEMBERS * sizeof(m[0]), "DEV_MODEL_MEMBERS too small for the model");
+	memcpy(model, m, sizeof(m));
 }
 
 static void sim_close(struct dev *d)

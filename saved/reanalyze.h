@@ -8,7 +8,7 @@
 #ifndef FLASHBENCH_REANALYZE_H
 #define FLASHBENCH_REANALYZE_H
 
-#include "auto/characterize.h"
+#include "auto/auto_report.h"
 #include "saved/classic_read.h"
 #include "saved/saved_json.h"
 

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "auto/characterize.h"
+#include "auto/auto_report.h"
 #include "saved/classic_read.h"
 #include "lib/err.h"
 

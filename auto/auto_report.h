@@ -1,0 +1,110 @@
+/* auto_report.h — the --auto report record: the findings, the
+ * recommendations, the measurements behind them and what the run cost,
+ * with the limits of its arrays.  The planner (characterize.c) fills it;
+ * the offline readers (saved/) rebuild parts of it from saved results; the
+ * reports (report/) print it.  Data only: nothing here drives a device. */
+#ifndef FLASHBENCH_AUTO_REPORT_H
+#define FLASHBENCH_AUTO_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "auto/analyze.h"
+
+#define AUTO_MAX_ROWS 64
+#define AUTO_MAX_LEVELS 40
+#define AUTO_MAX_TRIALS 48
+#define AUTO_MAX_FAT 32
+
+/* The parts of --auto, each with what it cost. */
+enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_AREA, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR, PHASE_OPEN_RANDOM,
+		  PHASE_FAT, AUTO_PHASES };
+extern const char *const auto_phase_name[AUTO_PHASES];
+struct phase_cost {
+	uint64_t reads, writes, bytes_written;
+	double device_ns;
+};
+
+/* Where the run is, for a progress line: the part running, the share of
+ * the bound's time it may use and how much of that it used, what was
+ * written and spent against the bound, and which parts are done (their
+ * findings are final). */
+struct auto_state {
+	enum auto_phase phase;
+	double part_share, part_used;        /* 0..1 */
+	uint64_t bytes_written, bound_bytes; /* bound 0: none (read-only) */
+	double device_ns, bound_ns;
+	unsigned done;                       /* 1 << phase */
+};
+
+/* What the medium is, as far as the run can tell. */
+enum verdict {
+	VERDICT_FLASH,          /* flash-like behaviour (or not known otherwise) */
+	VERDICT_NO_FLASH_READS, /* reads show none anywhere (read-only run) */
+	VERDICT_SSD_LIKE,       /* no erase-block, open-AU or FAT penalty measurable: stopped early */
+};
+
+/* Reads that never reach the flash: a card answers sectors that hold no
+ * data from its mapping table. */
+struct data_look {
+	unsigned probes, unmapped;          /* reads spread over the device; answered without the flash */
+	double fast_ns, slow_ns;            /* a read there, and where data are */
+	uint64_t lo, hi;                    /* where the geometry was read (lo == hi: where it always is) */
+	int written;                        /* --write wrote that area first */
+};
+
+struct auto_report {
+	struct finding page, erase, min_write, open_linear, open_random, fat;
+	struct finding cache_area;          /* write cache or fast (pSLC) area */
+	struct recommendations rec;
+	enum verdict verdict;
+	char verdict_text[512];
+	struct data_look data;
+	int alignment_matters;              /* some read boundary costs extra */
+	int erase_assumed;                  /* write tests used a stand-in size */
+	int erase_set_aside;                /* ... as the low-confidence size read found did not fit */
+	unsigned open_limit;                /* open-AU search bound (device room: may be below 16) */
+	uint64_t write_erase;               /* erase size the write tests used */
+	/* the measurements, for JSON and plots */
+	uint64_t bs, bs2;
+	struct align_row rows[AUTO_MAX_ROWS], rows2[AUTO_MAX_ROWS];
+	size_t nrows, nrows2;
+	struct read_levels levels;
+	struct scan_level scan[AUTO_MAX_LEVELS];
+	size_t nscan;
+	unsigned scan_tries;                /* 4, or 16 when a second look was needed */
+	struct chunk_time chunks[32];
+	size_t nchunks;
+	uint64_t trial_chunk;
+	double write_ref;                   /* healthy time per trial write */
+	struct open_trial lin[AUTO_MAX_TRIALS], rnd[AUTO_MAX_TRIALS];
+	size_t nlin, nrnd;
+	struct fat_probe fat_probe[AUTO_MAX_FAT];
+	size_t nfat;
+	uint64_t fat_chunk, fat_small;      /* sizes the FAT probe wrote */
+	uint64_t cache;                     /* bytes a write cache absorbed (0: none seen) */
+	enum cache_verdict cache_verdict;   /* UNDECIDED: steady up to the largest sought */
+	struct write_cache wcache;          /* what the cache probe saw */
+	uint64_t warmup;                    /* bytes written before each write measurement */
+	/* --summary: bytes per second of 1 MiB reads in turn over 16 MiB from
+	 * the middle of the device (a quarter of a smaller one); NAN when not
+	 * measured (not asked for, or a device under 4 MiB) */
+	double read_bps;
+	/* what it cost */
+	uint64_t reads, writes, bytes_written;
+	uint64_t written_lo, written_hi;    /* lo == hi: nothing written */
+	double device_ns;                   /* time the device spent */
+	struct phase_cost cost[AUTO_PHASES];
+	uint64_t budget_ns;                 /* --budget (0: none) */
+	uint64_t bound_bytes;               /* announced: the most the run writes (0: read-only) */
+	double bound_ns;                    /* announced: the most device time it takes */
+	unsigned cut, skipped;              /* phases (1 << phase) the budget cut short, or left out */
+	int fast_area;                      /* the cache is a fast area: writes past it go to the flash at once */
+	int cache_unprobed;                 /* the bound cut the cache probe before it could tell */
+	double drift;                       /* the sweep's reference went this much slower (0: steady) */
+	int bound_given;                    /* --budget set the bound (1 time, 2 bytes) */
+	int stopped;                        /* a signal stopped the run: later findings are not measured */
+	struct auto_state state;
+};
+
+#endif

@@ -1,0 +1,230 @@
+/* tests/unit/auto.c — unit tests of auto/: the analysis of measurements
+ * (findings, write caches), the cost bound, the look for unmapped reads and
+ * a --auto run stopped half way. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto/analyze.h"
+#include "auto/budget.h"
+#include "auto/characterize.h"
+#include "auto/unmapped.h"
+#include "dev.h"
+#include "tests/unit/unit.h"
+
+static void test_analysis(void)
+{
+	struct finding f;
+	struct chunk_time t[6] = {
+		{ 1 << 20, 50300e3, 0 }, { 512 << 10, 25300e3, 0 }, { 256 << 10, 12800e3, 0 },
+		{ 128 << 10, 6550e3, 0 }, { 64 << 10, 6550e3, 0 }, { 32 << 10, 6550e3, 0 },
+	};
+	struct fat_probe fat[4] = {
+		{ { 400e3, 900e3, 300e3 }, { 1000e3, 2000e3, 1000e3 } }, /* faster for everything */
+		{ { 1000e3, 900e3, 300e3 }, { 1000e3, 2000e3, 1000e3 } }, /* random-access mode */
+		{ { 1000e3, 2000e3, 1000e3 }, { 1010e3, 2000e3, 990e3 } },
+		{ { 1000e3, 2000e3, 1000e3 }, { 1000e3, 2010e3, 1000e3 } },
+	};
+	struct open_trial lin[4] = { { 1, 2e6, 0 }, { 2, 2e6, 0 }, { 3, 200e6, 1 }, { 2, 2e6, 0 } };
+
+	/* write check: 200 ms extra at 20 MiB/s is 4 MiB of copying */
+	finding_init(&f, "erase_block", "erase block size", 1);
+	f.determined = 1;
+	f.value = 4 << 20;
+	f.conf = CONF_HIGH;
+	erase_write_check(&f, 200e6, 20 << 20);
+	check(f.conf == CONF_HIGH && strstr(f.evidence[0], "writes agree"), "analysis: writes agree with the erase size",
+	      "%s", f.evidence[0]);
+	f.nevidence = 0;
+	erase_write_check(&f, 90e6, 20 << 20);
+	check(f.conf == CONF_MEDIUM && strstr(f.evidence[0], "do not quite agree"),
+	      "analysis: writes half an erase block off lower the confidence to medium", "%s", f.evidence[0]);
+	f.nevidence = 0;
+	erase_write_check(&f, 1600e6, 20 << 20);
+	check(f.conf == CONF_LOW && strstr(f.evidence[0], "disagree"),
+	      "analysis: writes copying eight erase blocks lower the confidence to low", "%s", f.evidence[0]);
+	f.nevidence = 0;
+	f.conf = CONF_HIGH;
+	erase_write_check(&f, 50e6, 20 << 20);
+	check(f.conf == CONF_MEDIUM, "analysis: a copy faster than writes is a doubt, not a refutation", "conf %d",
+	      f.conf);
+
+	analyze_min_write(t, 6, &f);
+	check(f.determined && f.value == 128 << 10 && f.conf == CONF_HIGH,
+	      "analysis: the smallest efficient write is where time stops shrinking", "value %llu conf %d",
+	      (unsigned long long)f.value, f.conf);
+	{
+		/* every size efficient: a fixed 300us plus 20MB/s is flash; small
+		 * writes faster per byte than large ones (a cache) are not */
+		struct chunk_time ck[6];
+		struct finding page;
+		for (int i = 0; i < 6; i++) {
+			ck[i].size = (1u << 20) >> (2 * i);
+			ck[i].ns = 300e3 + ck[i].size / 20e6 * 1e9;
+			ck[i].spread = 0;
+		}
+		analyze_min_write(ck, 6, &f);
+		check(f.at_most && f.conf == CONF_HIGH, "analysis: every size efficient on flash: high",
+		      "at_most %d conf %d", f.at_most, f.conf);
+		finding_init(&page, "page", "page size (read unit)", 1);
+		page.determined = 1;
+		page.value = 16384;
+		page.conf = CONF_HIGH;
+		min_write_plausible(&f, &page);
+		check(f.conf == CONF_MEDIUM && strstr(f.evidence[f.nevidence - 1], "programs a page whole"),
+		      "analysis: a minimum write below the read unit is medium at most", "conf %d", f.conf);
+		for (int i = 0; i < 6; i++)
+			ck[i].ns = ck[i].size / (i == 5 ? 16.5e6 : 8.3e6) * 1e9 + 1e3 * i;
+		analyze_min_write(ck, 6, &f);
+		check(f.conf <= CONF_MEDIUM && strstr(f.evidence[f.nevidence - 1], "faster per byte"),
+		      "analysis: small writes faster per byte than large ones are not the flash's timing",
+		      "conf %d", f.conf);
+	}
+	analyze_fat(fat, 4, 4 << 20, &f);
+	check(f.determined && f.value == 2 && f.conf == CONF_HIGH && strstr(f.evidence[0], "small writes"),
+	      "analysis: two leading FAT erase blocks, one faster, one in random-access mode",
+	      "value %llu conf %d", (unsigned long long)f.value, f.conf);
+	analyze_open(lin, 4, 16, 0, 32768, 2e6, &f);
+	check(f.determined && f.value == 2 && !f.at_least && f.conf == CONF_HIGH,
+	      "analysis: the open-AU knee, confirmed", "value %llu conf %d", (unsigned long long)f.value, f.conf);
+	check(!write_collapsed(4e6, 2e6, 0) && write_collapsed(6e6, 2e6, 0) && write_collapsed(30e6, 2e6, 200e6) &&
+	      !write_collapsed(15e6, 2e6, 200e6),
+	      "analysis: collapse at 2.5x, or past the geometric middle of a known collapse", "wrong verdicts");
+}
+
+/* A write cache shows in one burst (32 writes one per erase block, then
+ * linear ones) as linear writes that wait for earlier work, or that slow
+ * down for good once it is full; garbage collection paid at once shows none. */
+static void test_analyze_cache(void)
+{
+	double t[128];
+	struct write_cache w;
+	enum cache_verdict v;
+
+	for (int i = 0; i < 64; i++)
+		t[i] = i >= 2 && i < 32 ? 200e6 : 2e6; /* two open erase blocks, then GC each */
+	t[32] = 20e6;                               /* its own erase block's opening */
+	t[49] = 150e6;                              /* a pause */
+	v = analyze_cache(t, 64, 32, 65536, &w);
+	check(v == CACHE_NONE && w.steady == 2e6, "analysis: garbage collection paid at once, a pause: no write cache",
+	      "verdict %d", v);
+	for (int i = 0; i < 8; i++)
+		t[i] = 1.5e6;                       /* the cache takes 8 */
+	for (int i = 32; i < 40; i++)
+		t[i] = 100e6;                       /* queued collections retire */
+	v = analyze_cache(t, 64, 32, 65536, &w);
+	check(v == CACHE_SEEN && w.bytes == 8 * 65536 && w.late == 150e6,
+	      "analysis: linear writes late after garbage collection show a write cache", "verdict %d, %llu bytes", v,
+	      (unsigned long long)w.bytes);
+	for (int i = 0; i < 128; i++)
+		t[i] = i < 96 ? 1.5e6 : 3e6;
+	t[100] = 150e6;
+	v = analyze_cache(t, 96, 32, 65536, &w);
+	check(v == CACHE_UNDECIDED, "analysis: writes at one speed throughout: no cache yet, and none ruled out",
+	      "verdict %d", v);
+	v = analyze_cache(t, 128, 32, 65536, &w);
+	check(v == CACHE_SEEN && w.bytes == 96 * 65536,
+	      "analysis: linear writes slowing for good show a write cache that filled", "verdict %d, %llu bytes", v,
+	      (unsigned long long)w.bytes);
+}
+
+static void test_budget(void)
+{
+	struct budget b = { .bytes = 100 << 20, .ns = 10e9 };
+
+	check(budget_default_bytes(8ULL << 30, 4 << 20) == 146ULL << 20 &&
+		      budget_default_bytes(64ULL << 30, 4 << 20) == 320ULL << 20 &&
+		      budget_default_bytes(2ULL << 30, 16 << 20) == 277ULL << 20,
+	      "budget: 1% of the medium (at most 256MiB) plus what its erase blocks need, in MiB",
+	      "%llu %llu %llu", (unsigned long long)budget_default_bytes(8ULL << 30, 4 << 20) >> 20,
+	      (unsigned long long)budget_default_bytes(64ULL << 30, 4 << 20) >> 20,
+	      (unsigned long long)budget_default_bytes(2ULL << 30, 16 << 20) >> 20);
+	budget_spent(&b, 60 << 20, 4e9, 0.5e9, 1e6, 30, 1);
+	check(budget_check(&b, 40 << 20, 1e9) == 0 && budget_check(&b, (40 << 20) + 1, 1e9) == 2 &&
+		      budget_check(&b, 0, 5.4e9) == 0 && budget_check(&b, 0, 5.6e9) == 2,
+	      "budget: a step passes only when its bytes and its time plus one slow write fit the bound", "wrong");
+	budget_part(&b, 1, 4, 20 << 20);
+	check(b.part_ns == 4e9 + 6e9 / 4 && b.part_bytes == 80 << 20 && !budget_part_spent(&b),
+	      "budget: a part gets its share of the time left, the bytes left less what later parts need",
+	      "%g %llu", b.part_ns, (unsigned long long)b.part_bytes);
+	budget_spent(&b, 20 << 20, 0, 0, 0, 0, 1);
+	check(budget_part_spent(&b), "budget: a part that wrote its share is spent", "not spent");
+}
+
+static void test_unmapped(void)
+{
+	struct data_probe p[64];
+	struct data_split s;
+
+	/* a used card: reads where data are cost 700us and 160us more across
+	 * a boundary; elsewhere 150us, flat */
+	for (int i = 0; i < 64; i++) {
+		int data = i >= 20 && i < 40;
+		p[i].pos = (uint64_t)i << 24;
+		p[i].level = (data ? 700e3 : 150e3) + (i % 5) * 1e3;
+		p[i].cross = data ? 160e3 + (i % 3) * 1e3 : (i % 3) * 1e3;
+	}
+	unmapped_split(p, 64, &s);
+	check(s.seen && s.nfast == 44 && s.lo == 20ULL << 24 && s.hi == 39ULL << 24 && s.threshold > 160e3 &&
+		      s.threshold < 690e3, "unmapped: fast flat reads are told from reads of data, and where the data are",
+	      "seen %d nfast %u [%llu, %llu] threshold %g", s.seen, s.nfast, (unsigned long long)s.lo,
+	      (unsigned long long)s.hi, s.threshold);
+	for (int i = 0; i < 64; i++) /* a FAT area read twice as fast: still flash */
+		if (p[i].level < 300e3)
+			p[i].cross = 80e3 + (i % 3) * 1e3;
+	unmapped_split(p, 64, &s);
+	check(!s.seen, "unmapped: reads faster but not flat (a FAT area in faster blocks) are flash", "seen");
+	for (int i = 0; i < 64; i++) {
+		p[i].level = 700e3 + (i % 7) * 3e3;
+		p[i].cross = 160e3;
+	}
+	unmapped_split(p, 64, &s);
+	check(!s.seen, "unmapped: reads that cost the same everywhere show nothing", "seen");
+}
+
+/* A signal stops --auto --write during the cache probe (here: after the
+ * requests of the reads and a few more): the reads' findings stay, the
+ * write findings say the run was stopped. */
+static volatile sig_atomic_t auto_stop;
+static void stop_after(void *ctx, uint64_t done)
+{
+	if (done > *(const uint64_t *)ctx)
+		auto_stop = 1;
+}
+
+static void test_auto_stopped(void)
+{
+	struct dev *d = NULL;
+	struct auto_report *r = malloc(sizeof(*r));
+	uint64_t after = 4824 + 20;
+	struct auto_options o = { .write = 1, .stop = &auto_stop, .progress = stop_after, .progress_ctx = &after };
+	struct fb_err e;
+	int rc;
+
+	if (dev_open(&d, "sim:sd-4m", DEV_READWRITE, &e) || !r) {
+		check(0, "auto: open sim:sd-4m", "%s", r ? e.msg : "out of memory");
+		free(r);
+		dev_close(d);
+		return;
+	}
+	rc = characterize(d, &o, r, &e);
+	check(rc == -1 && r->stopped && r->page.determined && r->erase.determined && r->erase.value == 4 << 20 &&
+		      !r->min_write.determined && strstr(r->min_write.why, "the run was stopped") &&
+		      strstr(r->fat.why, "the run was stopped") && r->rec.have && (r->state.done & 1u << PHASE_READ) &&
+		      !(r->state.done & 1u << PHASE_MIN_WRITE) && r->state.bound_bytes == 146ULL << 20,
+	      "auto: a run stopped in the write tests keeps the reads' findings, the rest say it was stopped",
+	      "rc %d stopped %d page %d erase %llu min_write '%s'", rc, r->stopped, r->page.determined,
+	      (unsigned long long)r->erase.value, r->min_write.why);
+	free(r);
+	dev_close(d);
+}
+
+void unit_auto(void)
+{
+	test_analysis();
+	test_analyze_cache();
+	test_budget();
+	test_unmapped();
+	test_auto_stopped();
+}
