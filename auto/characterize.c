@@ -699,11 +699,16 @@ static int write_plan_start(struct ctx *c, struct write_plan *plan)
 
 /* What the cache probe and the area reads show: no penalty at all?  Reads
  * cost the same across every boundary (also where data are), writes to
- * fresh erase blocks in turn paid no garbage collection and a long run of
- * writes kept one speed: nothing the other tests could measure. */
+ * fresh erase blocks in turn paid no garbage collection, and a long run of
+ * writes kept one speed, or slowed once a cache was full without any write
+ * coming late and without garbage collection after it: nothing the other
+ * tests could measure. */
 static int behaves_like_ssd(const struct auto_report *r)
 {
-	return reads_show_nothing(r) && r->cache_verdict == CACHE_UNDECIDED && r->wcache.probed >= (8ULL << 20);
+	int no_gc = r->cache_verdict == CACHE_UNDECIDED ||
+		    (r->cache_verdict == CACHE_SEEN && !r->wcache.queued && !r->fast_area);
+
+	return reads_show_nothing(r) && no_gc && r->wcache.probed >= (8ULL << 20);
 }
 
 static void ssd_verdict(struct ctx *c)
@@ -720,8 +725,9 @@ static void ssd_verdict(struct ctx *c)
 	snprintf(r->verdict_text, sizeof(r->verdict_text),
 		 "behaves like an SSD: no erase-block, open-AU or FAT penalty measurable; %s written (reads cost the "
 		 "same across every boundary%s; writes to %u fresh areas in turn paid no garbage collection, and "
-		 "%s in a row kept one speed, %s per %s write)", a, r->data.written || r->data.lo < r->data.hi ?
-		 ", also where data are" : "", c->open_limit, p, b, ch);
+		 "%s in a row kept one speed, %s per %s write%s)", a, r->data.written || r->data.lo < r->data.hi ?
+		 ", also where data are" : "", c->open_limit, p, b, ch,
+		 r->cache_verdict == CACHE_SEEN ? ", once a write cache was full" : "");
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		finding_not(f[i], "not applicable: the medium behaves like an SSD (no penalty the test could measure)");
 }
