@@ -11,7 +11,10 @@ uint64_t budget_default_bytes(uint64_t dev_size, uint64_t erase)
 		share = BUDGET_SHARE_MAX;
 	if (need < BUDGET_BURST)
 		need = BUDGET_BURST;
-	/* whole MiB, as it is announced */
+	/* never half the medium or more (a small card); whole MiB, as it is
+	 * announced */
+	if (share + need > dev_size / 2)
+		return dev_size / 2 >> 20 << 20;
 	return (share + need + (1 << 20) - 1) >> 20 << 20;
 }
 

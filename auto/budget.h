@@ -12,7 +12,8 @@
 /* The default bound on bytes written: small against the medium (1% of it,
  * at most BUDGET_SHARE_MAX) plus what erase blocks of size `erase` need: the
  * open-AU search may write into 16 of them, and a write cache or fast area
- * is sought through up to 64 MiB of fresh ones, whichever is more. */
+ * is sought through up to 64 MiB of fresh ones, whichever is more; at most
+ * half the medium. */
 #define BUDGET_SHARE_MAX (256ULL << 20)
 #define BUDGET_ERASE_BLOCKS 16
 #define BUDGET_BURST (64ULL << 20)

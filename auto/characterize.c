@@ -680,6 +680,8 @@ static int write_plan_start(struct ctx *c, struct write_plan *plan)
 		c->area = area_step(size);
 	plan->bytes = c->o->budget_bytes ? c->o->budget_bytes : budget_default_bytes(size, c->e_size) +
 		(c->area ? 17 * c->area + AREA_CHUNK : 0);
+	if (!c->o->budget_bytes && plan->bytes > size / 2) /* the area on a small card */
+		plan->bytes = size / 2 >> 20 << 20;
 	plan->ns = c->o->budget_ns ? (double)c->o->budget_ns : BUDGET_DEFAULT_NS;
 	plan->bytes_given = c->o->budget_bytes != 0;
 	plan->ns_given = c->o->budget_ns != 0;
