@@ -1061,7 +1061,11 @@ void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct fin
 		finding_evidence(f, "erase blocks 0 to %zu (the first %s) are faster than an erase block in the middle "
 				 "for %s (at least %.1fx)", k - 1, fmt_size(a, k * erase), b, weakest);
 	}
-	if (k < n)
+	if (k < n && p[k].ns[FAT_RANDOM] <= 0) /* random order not timed (behind a write cache) */
+		finding_evidence(f, "erase block %zu writes like the middle of the device: %s and %s per linear and small "
+				 "write (middle: %s and %s)", k, fmt_time(a, p[k].ns[FAT_LINEAR]), fmt_time(d, p[k].ns[FAT_SMALL]),
+				 fmt_time(e1, p[k].ref[FAT_LINEAR]), fmt_time(e3, p[k].ref[FAT_SMALL]));
+	else if (k < n)
 		finding_evidence(f, "erase block %zu writes like the middle of the device: %s, %s and %s per linear, "
 				 "random-order and small write (middle: %s, %s and %s)", k,
 				 fmt_time(a, p[k].ns[FAT_LINEAR]), fmt_time(c, p[k].ns[FAT_RANDOM]), fmt_time(d, p[k].ns[FAT_SMALL]),

@@ -101,6 +101,7 @@ struct auto_report {
 	unsigned cut, skipped;              /* phases (1 << phase) the budget cut short, or left out */
 	int fast_area;                      /* the cache is a fast area: writes past it go to the flash at once */
 	int cache_unprobed;                 /* the bound cut the cache probe before it could tell */
+	int fat_lagged;                     /* the FAT probe timed each kind by the writes after it (a cache) */
 	double drift;                       /* the sweep's reference went this much slower (0: steady) */
 	int bound_given;                    /* --budget set the bound (1 time, 2 bytes) */
 	int stopped;                        /* a signal stopped the run: later findings are not measured */
