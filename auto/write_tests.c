@@ -770,11 +770,13 @@ int open_search(struct ctx *c, int shuffled, double collapse_level)
 	size_t *nt = shuffled ? &r->nrnd : &r->nlin;
 	struct trial_set s = { .n = 0 };
 	struct judge j = { .ref = r->write_ref, .collapse = collapse_level };
-	unsigned n, knee = 0, limit = c->open_limit;
-	int cut = 0, rc = 0;
+	unsigned n = 1, knee = 0, limit = c->open_limit;
+	int cut = 0, rc = 0, restarted = 0;
+	double pace = 0;
 
 	*nt = 0;
-	for (n = 1; n <= c->open_limit && *nt < AUTO_MAX_TRIALS; n++) {
+search:
+	for (; n <= c->open_limit && *nt < AUTO_MAX_TRIALS; n++) {
 		if (n > 1 && out_of_time(c)) {
 			cut = 1;
 			break;
@@ -817,6 +819,34 @@ int open_search(struct ctx *c, int shuffled, double collapse_level)
 			return -1;
 		cut |= rc > 0;
 	}
+	/* the count that was healthy collapsed too: did the whole card slow
+	 * down (throttling when hot), not garbage collection?  One erase block
+	 * alone cannot make the card collect garbage: if it is as slow, the
+	 * search starts again against the new pace (once) */
+	if (knee > 1 && !cut && !restarted && t[*nt - 1].collapsed && *nt < AUTO_MAX_TRIALS - 1) {
+		struct trial_set one = { .n = 0 };
+		struct judge jp = j;
+		jp.random_rule = 0;
+		if ((rc = trial_grow(c, &one, 1, r->trial_chunk, shuffled)) < 0)
+			return -1;
+		if (!rc && (rc = open_trial(c, &one, shuffled, &jp, t, nt)) < 0)
+			return -1;
+		cut |= rc > 0;
+		if (!rc && t[*nt - 1].collapsed) {
+			pace = t[*nt - 1].mean_ns / j.ref;
+			restarted = 1;
+			j.ref = t[*nt - 1].mean_ns;
+			if (!shuffled)
+				r->write_ref = j.ref;
+			t[0] = t[*nt - 1];
+			t[0].collapsed = 0;
+			*nt = 1;
+			s = one;
+			n = 2;
+			knee = 0;
+			goto search;
+		}
+	}
 	if (knee > 1 && *nt < AUTO_MAX_TRIALS && !cut && out_of_time(c))
 		cut = 1;
 	if (knee && *nt < AUTO_MAX_TRIALS && !cut) {
@@ -832,6 +862,13 @@ int open_search(struct ctx *c, int shuffled, double collapse_level)
 		cut |= rc > 0;
 	}
 	analyze_open(t, *nt, limit, shuffled, r->trial_chunk, j.ref, shuffled ? &r->open_random : &r->open_linear);
+	if (pace > 0) {
+		struct finding *f = shuffled ? &r->open_random : &r->open_linear;
+		if (f->conf > CONF_MEDIUM)
+			f->conf = CONF_MEDIUM;
+		finding_evidence(f, "writes went %.1fx slower during the search, one erase block alone too (a card that "
+				 "slows down when hot): the search started again against the new pace", pace);
+	}
 	if (cut)
 		budget_cut(c, shuffled ? &r->open_random : &r->open_linear, CONF_MEDIUM,
 			   knee ? "the confirming trials were left out" : "the search stopped before writes collapsed");
