@@ -540,7 +540,7 @@ static int data_look(struct ctx *c)
 static int read_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
-	uint64_t ss = dev_sector(c->d), from;
+	uint64_t ss = dev_sector(c->d);
 	struct read_place pl;
 	int rc;
 
@@ -548,9 +548,9 @@ static int read_phase(struct ctx *c)
 	 * number of sectors only if the block is two sectors or more */
 	r->bs = ss > 512 ? 2 * ss : 1024;
 	r->bs2 = 4 * r->bs;
-	from = 64 << 10; /* the scan's place is fixed before the page is known */
+	/* the scan's place is fixed before the page is known (its steps start
+	 * at twice the read unit the align rows find) */
 	place_whole(c, r->bs, 32 << 10, &pl);
-	(void)from;
 	if ((rc = read_geometry(c, &pl, 0)) < 0)
 		return -1;
 	/* a weak result, or scan points faster than the others and flat, may
