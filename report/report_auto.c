@@ -46,7 +46,10 @@ static void value_text(char *buf, size_t len, const struct finding *f)
 		format_size(v, sizeof(v), f->value);
 	else
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)f->value);
-	snprintf(buf, len, "%s%s%s", f->at_least ? "at least " : "", v, f->at_most ? " or less" : "");
+	if (f->at_most && !f->is_size) /* a count: "fewer than 5" says it as the test was run */
+		snprintf(buf, len, "fewer than %llu", (unsigned long long)f->value + 1);
+	else
+		snprintf(buf, len, "%s%s%s", f->at_least ? "at least " : "", v, f->at_most ? " or less" : "");
 }
 
 static void finding_text(FILE *f, const struct finding *x)
