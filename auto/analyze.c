@@ -351,13 +351,17 @@ static int cmp_spot(const void *a, const void *b)
 }
 
 /* Distinct probed positions with the median of their probes; returns how
- * many (out has room for every probe). */
+ * many (out has room for every probe).  A probe that is not a number (its
+ * reads found no data: --auto on a card that answers those from its
+ * mapping table) is left out. */
 static size_t scan_spots(const struct scan_level *lv, size_t n, struct spot *out, double *v)
 {
 	size_t m = 0, k = 0;
 
 	for (size_t L = 0; L < n; L++)
 		for (unsigned j = 1; j <= lv[L].npoints; j++) {
+			if (isnan(lv[L].d[j - 1]))
+				continue;
 			out[m].pos = j * lv[L].step;
 			out[m++].d = lv[L].d[j - 1];
 		}
@@ -546,11 +550,13 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 static double probe_noise(const struct scan_level *l)
 {
 	double v[SCAN_POINTS];
-	unsigned n = l->npoints;
+	unsigned n = 0;
 
+	for (unsigned j = 0; j < l->npoints; j++)
+		if (!isnan(l->d[j])) /* left out: no data there */
+			v[n++] = l->d[j];
 	if (n < 4)
 		return 0;
-	memcpy(v, l->d, n * sizeof(v[0]));
 	qsort(v, n, sizeof(v[0]), cmp_double);
 	return v[n / 4] - v[n / 16];
 }

@@ -1,6 +1,7 @@
 /* tests/unit/auto.c — unit tests of auto/: the analysis of measurements
  * (findings, write caches), the cost bound, the look for unmapped reads and
  * a --auto run stopped half way. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,26 @@ static void test_unmapped(void)
 	check(!s.seen, "unmapped: reads that cost the same everywhere show nothing", "seen");
 }
 
+/* Scan points whose reads found no data (not a number) are left out: a 4 MiB
+ * erase block still shows when a third of the points in the scan are. */
+static void test_scan_without_data(void)
+{
+	struct scan_level lv[8];
+	struct read_levels rl = { .noise = 2000, .step = 10000, .page_diff = 160000, .unit = 16384 };
+	struct finding f;
+	size_t n = 0;
+
+	for (uint64_t a = 512 << 10; a <= (64ULL << 20) && n < 8; a *= 2, n++) {
+		lv[n].step = a;
+		lv[n].npoints = SCAN_POINTS;
+		for (unsigned j = 1; j <= SCAN_POINTS; j++)
+			lv[n].d[j - 1] = (j * 7 + n) % 3 == 0 ? NAN : (j * a) % (4 << 20) ? 160000 + (j % 3) * 1000 : 460000;
+	}
+	analyze_erase(lv, n, &rl, NULL, 0, 8ULL << 30, &f);
+	check(f.determined && f.value == 4 << 20, "analysis: scan points without data (NaN) are left out",
+	      "determined %d value %llu: %s", f.determined, (unsigned long long)f.value, f.why);
+}
+
 /* A signal stops --auto --write during the cache probe (here: after the
  * requests of the reads and a few more): the reads' findings stay, the
  * write findings say the run was stopped. */
@@ -226,5 +247,6 @@ void unit_auto(void)
 	test_analyze_cache();
 	test_budget();
 	test_unmapped();
+	test_scan_without_data();
 	test_auto_stopped();
 }
