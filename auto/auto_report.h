@@ -15,26 +15,16 @@
 #define AUTO_MAX_LEVELS 40
 #define AUTO_MAX_TRIALS 48
 #define AUTO_MAX_FAT 32
+#define AUTO_MAX_BURST 2048    /* writes of the cache burst kept for the chart */
 
 /* The parts of --auto, each with what it cost. */
 enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_AREA, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR, PHASE_OPEN_RANDOM,
 		  PHASE_FAT, AUTO_PHASES };
-extern const char *const auto_phase_name[AUTO_PHASES];
+extern const char *const auto_phase_name[AUTO_PHASES];   /* JSON keys: "open_linear" */
+extern const char *const auto_phase_title[AUTO_PHASES];  /* for people: "open erase blocks, linear" */
 struct phase_cost {
 	uint64_t reads, writes, bytes_written;
 	double device_ns;
-};
-
-/* Where the run is, for a progress line: the part running, the share of
- * the bound's time it may use and how much of that it used, what was
- * written and spent against the bound, and which parts are done (their
- * findings are final). */
-struct auto_state {
-	enum auto_phase phase;
-	double part_share, part_used;        /* 0..1 */
-	uint64_t bytes_written, bound_bytes; /* bound 0: none (read-only) */
-	double device_ns, bound_ns;
-	unsigned done;                       /* 1 << phase */
 };
 
 /* What the medium is, as far as the run can tell. */
@@ -85,6 +75,8 @@ struct auto_report {
 	uint64_t cache;                     /* bytes a write cache absorbed (0: none seen) */
 	enum cache_verdict cache_verdict;   /* UNDECIDED: steady up to the largest sought */
 	struct write_cache wcache;          /* what the cache probe saw */
+	double burst_ns[AUTO_MAX_BURST];    /* its burst, write by write (every burst_every-th) */
+	size_t nburst, burst_every;
 	uint64_t warmup;                    /* bytes written before each write measurement */
 	/* --summary: bytes per second of 1 MiB reads in turn over 16 MiB from
 	 * the middle of the device (a quarter of a smaller one); NAN when not
@@ -104,8 +96,8 @@ struct auto_report {
 	int fat_lagged;                     /* the FAT probe timed each kind by the writes after it (a cache) */
 	double drift;                       /* the sweep's reference went this much slower (0: steady) */
 	int bound_given;                    /* --budget set the bound (1 time, 2 bytes) */
-	int stopped;                        /* a signal stopped the run: later findings are not measured */
-	struct auto_state state;
+	int interrupted;                    /* a signal stopped the run: findings not finished say so */
+	enum auto_phase stopped_in;         /* ... in this phase */
 };
 
 #endif

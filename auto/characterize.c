@@ -21,33 +21,41 @@
 
 /* ------------------------------------------------------------ running */
 
-/* progress across programs: add what earlier programs did */
+static const double phase_weight[AUTO_PHASES];
+
+/* Where the run is (struct auto_progress): the parts before this one are
+ * done, and this one has spent a share of its usual device time
+ * (phase_weight, in seconds on the sim presets; of its share of the bound
+ * when there is one), at most 90%. */
 static void progress_total(void *ctx, uint64_t done)
 {
 	struct ctx *c = ctx;
-	c->o->progress(c->o->progress_ctx, c->r->reads + c->r->writes + done);
-}
+	struct auto_progress now = { .phase = c->phase, .phases = c->o->write ? AUTO_PHASES : 1,
+				     .requests = c->r->reads + c->r->writes + done, .bound_bytes = c->r->bound_bytes,
+				     .bound_ns = c->r->bound_ns };
+	double all = 0, before = 0, expect = phase_weight[c->phase] * 1e9, in = 0;
+	struct dev_tally t;
 
-/* Where the run is (characterize.h, struct auto_state). */
-static void state_update(struct ctx *c)
-{
-	struct auto_state *s = &c->r->state;
-	double span = c->b.part_ns - c->part_start;
-
-	s->phase = c->phase;
-	s->bytes_written = c->r->bytes_written;
-	s->bound_bytes = c->r->bound_bytes;
-	s->device_ns = c->r->device_ns;
-	s->bound_ns = c->r->bound_ns;
-	s->part_share = c->b.ns > 0 && span > 0 ? span / c->b.ns : 0;
-	s->part_used = span > 0 ? fmin(1, (c->b.elapsed - c->part_start) / span) : 0;
+	for (int p = 0; p < (int)now.phases; p++)
+		all += phase_weight[p];
+	for (int p = 0; p < (int)c->phase; p++)
+		before += phase_weight[p];
+	if (c->b.part_ns > c->part_start)
+		expect = c->b.part_ns - c->part_start;
+	if (expect > 0)
+		in = fmin(0.9, c->r->cost[c->phase].device_ns / expect);
+	now.share = (before + in * phase_weight[c->phase]) / all;
+	dev_written(c->d, &t);
+	now.bytes_written = t.bytes;
+	c->o->progress(c->o->progress_ctx, &now);
 }
 
 int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result **res)
 {
 	struct vm_run how = { .stop = c->o->stop, .progress = c->o->progress ? progress_total : NULL,
-			      .progress_ctx = c };
+			      .progress_ctx = c, .keep_partial = 1 };
 	struct vm_plan plan;
+	struct dev_tally before;
 	int rc;
 
 	*res = NULL;
@@ -69,33 +77,39 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 		}
 	}
 	how.plan = &plan;
+	dev_written(c->d, &before);
 	rc = vm_run(prog, c->d, &how, res, c->e);
-	if (!rc) {
+	if (*res) { /* what it did, also when a signal stopped it half-way */
 		struct phase_cost *pc = &c->r->cost[c->phase];
 		double ns = (*res)->st.total_ns, slowest = (double)(*res)->st.max_ns;
+		uint64_t bytes = 0;
+		struct dev_tally t;
+		dev_written(c->d, &t);
 		c->r->device_ns += ns;
 		pc->device_ns += ns;
 		if (plan.bytes_written) {
-			c->r->writes += plan.requests;
-			c->r->bytes_written += plan.bytes_written;
-			pc->writes += plan.requests;
-			pc->bytes_written += plan.bytes_written;
-			if (c->r->written_lo == c->r->written_hi || plan.write_lo < c->r->written_lo)
-				c->r->written_lo = plan.write_lo;
-			if (plan.write_hi > c->r->written_hi)
-				c->r->written_hi = plan.write_hi;
+			bytes = t.bytes - before.bytes;
+			c->r->writes += (*res)->st.count;
+			c->r->bytes_written += bytes;
+			pc->writes += (*res)->st.count;
+			pc->bytes_written += bytes;
+			c->r->written_lo = t.lo;
+			c->r->written_hi = t.hi;
 			c->last_write = slowest;
 		} else {
-			c->r->reads += plan.requests;
-			pc->reads += plan.requests;
+			c->r->reads += (*res)->st.count;
+			pc->reads += (*res)->st.count;
 		}
-		budget_spent(&c->b, plan.bytes_written, ns, slowest, (double)(*res)->st.min_ns, plan.requests,
+		budget_spent(&c->b, bytes, ns, slowest, (double)(*res)->st.min_ns, (*res)->st.count,
 			     plan.bytes_written > 0);
 		/* a write may take as long as copying an erase block at twice
 		 * the fastest pace writes went (garbage collection) */
 		if (c->e_size)
 			c->b.write_floor = fmax(c->b.write_floor, 2 * c->b.fast_write_per_byte * (double)c->e_size);
-		state_update(c);
+	}
+	if (rc) {
+		vm_result_free(*res);
+		*res = NULL;
 	}
 	return rc;
 }
@@ -143,7 +157,6 @@ int phase_start(struct ctx *c, enum auto_phase p)
 		w += phase_weight[q];
 	budget_part(&c->b, phase_weight[p], w, reserve_after(c, p));
 	c->part_start = c->b.elapsed;
-	state_update(c);
 	return 1;
 }
 
@@ -742,7 +755,7 @@ static void part_done(struct ctx *c, enum auto_phase p)
 	struct finding *f = p == PHASE_MIN_WRITE ? &r->min_write : p == PHASE_OPEN_LINEAR ? &r->open_linear :
 		p == PHASE_OPEN_RANDOM ? &r->open_random : p == PHASE_FAT ? &r->fat : NULL;
 
-	r->state.done |= 1u << p;
+	c->done |= 1u << p;
 	if (!f)
 		return;
 	if (p == PHASE_MIN_WRITE)
@@ -933,7 +946,10 @@ static int read_speed(struct ctx *c)
 	return 0;
 }
 
-/* Every write finding whose test did not run says why. */
+/* Every write finding whose test did not run says why: a signal stopped
+ * the run in c->phase (that part's findings and the later ones say
+ * "interrupted"; the earlier ones are complete), or the bound was spent
+ * before it.  Then the recommendations. */
 static void finish(struct ctx *c, int rc)
 {
 	struct auto_report *r = c->r;
@@ -942,23 +958,30 @@ static void finish(struct ctx *c, int rc)
 					   [PHASE_OPEN_RANDOM] = &r->open_random, [PHASE_FAT] = &r->fat };
 	char t[96];
 
-	if (c->o->stop && *c->o->stop)
-		r->stopped = 1;
-	for (int p = PHASE_CACHE; p < AUTO_PHASES && c->writing && (!rc || r->stopped); p++) {
-		if (!f[p] || (r->state.done & 1u << p) || r->verdict == VERDICT_SSD_LIKE)
+	if (rc && c->o->stop && *c->o->stop && !c->findings_done) {
+		r->interrupted = 1;
+		r->stopped_in = c->phase;
+		if (!(c->done & 1u << PHASE_READ)) { /* their titles, as the analysis gives them */
+			analyze_page(r->rows, 0, r->bs, r->rows2, 0, r->bs2, &r->page, &r->levels);
+			analyze_erase(r->scan, 0, &r->levels, r->rows, 0, dev_size(c->d), &r->erase);
+			finding_not(&r->page, "interrupted: the run was stopped by a signal while measuring it");
+			finding_not(&r->erase, "interrupted: the run was stopped by a signal while measuring it");
+		}
+	} else if (rc && c->o->stop && *c->o->stop) { /* only --summary's read speed was left */
+		r->interrupted = 1;
+		r->stopped_in = c->phase;
+	}
+	for (int p = PHASE_CACHE; p < AUTO_PHASES && c->writing && (!rc || r->interrupted); p++) {
+		if (!f[p] || (c->done & 1u << p) || r->verdict == VERDICT_SSD_LIKE)
 			continue;
-		if (r->stopped) {
-			finding_init(f[p], f[p]->key, f[p]->title, f[p]->is_size);
-			finding_not(f[p], "not measured: the run was stopped");
+		finding_init(f[p], f[p]->key, f[p]->title, f[p]->is_size);
+		if (r->interrupted) {
+			finding_not(f[p], "interrupted: the run was stopped by a signal %s",
+				    p == (int)c->phase ? "while measuring it" : "before it was measured");
 		} else {
 			r->skipped |= 1u << p;
-			finding_init(f[p], f[p]->key, f[p]->title, f[p]->is_size);
 			finding_not(f[p], "not measured: %s was spent before this test", bound_text(c, t, sizeof(t)));
 		}
-	}
-	if (r->stopped && !(r->state.done & 1u << PHASE_READ)) {
-		finding_not(&r->page, "not measured: the run was stopped");
-		finding_not(&r->erase, "not measured: the run was stopped");
 	}
 	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, dev_size(c->d), dev_sector(c->d), &r->rec);
 }
@@ -990,7 +1013,7 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 	rc = read_phase(c);
 	if (!rc) {
 		data_evidence(r);
-		r->state.done |= 1u << PHASE_READ;
+		c->done |= 1u << PHASE_READ;
 		if (reads_show_nothing(r))
 			no_flash_reads(r, o->write);
 	}
@@ -1003,10 +1026,13 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 			rc = write_tests(c);
 		}
 	}
-	if (!rc && o->read_speed)
-		rc = read_speed(c);
+	if (!rc) {
+		c->findings_done = 1;
+		if (o->read_speed)
+			rc = read_speed(c);
+	}
 	vm_free(c->held);
 	finish(c, rc);
 	free(c);
-	return rc ? -1 : 0;
+	return rc && !r->interrupted ? -1 : 0;
 }

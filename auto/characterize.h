@@ -19,6 +19,7 @@
 
 struct dev;
 struct vm_op;
+struct auto_progress;
 
 #define AUTO_OPEN_LIMIT 16     /* open-AU search stops here ("at least 16") */
 #define AUTO_OPEN_MIN 2        /* a smaller device cannot run the write tests */
@@ -41,18 +42,30 @@ struct auto_options {
 	 * non-zero cancels the write tests */
 	int (*before_writes)(void *ctx, const struct write_plan *plan);
 	void *ctx;
-	/* told the number of requests made so far (may be NULL); the report's
-	 * `state` says where the run is */
-	void (*progress)(void *ctx, uint64_t done);
+	/* told after each request where the run is (may be NULL) */
+	void (*progress)(void *ctx, const struct auto_progress *now);
 	void *progress_ctx;
 	uint64_t budget_ns;                  /* --budget: device time the run may take (0: the default) */
 	uint64_t budget_bytes;               /* --budget: bytes it may write (0: the default) */
 	int read_speed;                      /* --summary: measure the sequential read speed too */
 };
 
-/* Run the plan.  0, or -1 with e filled; either way every finding in r is
- * complete or says why not (a stopped run: "not measured: the run was
- * stopped") and the recommendations follow from them. */
+/* Where a run is, for the progress line. */
+struct auto_progress {
+	enum auto_phase phase;               /* the part running */
+	unsigned phases;                     /* parts in the plan (1 without --write) */
+	double share;                        /* of the plan done, 0..1: an estimate, the plan adapts */
+	uint64_t requests;                   /* made so far */
+	uint64_t bytes_written;              /* so far, in all */
+	uint64_t bound_bytes;                /* what the run announced (0: read-only, or not yet) */
+	double bound_ns;
+};
+
+/* Run the plan.  0 with r filled; also 0 when o->stop stopped it (then
+ * r->interrupted is set, the findings it did not finish say "interrupted"
+ * and e says it was stopped); -1 with e filled on an error.  Either way
+ * every finding is complete or says why not, as each part's findings are
+ * final when the part ends. */
 int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);
 
 #endif

@@ -29,6 +29,8 @@ struct ctx {
 	uint64_t lin_chunk;               /* its size */
 	uint64_t burst_lo, burst_hi;      /* whole erase blocks the cache probe wrote in one run */
 	double part_start;                /* device time when the current part began */
+	unsigned done;                    /* parts (1 << phase) whose findings are final */
+	int findings_done;                /* every finding's part ran (only --summary's read speed is left) */
 	double nodata;                    /* reads faster than this found no data (0: none seen) */
 	uint64_t area;                    /* the area to write and read back: its scan's top step (0: none) */
 	uint64_t fat_hi, trial_lo, trial_hi; /* the announced ranges: [0, fat_hi) and [trial_lo, trial_hi) */

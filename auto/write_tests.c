@@ -229,16 +229,20 @@ int cache_phase(struct ctx *c)
 	}
 	if (rc > 0 || (!rc && nt * chunk <= CACHE_MAX && r->cache_verdict == CACHE_UNDECIDED))
 		cut = 1;
+	/* the burst for the chart: every write, or every k-th of a long one */
+	r->burst_every = nt / AUTO_MAX_BURST + 1;
+	for (r->nburst = 0; r->nburst * r->burst_every < nt; r->nburst++)
+		r->burst_ns[r->nburst] = t[r->nburst * r->burst_every];
+	if (rc < 0) {
+		free(t);
+		return -1;
+	}
 	if (nt < c->open_limit) { /* not even the sweep: nothing to say */
 		free(t);
 		r->cache_unprobed = 1;
 		analyze_cache_finding(&r->wcache, CACHE_UNDECIDED, 0, r->cost[PHASE_CACHE].device_ns, &r->cache_area);
 		budget_cut(c, &r->cache_area, CONF_LOW, "the write-cache probe");
 		return 0;
-	}
-	if (rc < 0) {
-		free(t);
-		return -1;
 	}
 	if (nt) {
 		r->cache_verdict = analyze_cache(t, nt, c->open_limit, chunk, &r->wcache);

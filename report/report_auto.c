@@ -156,6 +156,9 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 		}
 		fprintf(f, "%s\n", r->cut || r->skipped ? "" : "; every test ran in full");
 	}
+	if (r->interrupted)
+		fprintf(f, "interrupted: stopped by a signal in %s; the findings it had not finished say so\n",
+			auto_phase_name[r->stopped_in]);
 	if (wrote && r->written_hi > r->written_lo) {
 		format_size(c, sizeof(c), r->bytes_written);
 		fprintf(f, "written: %s in all, within bytes %llu to %llu\n", c, (unsigned long long)r->written_lo,
@@ -246,6 +249,8 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_start(&j, f);
 	json_identity(&j, id);
 	json_string(&j, "test", "auto");
+	if (r->interrupted)
+		json_bool(&j, "interrupted", 1);
 	json_object(&j, "parameters");
 	json_bool(&j, "write", wrote);
 	json_uint(&j, "blocksize", r->bs);
@@ -266,7 +271,6 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 		    r->verdict == VERDICT_NO_FLASH_READS ? "no-flash-reads" : "flash");
 	json_string(&j, "text", r->verdict != VERDICT_FLASH ? r->verdict_text : NULL);
 	json_end(&j);
-	json_bool(&j, "stopped", r->stopped);
 	report_recommendations_json(&j, &r->rec);
 	json_object(&j, "measurements");
 	json_align_measurements(&j, r);
@@ -338,6 +342,8 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	}
 	json_number(&j, "device_ns", r->device_ns);
 	json_number(&j, "wall_ns", wall_ns);
+	if (r->interrupted)
+		json_string(&j, "stopped_in", auto_phase_name[r->stopped_in]);
 	json_object(&j, "phases");
 	for (int p = 0; p < AUTO_PHASES; p++) {
 		const struct phase_cost *pc = &r->cost[p];

@@ -206,11 +206,11 @@ static void test_scan_without_data(void)
 
 /* A signal stops --auto --write during the cache probe (here: after the
  * requests of the reads and a few more): the reads' findings stay, the
- * write findings say the run was stopped. */
+ * write findings say the run was interrupted. */
 static volatile sig_atomic_t auto_stop;
-static void stop_after(void *ctx, uint64_t done)
+static void stop_after(void *ctx, const struct auto_progress *now)
 {
-	if (done > *(const uint64_t *)ctx)
+	if (now->requests > *(const uint64_t *)ctx)
 		auto_stop = 1;
 }
 
@@ -230,13 +230,14 @@ static void test_auto_stopped(void)
 		return;
 	}
 	rc = characterize(d, &o, r, &e);
-	check(rc == -1 && r->stopped && r->page.determined && r->erase.determined && r->erase.value == 4 << 20 &&
-		      !r->min_write.determined && strstr(r->min_write.why, "the run was stopped") &&
-		      strstr(r->fat.why, "the run was stopped") && r->rec.have && (r->state.done & 1u << PHASE_READ) &&
-		      !(r->state.done & 1u << PHASE_MIN_WRITE) && r->state.bound_bytes == 146ULL << 20,
-	      "auto: a run stopped in the write tests keeps the reads' findings, the rest say it was stopped",
-	      "rc %d stopped %d page %d erase %llu min_write '%s'", rc, r->stopped, r->page.determined,
-	      (unsigned long long)r->erase.value, r->min_write.why);
+	check(rc == 0 && r->interrupted && r->stopped_in == PHASE_CACHE && r->page.determined && r->erase.determined &&
+		      r->erase.value == 4 << 20 && !r->min_write.determined &&
+		      strstr(r->min_write.why, "interrupted: the run was stopped by a signal before it was measured") &&
+		      strstr(r->cache_area.why, "while measuring it") && strstr(r->fat.why, "interrupted") && r->rec.have &&
+		      r->bound_bytes == 146ULL << 20,
+	      "auto: a run stopped in the write tests keeps the reads' findings, the rest say it was interrupted",
+	      "rc %d interrupted %d in %d page %d erase %llu min_write '%s'", rc, r->interrupted, (int)r->stopped_in,
+	      r->page.determined, (unsigned long long)r->erase.value, r->min_write.why);
 	free(r);
 	dev_close(d);
 }
