@@ -21,6 +21,8 @@
 #include "lib/json_read.h"
 #include "lib/outfile.h"
 #include "report/plot.h"
+#include "guard/claim.h"
+#include "guard/outputs.h"
 #include "guard/preserve.h"
 #include "prog/programs.h"
 #include "lib/progress.h"
@@ -32,7 +34,6 @@
 #include "saved/saved_json.h"
 #include "prog/results.h"
 #include "testkinds.h"
-#include "guard/safety.h"
 #include "report/summary.h"
 #include "lib/units.h"
 #include "vm.h"
@@ -112,7 +113,7 @@ static int check_program(struct cli *c, struct fb_err *e)
 	if (c->program_writes && !c->write)
 		return fb_fail(e, EXIT_USAGE, "%s writes to the device: add --write to allow it (the data in the "
 			       "range it announces are lost)", c->program);
-	return 0;
+	return c->program_writes ? device_check_input(c->device, "--program", c->program, e) : 0;
 }
 
 static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
@@ -208,6 +209,10 @@ static int commit(struct outfile *o, struct fb_err *e)
 	int in_place = !o->tmp[0];
 
 	memcpy(target, o->target, sizeof(target));
+	if (!in_place && output_check_stdin_copy(opt, target, e)) {
+		outfile_abort(o);
+		return -1;
+	}
 	if (!outfile_commit(o, e))
 		return 0;
 	if (stop_requested > 0)
@@ -230,23 +235,54 @@ static void identify(const struct cli *c, const struct dev *d, struct identity *
 		devinfo_read(c->device, &id->info);
 }
 
+/* What --auto's callback needs: the run, and what it says when it cancels. */
+struct auto_ctx {
+	const struct cli *c;
+	struct dev *d;
+	struct fb_err err;
+};
+
+/* "flashbench: --preserve: this run saves at most ..." */
+static void announce_room(const char *journal, uint64_t bytes)
+{
+	char sz[32];
+
+	format_size(sz, sizeof(sz), bytes);
+	fprintf(stderr, "flashbench: --preserve: this run saves at most %llu bytes (%s); %s has room for them\n",
+		(unsigned long long)bytes, sz, journal);
+}
+
 /* --auto --write: say what may be overwritten, the most it writes and how
- * long it may take, before the first write */
+ * long it may take, before the first write, and with --preserve reserve the
+ * journal's room for what it may save (each byte once: no more than both
+ * areas, nor than it writes) */
 static int announce_auto(void *ctx, const struct write_plan *p)
 {
-	const struct cli *c = ctx;
-	char a[32], b[32], w[32], t[32];
+	struct auto_ctx *a = ctx;
+	struct journal *j = dev_journal(a->d);
+	uint64_t lo = p->range[0][1] < p->range[1][0] ? p->range[0][1] : p->range[1][0];
+	char s0[32], s1[32], w[32], t[32];
+	/* the bytes of both areas, each once */
+	uint64_t most = p->range[0][1] - p->range[0][0] + p->range[1][1] - p->range[1][0] -
+			(p->range[0][1] > p->range[1][0] && p->range[1][1] > p->range[0][0] ? p->range[0][1] - lo : 0);
 
-	format_size(a, sizeof(a), p->range[0][1] - p->range[0][0]);
-	format_size(b, sizeof(b), p->range[1][1] - p->range[1][0]);
+	format_size(s0, sizeof(s0), p->range[0][1] - p->range[0][0]);
+	format_size(s1, sizeof(s1), p->range[1][1] - p->range[1][0]);
 	format_size(w, sizeof(w), p->bytes);
 	format_duration(t, sizeof(t), (uint64_t)p->ns);
 	fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
-		(unsigned long long)p->range[0][0], (unsigned long long)p->range[0][1] - 1, a,
-		(unsigned long long)p->range[1][0], (unsigned long long)p->range[1][1] - 1, b, c->device);
+		(unsigned long long)p->range[0][0], (unsigned long long)p->range[0][1] - 1, s0,
+		(unsigned long long)p->range[1][0], (unsigned long long)p->range[1][1] - 1, s1, a->c->device);
 	fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s\n", w, t,
 		p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
 		" (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)");
+	if (!j)
+		return 0;
+	if (p->bytes && p->bytes < most)
+		most = p->bytes;
+	if (journal_reserve(j, most, most / dev_sector(a->d) + 2, &a->err))
+		return -1;
+	announce_room(journal_file(j), most);
 	return 0;
 }
 
@@ -271,10 +307,8 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
  * test: checked before anything runs. */
 static int check_outputs(const struct cli *c, const char *journal_path, struct fb_err *e)
 {
-	const char *device = c->device ? c->device : "";
-
-	return (c->out && outfile_check("--out", c->out, device, e)) ||
-	       (c->plot && outfile_check("--plot", c->plot, device, e)) ||
+	return (c->out && output_check("--out", c->out, c->device, e)) ||
+	       (c->plot && output_check("--plot", c->plot, c->device, e)) ||
 	       (c->preserve && outfile_check_dir("--preserve", journal_path, e)) ||
 	       (c->out && c->preserve && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
 	       (c->plot && c->preserve && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
@@ -282,21 +316,21 @@ static int check_outputs(const struct cli *c, const char *journal_path, struct f
 }
 
 /* No output lands on a file the run reads (--compare's, --analyze's or
- * --program's), and -o and --plot land in two files: checked before
- * anything is read or run. */
+ * --program's, standard input among them), and -o and --plot land in two
+ * files: checked before anything is read or run. */
 static int check_inputs(const struct cli *c, struct fb_err *e)
 {
-	const char *in[2] = { c->program, c->analyze && strcmp(c->analyze, "-") ? c->analyze : NULL };
+	const char *in[2] = { c->program, c->analyze };
 	const char *opt[2] = { "--out", "--plot" }, *path[2] = { c->out, c->plot };
 
 	if (c->out && c->plot && outfile_check_apart("--out", c->out, "--plot", c->plot, e))
 		return -1;
 	for (int o = 0; o < 2; o++) {
 		for (int i = 0; path[o] && i < 2; i++)
-			if (in[i] && outfile_check_input(opt[o], path[o], in[i], e))
+			if (in[i] && output_check_input(opt[o], path[o], in[i], e))
 				return -1;
 		for (int i = 0; path[o] && c->mode == RUN_COMPARE && i < c->nfiles; i++)
-			if (outfile_check_input(opt[o], path[o], c->files[i], e))
+			if (output_check_input(opt[o], path[o], c->files[i], e))
 				return -1;
 	}
 	return 0;
@@ -306,16 +340,21 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 static int do_restore(const struct cli *c)
 {
 	struct fb_err e = { 0, "" };
+	struct claim *claim = NULL;
 	struct dev *d = NULL;
 	struct restore_report r;
 	char sz[32];
 	int rc;
 
 	restoring = 1;
-	if (safety_check_write(c->device, &e) || dev_open(&d, c->device, DEV_READWRITE, &e))
+	if (journal_check_target(c->device, &e) || claim_take(c->device, &claim, &e) ||
+	    dev_open(&d, c->device, DEV_READWRITE, &e)) {
+		claim_release(claim);
 		return die(&e);
+	}
 	rc = journal_restore(c->journal, d, c->device, c->device_changed ? JOURNAL_DEVICE_CHANGED : 0, &r, &e);
 	dev_close(d);
+	claim_release(claim);
 	if (r.warning[0])
 		fprintf(stderr, "flashbench: warning: %s\n", r.warning);
 	if (rc)
@@ -340,7 +379,7 @@ static int finish_journal(struct dev *d, struct fb_err *e)
 		return 0;
 	restoring = 1;
 	rc = dev_preserve_finish(d, &bytes, e) < 0 ? -1 : 0;
-	if (!rc) {
+	if (!rc && bytes) {
 		format_size(sz, sizeof(sz), bytes);
 		fprintf(stderr, "flashbench: --preserve: put back %llu bytes (%s) and verified them\n",
 			(unsigned long long)bytes, sz);
@@ -424,7 +463,7 @@ static int run_analyze(const struct cli *c)
 			"standard input)", c->analyze, strerror(errno));
 	else if (!t || !s || !found)
 		fb_fail(&e, EXIT_DEVICE, "out of memory");
-	else if (!read_stream(in, c->analyze, &text, &len, &e) &&
+	else if (!read_stream(in, stdin_ ? "standard input" : c->analyze, &text, &len, &e) &&
 		 !saved_read(text, len, stdin_ ? "standard input" : c->analyze, t, found, &e)) {
 		if (!found->have && !t->nalign && !t->nopen && !t->nfat && !t->nother)
 			fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a, -O or --find-fat table found (%u lines read); give "
@@ -457,6 +496,7 @@ static int run_analyze(const struct cli *c)
 /* Everything a run holds, released in one place. */
 struct run {
 	struct cli c;
+	struct claim *claim;            /* a write run's hold on its medium */
 	struct dev *d;
 	struct vm_op *prog;
 	struct vm_result *res;
@@ -477,18 +517,22 @@ struct run {
 static int preserve_device(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
-	uint64_t room = c->mode == RUN_AUTO ? 64ULL << 20 : r->plan.write_hi - r->plan.write_lo;
+	uint64_t bytes = 0, records = 0, none;
 	struct journal *journal;
+	struct fb_err ignored;
 
-	if (journal_create(&journal, r->journal_path, r->d, c->device, room,
-			   c->preserve_volatile ? JOURNAL_VOLATILE_OK : 0, e))
+	/* the most a test saves is known now; --auto's once it announces its areas */
+	if (c->mode != RUN_AUTO && journal_plan(r->prog, r->d, &bytes, &records, e))
 		return -1;
-	if (dev_preserve(&r->d, journal, e)) {
-		uint64_t none;
-		struct fb_err ignored;
+	if (journal_create(&journal, r->journal_path, r->d, c->device, c->preserve_volatile ? JOURNAL_VOLATILE_OK : 0,
+			   e))
+		return -1;
+	if ((c->mode != RUN_AUTO && journal_reserve(journal, bytes, records, e)) || dev_preserve(&r->d, journal, e)) {
 		journal_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
 		return -1;
 	}
+	if (c->mode != RUN_AUTO)
+		announce_room(r->journal_path, bytes);
 	return 0;
 }
 
@@ -517,7 +561,7 @@ static int prepare(struct run *r, struct fb_err *e)
 	/* refuse a used device, or one with an unfinished journal, before
 	 * opening anything */
 	if (cli_writes(c) &&
-	    (safety_check_write(c->device, e) ||
+	    (journal_check_target(c->device, e) || claim_take(c->device, &r->claim, e) ||
 	     journal_check_absent(r->journal_path, c->device, c->preserve && !c->journal, e) ||
 	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
 		return -1;
@@ -538,12 +582,8 @@ static int prepare(struct run *r, struct fb_err *e)
 	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(r->d);
 		r->d = NULL;
-		if (dev_open(&r->d, c->device, DEV_READWRITE, e)) {
-			struct fb_err why;
-			if (safety_check_write(c->device, &why))
-				*e = why;
+		if (dev_open(&r->d, c->device, DEV_READWRITE, e))
 			return -1;
-		}
 	}
 	if (c->out) {
 		if (outfile_open(&r->of, "--out", c->out, e))
@@ -612,8 +652,9 @@ static int out_failed(struct run *r, struct fb_err *e)
 static int run_auto(struct run *run, struct fb_err *e)
 {
 	const struct cli *c = &run->c;
+	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0, "" } };
 	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
-				  .ctx = (void *)c, .progress_ctx = run, .budget_ns = c->budget_ns,
+				  .ctx = &actx, .progress_ctx = run, .budget_ns = c->budget_ns,
 				  .budget_bytes = c->budget_bytes, .read_speed = c->summary };
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
@@ -628,6 +669,8 @@ static int run_auto(struct run *run, struct fb_err *e)
 	progress_end(&run->pr);
 	if (rc) {
 		free(r);
+		if (actx.err.msg[0]) /* the callback said why it cancelled */
+			*e = actx.err;
 		return -1;
 	}
 	run->stopped = r->interrupted;
@@ -723,6 +766,7 @@ static void release(struct run *r)
 	vm_result_free(r->res);
 	vm_free(r->prog);
 	dev_close(r->d);
+	claim_release(r->claim); /* after the device and its journal are closed */
 }
 
 /* What was written, and where: "24MiB (25165824 bytes) written within
@@ -775,9 +819,10 @@ static int fail(struct run *r, struct fb_err *e)
 
 	if (r->d && dev_journal(r->d)) {
 		struct fb_err why = *e;
+		int saved = journal_saved(dev_journal(r->d)) > 0;
 		if (finish_journal(r->d, &why))
 			fprintf(stderr, "flashbench: %s\n", why.msg);
-		else if (!quiet)
+		else if (saved && !quiet)
 			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg),
 				 "; the saved data were put back and verified");
 	}
@@ -800,10 +845,15 @@ int main(int argc, char **argv)
 {
 	static struct run r;
 	struct fb_err e = { 0, "" };
-	int rc = cli_parse(argc, argv, &r.c, &e);
+	int rc;
 
+	if (output_check_stdio(NULL, &e)) /* even --help: nothing goes into a block device */
+		return die(&e);
+	rc = cli_parse(argc, argv, &r.c, &e);
 	if (rc > 0)
 		return 0;
+	if (!rc && output_check_stdio(r.c.device, &e))
+		return die(&e);
 	if (rc < 0 || check_params(&r.c, &e) || check_inputs(&r.c, &e) ||
 	    (r.c.mode == RUN_PROGRAM && check_program(&r.c, &e)))
 		return die(&e);

@@ -102,6 +102,9 @@ void sim_defaults(struct sim_params *p)
 
 /* ---------------------------------------------------------------- parsing */
 
+#define SIM_MAX_TIME_NS 3.6e12   /* a time key: at most an hour */
+#define SIM_MAX_SIZE (1ULL << 60)
+
 static int parse_time_ns(const char *v, uint64_t *out)
 {
 	char *end;
@@ -109,7 +112,7 @@ static int parse_time_ns(const char *v, uint64_t *out)
 
 	errno = 0;
 	x = strtod(v, &end);
-	if (errno || end == v || x < 0)
+	if (errno || end == v || !isfinite(x) || x < 0)
 		return -1;
 	if (!*end || strcmp(end, "ns") == 0)
 		;
@@ -120,6 +123,8 @@ static int parse_time_ns(const char *v, uint64_t *out)
 	else if (strcmp(end, "s") == 0)
 		x *= 1e9;
 	else
+		return -1;
+	if (x > SIM_MAX_TIME_NS) /* llround would overflow; no request takes an hour */
 		return -1;
 	*out = (uint64_t)llround(x);
 	return 0;
@@ -171,7 +176,8 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		if (strcmp(key, times[i].name) == 0) {
 			if (parse_time_ns(val, times[i].field) == 0)
 				return 0;
-			return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a time such as 300us, 1.5ms or 800 (ns)", key, val);
+			return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a time such as 300us, 1.5ms or 800 (ns), at most "
+				       "1 hour", key, val);
 		}
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		if (strcmp(key, counts[i].name) == 0) {
@@ -187,7 +193,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 				x /= 100;
 				end++;
 			}
-			if (end == val || *end || x < 0 || x > fractions[i].max)
+			if (end == val || *end || !isfinite(x) || x < 0 || x > fractions[i].max)
 				return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a number from 0 to %g (0.05 or 5%%)",
 					       key, val, fractions[i].max);
 			*fractions[i].field = x;
@@ -251,6 +257,9 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: erase must not be zero (the erase block size, e.g. erase=4M)");
 	if (p->erase % (p->page * p->planes))
 		return fb_fail(e, EXIT_USAGE, "sim: erase must be a multiple of page x planes");
+	if (p->size > SIM_MAX_SIZE)
+		return fb_fail(e, EXIT_USAGE, "sim: size must be at most 1EiB (1152921504606846976 bytes), larger than "
+			       "any device");
 	if (p->size < 2 * p->erase || p->size % p->sector)
 		return fb_fail(e, EXIT_USAGE, "sim: size must be a multiple of the sector and hold two erase blocks");
 	if (p->fat > p->size / p->erase)
@@ -370,14 +379,17 @@ static void map_cut(struct sim *s, uint64_t lo, uint64_t hi)
 }
 
 /* A used card: the partition table and FAT at the start, then files in
- * extents of 256 KiB to 256 MiB (log-uniform) with holes between them
- * (deleted files, free space) so that about `data` of the device holds data;
- * a generator of its own, so the other draws stay as they were. */
+ * extents of 256 KiB to 256 MiB (log-uniform; larger in proportion on
+ * devices above 8 GiB, so that a huge one has no more extents) with holes
+ * between them (deleted files, free space) so that about `data` of the
+ * device holds data; a generator of its own, so the other draws stay as
+ * they were. */
 static void map_layout(struct sim *s)
 {
 	const struct sim_params *p = &s->p;
 	uint64_t g = p->seed * 0xa0761d6478bd642fULL + 0xe7037ed1a0b428dbULL, pos, want, have, grain = 4096;
 	double ratio = p->data < 1 ? (1 - p->data) / p->data : 0;
+	double scale = p->size > (8ULL << 30) ? (double)p->size / (double)(8ULL << 30) : 1;
 
 	if (p->data <= 0)
 		return;
@@ -390,8 +402,8 @@ static void map_layout(struct sim *s)
 	while (have < want && pos < p->size) {
 		double u1 = (double)(mix64(g += 0x9e3779b97f4a7c15ULL) >> 11) / (double)(1ULL << 53);
 		double u2 = (double)(mix64(g += 0x9e3779b97f4a7c15ULL) >> 11) / (double)(1ULL << 53);
-		uint64_t ext = (uint64_t)(ldexp(1, 18 + (int)(u1 * 10)) * (1 + u1)) / grain * grain;
-		uint64_t hole = (uint64_t)(ldexp(1, 18 + (int)(u2 * 10)) * (1 + u2) * ratio) / grain * grain;
+		uint64_t ext = (uint64_t)(ldexp(1, 18 + (int)(u1 * 10)) * (1 + u1) * scale) / grain * grain;
+		uint64_t hole = (uint64_t)(ldexp(1, 18 + (int)(u2 * 10)) * (1 + u2) * ratio * scale) / grain * grain;
 		pos += hole;
 		if (pos >= p->size)
 			break;

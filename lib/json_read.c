@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "lib/crc32c.h"
 
 #include "lib/version.h"
 
@@ -330,23 +333,56 @@ int json_parse(const char *text, size_t len, const char *name, struct json_value
 	return 0;
 }
 
+static struct {
+	int read;
+	uint64_t len;
+	uint32_t crc;
+} from_stdin;
+
+int read_stream_stdin(uint64_t *len, uint32_t *crc)
+{
+	*len = from_stdin.len;
+	*crc = from_stdin.crc;
+	return from_stdin.read;
+}
+
+static int too_large(const char *name, struct fb_err *e)
+{
+	return fb_fail(e, EXIT_USAGE, "%s is larger than %u MiB, far more than any saved flashbench result: give "
+		       "the saved output itself (nothing was read past %u MiB)", name, READ_STREAM_MAX >> 20,
+		       READ_STREAM_MAX >> 20);
+}
+
 int read_stream(FILE *in, const char *name, char **text, size_t *len, struct fb_err *e)
 {
 	size_t cap = 0, got;
+	struct stat st;
 
 	*text = NULL;
 	*len = 0;
+	if (!fstat(fileno(in), &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > READ_STREAM_MAX)
+		return too_large(name, e);
 	do {
-		if (*len + 65536 > cap) {
-			char *p = realloc(*text, cap = 2 * cap + 65536);
+		if (*len + 65536 > cap) { /* doubling, but never past what may be read */
+			size_t want = 2 * cap + 65536 < READ_STREAM_MAX + 65536 ? 2 * cap + 65536 : READ_STREAM_MAX + 65536;
+			char *p = realloc(*text, cap = want);
 			if (!p)
 				return fb_fail(e, EXIT_DEVICE, "%s: out of memory", name);
 			*text = p;
 		}
 		got = fread(*text + *len, 1, cap - *len, in);
 		*len += got;
+		if (*len > READ_STREAM_MAX)
+			return too_large(name, e);
 	} while (got);
-	return ferror(in) ? fb_fail(e, EXIT_USAGE, "cannot read %s: %s", name, strerror(errno)) : 0;
+	if (ferror(in))
+		return fb_fail(e, EXIT_USAGE, "cannot read %s: %s", name, strerror(errno));
+	if (in == stdin) {
+		from_stdin.read = 1;
+		from_stdin.crc = crc32c(from_stdin.crc, *text, *len);
+		from_stdin.len += *len;
+	}
+	return 0;
 }
 
 int json_load(const char *path, struct json_value **out, struct fb_err *e)
@@ -360,7 +396,7 @@ int json_load(const char *path, struct json_value **out, struct fb_err *e)
 	*out = NULL;
 	if (!f)
 		return fb_fail(e, EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
-	rc = read_stream(f, path, &buf, &len, e);
+	rc = read_stream(f, is_stdin ? "standard input" : path, &buf, &len, e);
 	if (!is_stdin)
 		fclose(f);
 	if (rc == 0)

@@ -120,10 +120,12 @@ static int block(struct rd *r, uint64_t *out, const struct json_value *v)
 	return 0;
 }
 
-/* An optional size read as is: 0 unless a whole number in range. */
-static uint64_t size_or_0(const struct json_value *v)
+/* An optional size (NULL: absent, 0): when present, a positive whole
+ * multiple of 512 bytes like any size a device or test has. */
+static int opt_size(struct rd *r, uint64_t *out, const struct json_value *v)
 {
-	return v && v->number >= 1 && v->number < 1.8e19 ? (uint64_t)v->number : 0;
+	*out = 0;
+	return v ? block(r, out, v) : 0;
 }
 
 #define NUM(...) want(r, 1, JSON_NUMBER, __VA_ARGS__)
@@ -315,7 +317,8 @@ static int read_findings(struct rd *r)
 		snprintf(s->version, sizeof(s->version), "%s", v->text);
 	if ((v = want(r, 0, JSON_STRING, "device.path")))
 		snprintf(s->device, sizeof(s->device), "%s", v->text);
-	s->size = size_or_0(want(r, 0, JSON_NUMBER, "device.size"));
+	if (opt_size(r, &s->size, want(r, 0, JSON_NUMBER, "device.size")))
+		return -1;
 	s->sector = 512;
 	if ((v = want(r, 0, JSON_NUMBER, "device.logical_sector")) && v->number >= 512 && v->number <= 65536)
 		s->sector = (unsigned)v->number;
@@ -332,17 +335,19 @@ static int read_findings(struct rd *r)
 			return -1;
 	}
 	/* the align rows, for --plot (an --auto result has them) */
-	s->bs = size_or_0(want(r, 0, JSON_NUMBER, "parameters.blocksize"));
+	if (opt_size(r, &s->bs, want(r, 0, JSON_NUMBER, "parameters.blocksize")))
+		return -1;
 	for (size_t i = 0; align && i < align->n && s->nrows < AUTO_MAX_ROWS; i++) {
 		struct align_row *row = &s->rows[s->nrows];
 		const struct json_value *a = NUM("measurements.align.%zu.align", i);
 		memset(row, 0, sizeof(*row));
-		if (!a || time_ns(r, &row->pre, NUM("measurements.align.%zu.pre_ns", i), 0) ||
+		uint64_t at;
+		if (!a || opt_size(r, &at, a) || time_ns(r, &row->pre, NUM("measurements.align.%zu.pre_ns", i), 0) ||
 		    time_ns(r, &row->on, NUM("measurements.align.%zu.on_ns", i), 0) ||
 		    time_ns(r, &row->post, NUM("measurements.align.%zu.post_ns", i), 0) ||
 		    time_ns(r, &row->diff, NUM("measurements.align.%zu.diff_ns", i), 1))
 			return -1;
-		row->align = size_or_0(a);
+		row->align = at;
 		s->nrows += row->align > 0;
 	}
 	return 0;
