@@ -481,8 +481,13 @@ static int run_analyze(const struct cli *c)
 			report_analyze_json(out.f ? out.f : stdout, name, t, s);
 		else
 			report_analyze_text(out.f ? out.f : stdout, name, t, s);
-		if (plot.f && plot_auto(plot.f, "--analyze", stdin_ ? "standard input" : name, &s->r))
-			rc = fb_fail(&e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
+		/* a chart with nothing to show loses only itself: the text
+		 * asked for is written first */
+		if (plot.f && (found->have ? plot_auto(plot.f, "--analyze", stdin_ ? "standard input" : name, &s->r)
+					   : plot_saved(plot.f, stdin_ ? "standard input" : name, t, &s->r)) &&
+		    !(rc = commit_out(&out, &e)))
+			rc = fb_fail(&e, EXIT_USAGE, "%s: the results have nothing to draw (no align, open-au or find-fat "
+				     "rows); the report was written", c->plot);
 	}
 	if (in && in != stdin)
 		fclose(in);

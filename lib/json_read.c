@@ -11,6 +11,7 @@
 
 #include "lib/crc32c.h"
 
+#include "lib/utf8.h"
 #include "lib/version.h"
 
 #define JSON_READ_MAX_DEPTH 200  /* deeper input is refused, not a stack overflow */
@@ -64,30 +65,6 @@ static int hex4(const char *s, unsigned *out)
 	return 0;
 }
 
-static size_t put_utf8(char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xc0 | cp >> 6);
-		o[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xe0 | cp >> 12);
-		o[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		o[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | cp >> 18);
-	o[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	o[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	o[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 /* A string at ps->p (which is '"'), decoded into a new buffer. */
 static int string(struct parser *ps, char **out)
 {
@@ -139,7 +116,7 @@ static int string(struct parser *ps, char **out)
 			free(o);
 			return syntax(ps, "a \\u escape of a character other than NUL or a lone surrogate");
 		}
-		n += put_utf8(o + n, cp);
+		n += utf8_put(o + n, cp);
 		ps->p += 5;
 	}
 	ps->p++;
