@@ -259,25 +259,34 @@ static void announce_room(const char *journal, uint64_t bytes)
 		(unsigned long long)bytes, sz, journal);
 }
 
-/* --auto --write: say what may be overwritten before the first write, and
- * with --preserve reserve the journal's room for all of it */
-static int announce_auto(void *ctx, const uint64_t range[2][2])
+/* --auto --write: say what may be overwritten, the most it writes and how
+ * long it may take, before the first write, and with --preserve reserve the
+ * journal's room for what it may save (each byte once: no more than both
+ * areas, nor than it writes) */
+static int announce_auto(void *ctx, const struct write_plan *p)
 {
 	struct auto_ctx *a = ctx;
 	struct journal *j = dev_journal(a->d);
-	uint64_t lo = range[0][1] < range[1][0] ? range[0][1] : range[1][0];
-	char s0[32], s1[32];
+	uint64_t lo = p->range[0][1] < p->range[1][0] ? p->range[0][1] : p->range[1][0];
+	char s0[32], s1[32], w[32], t[32];
 	/* the bytes of both areas, each once */
-	uint64_t most = range[0][1] - range[0][0] + range[1][1] - range[1][0] -
-			(range[0][1] > range[1][0] && range[1][1] > range[0][0] ? range[0][1] - lo : 0);
+	uint64_t most = p->range[0][1] - p->range[0][0] + p->range[1][1] - p->range[1][0] -
+			(p->range[0][1] > p->range[1][0] && p->range[1][1] > p->range[0][0] ? p->range[0][1] - lo : 0);
 
-	format_size(s0, sizeof(s0), range[0][1] - range[0][0]);
-	format_size(s1, sizeof(s1), range[1][1] - range[1][0]);
+	format_size(s0, sizeof(s0), p->range[0][1] - p->range[0][0]);
+	format_size(s1, sizeof(s1), p->range[1][1] - p->range[1][0]);
+	format_size(w, sizeof(w), p->bytes);
+	format_duration(t, sizeof(t), (uint64_t)p->ns);
 	fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
-		(unsigned long long)range[0][0], (unsigned long long)range[0][1] - 1, s0,
-		(unsigned long long)range[1][0], (unsigned long long)range[1][1] - 1, s1, a->c->device);
+		(unsigned long long)p->range[0][0], (unsigned long long)p->range[0][1] - 1, s0,
+		(unsigned long long)p->range[1][0], (unsigned long long)p->range[1][1] - 1, s1, a->c->device);
+	fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s\n", w, t,
+		p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
+		" (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)");
 	if (!j)
 		return 0;
+	if (p->bytes && p->bytes < most)
+		most = p->bytes;
 	if (journal_reserve(j, most, most / dev_sector(a->d) + 2, &a->err))
 		return -1;
 	announce_room(journal_file(j), most);
@@ -646,7 +655,7 @@ static int run_auto(struct run *run, struct fb_err *e)
 	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0, "" } };
 	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
 				  .ctx = &actx, .progress_ctx = run, .budget_ns = c->budget_ns,
-				  .read_speed = c->summary };
+				  .budget_bytes = c->budget_bytes, .read_speed = c->summary };
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
 	double t0 = wall_ns();

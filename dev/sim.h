@@ -24,7 +24,15 @@
  * (cache), a read buffer holding the last read unit (rbuf), reads that
  * cost more or less in the FAT area (fatread) and heavy-tailed jitter (tail).
  * Their random draws come from a second generator, so switching one on does
- * not move the noise of the others. */
+ * not move the noise of the others.
+ *
+ * Cards people buy today, each off by default too: reads of sectors that
+ * hold no data answered from the mapping table (unmapped, with data laid out
+ * in extents: data), a pseudo-SLC region that takes the first writes fast
+ * and empties only while the card is idle (slc, slcrate, slcidle), and
+ * throttling after sustained writes until the card rests (throttle,
+ * throttlex, throttlerest).  Idle time passes only when the host rests
+ * (sim_idle). */
 #ifndef FLASHBENCH_SIM_H
 #define FLASHBENCH_SIM_H
 
@@ -63,6 +71,15 @@ struct sim_params {
 	unsigned rbuf;      /* a read inside the last read unit costs no unit time */
 	double fat_read;    /* reads in the FAT area cost this factor (0 = 1) */
 	double tail;        /* probability of a heavy-tailed (Pareto) slow request */
+	/* cards of today (0 = off) */
+	unsigned unmapped;  /* reads of sectors without data never reach the flash */
+	double data;        /* share of the device that held data before the run */
+	uint64_t slc;       /* pseudo-SLC region: bytes taken fast after a rest */
+	uint64_t slc_rate;  /* its write speed (0: 4 x write_rate) */
+	uint64_t slc_idle;  /* how fast it empties while idle, bytes/s (0: write_rate) */
+	uint64_t throttle;  /* bytes of writes without a rest after which writes slow down */
+	double throttle_x;  /* by this factor (0: 3) */
+	uint64_t t_throttle_rest; /* until the card rests this long (0: 2 s) */
 };
 
 struct sim;
@@ -86,6 +103,9 @@ const struct sim_params *sim_params_of(const struct sim *s);
 uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len);
 uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len);
 uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len);
+/* The host does nothing for ns: the card's background work goes on (a write
+ * cache drains, a pSLC region empties, a throttled card cools down). */
+void sim_idle(struct sim *s, uint64_t ns);
 
 /* Bytes the model copied for garbage collection so far (for tests). */
 uint64_t sim_gc_bytes(const struct sim *s);

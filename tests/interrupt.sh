@@ -114,15 +114,16 @@ expect_error "a full disk (standard output) is an error" 1 \
 expect_error "a full disk (-o) is an error" 1 '^flashbench: cannot write the results to /dev/full: No space left on device$' \
 	"$FB" -a sim:sd-4m -o /dev/full
 
-# --auto's progress: each part (6 with --write) in order, its share of the
-# plan and the bytes written growing, the time left
+# --auto's progress: each part (7 with --write; the third, an area written
+# and read back, only on cards whose reads found no data) in order, its
+# share of the plan and the bytes written growing, the time left
 "$FB" --auto --write --progress sim:usb-12m > /dev/null 2> "$TMP/auto.err"
-parts=$(sed -n 's/^flashbench: --auto: \(.*\) (part \([0-9]\) of 6), \([0-9]*\)% of the plan, \(.*\) written, \(about [0-9hms]* left\|[0-9hms]* so far\)$/\2 \3 \4/p' "$TMP/auto.err")
+parts=$(sed -n 's/^flashbench: --auto: \(.*\) (part \([0-9]\) of 7), \([0-9]*\)% of the plan, \(.*\) written, \(about [0-9hms]* left\|[0-9hms]* so far\)$/\2 \3 \4/p' "$TMP/auto.err")
 order=$(echo "$parts" | cut -d' ' -f1 | uniq | tr -d '\n')
-if [ "$order" = 123456 ] && [ "$(echo "$parts" | cut -d' ' -f2 | sort -n -c 2>&1)" = "" ] &&
-	grep -q '^flashbench: --auto: open erase blocks, linear (part 4 of 6), ' "$TMP/auto.err" &&
+if [ "$order" = 124567 ] && [ "$(echo "$parts" | cut -d' ' -f2 | sort -n -c 2>&1)" = "" ] &&
+	grep -q '^flashbench: --auto: open erase blocks, linear (part 5 of 7), ' "$TMP/auto.err" &&
 	[ "$(echo "$parts" | tail -1 | cut -d' ' -f3)" != 0B ]; then
-	pass "--auto progress: parts 1-6 in order, share of the plan growing, bytes written, time left"
+	pass "--auto progress: parts 1-7 in order, share of the plan growing, bytes written, time left"
 else
 	fail "--auto progress: parts in order" "order '$order': $(head -4 "$TMP/auto.err" | tr '\n' '|')"
 fi
@@ -193,31 +194,33 @@ fi
 
 # --auto --write IMG > out.txt, stopped once its writes began: the read
 # findings are in out.txt, the write findings it had not finished say
-# "interrupted", stderr says what was written where; the same as JSON
+# "interrupted", stderr says what was written where; the same as JSON.
+# With --preserve, so that the write-cache part (tens of ms on a file)
+# lasts long enough to be stopped in: each step saves and syncs first.
 truncate -s 2G "$TMP/big.img" 2> /dev/null
 if [ ! -s "$TMP/big.img" ] && [ "$(stat -c %s "$TMP/big.img" 2> /dev/null)" != 2147483648 ]; then
 	skip "--auto --write stopped after its reads" "cannot make a 2GiB sparse file in $TMP"
 elif ! "$FB" -a -c 1 "$TMP/big.img" > /dev/null 2> "$TMP/err"; then
 	skip "--auto --write stopped after its reads" "no direct I/O in $TMP: $(head -c 100 "$TMP/err")"
 else
-	"$FB" --auto --write --progress "$TMP/big.img" > "$TMP/auto.out" 2> "$TMP/auto.err" &
+	"$FB" --auto --write --progress --preserve="$TMP/big.j" "$TMP/big.img" > "$TMP/auto.out" 2> "$TMP/auto.err" &
 	pid=$!
-	wait_for "the write cache part" 300 grep -q 'part 2 of 6' "$TMP/auto.err"
+	wait_for "the write cache part" 300 grep -q 'part 2 of 7' "$TMP/auto.err"
 	kill -INT "$pid"
 	wait "$pid"
 	rc=$?
 	reads=$(sed -n '/^page size/,/^smallest/p' "$TMP/auto.out")
 	if [ "$rc" = 130 ] && echo "$reads" | grep -q '^erase block size ' && ! echo "$reads" | grep -q interrupted &&
-		[ "$(grep -c '^    interrupted: the run was stopped by a signal \(while measuring it\|before it was measured\)$' "$TMP/auto.out")" = 4 ] &&
+		[ "$(grep -c '^    interrupted: the run was stopped by a signal \(while measuring it\|before it was measured\)$' "$TMP/auto.out")" = 5 ] &&
 		grep -q '^interrupted: stopped by a signal in [a-z_]*; the findings it had not finished say so$' "$TMP/auto.out" &&
-		grep -Eq "^flashbench: stopped by a signal \(SIGINT\) during its [a-z ,]+ part: findings it had not finished say \"interrupted\"; [0-9.]+[KMG]?i?B \([0-9]+ bytes\) written within bytes [0-9]+ to [0-9]+ of $TMP/big.img$" "$TMP/auto.err"; then
+		grep -Eq "^flashbench: stopped by a signal \(SIGINT\) during its [a-z ,]+ part: findings it had not finished say \"interrupted\"; [0-9.]+[KMG]?i?B \([0-9]+ bytes\) written within bytes [0-9]+ to [0-9]+ of $TMP/big.img(; the saved data were put back and verified)?$" "$TMP/auto.err"; then
 		pass "--auto --write > out.txt stopped after its reads: read findings kept, the rest 'interrupted', exit 130"
 	else
 		fail "--auto --write stopped after its reads" "exit $rc: $(tail -1 "$TMP/auto.err"); $(head -12 "$TMP/auto.out" | tr '\n' '|')"
 	fi
-	"$FB" --auto --write --progress --json "$TMP/big.img" > "$TMP/auto.json" 2> "$TMP/auto.err" &
+	"$FB" --auto --write --progress --json --preserve="$TMP/big.j" "$TMP/big.img" > "$TMP/auto.json" 2> "$TMP/auto.err" &
 	pid=$!
-	wait_for "the write cache part" 300 grep -q 'part 2 of 6' "$TMP/auto.err"
+	wait_for "the write cache part" 300 grep -q 'part 2 of 7' "$TMP/auto.err"
 	kill -TERM "$pid"
 	wait "$pid"
 	rc=$?
