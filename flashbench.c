@@ -20,6 +20,7 @@
 #include "lib/err.h"
 #include "lib/json_read.h"
 #include "lib/outfile.h"
+#include "lib/stdfds.h"
 #include "report/plot.h"
 #include "guard/claim.h"
 #include "guard/outputs.h"
@@ -130,15 +131,26 @@ static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
 			       e) ? NULL : prog;
 }
 
-static void announce(const struct cli *c, const struct vm_plan *p)
+/* A write test that cannot say on standard error which range it overwrites
+ * (closed, full) does not write: status 1, and the line that says so goes
+ * wherever standard error still lets it. */
+static int unannounced(const char *what, struct fb_err *e)
+{
+	return fb_fail(e, EXIT_DEVICE, "%s cannot announce the range it overwrites: standard error: %s; nothing "
+		       "was written", what, strerror(errno));
+}
+
+static int announce(const struct cli *c, const struct vm_plan *p, struct fb_err *e)
 {
 	char range[32], total[32];
 
 	format_size(range, sizeof(range), p->write_hi - p->write_lo);
 	format_size(total, sizeof(total), p->bytes_written);
-	fprintf(stderr, "flashbench: %s overwrites bytes %llu to %llu of %s (%s); %s written in all\n",
-		c->mode_option, (unsigned long long)p->write_lo, (unsigned long long)p->write_hi - 1,
-		c->device, range, total);
+	if (fprintf(stderr, "flashbench: %s overwrites bytes %llu to %llu of %s (%s); %s written in all\n",
+		    c->mode_option, (unsigned long long)p->write_lo, (unsigned long long)p->write_hi - 1,
+		    c->device, range, total) < 0 || fflush(stderr))
+		return unannounced(c->mode_option, e);
+	return 0;
 }
 
 /* stop_requested: 0, or the signal that asked the run to stop (SIGINT,
@@ -277,12 +289,14 @@ static int announce_auto(void *ctx, const struct write_plan *p)
 	format_size(s1, sizeof(s1), p->range[1][1] - p->range[1][0]);
 	format_size(w, sizeof(w), p->bytes);
 	format_duration(t, sizeof(t), (uint64_t)p->ns);
-	fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
-		(unsigned long long)p->range[0][0], (unsigned long long)p->range[0][1] - 1, s0,
-		(unsigned long long)p->range[1][0], (unsigned long long)p->range[1][1] - 1, s1, a->c->device);
-	fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s\n", w, t,
-		p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
-		" (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)");
+	if (fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
+		    (unsigned long long)p->range[0][0], (unsigned long long)p->range[0][1] - 1, s0,
+		    (unsigned long long)p->range[1][0], (unsigned long long)p->range[1][1] - 1, s1, a->c->device) < 0 ||
+	    fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s\n", w,
+		    t, p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
+		    " (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)") < 0 ||
+	    fflush(stderr))
+		return unannounced("--auto --write", &a->err);
 	if (!j)
 		return 0;
 	if (p->bytes && p->bytes < most)
@@ -697,8 +711,8 @@ static int run_test(struct run *r, struct fb_err *e)
 			      .keep_partial = 1 };
 	int rc;
 
-	if (cli_writes(c))
-		announce(c, &r->plan);
+	if (cli_writes(c) && announce(c, &r->plan, e))
+		return -1;
 	if (dev_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
 		char sz[32];
 		if (dev_will_write(r->d, r->prog, e)) {
@@ -900,6 +914,8 @@ int main(int argc, char **argv)
 	struct fb_err e = { 0, "" };
 	int rc;
 
+	if (stdfds_hold() < 0) /* a closed descriptor that cannot be held: no message can go anywhere safe */
+		return EXIT_DEVICE;
 	if (output_check_stdio(NULL, &e)) /* even --help: nothing goes into a block device */
 		return die(&e);
 	rc = cli_parse(argc, argv, &r.c, &e);

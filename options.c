@@ -220,7 +220,9 @@ void cli_usage(FILE *f)
 			if (options[i].section == (enum help_section)s && !options[i].kind)
 				help_option(f, &options[i]);
 	}
-	fputs("\nExit status: 0 success, 1 device or I/O error, 2 usage error.\n"
+	fputs("\nExit status: 0 success, 1 device or I/O error (a write test whose range cannot be announced on\n"
+	      "standard error writes nothing and exits 1), 2 usage error; stopped by a signal: 130 SIGINT,\n"
+	      "143 SIGTERM, 129 SIGHUP, 141 when the reader of the output went away.\n"
 	      "\nSimulated devices:\n", f);
 	for (unsigned i = 0; sim_preset_name(i); i++)
 		fprintf(f, "  sim:%-8s %s\n", sim_preset_name(i), sim_preset_description(sim_preset_name(i)));
