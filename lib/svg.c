@@ -192,8 +192,9 @@ static void range(const struct chart *c, int y, double *lo, double *hi)
 			if (*lo < 0 || !c->yzero)
 				*lo -= pad;
 		}
-	} else if (*hi <= *lo) {
-		*hi = *lo * 2;
+	} else if (*hi <= *lo) { /* one value on a log axis: in the middle */
+		*lo /= 2;
+		*hi *= 2;
 	}
 }
 
