@@ -206,6 +206,13 @@ int outfile_open(struct outfile *o, const char *opt, const char *path, struct fb
 	return 0;
 }
 
+const char *outfile_untouched(const char *target, int in_place)
+{
+	if (in_place)
+		return "";
+	return access(target, F_OK) ? " (no file was made)" : " (it was left as it was)";
+}
+
 int outfile_commit(struct outfile *o, struct fb_err *e)
 {
 	int bad = fflush(o->f) || ferror(o->f) || (o->tmp[0] && fsync(fileno(o->f)));
@@ -223,7 +230,7 @@ int outfile_commit(struct outfile *o, struct fb_err *e)
 	if (bad) {
 		outfile_abort(o);
 		return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot write it: %s%s", o->opt, o->target, strerror(err),
-			       in_place ? "" : " (it was left as it was)");
+			       outfile_untouched(o->target, in_place));
 	}
 	o->tmp[0] = '\0';
 	return 0;
