@@ -185,3 +185,17 @@ rc=$?
 # the message itself where stderr works: a read-only test is not refused
 "$FB" -a sim:sd-4m > /dev/null 2>&- && pass "a read-only test runs with stderr closed" ||
 	fail "a read-only test runs with stderr closed" "status $?"
+
+# --version (and --help) with an argument after it is a usage error in
+# every command, as in flashbench itself
+bad=""
+for cmd in "$FB" "$ERASE" "bash scripts/report.sh" "bash scripts/open-au-sweep.sh"; do
+	for args in "--version extra" "--help extra"; do
+		$cmd $args > /dev/null 2>&1
+		rc=$?
+		[ "$rc" = 2 ] || bad="$bad ${cmd##*/} $args: $rc;"
+	done
+	$cmd --version > /dev/null 2>&1 || bad="$bad ${cmd##*/} --version alone: $?;"
+done
+[ -z "$bad" ] && pass "--version or --help with an argument: status 2 in every command" ||
+	fail "--version or --help with an argument: status 2 in every command" "$bad"
