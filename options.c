@@ -126,7 +126,7 @@ static const struct cli_option options[] = {
 	  .help = "flashbench --compare A.json B.json...: saved --json\nresults side by side, differences marked (no device)" },
 	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .applies = FOR_TESTS,
 	  .section = SEC_PARAM,
-	  .help = "add min/avg/max request times to write tests" },
+	  .help = "add min/avg/max request times to the rows of -O, -f\nand -R (-i always has them; -a and -s are unchanged)" },
 	{ .name = "progress", .arg = ARG_FLAG, .field = F(progress), .applies = FOR_ALL, .section = SEC_PARAM,
 	  .help = "show progress on stderr from the first request,\nalso when it is not a terminal (one line each)" },
 	{ .name = "help", .letter = 'h', .arg = ARG_HELP, .section = SEC_PARAM, .help = "show this help" },
@@ -459,12 +459,17 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 	char list[256];
 
 	if (c->mode == RUN_NONE) {
-		char hint[256];
+		char hint[384];
 		size_t n = (size_t)snprintf(hint, sizeof(hint), "-A (auto)");
 		for (const struct test_kind *k = test_kinds; k->name; k++)
 			if (k->letter)
 				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ", -%c (%s)",
 						      k->letter, k->name);
+		/* and the other runs: saved results, programs, a journal */
+		for (size_t i = 0; i < NOPTIONS; i++)
+			if ((options[i].arg == ARG_MODE || options[i].arg == ARG_MODE_OPT) && !options[i].letter)
+				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ", --%s",
+						      options[i].name);
 		return fb_fail(e, EXIT_USAGE, "no test chosen: use %s; see --help", hint);
 	}
 	for (size_t i = 0; i < NOPTIONS; i++)

@@ -199,3 +199,12 @@ for cmd in "$FB" "$ERASE" "bash scripts/report.sh" "bash scripts/open-au-sweep.s
 done
 [ -z "$bad" ] && pass "--version or --help with an argument: status 2 in every command" ||
 	fail "--version or --help with an argument: status 2 in every command" "$bad"
+
+# -v does what --help says: min/avg/max on -O, -f and -R rows; -a unchanged
+if "$FB" -R -v sim:sd-4m 2> /dev/null | head -1 | grep -qP '^4MiB\t[^\t]+\tmin [^\t]+\tavg [^\t]+\tmax ' &&
+	"$FB" -O -v --open-au-nr=1 sim:sd-4m 2> /dev/null | head -1 | grep -q 'min .*avg .*max ' &&
+	[ "$("$FB" -a sim:sd-4m 2>&1)" = "$("$FB" -a -v sim:sd-4m 2>&1)" ]; then
+	pass "-v adds min/avg/max to -R and -O rows, and leaves -a as it is (as --help says)"
+else
+	fail "-v adds min/avg/max to -R and -O rows, and leaves -a as it is" "$("$FB" -R -v sim:sd-4m 2>&1 | head -1)"
+fi

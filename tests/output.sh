@@ -245,6 +245,18 @@ sed '/^  "format": 1,$/d' "$TMP/a.json" > "$TMP/older.json"
 	pass "JSON: a result without \"format\" (older) is still read" ||
 	fail "JSON: a result without \"format\" (older) is still read" "$(head -3 "$TMP/older.out")"
 
+# a format no flashbench writes (0, negative) is named as such; a huge
+# one is a later format, not "not a whole number"
+sed 's/^  "format": 1,/  "format": 0,/' "$TMP/a.json" > "$TMP/zero.json"
+sed 's/^  "format": 1,/  "format": -1,/' "$TMP/a.json" > "$TMP/neg.json"
+sed 's/^  "format": 1,/  "format": 99999999999999999999,/' "$TMP/a.json" > "$TMP/huge.json"
+expect_error "JSON: format 0 is refused: no flashbench writes it" 2 "zero.json:2:13: field format is 0, which no flashbench writes" \
+	"$FB" --analyze "$TMP/zero.json"
+expect_error "JSON: format -1 is refused: no flashbench writes it" 2 "neg.json:2:13: field format is -1, which no flashbench writes" \
+	"$FB" --analyze "$TMP/neg.json"
+expect_error "JSON: a huge format is a later one" 2 "huge.json:2:13: written in JSON format 100000000000000000000, and" \
+	"$FB" --analyze "$TMP/huge.json"
+
 # a results file that cannot be written (here: too large for the file size
 # limit) is named with what became of it: a new one was never made, an
 # existing one was left as it was

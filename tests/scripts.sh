@@ -207,3 +207,21 @@ if [ "$rc" = 143 ] && ! grep -q '\^C' "$TMP/sw.out" && ! grep -q -- '--open-au-n
 else
 	fail "open-au-sweep.sh, SIGTERM between runs" "exit $rc: $(grep -n '\^C\|^==\|line' "$TMP/sw.out" | tr '\n' '|')"
 fi
+
+# debian/postrm purge: flashbench's state directory goes with the package
+# (its lock files, then the directory), unless it lists an unfinished
+# --preserve journal, or a lock is held by a run still going
+st=$TMP/purge/var/lib/flashbench
+mkdir -p "$st" && : > "$st/file-1-2.lock" && : > "$st/disk-8-0.lock"
+DPKG_ROOT=$TMP/purge sh debian/postrm purge 2> "$TMP/purge.err"
+gone=$([ ! -e "$st" ] && echo yes)
+mkdir -p "$st" && : > "$st/file-1-2.lock" && : > "$st/0123456789abcdef.entry" && : > "$st/held.lock"
+exec 8> "$st/held.lock" && flock 8
+DPKG_ROOT=$TMP/purge sh debian/postrm purge 2> "$TMP/purge2.err"
+exec 8>&-
+if [ "$gone" = yes ] && [ ! -e "$st/file-1-2.lock" ] && [ -e "$st/0123456789abcdef.entry" ] && [ -e "$st/held.lock" ] &&
+	grep -q "is kept: it lists unfinished --preserve journals" "$TMP/purge2.err"; then
+	pass "debian/postrm purge removes the state directory, keeping journal entries and held locks"
+else
+	fail "debian/postrm purge removes the state directory" "gone=$gone; $(ls "$st" 2> /dev/null | tr '\n' ' '); $(cat "$TMP/purge.err" "$TMP/purge2.err")"
+fi
