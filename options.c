@@ -67,7 +67,7 @@ static const struct cli_option options[] = {
 		  "--plot work too" },
 	{ .name = "program", .arg = ARG_MODE, .meta = "FILE", .field = F(program), .applies = FOR_ALL,
 	  .section = SEC_PROGRAM, .mode = RUN_PROGRAM,
-	  .help = "run a VM program written as text (see README);\nprograms that write need --write" },
+	  .help = "run a VM program written as text (man flashbench,\nPROGRAM FILES); programs that write need --write" },
 	{ .name = "interval-order", .arg = ARG_COUNT, .meta = "N", .max = 30, .field = F(t.interval_order),
 	  .applies = FOR_PROGRAM, .kind = "interval", .section = SEC_READ, .reach = 8,
 	  .help = "largest stride is blocksize * 2^N (default {})" },
@@ -205,7 +205,7 @@ void cli_usage(FILE *f)
 	fputs("Usage: flashbench TEST [OPTION]... DEVICE\n"
 	      "Find how a flash medium (SD card, USB stick, CF, eMMC, SSD) works inside.\n"
 	      "DEVICE is a block device, an existing regular file, or a simulated card\n"
-	      "sim:PRESET[,KEY=VALUE...] or sim:KEY=VALUE,... (presets below; keys in the README).\n", f);
+	      "sim:PRESET[,KEY=VALUE...] or sim:KEY=VALUE,... (presets below;\nkeys in man flashbench and the README).\n", f);
 	for (int s = 0; s < SEC_END; s++) {
 		fprintf(f, "\n%s\n", section_title[s]);
 		for (const struct test_kind *k = test_kinds; (s == SEC_READ || s == SEC_WRITE) && k->name; k++) {

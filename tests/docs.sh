@@ -87,3 +87,18 @@ if command -v groff > /dev/null; then
 else
 	skip "man page: -R's example shows its tab as \\t" "groff is not installed"
 fi
+
+# the README is installed (/usr/share/doc/flashbench/README.gz): the
+# source-tree paths it names exist in the tree, and it says that they are
+# the source tree's, not the installation's
+missing=""
+for p in $(grep -oE '(^|[ `(])((tests|bench|scripts|debian|lib|dev|prog|guard|auto|saved|report)/[A-Za-z0-9_./-]*[A-Za-z0-9_])' README |
+	sed 's/^[ `(]//' | sort -u); do
+	case $p in *NAME* | *PART*) continue ;; esac
+	[ -e "$p" ] || compgen -G "$p*" > /dev/null || missing="$missing $p"
+done
+if [ -z "$missing" ] && grep -q '^A path without a leading `/` in this README' README; then
+	pass "README: the source-tree paths it names exist, and it says they are the source tree's"
+else
+	fail "README: the source-tree paths it names exist, and it says they are the source tree's" "missing:$missing"
+fi
