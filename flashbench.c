@@ -20,6 +20,7 @@
 #include "lib/err.h"
 #include "lib/json_read.h"
 #include "lib/outfile.h"
+#include "lib/pin.h"
 #include "report/plot.h"
 #include "guard/claim.h"
 #include "guard/outputs.h"
@@ -354,8 +355,9 @@ static int do_restore(const struct cli *c)
 	int rc;
 
 	restoring = 1;
-	if (journal_check_target(c->device, &e) || claim_take(c->device, &claim, &e) ||
-	    dev_open(&d, c->device, DEV_READWRITE, &e)) {
+	if (journal_check_target(c->device, &e) || claim_take_for(c->device, SAFETY_RESTORE, &claim, &e) ||
+	    dev_open(&d, c->device, DEV_READWRITE, &e) || claim_recheck(claim, &e)) {
+		dev_close(d);
 		claim_release(claim);
 		return die(&e);
 	}
@@ -582,7 +584,7 @@ static int prepare(struct run *r, struct fb_err *e)
 	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(r->d);
 		r->d = NULL;
-		if (dev_open(&r->d, c->device, DEV_READWRITE, e))
+		if (dev_open(&r->d, c->device, DEV_READWRITE, e) || claim_recheck(r->claim, e))
 			return -1;
 	}
 	if (c->out) {
@@ -905,6 +907,10 @@ int main(int argc, char **argv)
 	rc = cli_parse(argc, argv, &r.c, &e);
 	if (rc > 0)
 		return 0;
+	/* the device is looked up by its name once, now: every check, the claim
+	 * and every open concern that file, whatever the name does meanwhile */
+	if (!rc && r.c.device && strncmp(r.c.device, "sim:", 4))
+		pin(r.c.device);
 	if (!rc && output_check_stdio(r.c.device, &e))
 		return die(&e);
 	if (rc < 0 || check_params(&r.c, &e) || check_inputs(&r.c, &e) ||

@@ -22,6 +22,7 @@
 #include "lib/crc32c.h"
 #include "lib/grow.h"
 #include "lib/units.h"
+#include "lib/pin.h"
 #include "vm.h"
 
 struct extent {
@@ -298,6 +299,7 @@ static int header_at(const char *path, struct journal_header *jh)
 	ssize_t n;
 	int fd;
 
+	path = pin_path(path);
 	if (stat(path, &st) || !S_ISREG(st.st_mode) || (fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return -1;
 	n = pread(fd, h, sizeof(h), 0);
@@ -325,7 +327,7 @@ int journal_check_absent(const char *path, const char *device, int creating, str
 			return fb_fail(e, EXIT_DEVICE,
 				       "%s holds data saved by an unfinished run on %s; put it back first with: "
 				       "flashbench --restore %s %s", path, device, path, device);
-		if (creating && !stat(device, &dst) &&
+		if (creating && !stat(pin_path(device), &dst) &&
 		    ((st.st_dev == dst.st_dev && st.st_ino == dst.st_ino) ||
 		     (S_ISBLK(st.st_mode) && S_ISBLK(dst.st_mode) && st.st_rdev == dst.st_rdev)))
 			return fb_fail(e, EXIT_USAGE, "--preserve=%s is the device under test; name a new file on "
