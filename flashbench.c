@@ -333,6 +333,13 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 
 	if (c->out && c->plot && outfile_check_apart("--out", c->out, "--plot", c->plot, e))
 		return -1;
+	/* standard output and error are outputs too, whatever -o says */
+	for (int i = 0; i < 2; i++)
+		if (in[i] && output_check_stdio_input(i ? "--analyze" : "--program", in[i], e))
+			return -1;
+	for (int i = 0; c->mode == RUN_COMPARE && i < c->nfiles; i++)
+		if (output_check_stdio_input("--compare", c->files[i], e))
+			return -1;
 	for (int o = 0; o < 2; o++) {
 		for (int i = 0; path[o] && i < 2; i++)
 			if (in[i] && output_check_input(opt[o], path[o], in[i], e))
@@ -911,6 +918,11 @@ int main(int argc, char **argv)
 	 * and every open concern that file, whatever the name does meanwhile */
 	if (!rc && r.c.device && strncmp(r.c.device, "sim:", 4))
 		pin(r.c.device);
+	/* so are the outputs: what their checks saw is what they replace */
+	if (!rc && r.c.out)
+		pin(r.c.out);
+	if (!rc && r.c.plot)
+		pin(r.c.plot);
 	if (!rc && output_check_stdio(r.c.device, &e))
 		return die(&e);
 	if (rc < 0 || check_params(&r.c, &e) || check_inputs(&r.c, &e) ||

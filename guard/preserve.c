@@ -509,23 +509,29 @@ fail:
 static int room_for(struct journal *j, uint64_t end, const char *what, struct fb_err *e)
 {
 	struct statvfs vfs;
-	uint64_t avail;
+	uint64_t avail, have;
 
 	if (end <= j->reserved)
 		return 0;
+	/* free room is looked at before fallocate: one that fails may have
+	 * taken part of it (ext4 keeps what it allocated before ENOSPC) */
+	avail = !fstatvfs(j->fd, &vfs) ? (uint64_t)vfs.f_bavail * vfs.f_frsize : 0;
+	have = j->reserved > j->file_bytes ? j->reserved - j->file_bytes : 0; /* reserved already */
 	if (end <= (uint64_t)INT64_MAX && !fallocate(j->fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)end)) {
 		j->reserved = end;
 		return 0;
 	}
-	if (end <= (uint64_t)INT64_MAX && errno != ENOSPC && errno != EFBIG && !fstatvfs(j->fd, &vfs) &&
-	    (uint64_t)vfs.f_bavail * vfs.f_frsize >= end - j->file_bytes) {
+	if (end <= (uint64_t)INT64_MAX && errno != ENOSPC && errno != EFBIG && avail + have >= end - j->file_bytes) {
 		j->reserved = end; /* no fallocate here: the room was free when looked at */
 		return 0;
 	}
-	avail = !fstatvfs(j->fd, &vfs) ? (uint64_t)vfs.f_bavail * vfs.f_frsize : 0;
+	if (end <= (uint64_t)INT64_MAX) { /* give back what the failed fallocate took */
+		uint64_t from = j->reserved > j->file_bytes ? j->reserved : j->file_bytes;
+		(void)!fallocate(j->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from, (off_t)(end - from));
+	}
 	return fb_fail(e, EXIT_USAGE, "--preserve: the file system of %s has room for %llu more bytes but the "
 		       "journal needs up to %llu more (%s); free some space or put it elsewhere (--preserve=FILE)",
-		       j->path, (unsigned long long)avail, (unsigned long long)(end - j->file_bytes), what);
+		       j->path, (unsigned long long)(avail + have), (unsigned long long)(end - j->file_bytes), what);
 }
 
 int journal_reserve(struct journal *j, uint64_t bytes, uint64_t records, struct fb_err *e)

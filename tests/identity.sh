@@ -13,7 +13,9 @@ ALL="identity: the device's name is looked up once|identity: erase looks the nam
 ALL="$ALL|identity: --restore looks the name up once|identity: a name flipped onto a mounted image"
 ALL="$ALL|identity: erase of a name flipped onto a loop over a mounted image"
 ALL="$ALL|identity: erase advice names erasing|identity: --restore advice names --restore"
-ALL="$ALL|identity: a lock file that is a hard link"
+ALL="$ALL|identity: a lock file that is a hard link|identity: -o over the file behind a mounted loop"
+ALL="$ALL|identity: --plot over a hard link to it|identity: -o over the file behind an idle loop"
+ALL="$ALL|identity: -o over an image a program locks|identity: an -o symlink flipped onto the image under test"
 is_root || skip_all "needs root for loop devices and mounts"
 for tool in losetup mkfs.ext4 e2fsck python3; do
 	command -v $tool > /dev/null || skip_all "$tool is not installed"
@@ -22,6 +24,32 @@ done
 cd "$TMP" || exit 1
 digest() { sha256sum < "$1" | cut -c1-16; }
 mounted() { mkdir -p "$2" && mount "$1" "$2" 2> /dev/null && MNTS+=("$TMP/$2"); }
+# flip NAME SYMLINK|LINK A B: the adversary, in the background until the
+# file stop.flip appears (or 10 minutes pass): NAME is made, over and over,
+# a symlink to A then to B (SYMLINK), or a hard link of A then of B renamed
+# over it (LINK, as `mv new.img card.img` does)
+flip() {
+	python3 -c '
+import os, sys, time
+name, kind, a, b = sys.argv[1:5]
+end = time.monotonic() + 600
+while not os.path.exists("stop.flip") and time.monotonic() < end:
+	for i in range(200):
+		for t in (a, b):
+			tmp = name + ".flip"
+			try:
+				os.unlink(tmp)
+			except FileNotFoundError:
+				pass
+			if kind == "SYMLINK":
+				os.symlink(t, tmp)
+			else:
+				os.link(t, tmp)
+			os.replace(tmp, name)
+' "$@" &
+	flipper=$!
+}
+unflip() { touch stop.flip; wait "$flipper"; rm -f stop.flip; }
 unmount() { umount "$TMP/$1" && MNTS=("${MNTS[@]/$TMP\/$1/}"); }
 
 # ------------------------------------------------------------ one lookup
@@ -57,15 +85,7 @@ if mounted "$LM" mnt; then
 	sync
 	want=$(digest mnt/data)
 	ln -f free.img t.img
-	# the adversary: a bounded loop, stopped when the runs are done
-	(
-		for _ in $(seq 1 200000); do
-			[ -e stop.flip ] && exit 0
-			ln -f free.img t.tmp && mv -f t.tmp t.img 2> /dev/null
-			ln -f m.img t.tmp2 && mv -f t.tmp2 t.img 2> /dev/null
-		done
-	) &
-	flipper=$!
+	flip t.img LINK free.img m.img
 	ran=0 refused=0
 	for _ in $(seq 1 30); do
 		if "$FB" -O -e 1M -b 256k -c 1 --offset=16M t.img > /dev/null 2>> race.err; then
@@ -74,8 +94,7 @@ if mounted "$LM" mnt; then
 			refused=$((refused + 1))
 		fi
 	done
-	touch stop.flip
-	wait "$flipper"
+	unflip
 	echo 3 > /proc/sys/vm/drop_caches
 	got=$(digest mnt/data)
 	unmount mnt
@@ -84,7 +103,6 @@ if mounted "$LM" mnt; then
 	else
 		fail "identity: a name flipped onto a mounted image" "m.img was written while mounted ($ran ran, $refused refused; data $want -> $got; $(tail -2 fsck.out | tr '\n' ' '))"
 	fi
-	rm -f stop.flip
 else
 	skip "identity: a name flipped onto a mounted image" "cannot mount ext4 from a loop device here"
 fi
@@ -103,14 +121,7 @@ if mounted "$L1" mnt4; then
 	head -c 40M /dev/urandom > mnt4/data
 	sync
 	want=$(digest mnt4/data)
-	(
-		for _ in $(seq 1 200000); do
-			[ -e stop.flip ] && exit 0
-			ln -sfn "$LF" e.sym
-			ln -sfn "$L2" e.sym
-		done
-	) &
-	flipper=$!
+	flip e.sym SYMLINK "$LF" "$L2"
 	if command -v strace > /dev/null; then
 		ln -sfn "$LF" lf.sym
 		strace -f -o etrace -e trace=%file "$ERASE" lf.sym 0 1M > /dev/null 2>&1
@@ -126,8 +137,7 @@ if mounted "$L1" mnt4; then
 	for _ in $(seq 1 30); do
 		"$ERASE" e.sym 8M 48M > /dev/null 2>> erace.err
 	done
-	touch stop.flip
-	wait "$flipper"
+	unflip
 	expect_error "identity: erase advice names erasing" 1 \
 		"^erase: $L2 is in use: $L1, a loop device over $TMP/m4.img, is mounted on $TMP/mnt4; unmount it before erasing$" \
 		"$ERASE" "$L2" 0 1M
@@ -139,7 +149,6 @@ if mounted "$L1" mnt4; then
 	else
 		fail "identity: erase of a name flipped onto a loop over a mounted image" "the mounted image was discarded (data $want -> $got; $(tail -2 fsck.out | tr '\n' ' '))"
 	fi
-	rm -f stop.flip
 else
 	skip "identity: erase of a name flipped onto a loop over a mounted image" "cannot mount ext4 here"
 	skip "identity: erase looks the name up once" "cannot mount ext4 here"
@@ -189,3 +198,69 @@ expect_error "identity: a lock file that is a hard link" 1 \
 	"^flashbench: cannot lock $FLASHBENCH_STATE_DIR/file-[0-9]+-[0-9]+\.lock: it has other names \(hard links\)" \
 	"$FB" -O -e 1M -c 1 lk.img
 [ "$(cat victim.txt)" = "precious data line" ] || fail "identity: a lock file that is a hard link" "victim.txt now holds $(od -c victim.txt | head -2)"
+
+# ------------------------------------------------------------ outputs
+# An output replaces a file: never one behind a loop device (mounted or
+# not), nor one a program holds for writing (h19b S1: the 64 MiB image
+# behind a mounted loop device was renamed away, its file system lost).
+truncate -s 64M o1.img
+mkfs.ext4 -q -F o1.img
+attach o1.img
+LO1=$DEV
+ln -f o1.img o1.hard
+ino=$(stat -c %i o1.img)
+if mounted "$LO1" mnto; then
+	expect_error "identity: -o over the file behind a mounted loop" 2 \
+		"^flashbench: --out=o1.img is in use: $LO1, a loop device over $TMP/o1.img, is mounted on $TMP/mnto; name another file$" \
+		"$FB" -a -c 1 sim:sd-4m -o o1.img
+	expect_error "identity: --plot over a hard link to it" 2 \
+		"^flashbench: --plot=o1.hard is in use: $LO1, a loop device over $TMP/o1.img, is mounted on $TMP/mnto" \
+		"$FB" -a -c 1 sim:sd-4m --plot o1.hard
+	unmount mnto
+else
+	skip "identity: -o over the file behind a mounted loop" "cannot mount ext4 here"
+	skip "identity: --plot over a hard link to it" "cannot mount ext4 here"
+fi
+expect_error "identity: -o over the file behind an idle loop" 2 \
+	"^flashbench: --out=o1.img is the file behind $LO1 \(a loop device\): the output would replace what it shows; name another file" \
+	"$FB" -a -c 1 sim:sd-4m -o o1.img
+[ "$(stat -c %i o1.img)" = "$ino" ] || fail "identity: -o over the file behind an idle loop" "o1.img was replaced"
+truncate -s 16M vm.img
+python3 -c "import fcntl, os, sys, signal
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.lockf(fd, fcntl.LOCK_EX)
+open(sys.argv[2], 'w').write('held')
+signal.pause()" vm.img vm.held &
+holder=$!
+if wait_for "python3 to lock vm.img" 60 grep -q held vm.held 2> /dev/null; then
+	ino=$(stat -c %i vm.img)
+	expect_error "identity: -o over an image a program locks" 2 \
+		"^flashbench: --out=vm.img is in use: .*process $holder \(python3\)" "$FB" -a -c 1 sim:sd-4m -o vm.img
+	[ "$(stat -c %i vm.img)" = "$ino" ] || fail "identity: -o over an image a program locks" "vm.img was replaced"
+else
+	fail "identity: -o over an image a program locks" "python3 could not lock vm.img"
+fi
+kill "$holder" 2> /dev/null
+wait "$holder" 2> /dev/null
+
+# An -o symlink flipped between a harmless file and the image behind the
+# loop device under test while runs go on: the file replaced is the one
+# checked, or none (h19b S2: the image was renamed away on the 5th try).
+head -c 32M /dev/urandom > o5.img
+attach o5.img
+LO5=$DEV
+echo x > ok.txt
+ino=$(stat -c %i o5.img)
+want=$(digest o5.img)
+ln -sfn ok.txt r.sym
+flip r.sym SYMLINK ok.txt o5.img
+for _ in $(seq 1 40); do
+	"$FB" -a -c 1 -b 1M "$LO5" -o r.sym > /dev/null 2>> o5.err
+	[ "$(stat -c %i o5.img)" = "$ino" ] || break
+done
+unflip
+if [ "$(stat -c %i o5.img)" = "$ino" ] && [ "$(digest o5.img)" = "$want" ]; then
+	pass "identity: an -o symlink flipped onto the image under test"
+else
+	fail "identity: an -o symlink flipped onto the image under test" "o5.img was replaced: $(stat -c '%i %s' o5.img)"
+fi
