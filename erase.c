@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 	/* the device is looked up by its name once: the checks, the claim and
 	 * the discard concern that one device, whatever the name does */
 	pin(argv[1]);
-	if (claim_take_for(argv[1], SAFETY_ERASE, &claim, &e) || dev_open(&d, argv[1], DEV_READONLY, &e)) {
+	if (claim_take_for(argv[1], SAFETY_ERASE, start, start + len, &claim, &e) || dev_open(&d, argv[1], DEV_READONLY, &e)) {
 		claim_release(claim);
 		return fail(&e);
 	}

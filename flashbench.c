@@ -362,7 +362,7 @@ static int do_restore(const struct cli *c)
 	int rc;
 
 	restoring = 1;
-	if (journal_check_target(c->device, &e) || claim_take_for(c->device, SAFETY_RESTORE, &claim, &e) ||
+	if (journal_check_target(c->device, &e) || claim_take_for(c->device, SAFETY_RESTORE, 0, 0, &claim, &e) ||
 	    dev_open(&d, c->device, DEV_READWRITE, &e) || claim_recheck(claim, &e)) {
 		dev_close(d);
 		claim_release(claim);
@@ -567,17 +567,10 @@ static int prepare(struct run *r, struct fb_err *e)
 	journal_default_path(c->device, r->journal_path, sizeof(r->journal_path));
 	if (check_outputs(c, c->preserve && c->journal ? c->journal : r->journal_path, e))
 		return -1;
-	/* refuse a used device, or one with an unfinished journal, before
-	 * opening anything */
-	if (cli_writes(c) &&
-	    (journal_check_target(c->device, e) || claim_take(c->device, &r->claim, e) ||
-	     journal_check_absent(r->journal_path, c->device, c->preserve && !c->journal, e) ||
-	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
-		return -1;
-	if (c->preserve && c->journal)
-		snprintf(r->journal_path, sizeof(r->journal_path), "%s", c->journal);
-	/* read-only first: size and sector size for the checks and the plan */
-	if (dev_open(&r->d, c->device, DEV_READONLY, e) || check_device(c, r->d, e))
+	/* never a journal as the device; then read-only first: size and sector
+	 * size for the checks and the plan (reading harms nothing) */
+	if ((cli_writes(c) && journal_check_target(c->device, e)) || dev_open(&r->d, c->device, DEV_READONLY, e) ||
+	    check_device(c, r->d, e))
 		return -1;
 	if (c->mode != RUN_AUTO) {
 		e->msg[0] = '\0';
@@ -586,6 +579,17 @@ static int prepare(struct run *r, struct fb_err *e)
 		if (vm_plan(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, e))
 			return name_reach(c, e);
 	}
+	/* refuse a used device (what uses the bytes the plan writes: --auto
+	 * --write's are not known yet, so all of them), or one with an
+	 * unfinished journal, before anything is written */
+	if (cli_writes(c) &&
+	    (claim_take_for(c->device, SAFETY_WRITE_TEST, c->mode == RUN_AUTO ? 0 : r->plan.write_lo,
+			    c->mode == RUN_AUTO ? 0 : r->plan.write_hi, &r->claim, e) ||
+	     journal_check_absent(r->journal_path, c->device, c->preserve && !c->journal, e) ||
+	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
+		return -1;
+	if (c->preserve && c->journal)
+		snprintf(r->journal_path, sizeof(r->journal_path), "%s", c->journal);
 	if (c->preserve && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {

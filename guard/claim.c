@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,18 @@ struct claim {
 	struct medium m;
 	dev_t target, target_disk;
 	enum safety_use use;
+	uint64_t lo, hi;
 };
+
+/* The bytes under test: the window path shows, narrowed to [lo, hi) of it
+ * when hi > lo (the same rule for a file as for a loop window over it). */
+static void narrow(struct medium *m, uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo || (m->size && hi > m->size) || m->offset > UINT64_MAX - lo)
+		return;
+	m->offset += lo;
+	m->size = hi - lo;
+}
 
 void claim_release(struct claim *c)
 {
@@ -158,10 +170,11 @@ static void meeting(struct medium_aliases *a, const struct medium *m)
 
 int claim_take(const char *path, struct claim **out, struct fb_err *e)
 {
-	return claim_take_for(path, SAFETY_WRITE_TEST, out, e);
+	return claim_take_for(path, SAFETY_WRITE_TEST, 0, 0, out, e);
 }
 
-int claim_take_for(const char *path, enum safety_use use, struct claim **out, struct fb_err *e)
+int claim_take_for(const char *path, enum safety_use use, uint64_t lo, uint64_t hi, struct claim **out,
+		   struct fb_err *e)
 {
 	struct medium m;
 	struct medium_alias busy;
@@ -179,6 +192,7 @@ int claim_take_for(const char *path, enum safety_use use, struct claim **out, st
 	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
 		return 0; /* the device backend refuses it */
 	medium_of(path, &m);
+	narrow(&m, lo, hi);
 	if (S_ISBLK(st.st_mode)) {
 		char disk[PATH_MAX], self[PATH_MAX];
 		target = st.st_rdev;
@@ -203,6 +217,8 @@ int claim_take_for(const char *path, enum safety_use use, struct claim **out, st
 	c->target = target;
 	c->target_disk = target_disk;
 	c->use = use;
+	c->lo = lo;
+	c->hi = hi;
 	if (take_lock(path, &m, c, e)) {
 		claim_release(c);
 		return -1;
@@ -253,6 +269,7 @@ int claim_recheck(struct claim *c, struct fb_err *e)
 	/* the name is pinned: this is the same file or device node; a loop
 	 * device could have been re-attached to another file meanwhile */
 	medium_of(c->path, &now);
+	narrow(&now, c->lo, c->hi);
 	if (!medium_matches(&c->m, &now, 1) || now.size != c->m.size)
 		return fb_fail(e, EXIT_DEVICE, "%s changed while it was being checked (it now shows other bytes%s%.300s); "
 			       "nothing was written to it", c->path, now.how[0] ? ": " : "", now.how);

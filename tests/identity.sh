@@ -16,6 +16,8 @@ ALL="$ALL|identity: erase advice names erasing|identity: --restore advice names 
 ALL="$ALL|identity: a lock file that is a hard link|identity: -o over the file behind a mounted loop"
 ALL="$ALL|identity: --plot over a hard link to it|identity: -o over the file behind an idle loop"
 ALL="$ALL|identity: -o over an image a program locks|identity: an -o symlink flipped onto the image under test"
+ALL="$ALL|identity: the file beside a mounted window of it|identity: the file over a mounted window of it"
+ALL="$ALL|identity: erase of the file beside a mounted window"
 is_root || skip_all "needs root for loop devices and mounts"
 for tool in losetup mkfs.ext4 e2fsck python3; do
 	command -v $tool > /dev/null || skip_all "$tool is not installed"
@@ -263,4 +265,38 @@ if [ "$(stat -c %i o5.img)" = "$ino" ] && [ "$(digest o5.img)" = "$want" ]; then
 	pass "identity: an -o symlink flipped onto the image under test"
 else
 	fail "identity: an -o symlink flipped onto the image under test" "o5.img was replaced: $(stat -c '%i %s' o5.img)"
+fi
+
+# ------------------------------------------------------------ windows
+# One rule for a file and a loop window over it: what uses an alias whose
+# window meets the bytes under test refuses a write, whichever name the
+# run was given (h19b S7: b.img --offset=40M was refused while the loop
+# window over the same bytes was allowed).
+truncate -s 96M b.img
+attach --sizelimit 32M b.img
+B1=$DEV
+attach --offset 32M b.img
+B2=$DEV
+if mkfs.ext4 -q -F "$B1" > /dev/null 2>&1 && mounted "$B1" mntb; then
+	if "$FB" -O -e 4M -b 1M -c 1 --offset=40M b.img > out 2> err; then
+		pass "identity: the file beside a mounted window of it"
+	else
+		fail "identity: the file beside a mounted window of it" "refused: $(cat err)"
+	fi
+	expect_error "identity: the file over a mounted window of it" 1 \
+		"^flashbench: b.img is in use: $B1, a loop device over $TMP/b.img, is mounted on $TMP/mntb; unmount it before a write test" \
+		"$FB" -O -e 4M -b 1M -c 1 --offset=16M b.img
+	if "$ERASE" b.img 40M 4M > out 2> err || grep -q "is not a block device; discard needs one" err; then
+		pass "identity: erase of the file beside a mounted window"
+	else
+		fail "identity: erase of the file beside a mounted window" "$(cat err)"
+	fi
+	unmount mntb
+	if e2fsck -fn "$B1" > fsck.out 2>&1; then :; else
+		fail "identity: the file beside a mounted window of it" "the mounted window was damaged: $(tail -2 fsck.out)"
+	fi
+else
+	skip "identity: the file beside a mounted window of it" "cannot mount a loop window here"
+	skip "identity: the file over a mounted window of it" "cannot mount a loop window here"
+	skip "identity: erase of the file beside a mounted window" "cannot mount a loop window here"
 fi
