@@ -232,7 +232,7 @@ static int open_replacing(struct outfile *o, const char *path, const struct stat
 	base = strrchr(o->target, '/') ? strrchr(o->target, '/') + 1 : o->target;
 	if (!*base || strlen(base) >= sizeof(o->base) - 16)
 		return fb_fail(e, EXIT_USAGE, "%s=%s: the name is too long", o->opt, path);
-	snprintf(o->base, sizeof(o->base), "%s", base);
+	memcpy(o->base, base, strlen(base) + 1); /* its length was checked */
 	if ((o->dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot open directory %s: %s", o->opt, path, dir, strerror(errno));
 	o->has_dir = 1;
