@@ -942,8 +942,10 @@ static int stopped(struct run *r)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), access(r->c.out, F_OK) ?
 			 "; no --out=%s was made" : "; --out=%s was left as it was", r->c.out);
 	written_note(r, wrote, sizeof(wrote));
+	/* stopped before a byte was saved: the journal had nothing to put back
+	 * either, and the line says so as it does after a partial save */
 	fprintf(stderr, "flashbench: stopped by a signal (%s) %s; %s%s\n", signal_name(sig), what, wrote,
-		put_back_note(r));
+		r->journal_done && !*put_back_note(r) ? "; nothing needed putting back" : put_back_note(r));
 	release(r);
 	return end_by_signal(sig);
 }
