@@ -108,10 +108,39 @@ int dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 	return d->ops->discard ? d->ops->discard(d, off, len, ns) : dev_discard(d->lower, off, len, ns);
 }
 
-/* Only a device that stores data has data to copy. */
+/* Only a device that holds data has data to copy or read back. */
 static int copy_range(const struct dev *d, uint64_t off, uint64_t len)
 {
-	return d->caps & DEV_CAP_STORES_DATA ? in_range(d, off, len) : -EOPNOTSUPP;
+	return d->caps & DEV_CAP_HOLDS_DATA ? in_range(d, off, len) : -EOPNOTSUPP;
+}
+
+int dev_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns)
+{
+	int rc = copy_range(d, off, len);
+
+	if (!rc && len > DEV_MAX_BUFFER)
+		rc = -EINVAL;
+	if (rc)
+		return rc;
+	return d->ops->write_data ? d->ops->write_data(d, off, len, buf, ns) : dev_write_data(d->lower, off, len, buf, ns);
+}
+
+int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns)
+{
+	int rc = copy_range(d, off, len);
+
+	if (!rc && len > DEV_MAX_BUFFER)
+		rc = -EINVAL;
+	if (rc)
+		return rc;
+	return d->ops->read_data ? d->ops->read_data(d, off, len, buf, ns) : dev_read_data(d->lower, off, len, buf, ns);
+}
+
+double dev_clock(const struct dev *d)
+{
+	if (d->ops->clock)
+		return d->ops->clock(d);
+	return d->lower ? dev_clock(d->lower) : -1;
 }
 
 int dev_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len)

@@ -32,6 +32,8 @@ enum dev_mode {
 #define DEV_CAP_REOPEN_RW     2u  /* writing needs a read-write, O_EXCL reopen after the safety checks */
 #define DEV_CAP_VIRTUAL_CLOCK 4u  /* times come from a model (sim) */
 #define DEV_CAP_DISCARD       8u  /* takes BLKDISCARD-style erase requests (block device, sim) */
+#define DEV_CAP_HOLDS_DATA   16u  /* keeps what is written, to be read back: data requests and copies
+				     (block device, file, sim) */
 
 /* One backend or layer.  The dev_* functions check ranges before calling
  * read, write, discard and copy_*; prepare, will_write and describe may be
@@ -43,10 +45,13 @@ struct dev_ops {
 	int (*read)(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
 	int (*write)(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns);
 	int (*discard)(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
+	int (*write_data)(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns);
+	int (*read_data)(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
 	int (*copy_out)(struct dev *d, void *buf, uint64_t off, uint64_t len);
 	int (*copy_in)(struct dev *d, const void *buf, uint64_t off, uint64_t len);
 	int (*will_write)(struct dev *d, const struct vm_op *prog, struct fb_err *e);
 	void (*describe)(const struct dev *d, struct json *j);
+	double (*clock)(const struct dev *d);
 	void (*close)(struct dev *d);
 };
 
@@ -81,9 +86,21 @@ int dev_read(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
 int dev_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns);
 int dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
 
+/* Timed requests that carry data (signatures, lib/sig.h): write len bytes
+ * of buf, or read them into buf, a buffer aligned to 4096 bytes of at most
+ * DEV_MAX_BUFFER bytes.  Only a device that holds data (DEV_CAP_HOLDS_DATA)
+ * takes them: -EOPNOTSUPP. */
+int dev_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns);
+int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
+
+/* A virtual clock's device time so far (ns; it counts copies too), or a
+ * negative value for a real device, whose time the caller measures. */
+double dev_clock(const struct dev *d);
+
 /* Untimed copies between the device and a caller's aligned buffer (used to
  * save and restore data); len must be a multiple of the sector size.  Only
- * a device that stores data (DEV_CAP_STORES_DATA) takes them: -EOPNOTSUPP. */
+ * a device that holds data (DEV_CAP_HOLDS_DATA) takes them: -EOPNOTSUPP.
+ * A simulated device takes them too, and its virtual clock counts them. */
 int dev_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len);
 int dev_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len);
 

@@ -24,7 +24,17 @@
  * (cache), a read buffer holding the last read unit (rbuf), reads that
  * cost more or less in the FAT area (fatread) and heavy-tailed jitter (tail).
  * Their random draws come from a second generator, so switching one on does
- * not move the noise of the others. */
+ * not move the noise of the others.
+ *
+ * Fake cards (all off by default; README "Simulated devices"): the card
+ * claims `size` but has only `real` bytes of flash, and what lies past them
+ * wraps around onto the start (fake=wrap: byte x is byte x mod real), is
+ * lost (drop: reads give zeros), is kept only among the latest `keep` bytes
+ * written and then lost (cache), or is lost except a working region of
+ * `goodend` bytes at the end (end); or the whole card is real but a share
+ * `bad` of it lies in scattered bad regions that lose their writes (bad).
+ * Timing stays that of the address asked for.  To tell fakes, the sim
+ * remembers what was written where (simstore.h): sparsely, bounded. */
 #ifndef FLASHBENCH_SIM_H
 #define FLASHBENCH_SIM_H
 
@@ -63,7 +73,17 @@ struct sim_params {
 	unsigned rbuf;      /* a read inside the last read unit costs no unit time */
 	double fat_read;    /* reads in the FAT area cost this factor (0 = 1) */
 	double tail;        /* probability of a heavy-tailed (Pareto) slow request */
+	/* fake cards (0 = a genuine card) */
+	unsigned fake;      /* SIM_FAKE_* */
+	uint64_t real;      /* bytes of flash it really has */
+	uint64_t keep;      /* fake=cache: the latest bytes written are kept this long */
+	uint64_t goodend;   /* fake=end: the working region at the end */
+	double bad;         /* fake=bad: share of the card in bad regions */
 };
+
+enum { SIM_FAKE_NONE, SIM_FAKE_WRAP, SIM_FAKE_DROP, SIM_FAKE_CACHE, SIM_FAKE_END, SIM_FAKE_BAD, SIM_FAKES };
+/* "wrap", "drop", ... (NULL past the last) */
+const char *sim_fake_name(unsigned fake);
 
 struct sim;
 
@@ -89,5 +109,22 @@ uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len);
 
 /* Bytes the model copied for garbage collection so far (for tests). */
 uint64_t sim_gc_bytes(const struct sim *s);
+
+/* The virtual clock: device time spent so far (ns). */
+double sim_clock(const struct sim *s);
+
+/* What the card holds.  Write len bytes at off: buf's, or the pattern byte
+ * when buf is NULL; 0, or -ENOSPC when the sim could not remember more
+ * (pattern writes are then no longer tracked and data requests fail). */
+int sim_data_write(struct sim *s, uint64_t off, uint64_t len, const void *buf, int pattern);
+/* Read len bytes at off into buf: 0, or -ENOSPC (see above). */
+int sim_data_read(struct sim *s, uint64_t off, uint64_t len, void *buf);
+/* Has any data request been made (and how many sectors hold something else
+ * than the card came with)? */
+int sim_data_used(const struct sim *s);
+uint64_t sim_data_changed(const struct sim *s);
+/* The bad regions of fake=bad as [start, end) byte ranges (the truth the
+ * zoo scores against): up to max into out; returns how many there are. */
+uint64_t sim_bad_regions(const struct sim *s, uint64_t (*out)[2], uint64_t max);
 
 #endif
