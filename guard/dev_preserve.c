@@ -35,7 +35,7 @@ int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e)
 {
 	struct dev *lower = *d, *up;
 
-	if (!(lower->caps & DEV_CAP_STORES_DATA))
+	if (!(lower->caps & DEV_CAP_HOLDS_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 	up = calloc(1, sizeof(*up));
 	if (!up || !(up->path = strdup(lower->path))) {
