@@ -9,10 +9,13 @@
 #include <signal.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "auto/capacity.h"
 #include "auto/characterize.h"
 #include "saved/compare.h"
 #include "dev.h"
@@ -28,6 +31,7 @@
 #include "options.h"
 #include "report/report_analyze.h"
 #include "report/report_auto.h"
+#include "report/report_capacity.h"
 #include "report/report_json.h"
 #include "saved/saved_json.h"
 #include "prog/results.h"
@@ -231,17 +235,24 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
 	return commit(&o, e);
 }
 
+/* Does the run keep a journal (--preserve, or --capacity always)? */
+static int journaled(const struct cli *c)
+{
+	return c->preserve || c->mode == RUN_CAPACITY;
+}
+
 /* Every file the run writes can be written, and none is the device under
  * test: checked before anything runs. */
 static int check_outputs(const struct cli *c, const char *journal_path, struct fb_err *e)
 {
 	const char *device = c->device ? c->device : "";
+	int j = journaled(c);
 
 	return (c->out && outfile_check("--out", c->out, device, e)) ||
 	       (c->plot && outfile_check("--plot", c->plot, device, e)) ||
-	       (c->preserve && outfile_check_dir("--preserve", journal_path, e)) ||
-	       (c->out && c->preserve && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
-	       (c->plot && c->preserve && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
+	       (j && outfile_check_dir("--preserve", journal_path, e)) ||
+	       (c->out && j && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
+	       (c->plot && j && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
 		       ? -1 : 0;
 }
 
@@ -475,11 +486,13 @@ struct run {
 static int preserve_device(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
-	uint64_t room = c->mode == RUN_AUTO ? 64ULL << 20 : r->plan.write_hi - r->plan.write_lo;
+	uint64_t room = c->mode == RUN_AUTO || c->mode == RUN_CAPACITY ? 64ULL << 20 : r->plan.write_hi - r->plan.write_lo;
+	/* a simulated card's data live in this process: a journal on tmpfs
+	 * loses nothing a crash would not */
+	int volatile_ok = c->preserve_volatile || (dev_caps(r->d) & DEV_CAP_VIRTUAL_CLOCK);
 	struct journal *journal;
 
-	if (journal_create(&journal, r->journal_path, r->d, c->device, room,
-			   c->preserve_volatile ? JOURNAL_VOLATILE_OK : 0, e))
+	if (journal_create(&journal, r->journal_path, r->d, c->device, room, volatile_ok ? JOURNAL_VOLATILE_OK : 0, e))
 		return -1;
 	if (dev_preserve(&r->d, journal, e)) {
 		uint64_t none;
@@ -516,7 +529,7 @@ static int prepare(struct run *r, struct fb_err *e)
 	 * opening anything */
 	if (cli_writes(c) &&
 	    (safety_check_write(c->device, e) ||
-	     journal_check_absent(r->journal_path, c->device, c->preserve && !c->journal, e) ||
+	     journal_check_absent(r->journal_path, c->device, journaled(c) && !c->journal, e) ||
 	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
 		return -1;
 	if (c->preserve && c->journal)
@@ -524,14 +537,14 @@ static int prepare(struct run *r, struct fb_err *e)
 	/* read-only first: size and sector size for the checks and the plan */
 	if (dev_open(&r->d, c->device, DEV_READONLY, e) || check_device(c, r->d, e))
 		return -1;
-	if (c->mode != RUN_AUTO) {
+	if (c->mode != RUN_AUTO && c->mode != RUN_CAPACITY) {
 		e->msg[0] = '\0';
 		if (!(r->prog = build(c, r->d, e)))
 			return e->msg[0] ? -1 : fb_fail(e, EXIT_DEVICE, "out of memory");
 		if (vm_plan(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, e))
 			return name_reach(c, e);
 	}
-	if (c->preserve && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
+	if (c->preserve && c->mode != RUN_CAPACITY && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(r->d);
@@ -548,7 +561,7 @@ static int prepare(struct run *r, struct fb_err *e)
 			return -1;
 		r->out = r->of.f;
 	}
-	return c->preserve ? preserve_device(r, e) : 0;
+	return journaled(c) ? preserve_device(r, e) : 0;
 }
 
 /* A test or program: announce, save, run, print. */
@@ -585,6 +598,85 @@ static int run_test(struct run *r, struct fb_err *e)
 		c->kind->text(r->out, r->res, &p);
 	}
 	return c->plot ? write_plot(c, r->res, NULL, e) : 0;
+}
+
+/* --capacity: say what may be written before the first write. */
+static int announce_capacity(void *ctx, const struct capacity_plan *p)
+{
+	const struct run *r = ctx;
+	char probe[32], ref[32], scratch[32], flush[32];
+
+	format_size(probe, sizeof(probe), p->probe_len);
+	format_size(ref, sizeof(ref), p->ref_len);
+	format_size(scratch, sizeof(scratch), p->scratch_len);
+	format_size(flush, sizeof(flush), p->flush);
+	fprintf(stderr, "flashbench: --capacity writes %s of signatures at its start, %s at up to %u places "
+		"anywhere on %s, and %s over bytes %llu to %llu (%s, again and again); every range is saved to %s "
+		"first and put back at the end\n", ref, probe, p->max_probes, r->c.device, flush,
+		(unsigned long long)p->scratch_off, (unsigned long long)(p->scratch_off + p->scratch_len - 1), scratch,
+		r->journal_path);
+	return 0;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* --capacity: the check, the data put back, then the report (which says
+ * the data are back). */
+static int run_capacity(struct run *r, struct fb_err *e)
+{
+	const struct cli *c = &r->c;
+	struct capacity_options o = { .stop = &stop_requested, .max_cache = c->max_cache,
+				      .before_writes = announce_capacity, .ctx = r };
+	struct capacity_report *cr = malloc(sizeof(*cr));
+	struct journal *j = dev_journal(r->d);
+	struct identity id;
+	struct progress pr;
+	double t0 = now_ns();
+	uint64_t saved;
+	int rc;
+
+	if (!cr)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
+		o.salt = (uint64_t)t0 ^ (uint64_t)getpid() << 32;
+	o.progress = progress_start(&pr, "--capacity", 0, c->progress);
+	o.progress_ctx = &pr;
+	rc = capacity_check(r->d, &o, cr, e);
+	progress_end(&pr);
+	saved = j ? journal_saved(j) : 0;
+	if (rc || finish_journal(r->d, e)) {
+		free(cr);
+		return -1;
+	}
+	cr->saved = saved;
+	cr->put_back = saved; /* finish_journal verified every byte of it */
+	capacity_account(cr, r->d);
+	identify(c, r->d, &id);
+	if (c->summary)
+		report_capacity_summary(r->out, &id, cr);
+	else if (c->json)
+		report_capacity_json(r->out, &id, cr, now_ns() - t0);
+	else
+		report_capacity_text(r->out, &id, cr, now_ns() - t0);
+	if (c->plot) {
+		struct outfile o2;
+		if (outfile_open(&o2, "--plot", c->plot, e))
+			rc = -1;
+		else if (plot_capacity(o2.f, c->device, cr)) {
+			outfile_abort(&o2);
+			rc = fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
+		} else {
+			rc = commit(&o2, e);
+		}
+	}
+	free(cr);
+	return rc;
 }
 
 /* Put the data back, then the results in place. */
@@ -635,7 +727,9 @@ int main(int argc, char **argv)
 	if (r.c.mode == RUN_RESTORE)
 		return do_restore(&r.c);
 	r.out = stdout;
-	if (prepare(&r, &e) || (r.c.mode == RUN_AUTO ? run_auto(&r.c, r.d, r.out, &e) : run_test(&r, &e)) ||
+	if (prepare(&r, &e) ||
+	    (r.c.mode == RUN_AUTO ? run_auto(&r.c, r.d, r.out, &e) :
+	     r.c.mode == RUN_CAPACITY ? run_capacity(&r, &e) : run_test(&r, &e)) ||
 	    finish(&r, &e))
 		return fail(&r, &e);
 	release(&r);

@@ -49,6 +49,12 @@ static const struct cli_option options[] = {
 	  "let --auto run write tests (DESTROYS data in the\nranges it announces)" },
 	{ "budget", 0, ARG_TIME, "TIME", 0, 0, F(budget_ns), 0, FOR_AUTO, NULL, SEC_AUTO, 0,
 	  "with --auto --write: bound the device time (90s, 2m,\n1h); tests cut short say so and are less sure" },
+	{ "capacity", 'C', ARG_MODE, NULL, 0, 0, 0, 0, FOR_CAPACITY, NULL, SEC_AUTO, RUN_CAPACITY,
+	  "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching writes past their\n"
+	  "real size, bad regions) and the real usable size; it\nwrites, but saves every range to a journal first and\n"
+	  "puts it back (--preserve=FILE names the journal)" },
+	{ "max-cache", 0, ARG_SIZE, "SIZE", 1, 0, F(max_cache), 0, FOR_CAPACITY, NULL, SEC_AUTO, 0,
+	  "with --capacity: defeat a cache of the latest writes\nup to SIZE (default 256MiB; the flush writes that\nmuch)" },
 	{ "analyze", 0, ARG_MODE_OPT, "FILE", 0, 0, F(analyze), 0, FOR_ANALYZE, NULL, SEC_SAVED, RUN_ANALYZE,
 	  "read -a, -O and -f tables (as posted to a list or a\nbug tracker: quoted, wrapped, any units) or our\n"
 	  "--json results from FILE or standard input and\nsay what they show, as --auto does; --json and\n--plot work too" },
@@ -66,7 +72,7 @@ static const struct cli_option options[] = {
 	  "pseudo-random chunk order inside each erase block" },
 	{ "fat-nr", 0, ARG_COUNT, "N", 1, 4096, F(t.fat_nr), 0, FOR_PROGRAM, "find-fat", SEC_WRITE, 0,
 	  "erase blocks to look at (default 6)" },
-	{ "preserve", 0, ARG_OPT_FILE, "FILE", 0, 0, F(journal), F(preserve), FOR_WRITE | FOR_AUTO | FOR_PROGRAM, NULL,
+	{ "preserve", 0, ARG_OPT_FILE, "FILE", 0, 0, F(journal), F(preserve), FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, NULL,
 	  SEC_KEEP, 0,
 	  "save every range before it is overwritten to a journal\n(default ./flashbench-DEVICE.journal) and put it back\n"
 	  "at the end, also after Ctrl-C" },
@@ -74,7 +80,7 @@ static const struct cli_option options[] = {
 	  "put back what a killed run saved: flashbench\n--restore=FILE DEVICE" },
 	{ "device-changed", 0, ARG_FLAG, NULL, 0, 0, F(device_changed), 0, FOR_RESTORE, NULL, SEC_KEEP, 0,
 	  "with --restore: accept a device that does not look\nlike the one the journal was written for (warns)" },
-	{ "preserve-volatile", 0, ARG_FLAG, NULL, 0, 0, F(preserve_volatile), 0, FOR_WRITE | FOR_AUTO | FOR_PROGRAM,
+	{ "preserve-volatile", 0, ARG_FLAG, NULL, 0, 0, F(preserve_volatile), 0, FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY,
 	  NULL, SEC_KEEP, 0, "with --preserve: accept a journal on tmpfs/ramfs,\nwhich a power cut loses" },
 	/* the classic tool's geometry: accepted by every test, as it was */
 	{ "blocksize", 'b', ARG_SIZE, "SIZE", 1, 0, F(t.blocksize), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
@@ -91,8 +97,8 @@ static const struct cli_option options[] = {
 	  "results as JSON (every test, and --auto)" },
 	{ "plot", 0, ARG_FILE, "FILE.svg", 0, 0, F(plot), 0, FOR_ALL | FOR_SAVED, NULL, SEC_PARAM, 0,
 	  "draw the results as an SVG chart" },
-	{ "summary", 0, ARG_FLAG, NULL, 0, 0, F(summary), 0, FOR_AUTO, NULL, SEC_PARAM, 0,
-	  "with --auto: one line for a survey table (wiki syntax)" },
+	{ "summary", 0, ARG_FLAG, NULL, 0, 0, F(summary), 0, FOR_AUTO | FOR_CAPACITY, NULL, SEC_PARAM, 0,
+	  "with --auto or --capacity: one line for a survey table\n(wiki syntax)" },
 	{ "compare", 0, ARG_MODE, NULL, 0, 0, 0, 0, FOR_COMPARE, NULL, SEC_PARAM, RUN_COMPARE,
 	  "flashbench --compare A.json B.json...: saved --json\nresults side by side, differences marked (no device)" },
 	{ "verbose", 'v', ARG_FLAG, NULL, 0, 0, F(verbose), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
@@ -244,6 +250,8 @@ static void applies_list(const struct cli_option *o, char *buf, size_t len)
 #define ADD(s) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", s))
 	if (o->applies & FOR_AUTO)
 		ADD("--auto");
+	if (o->applies & FOR_CAPACITY)
+		ADD("--capacity");
 	for (const struct test_kind *k = test_kinds; k->name; k++) {
 		char opt[64];
 		snprintf(opt, sizeof(opt), "--%s", k->name);
@@ -265,6 +273,7 @@ static int applies(const struct cli *c, const struct cli_option *o)
 {
 	switch (c->mode) {
 	case RUN_AUTO: return !!(o->applies & FOR_AUTO);
+	case RUN_CAPACITY: return !!(o->applies & FOR_CAPACITY);
 	case RUN_PROGRAM: return !!(o->applies & FOR_PROGRAM);
 	case RUN_RESTORE: return !!(o->applies & FOR_RESTORE);
 	case RUN_ANALYZE: return !!(o->applies & FOR_ANALYZE);
@@ -363,7 +372,7 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 
 	if (c->mode == RUN_NONE) {
 		char hint[256];
-		size_t n = (size_t)snprintf(hint, sizeof(hint), "-A (auto)");
+		size_t n = (size_t)snprintf(hint, sizeof(hint), "-A (auto), -C (capacity)");
 		for (const struct test_kind *k = test_kinds; k->name; k++)
 			if (k->letter)
 				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ", -%c (%s)",
@@ -378,7 +387,7 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 		}
 	if (c->preserve && !cli_writes(c) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write, "
-			       "--program --write)");
+			       "--program --write, --capacity)");
 	if (c->budget_ns && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--budget bounds the write tests: it goes with --auto --write");
 	if (c->preserve_volatile && !c->preserve)
@@ -388,8 +397,8 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 	if (c->mode == RUN_RESTORE && (!c->journal || !*c->journal))
 		return fb_fail(e, EXIT_USAGE, "--restore needs the journal's file name (flashbench --restore=FILE DEVICE)");
 	if (c->summary && c->json)
-		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, without --json: one line per device for "
-			       "a survey table");
+		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto or --capacity, without --json: one line per "
+			       "device for a survey table");
 	return 0;
 }
 
@@ -502,5 +511,5 @@ void cli_reach_options(const struct cli *c, char *buf, size_t len)
 int cli_writes(const struct cli *c)
 {
 	return (c->mode == RUN_TEST && c->kind->writes) || (c->mode == RUN_AUTO && c->write) ||
-	       (c->mode == RUN_PROGRAM && c->program_writes);
+	       (c->mode == RUN_PROGRAM && c->program_writes) || c->mode == RUN_CAPACITY;
 }

@@ -54,7 +54,7 @@ static void label(char *buf, size_t len, enum axis_unit u, double v)
 	}
 }
 
-static void escape(FILE *f, const char *s)
+void svg_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '<')
@@ -209,14 +209,14 @@ int svg_chart(FILE *f, const struct chart *c)
 		   "font-family=\"sans-serif\" font-size=\"13\">\n"
 		   "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H, W, H, W, H);
 	fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"17\" font-weight=\"bold\">", LEFT);
-	escape(f, c->title);
+	svg_escape(f, c->title);
 	fputs("</text>\n", f);
 
 	/* grid and ticks */
 	n = c->xcat ? 0 : ticks(&xs, t, 64);
 	for (int i = 0; c->xcat && i < c->ncat; i++) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", tr(&xs, i), TOP + ph + 18);
-		escape(f, c->xcat[i]);
+		svg_escape(f, c->xcat[i]);
 		fputs("</text>\n", f);
 	}
 	for (int i = 0; i < n; i++) {
@@ -236,9 +236,9 @@ int svg_chart(FILE *f, const struct chart *c)
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", LEFT, TOP,
 		pw, ph);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", LEFT + pw / 2, H - 22);
-	escape(f, c->xlabel);
+	svg_escape(f, c->xlabel);
 	fprintf(f, "</text>\n<text transform=\"translate(22 %d) rotate(-90)\" text-anchor=\"middle\">", TOP + ph / 2);
-	escape(f, c->ylabel);
+	svg_escape(f, c->ylabel);
 	fputs("</text>\n", f);
 
 	/* markers */
@@ -251,7 +251,7 @@ int svg_chart(FILE *f, const struct chart *c)
 			x, TOP, x, TOP + ph);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"#333\" transform=\"rotate(-90 %.1f %d)\" text-anchor=\"end\">",
 			x - 4, TOP + 6, x - 4, TOP + 6);
-		escape(f, c->m[i].label);
+		svg_escape(f, c->m[i].label);
 		fputs("</text>\n", f);
 	}
 
@@ -271,7 +271,7 @@ int svg_chart(FILE *f, const struct chart *c)
 				if (s->text && s->text[k]) {
 					fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"start\" "
 						   "transform=\"rotate(-90 %.1f %.1f)\">", x + w / 2 + 4, y - 4, x + w / 2 + 4, y - 4);
-					escape(f, s->text[k]);
+					svg_escape(f, s->text[k]);
 					fputs("</text>\n", f);
 				}
 			}
@@ -295,7 +295,7 @@ int svg_chart(FILE *f, const struct chart *c)
 			int ly = TOP + 10 + 18 * i;
 			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", LEFT + pw + 16, ly, col);
 			fprintf(f, "<text x=\"%d\" y=\"%d\">", LEFT + pw + 36, ly + 6);
-			escape(f, s->name);
+			svg_escape(f, s->name);
 			fputs("</text>\n", f);
 		}
 	}

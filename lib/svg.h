@@ -40,6 +40,9 @@ struct chart {
 	int ncat;
 };
 
+/* Text for an SVG document: <, >, & and " escaped. */
+void svg_escape(FILE *f, const char *s);
+
 /* Write the chart as an SVG document; 0 or -1 (nothing to draw). */
 int svg_chart(FILE *f, const struct chart *c);
 

@@ -1,0 +1,23 @@
+/* report_capacity.h — the --capacity report: text (a person reads it),
+ * JSON (a program does), the --summary line and the --plot map of the
+ * device (kept, lost, repeating).  Formats only. */
+#ifndef FLASHBENCH_REPORT_CAPACITY_H
+#define FLASHBENCH_REPORT_CAPACITY_H
+
+#include <stdio.h>
+
+#include "auto/capacity.h"
+#include "dev/devinfo.h"
+
+void report_capacity_text(FILE *f, const struct identity *id, const struct capacity_report *r, double wall_ns);
+void report_capacity_json(FILE *f, const struct identity *id, const struct capacity_report *r, double wall_ns);
+/* One line for a survey table (wiki syntax), as --auto --summary. */
+void report_capacity_summary(FILE *f, const struct identity *id, const struct capacity_report *r);
+/* The map: 0, or -1 when there is nothing to draw. */
+int plot_capacity(FILE *f, const char *device, const struct capacity_report *r);
+
+/* The state of [lo, hi) on the map: '+' kept, 'x' lost, '~' reaches other
+ * flash, '.' not probed (shared by the text map and the plot). */
+char capacity_map_state(const struct capacity_report *r, uint64_t lo, uint64_t hi);
+
+#endif
