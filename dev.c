@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/err.h"
 
@@ -134,6 +135,19 @@ int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t
 	if (rc)
 		return rc;
 	return d->ops->read_data ? d->ops->read_data(d, off, len, buf, ns) : dev_read_data(d->lower, off, len, buf, ns);
+}
+
+void dev_idle(struct dev *d, uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	if (d->ops->idle)
+		d->ops->idle(d, ns);
+	else if (d->lower)
+		dev_idle(d->lower, ns);
+	else
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
 }
 
 double dev_clock(const struct dev *d)

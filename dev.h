@@ -52,6 +52,7 @@ struct dev_ops {
 	int (*will_write)(struct dev *d, const struct vm_op *prog, struct fb_err *e);
 	void (*describe)(const struct dev *d, struct json *j);
 	double (*clock)(const struct dev *d);
+	void (*idle)(struct dev *d, uint64_t ns);
 	void (*close)(struct dev *d);
 };
 
@@ -97,6 +98,10 @@ int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t
  * negative value for a real device, whose time the caller measures. */
 double dev_clock(const struct dev *d);
 
+/* Leave the device alone for ns nanoseconds (a virtual clock just moves
+ * on), so that it finishes the work earlier requests left it. */
+void dev_idle(struct dev *d, uint64_t ns);
+
 /* Untimed copies between the device and a caller's aligned buffer (used to
  * save and restore data); len must be a multiple of the sector size.  Only
  * a device that holds data (DEV_CAP_HOLDS_DATA) takes them: -EOPNOTSUPP.
@@ -113,5 +118,8 @@ int dev_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len);
 int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e);
 struct journal *dev_journal(const struct dev *d);
 int dev_preserve_finish(struct dev *d, uint64_t *restored, struct fb_err *e);
+/* Take the layer off again (after dev_preserve_finish): frees it and
+ * returns the device it wraps; any other device is returned as it is. */
+struct dev *dev_unpreserve(struct dev *d);
 
 #endif

@@ -83,6 +83,9 @@ static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 			       (unsigned long long)t->offset, dev_path(d), (unsigned long long)dev_size(d));
 	if (c->mode == RUN_TEST && c->kind->check)
 		return c->kind->check(t, dev_path(d), dev_size(d), ss, e);
+	if (c->mode == RUN_CAPACITY && dev_size(d) < CAP_MIN_SIZE)
+		return fb_fail(e, EXIT_USAGE, "%s has %llu bytes: --capacity checks devices of 64MiB or more", dev_path(d),
+			       (unsigned long long)dev_size(d));
 	return 0;
 }
 
@@ -277,10 +280,12 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 	return 0;
 }
 
-static int run_auto(const struct cli *c, struct dev *d, FILE *out, struct fb_err *e)
+static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
+
+static int run_auto(const struct cli *c, struct dev *d, FILE *out, void *run, struct fb_err *e)
 {
 	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
-				  .ctx = (void *)c };
+				  .ctx = (void *)c, .capacity = auto_capacity, .capacity_ctx = run };
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
 	double t0 = wall_ns();
@@ -626,6 +631,69 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* --auto --write: a quick capacity check at the start of its write plan:
+ * fewer probes and no flush, so what a fake loses at once or wraps onto
+ * other flash is found (the writes past the middle that --auto makes would
+ * land on the user's data at the start of a card that wraps around); a fake
+ * that hides its loss in a cache is left to --capacity.  Its writes go
+ * through the --preserve journal, or one of their own that is put back
+ * before --auto writes anything; on a fake card --auto stops there. */
+#define AUTO_CAPACITY_STRATA 16
+#define AUTO_CAPACITY_SETTLE 2000000000ULL  /* ns */
+static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
+{
+	struct run *r = ctx;
+	struct capacity_options o = { .stop = &stop_requested, .quick = 1, .strata = AUTO_CAPACITY_STRATA };
+	struct capacity_report *cr = malloc(sizeof(*cr));
+	struct dev *lay = d;
+	struct journal *j = NULL;
+	char a[32], b[32];
+	uint64_t restored;
+	int rc = -1, own = !dev_journal(d);
+
+	if (!cr)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
+		o.salt = (uint64_t)now_ns();
+	if (own && (journal_create(&j, r->journal_path, d, r->c.device, 64ULL << 20,
+				   r->c.preserve_volatile || (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK) ? JOURNAL_VOLATILE_OK : 0, e) ||
+		    dev_preserve(&lay, j, e))) {
+		free(cr);
+		return -1;
+	}
+	fprintf(stderr, "flashbench: --auto --write checks the capacity first: signatures at up to %u places, saved to "
+		"%s and put back\n", AUTO_CAPACITY_STRATA + 2, own ? r->journal_path : "the journal");
+	rc = capacity_check(lay, &o, cr, e);
+	if (own) {
+		struct fb_err why;
+		int put;
+		restoring = 1;
+		put = dev_preserve_finish(lay, &restored, rc ? &why : e);
+		lay = dev_unpreserve(lay);
+		if (put < 0 && !rc)
+			rc = -1;
+		else if (put < 0)
+			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "; %s", why.msg);
+	}
+	restoring = 0;
+	/* the card finishes the garbage collection the check left it before
+	 * --auto times its writes */
+	if (!rc)
+		dev_idle(d, AUTO_CAPACITY_SETTLE);
+	if (!rc && cr->kind != CAP_GENUINE) {
+		format_size(a, sizeof(a), cr->usable.value);
+		format_size(b, sizeof(b), cr->size);
+		rc = fb_fail(e, EXIT_DEVICE, "%s: %s (usable %s%s of %s); --auto --write measures nothing on it, as its "
+			     "writes could land on other flash (flashbench --capacity %s says more)", r->c.device,
+			     cap_kind_title[cr->kind], cr->usable.at_most ? "at most " : "", a, b, r->c.device);
+	} else if (!rc) {
+		fprintf(stderr, "flashbench: no fake capacity seen (a cache that hides one is left to --capacity); the "
+			"check's data are back\n");
+	}
+	free(cr);
+	return rc;
+}
+
 /* --capacity: the check, the data put back, then the report (which says
  * the data are back). */
 static int run_capacity(struct run *r, struct fb_err *e)
@@ -728,7 +796,7 @@ int main(int argc, char **argv)
 		return do_restore(&r.c);
 	r.out = stdout;
 	if (prepare(&r, &e) ||
-	    (r.c.mode == RUN_AUTO ? run_auto(&r.c, r.d, r.out, &e) :
+	    (r.c.mode == RUN_AUTO ? run_auto(&r.c, r.d, r.out, &r, &e) :
 	     r.c.mode == RUN_CAPACITY ? run_capacity(&r, &e) : run_test(&r, &e)) ||
 	    finish(&r, &e))
 		return fail(&r, &e);

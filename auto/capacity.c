@@ -528,8 +528,8 @@ static void plan(struct ctx *c)
 	p->scratch_len = SCRATCH;
 	/* at the top, below the end probe: past the real end of a fake card */
 	p->scratch_off = top >= SCRATCH + 2 * c->G ? (top - c->G - SCRATCH) / SCRATCH * SCRATCH : c->ref_len;
-	p->flush = r->max_cache;
-	p->max_written = c->ref_len + p->max_probes * c->plen + 3 * r->max_cache;
+	p->flush = c->o->quick ? 0 : r->max_cache;
+	p->max_written = c->ref_len + p->max_probes * c->plen + 3 * p->flush;
 }
 
 void capacity_account(struct capacity_report *r, const struct dev *d)
@@ -585,7 +585,7 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 	if (ref.moved)
 		alias_seen(r, ref.moved_at, ref.moved_from);
 
-	if (!r->period && !any(r, 1, CAP_LOST) && !any(r, 1, CAP_MOVED)) {
+	if (!r->period && !any(r, 1, CAP_LOST) && !any(r, 1, CAP_MOVED) && !o->quick) {
 		/* nothing wrong at once: a cache of the latest writes may hold
 		 * them; flush it and look again */
 		if (flush_and_look(&c, &needed))

@@ -69,6 +69,7 @@ struct capacity_options {
 	uint64_t salt;                     /* the run's signatures (random) */
 	uint64_t max_cache;                /* flush up to this (0: CAP_MAX_CACHE) */
 	unsigned strata;                   /* spread probes (0: the default) */
+	int quick;                         /* no flush: what is lost at once is found, a cache is not sought */
 	/* called once before the first write with what may be written (the
 	 * scratch area, probe count and size); non-zero cancels */
 	int (*before_writes)(void *ctx, const struct capacity_plan *p);

@@ -997,6 +997,8 @@ static int write_phase(struct ctx *c)
 	uint64_t ranges[2][2];
 	double collapse = 0;
 
+	if (c->o->capacity && c->o->capacity(c->o->capacity_ctx, c->d, c->e))
+		return -1; /* a fake card: every write past its real size would land elsewhere */
 	if (trial_room(c, r->erase.determined ? r->erase.value : STAND_IN_ERASE) < AUTO_OPEN_MIN &&
 	    r->erase.determined && r->erase.conf <= CONF_LOW && trial_room(c, STAND_IN_ERASE) >= AUTO_OPEN_MIN)
 		r->erase_set_aside = 1; /* a doubtful size must not stop the write tests */

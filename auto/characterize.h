@@ -29,6 +29,10 @@ struct auto_options {
 	 * written; returning non-zero cancels the write tests */
 	int (*before_writes)(void *ctx, const uint64_t range[2][2]);
 	void *ctx;
+	/* called first thing in the write plan: a quick capacity check (i23);
+	 * non-zero (e filled) stops the write tests on a fake card */
+	int (*capacity)(void *ctx, struct dev *d, struct fb_err *e);
+	void *capacity_ctx;
 	/* told the number of requests made so far (may be NULL) */
 	void (*progress)(void *ctx, uint64_t done);
 	void *progress_ctx;

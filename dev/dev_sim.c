@@ -27,15 +27,21 @@ static int sim_dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *
 	return 0;
 }
 
+/* Data requests are timed without random draws (sim_exact): the
+ * measurements after a capacity check draw what they would have drawn. */
 static int sim_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns)
 {
+	sim_exact(d->priv, 1);
 	*ns = sim_write(d->priv, off, len);
+	sim_exact(d->priv, 0);
 	return sim_data_write(d->priv, off, len, buf, 0);
 }
 
 static int sim_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns)
 {
+	sim_exact(d->priv, 1);
 	*ns = sim_read(d->priv, off, len);
+	sim_exact(d->priv, 0);
 	return sim_data_read(d->priv, off, len, buf);
 }
 
@@ -96,6 +102,11 @@ static double sim_dev_clock(const struct dev *d)
 	return sim_clock(d->priv);
 }
 
+static void sim_dev_idle(struct dev *d, uint64_t ns)
+{
+	sim_idle(d->priv, ns);
+}
+
 static void sim_close(struct dev *d)
 {
 	sim_destroy(d->priv);
@@ -107,7 +118,7 @@ static const struct dev_ops sim_ops = {
 	.write_data = sim_write_data, .read_data = sim_read_data,
 	.copy_out = sim_copy_out, .copy_in = sim_copy_in,
 	.describe = sim_describe,
-	.clock = sim_dev_clock,
+	.clock = sim_dev_clock, .idle = sim_dev_idle,
 	.close = sim_close,
 };
 

@@ -41,6 +41,7 @@ struct sim {
 	uint64_t (*bad)[2];       /* fake=bad: the bad regions, sorted */
 	size_t nbad;
 	int data_used, data_lost; /* a data request was made; the store overflowed */
+	int exact;                /* time this request without random draws (sim_exact) */
 };
 
 /* ---------------------------------------------------------------- presets */
@@ -384,13 +385,15 @@ static double uniform2(struct sim *s)
  * as when the card's firmware does housekeeping now and then). */
 static uint64_t noisy(struct sim *s, double ns)
 {
-	if (s->p.noise > 0) {
+	if (s->exact)
+		;
+	else if (s->p.noise > 0) {
 		double u = (double)(next_random(s) >> 11) / (double)(1ULL << 53);
 		ns *= 1 + s->p.noise * (2 * u - 1);
 		if ((next_random(s) & 63) == 0)
 			ns *= 1 + 4 * s->p.noise;
 	}
-	if (s->p.tail > 0 && uniform2(s) < s->p.tail)
+	if (!s->exact && s->p.tail > 0 && uniform2(s) < s->p.tail)
 		ns *= fmin(1000, pow(1 - uniform2(s), -1 / 1.2));
 	if (ns < 1)
 		ns = 1;
@@ -620,7 +623,7 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 	}
 	if (s->p.cache)
 		ns = cached(s, n0, ns);
-	if (s->p.pause > 0 && uniform2(s) < s->p.pause)
+	if (!s->exact && s->p.pause > 0 && uniform2(s) < s->p.pause)
 		ns += (double)s->p.t_pause * (1 + 4 * uniform2(s)) / 3;
 	return noisy(s, ns);
 }
@@ -881,4 +884,16 @@ uint64_t sim_data_changed(const struct sim *s)
 double sim_clock(const struct sim *s)
 {
 	return s->clock;
+}
+
+void sim_idle(struct sim *s, uint64_t ns)
+{
+	s->clock += (double)ns;
+	if (s->p.cache)
+		cache_retire(s, s->clock);
+}
+
+void sim_exact(struct sim *s, int on)
+{
+	s->exact = on;
 }

@@ -110,6 +110,15 @@ uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len);
 /* Bytes the model copied for garbage collection so far (for tests). */
 uint64_t sim_gc_bytes(const struct sim *s);
 
+/* Time the next requests without random draws (noise, tail, pause): data
+ * requests (signatures, copies) are timed so, so that a capacity check
+ * before the measurements leaves their random draws as they were. */
+void sim_exact(struct sim *s, int on);
+
+/* Let ns of virtual time go by with no request: the card does the work its
+ * write cache holds. */
+void sim_idle(struct sim *s, uint64_t ns);
+
 /* The virtual clock: device time spent so far (ns). */
 double sim_clock(const struct sim *s);
 

@@ -68,3 +68,16 @@ int dev_preserve_finish(struct dev *d, uint64_t *restored, struct fb_err *e)
 	d->priv = NULL;
 	return journal_finish(j, restored, e) ? -1 : 1;
 }
+
+struct dev *dev_unpreserve(struct dev *d)
+{
+	struct dev *lower;
+
+	if (!d || d->ops != &preserve_ops)
+		return d;
+	lower = d->lower;
+	journal_abandon(d->priv); /* NULL once finished */
+	free(d->path);
+	free(d);
+	return lower;
+}
