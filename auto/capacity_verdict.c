@@ -132,7 +132,10 @@ static void flush_evidence(const struct capacity_report *r, struct finding *f)
 	format_size(a, sizeof(a), r->flushed);
 	format_size(b, sizeof(b), r->plan.scratch_off);
 	format_size(c, sizeof(c), r->plan.scratch_off + r->plan.scratch_len);
-	if (r->flush_full)
+	if (!r->plan.flush)
+		finding_evidence(f, "read back at once, with no flush: a card that hides missing flash in a cache of its "
+				 "latest writes is not ruled out");
+	else if (r->flush_full)
 		finding_evidence(f, "read back again after %s of other writes (at %s to %s): genuine, or a card that "
 				 "keeps missing flash in a cache of its latest writes larger than %s", a, b, c, a);
 	else
@@ -148,7 +151,7 @@ static void judge_genuine(struct capacity_report *r, const struct layout *l)
 	r->usable.value = r->size;
 	r->usable.conf = r->flush_full && r->pass_chance[GENUINE_SHARE] <= GENUINE_PASS ? CONF_HIGH : CONF_MEDIUM;
 	finding_evidence(&r->usable, "all %u probes kept their signatures: %u spread over the card (one in each "
-			 "%s stretch), its last sector, its first", l->n, l->spread > 2 ? l->spread - 2 : 0,
+			 "%s stretch), its first sectors and its last", l->n, l->spread > 2 ? l->spread - 2 : 0,
 			 format_size(step, sizeof(step), (r->size - r->plan.ref_len) / (r->strata ? r->strata : 1)));
 	flush_evidence(r, &r->usable);
 	finding_evidence(&r->usable, "no address reaches another's flash: %u one-sector reads %s apart found no "
@@ -205,9 +208,11 @@ static void judge_edge(struct capacity_report *r, const struct layout *l, int en
 	r->usable.value = r->lost_from;
 	r->usable.conf = tight && l->runs == 1 ? CONF_HIGH : CONF_MEDIUM;
 	format_size(lost, sizeof(lost), r->lost_from);
-	format_size(good, sizeof(good), l->below ? l->below->off + r->plan.probe_len : 0);
-	finding_evidence(&r->usable, "the %u probes from %s %s lost their signatures; those below kept them, the "
-			 "nearest up to %s", l->nlost, lost, end_works ? "up to the working end" : "to the end", good);
+	format_size(good, sizeof(good), l->below ? l->below->off : 0);
+	format_size(c1, sizeof(c1), l->below ? l->lo_lost->off - l->below->off : r->lost_from);
+	finding_evidence(&r->usable, "the %u probes from %s %s lost their signatures; every probe below kept its "
+			 "own, the nearest at %s (%s below)", l->nlost, lost, end_works ? "up to the working end" : "to the end",
+			 good, c1);
 	if (end_works) {
 		format_size(top, sizeof(top), r->size - r->lost_to);
 		format_size(c1, sizeof(c1), r->lost_to);
@@ -225,8 +230,12 @@ static void judge_edge(struct capacity_report *r, const struct layout *l, int en
 		finding_evidence(&r->usable, "some read back right at first and were gone after at most %s of other "
 				 "writes: it keeps its latest writes in a small cache and loses what falls out", c2);
 	} else if (r->kind == CAP_DROP) {
-		finding_evidence(&r->usable, "they were lost at once: read back after at most %s of other writes",
-				 format_size(c1, sizeof(c1), r->needed));
+		if (r->needed)
+			finding_evidence(&r->usable, "they were lost within %s of other writes",
+					 format_size(c1, sizeof(c1), r->needed));
+		else
+			finding_evidence(&r->usable, "they were lost at once: the last one written was read back before any "
+					 "other write");
 	}
 	if (r->usable.conf < CONF_HIGH)
 		finding_evidence(&r->usable, "medium: %s", !tight ? "the edge was not narrowed to 1MiB" :

@@ -8,6 +8,9 @@
 
 #include "auto/analyze.h"
 #include "dev.h"
+#include "dev/simstore.h"
+#include "guard/preserve.h"
+#include "lib/sig.h"
 #include "lib/json_read.h"
 #include "prog/programs.h"
 #include "dev/sim.h"
@@ -803,6 +806,169 @@ static void test_opcode_docs(void)
 	}
 }
 
+/* ------------------------------------------------------------ capacity */
+
+/* Signatures: the right one passes; moved, stale, foreign and damaged
+ * sectors are told apart. */
+static void test_sig(void)
+{
+	static unsigned char buf[4096], other[4096];
+	struct sig_tally t;
+
+	sig_fill(buf, 1 << 20, sizeof(buf), 512, 42, 1);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 1 << 20, sizeof(buf), 512, 42, 1, &t);
+	check(t.good == 8 && !t.moved && !t.stale && !t.foreign, "sig: its own signature is good", "%u good", t.good);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 3 << 20, sizeof(buf), 512, 42, 1, &t);
+	check(t.moved == 8 && t.moved_from == 1 << 20 && t.moved_at == 3 << 20, "sig: read elsewhere it is moved, from its offset",
+	      "%u moved from %llu at %llu", t.moved, (unsigned long long)t.moved_from, (unsigned long long)t.moved_at);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 1 << 20, sizeof(buf), 512, 42, 2, &t);
+	check(t.stale == 8, "sig: another pass is stale", "%u stale", t.stale);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 1 << 20, sizeof(buf), 512, 43, 1, &t);
+	check(t.foreign == 8, "sig: another run's salt is foreign", "%u foreign", t.foreign);
+	memcpy(other, buf, sizeof(buf));
+	other[700] ^= 1;       /* the stream of sector 1 */
+	other[1024 + 20] ^= 1; /* the header of sector 2 */
+	memset(other + 3072, 0, 512);
+	memset(&t, 0, sizeof(t));
+	sig_check(other, 1 << 20, sizeof(other), 512, 42, 1, &t);
+	check(t.good == 5 && t.foreign == 3, "sig: a flipped bit or zeros are foreign", "%u good %u foreign", t.good, t.foreign);
+}
+
+/* The sim's store: what is written reads back, overwrites split, a cache
+ * forgets, bounds hold. */
+static void test_simstore(void)
+{
+	static unsigned char in[8192], out[8192], made[512];
+	struct simstore *s;
+	int ok = 1;
+
+	if (store_create(&s, 512, 7, 1)) {
+		check(0, "simstore: create", "failed");
+		return;
+	}
+	store_read(s, 100, 1, out);
+	store_made(s, 100, made);
+	check(!memcmp(out, made, 512) && store_changed(s) == 0, "simstore: an unwritten sector holds what the card came with",
+	      "differs");
+	sig_fill(in, 100 * 512, sizeof(in), 512, 9, 3);
+	store_write(s, 100, 16, in, 0, 0);
+	store_read(s, 100, 16, out);
+	check(!memcmp(in, out, sizeof(in)) && store_changed(s) == 16, "simstore: signatures read back", "changed %llu",
+	      (unsigned long long)store_changed(s));
+	store_write(s, 104, 2, NULL, 0x5a, 0);
+	store_read(s, 100, 16, out);
+	for (int i = 0; i < 16; i++)
+		ok &= i == 4 || i == 5 ? out[i * 512] == 0x5a && out[i * 512 + 511] == 0x5a :
+					!memcmp(out + i * 512, in + i * 512, 512);
+	check(ok, "simstore: a pattern in the middle splits the signatures", "wrong sector");
+	for (int i = 0; i < 16; i++)
+		store_made(s, 100 + (uint64_t)i, in + i * 512);
+	store_write(s, 100, 16, in, 0, 0);
+	check(store_changed(s) == 0, "simstore: the card's own data put back leave nothing changed", "%llu sectors",
+	      (unsigned long long)store_changed(s));
+	store_made(s, 5, in);
+	store_write(s, 6, 1, in, 0, 0);
+	store_read(s, 6, 1, out);
+	check(!memcmp(in, out, 512) && store_changed(s) == 1, "simstore: a copy of another sector's data is kept",
+	      "changed %llu", (unsigned long long)store_changed(s));
+	for (int i = 0; i < 512; i++)
+		in[i] = (unsigned char)(i * 7);
+	check(store_write(s, 50, 1, in, 0, 0) == 0, "simstore: raw data are taken", "refused");
+	store_read(s, 50, 1, out);
+	check(!memcmp(in, out, 512), "simstore: raw data read back", "differ");
+	store_destroy(s);
+
+	store_create(&s, 512, 7, 0);
+	store_write(s, 0, 8, NULL, 1, 0);      /* written when 0 bytes had gone by */
+	store_write(s, 8, 8, NULL, 2, 4096);   /* then these */
+	store_forget(s, 4096 + 1024);          /* forget what is older than that */
+	store_read(s, 0, 16, out);
+	check(out[0] == 0 && out[7 * 512] == 0 && out[8 * 512] == 0 && out[10 * 512] == 2 && out[15 * 512] == 2,
+	      "simstore: a cache forgets the oldest sectors first", "%d %d %d %d", out[0], out[8 * 512], out[10 * 512],
+	      out[15 * 512]);
+	store_destroy(s);
+}
+
+/* Fake cards: where a write lands. */
+static void test_sim_fakes(void)
+{
+	static const struct { const char *spec, *name; uint64_t at, look; int same; } c[] = {
+		{ "size=256M,real=96M,fake=wrap", "sim fake: wrap reaches the start again", 100 << 20, 4 << 20, 1 },
+		{ "size=256M,real=96M,fake=drop", "sim fake: drop loses writes past the real size", 100 << 20, 100 << 20, 0 },
+		{ "size=256M,real=96M,fake=end,goodend=8M", "sim fake: end keeps the working end", 250 << 20, 250 << 20, 1 },
+		{ "size=256M,real=96M,fake=end,goodend=8M", "sim fake: end loses the middle", 200 << 20, 200 << 20, 0 },
+		{ "size=256M,real=96M,fake=cache,keep=1M", "sim fake: cache keeps the latest writes", 100 << 20, 100 << 20, 1 },
+	};
+	static unsigned char in[4096], out[4096];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct sim_params p;
+		struct sim *s;
+		struct fb_err e;
+		if (sim_parse(c[i].spec, &p, &e) || sim_create(&s, &p, &e)) {
+			check(0, c[i].name, "%s", e.msg);
+			continue;
+		}
+		sig_fill(in, c[i].at, sizeof(in), 512, 5, 1);
+		sim_data_write(s, c[i].at, sizeof(in), in, 0);
+		sim_data_read(s, c[i].look, sizeof(out), out);
+		check((memcmp(in, out, sizeof(in)) == 0) == c[i].same, c[i].name, "read back %s", c[i].same ? "differs" : "the same");
+		if (strstr(c[i].spec, "cache")) {
+			sim_data_write(s, 0, 1 << 20, NULL, 0);     /* another MiB goes by */
+			sim_data_read(s, c[i].look, sizeof(out), out);
+			check(memcmp(in, out, sizeof(in)) != 0, "sim fake: cache then loses them", "still there");
+		}
+		sim_destroy(s);
+	}
+}
+
+/* A card that wraps around: a run saves y, writes it, then saves y + P (which
+ * reads y's new data) and writes it.  Put back, the card must hold what it
+ * held before: the journal puts its records back last saved first. */
+static void test_journal_aliases(void)
+{
+	const char *spec = "sim:size=256M,real=96M,fake=wrap";
+	char dir[] = "/tmp/flashbench-unit.XXXXXX", path[64];
+	static unsigned char before[8192], after[8192];
+	struct fb_err e = { 0, "" };
+	struct journal *j;
+	struct dev *d;
+	uint64_t restored = 0;
+	int rc = -1;
+
+	if (!mkdtemp(dir) || dev_open(&d, spec, DEV_READWRITE, &e)) {
+		check(0, "journal: aliasing flash keeps its original", "setup: %s", e.msg);
+		return;
+	}
+	setenv("FLASHBENCH_STATE_DIR", dir, 1);
+	snprintf(path, sizeof(path), "%s/j", dir);
+	dev_copy_out(d, before, 8 << 20, sizeof(before));
+	if (!journal_create(&j, path, d, spec, 1 << 20, JOURNAL_VOLATILE_OK, &e) && !dev_preserve(&d, j, &e)) {
+		struct vm_run how = { .salt = 77 };
+		rc = 0;
+		for (int k = 0; k < 2 && !rc; k++) { /* y = 8 MiB, then y + P */
+			struct vm_op *prog = vm_new(VM_OFF, (int64_t)((8 << 20) + k * (96 << 20)), 0, 0,
+						    vm_new(VM_LEN, 8192, 0, 0, vm_new(VM_SIG_WRITE, 0, 0, 0, NULL), NULL), NULL);
+			struct vm_result *res = NULL;
+			rc = vm_run(prog, d, &how, &res, &e);
+			vm_result_free(res);
+			vm_free(prog);
+		}
+		if (!rc)
+			rc = dev_preserve_finish(d, &restored, &e) == 1 ? 0 : -1;
+	}
+	dev_copy_out(d, after, 8 << 20, sizeof(after));
+	check(!rc && restored == 16384 && !memcmp(before, after, sizeof(before)), "journal: aliasing flash keeps its original",
+	      "rc %d, %llu bytes put back, data %s (%s)", rc, (unsigned long long)restored,
+	      memcmp(before, after, sizeof(before)) ? "differ" : "equal", e.msg);
+	dev_close(d);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_opcode_docs();
@@ -821,5 +987,9 @@ int main(void)
 	test_sim_misbehaviour();
 	test_analyze_cache();
 	test_json_read();
+	test_sig();
+	test_simstore();
+	test_sim_fakes();
+	test_journal_aliases();
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,106 @@
+# tests/capacity.sh — --capacity on simulated cards: the report a person
+# reads (golden, wall time masked), JSON, --summary and the --plot map; what
+# it announces before writing and that it put everything back (the journal
+# gone, the sim's own count of changed sectors 0); Ctrl-C puts back too; bad
+# input and misplaced options are refused before anything is written.
+. tests/lib.sh
+JP=${FB%/flashbench}/tests/jsonpath
+ROOT=$PWD
+cd "$TMP" || exit 1
+
+mask() { sed -E 's/, took [^ ]+$/, took X/'; }
+
+"$FB" --capacity sim:fake-drop 2> drop.err | mask > drop.out
+(cd "$ROOT" && golden "capacity fake-drop report golden" capacity-fake-drop.out cat "$TMP/drop.out")
+"$FB" -C sim:fake-wrap 2> /dev/null | mask > wrap.out
+(cd "$ROOT" && golden "capacity fake-wrap report golden" capacity-fake-wrap.out cat "$TMP/wrap.out")
+
+if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start, 4KiB at up to 256 places anywhere on sim:fake-drop, and 256MiB over bytes' drop.err &&
+	grep -q 'every range is saved to flashbench-sim_fake-drop.journal first and put back at the end$' drop.err &&
+	grep -q 'put back [0-9]* bytes .* and verified them' drop.err; then
+	pass "capacity announces what it may write, and puts it back"
+else
+	fail "capacity announces what it may write, and puts it back" "$(cat drop.err)"
+fi
+if ! ls ./*.journal "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; then
+	pass "capacity leaves no journal or index entry behind"
+else
+	fail "capacity leaves no journal or index entry behind" "$(ls ./*.journal "$FLASHBENCH_STATE_DIR" 2>&1)"
+fi
+
+# JSON: the verdict, its edges and the truth of every sector
+json() { # json NAME "ARGUMENTS" PATH=VALUE...
+	local name=$1 args=$2 kv got bad=""
+	shift 2
+	# shellcheck disable=SC2086 # the arguments are words
+	if ! "$FB" -C --json $args > j.json 2> j.err; then
+		fail "$name" "$(tail -1 j.err)"
+		return
+	fi
+	for kv in "$@"; do
+		got=$("$JP" "${kv%%=*}" < j.json 2>&1)
+		[ "$got" = "${kv#*=}" ] || bad="$bad ${kv%%=*}=$got (want ${kv#*=})"
+	done
+	[ -z "$bad" ] && pass "$name" || fail "$name" "$bad"
+}
+json "capacity json: a cache that keeps 8MiB" sim:fake-cache verdict.kind=cache verdict.confidence=high \
+	usable.value=1073741824 usable.confidence=high edges.cache_kept=4194304 edges.cache_lost_within=8388608 \
+	data.verified=true device.model.sectors_changed=0 test=capacity
+json "capacity json: wraps at 768MiB (no power of two)" sim:size=2G,real=768M,fake=wrap verdict.kind=wrap \
+	edges.period=805306368 usable.value=805306368 usable.confidence=high device.model.sectors_changed=0
+json "capacity json: a working end" sim:size=1G,real=300M,fake=end,goodend=32M verdict.kind=end \
+	edges.lost_from=314572800 edges.lost_to=1040187392 device.model.sectors_changed=0
+json "capacity json: a genuine card, flushed up to --max-cache" sim:size=512M verdict.kind=genuine usable.value=536870912 \
+	flush.bytes=268435456 flush.full=true device.model.sectors_changed=0
+json "capacity json: --max-cache bounds the flush" "--max-cache=32M sim:size=512M" flush.bytes=33554432 flush.max_cache=33554432
+
+# --summary: one line per card
+if "$FB" -C --summary sim:fake-drop 2> /dev/null > sum.out &&
+	grep -qE '^\|\| sim:fake-drop \|\| 2GiB \|\| drop \|\| 768MiB \|\| [0-9.]+s \|\|$' sum.out; then
+	pass "capacity --summary: one table line"
+else
+	fail "capacity --summary: one table line" "$(cat sum.out)"
+fi
+
+# --plot: the map of the device
+if "$FB" -C --plot map.svg sim:fake-wrap > /dev/null 2>&1 && grep -q '^<svg' map.svg && grep -q 'wraps around' map.svg &&
+	[ "$(grep -c '<rect' map.svg)" -gt 360 ] && grep -q '#fb8c00' map.svg; then
+	pass "capacity --plot: a map of the device, the repeating part marked"
+else
+	fail "capacity --plot: a map of the device, the repeating part marked" "$(head -c 300 map.svg 2>&1)"
+fi
+
+# refused before anything runs
+expect_error "capacity: a device too small" 2 "checks devices of 64MiB or more" "$FB" -C sim:size=32M
+expect_error "capacity: --max-cache=0" 2 "max-cache=0: must not be zero" "$FB" -C --max-cache=0 sim:sd-4m
+expect_error "capacity: --max-cache goes with --capacity" 2 "'--max-cache' does not apply to --align" \
+	"$FB" -a --max-cache=64M sim:sd-4m
+expect_error "capacity: one test at a time" 2 "choose one test" "$FB" -C -A sim:sd-4m
+expect_error "capacity: --plot into a missing directory" 2 "plot" "$FB" -C --plot /nonexistent/x.svg sim:sd-4m
+if ! ls ./*.journal > /dev/null 2>&1; then
+	pass "capacity: a refused run leaves no journal"
+else
+	fail "capacity: a refused run leaves no journal" "$(ls ./*.journal)"
+fi
+
+# an unfinished journal of this card is refused, and --restore takes it
+printf 'not a journal' > flashbench-sim_fake-drop.journal
+expect_error "capacity: refuses to overwrite what is at the journal's path" 2 "not a flashbench journal" \
+	"$FB" -C sim:fake-drop
+rm -f flashbench-sim_fake-drop.journal
+
+# Ctrl-C: stopped at its first write, everything is put back
+"$FB" -C --progress sim:size=64G > /dev/null 2> int.err &
+pid=$!
+wait_for "the announcement" 60 grep -q 'capacity writes' int.err
+kill -INT "$pid" 2> /dev/null
+wait "$pid"
+rc=$?
+if [ $rc != 0 ] && grep -q 'stopped by a signal; the saved data were put back and verified' int.err &&
+	! ls ./*.journal "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; then
+	pass "capacity: Ctrl-C puts everything back"
+elif [ $rc = 0 ]; then
+	skip "capacity: Ctrl-C puts everything back" "the run ended before the signal arrived"
+else
+	fail "capacity: Ctrl-C puts everything back" "status $rc: $(tail -2 int.err | tr '\n' ' ')"
+fi
