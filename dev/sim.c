@@ -886,11 +886,29 @@ double sim_clock(const struct sim *s)
 	return s->clock;
 }
 
+/* Idle time: the write cache drains, then the card closes its open erase
+ * blocks in the background (least recently used first, as long as the time
+ * covers their copies), as cards that clean up when left alone do. */
 void sim_idle(struct sim *s, uint64_t ns)
 {
+	double left = (double)ns, from = s->clock > s->flash_free_at ? s->clock : s->flash_free_at;
+
 	s->clock += (double)ns;
 	if (s->p.cache)
 		cache_retire(s, s->clock);
+	left = s->clock - from;
+	for (;;) {
+		struct open_au *oldest = NULL;
+		for (unsigned i = 0; i < s->p.open; i++)
+			if (s->slot[i].used && (!oldest || s->slot[i].last_use < oldest->last_use))
+				oldest = &s->slot[i];
+		if (!oldest)
+			break;
+		uint64_t rest = oldest->random ? s->p.erase : s->p.erase - oldest->wp;
+		if (transfer(rest, s->p.copy_rate) > left)
+			break;
+		left -= close_au(s, oldest);
+	}
 }
 
 void sim_exact(struct sim *s, int on)

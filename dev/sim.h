@@ -116,7 +116,8 @@ uint64_t sim_gc_bytes(const struct sim *s);
 void sim_exact(struct sim *s, int on);
 
 /* Let ns of virtual time go by with no request: the card does the work its
- * write cache holds. */
+ * write cache holds, then closes its open erase blocks (copying what they
+ * lack) as far as the time allows. */
 void sim_idle(struct sim *s, uint64_t ns);
 
 /* The virtual clock: device time spent so far (ns). */

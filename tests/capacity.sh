@@ -104,3 +104,18 @@ elif [ $rc = 0 ]; then
 else
 	fail "capacity: Ctrl-C puts everything back" "status $rc: $(tail -2 int.err | tr '\n' ' ')"
 fi
+
+# --auto --write checks the capacity first, and stops on a fake
+if ! "$FB" -A --write sim:fake-wrap > auto.out 2> auto.err && [ ! -s auto.out ] &&
+	grep -q 'sim:fake-wrap: fake: wraps around (usable 512MiB of 2GiB); --auto --write measures nothing on it' auto.err &&
+	! grep -q 'overwrites bytes' auto.err && ! ls ./*.journal > /dev/null 2>&1; then
+	pass "auto --write on a fake: stops before its write tests and says why"
+else
+	fail "auto --write on a fake: stops before its write tests and says why" "$(cat auto.err)"
+fi
+if "$FB" -A --write sim:sd-4m > auto.out 2> auto.err && grep -q 'checks the capacity first' auto.err &&
+	grep -q 'no fake capacity seen' auto.err && grep -qE '^open erase blocks, linear +2 +high' auto.out; then
+	pass "auto --write on a genuine card: checked, then measured as before"
+else
+	fail "auto --write on a genuine card: checked, then measured as before" "$(cat auto.err)"
+fi
