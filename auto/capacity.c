@@ -367,24 +367,26 @@ static int any(const struct capacity_report *r, int which_last, int state)
 static int flush_and_look(struct ctx *c, uint64_t *needed)
 {
 	struct capacity_report *r = c->r;
-	uint64_t done = 0, target = FLUSH_FIRST, lost_at = 0;
+	uint64_t done = 0, before = 0, target = FLUSH_FIRST, lost_at = 0;
 
 	*needed = 0;
 	while (done < r->max_cache) {
+		uint64_t w0 = c->written;
 		if (target > r->max_cache)
 			target = r->max_cache;
 		if (flush(c, target - done) || look(c, -1, 1))
 			return -1;
-		done = target;
+		done += c->written - w0; /* whole chunks: at least what was asked */
 		r->flushed = done;
 		if (lost_at)
 			break;
 		if (any(r, 1, CAP_LOST) || any(r, 1, CAP_MOVED)) {
 			lost_at = done;
 			r->cache_hi = done;
-			r->cache_lo = done / 2 >= FLUSH_FIRST ? done / 2 : 0;
+			r->cache_lo = before;
 		}
-		target *= 2;
+		before = done;
+		target = done * 2;
 	}
 	r->flush_full = done >= r->max_cache;
 	*needed = lost_at;
