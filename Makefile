@@ -28,7 +28,7 @@ FBP_C = prog/programs_fbp.c
 CORE_SRC = dev.c vm.c options.c testkinds.c \
 	$(filter-out $(FBP_C),$(foreach p,$(PARTS),$(sort $(wildcard $(p)/*.c)))) $(FBP_C)
 CORE_OBJ = $(CORE_SRC:%.c=$(O)/%.o)
-HDRS = $(wildcard *.h $(PARTS:%=%/*.h))
+HDRS = $(wildcard *.h $(PARTS:%=%/*.h) tests/unit/*.h)
 
 
 all: $(O)/flashbench $(O)/erase
@@ -39,14 +39,19 @@ $(O)/flashbench: $(O)/flashbench.o $(CORE_OBJ)
 $(O)/erase: $(O)/erase.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/tests/unit: $(O)/tests/unit.o $(CORE_OBJ)
+# the unit tests: tests/unit/PART.c, one file per part (tests/unit/unit.h is
+# their harness), linked as one program
+UNIT_OBJ = $(patsubst %.c,$(O)/%.o,$(sort $(wildcard tests/unit/*.c)))
+$(O)/tests/unit/units: $(UNIT_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
+# (a file where an object's folder goes is an old build's program: tests/unit
+# was the unit tests' program before it was their folder)
 $(O)/%.o: %.c $(HDRS)
-	@mkdir -p $(dir $@)
+	@if [ -f $(@D) ]; then rm -f $(@D); fi; mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -I. -c -o $@ $<
 
 # The built-in programs: scripts/programs/*.fbp embedded as C strings (a
@@ -100,16 +105,16 @@ fuzz:
 		done; \
 	fi
 
-check: all $(O)/tests/unit $(O)/tests/jsonpath $(FUZZ_DRIVERS)
+check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(FUZZ_DRIVERS)
 	@if command -v clang > /dev/null; then \
 		$(MAKE) --no-print-directory -s O=build/clang CC=clang build/clang/flashbench build/clang/erase; fi
 	$(MAKE) --no-print-directory -s O=build/asan CFLAGS="$(SANITIZE)" \
-		build/asan/flashbench build/asan/erase build/asan/tests/unit build/asan/tests/jsonpath \
+		build/asan/flashbench build/asan/erase build/asan/tests/unit/units build/asan/tests/jsonpath \
 		$(FUZZ:%=build/asan/tests/fuzz/%)
 	@tests/run . build/asan
 
 # only the plain build (quicker while working)
-check-quick: all $(O)/tests/unit $(O)/tests/jsonpath $(FUZZ_DRIVERS)
+check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(FUZZ_DRIVERS)
 	@tests/run .
 
 bench/peakrss: bench/peakrss.c
@@ -174,6 +179,6 @@ deb:
 	for f in "$$tmp"/flashbench_*.deb; do cp "$$f" $(DEBDIR)/; echo "$(DEBDIR)/$${f##*/}"; done
 
 clean:
-	rm -rf *.o $(PARTS:%=%/*.o) tests/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) $(FBP_C) $(FBP_C).tmp flashbench erase tests/unit tests/jsonpath build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
+	rm -rf *.o $(PARTS:%=%/*.o) tests/*.o tests/unit/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) $(FBP_C) $(FBP_C).tmp flashbench erase tests/unit/units tests/jsonpath build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
 
 .PHONY: all check check-quick fuzz bench install clean dist deb

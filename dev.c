@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "lib/err.h"
+#include "lib/json.h"
 
 static int dev_is_sim(const char *path)
 {
@@ -49,12 +50,13 @@ unsigned dev_physical_sector(const struct dev *d) { return d->physical; }
 const char *dev_path(const struct dev *d) { return d->path; }
 unsigned dev_caps(const struct dev *d) { return d->caps; }
 
-void dev_describe(const struct dev *d, struct json *j)
+void dev_describe(const struct dev *d, struct json_member *model)
 {
+	model[0] = (struct json_member)JM_END;
 	if (d->ops->describe)
-		d->ops->describe(d, j);
+		d->ops->describe(d, model);
 	else if (d->lower)
-		dev_describe(d->lower, j);
+		dev_describe(d->lower, model);
 }
 
 int dev_prepare(struct dev *d, uint64_t max_len, struct fb_err *e)

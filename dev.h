@@ -18,7 +18,7 @@
 #include "lib/err.h"
 
 struct dev;
-struct json;
+struct json_member;
 struct journal;
 struct vm_op;
 
@@ -50,7 +50,7 @@ struct dev_ops {
 	int (*copy_out)(struct dev *d, void *buf, uint64_t off, uint64_t len);
 	int (*copy_in)(struct dev *d, const void *buf, uint64_t off, uint64_t len);
 	int (*will_write)(struct dev *d, const struct vm_op *prog, struct fb_err *e);
-	void (*describe)(const struct dev *d, struct json *j);
+	void (*describe)(const struct dev *d, struct json_member *model);
 	double (*clock)(const struct dev *d);
 	void (*idle)(struct dev *d, uint64_t ns);
 	void (*close)(struct dev *d);
@@ -71,9 +71,11 @@ unsigned dev_physical_sector(const struct dev *d);
 const char *dev_path(const struct dev *d);
 unsigned dev_caps(const struct dev *d);            /* DEV_CAP_* */
 
-/* The "model" object of the JSON device description (a simulated device's
- * parameters); nothing for a real device. */
-void dev_describe(const struct dev *d, struct json *j);
+/* The members of the "model" object of the JSON device description (a
+ * simulated device's parameters), JM_END-ended in model[DEV_MODEL_MEMBERS];
+ * only the end for a real device. */
+#define DEV_MODEL_MEMBERS 24
+void dev_describe(const struct dev *d, struct json_member *model);
 
 /* Make the I/O buffer ready for requests up to max_len bytes. */
 int dev_prepare(struct dev *d, uint64_t max_len, struct fb_err *e);

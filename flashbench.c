@@ -104,13 +104,12 @@ static int check_program(struct cli *c, struct fb_err *e)
 			       "is opened and again after)", c->program, S_ISDIR(st.st_mode) ? "a directory" :
 			       S_ISFIFO(st.st_mode) ? "a FIFO" : "not a regular file");
 	program_vars(&c->t, 0, 0, &v);
+	v.formats = test_kind_names();
 	if (progfile_load(c->program, &v, &prog, &format, e))
 		return -1;
 	c->program_writes = program_writes(prog);
-	if (!(c->kind = test_kind_named(format)))
-		rc = fb_fail(e, EXIT_USAGE, "%s: unknown format '%s'", c->program, format);
-	else
-		rc = result_shape_check(prog, &c->kind->shape, c->program, format, e);
+	c->kind = test_kind_named(format); /* the parser took only the kinds' names */
+	rc = result_shape_check(prog, &c->kind->shape, c->program, format, e);
 	vm_free(prog);
 	if (rc)
 		return -1;
@@ -202,8 +201,9 @@ static void identify(const struct cli *c, const struct dev *d, struct identity *
 	id->size = dev_size(d);
 	id->sector = dev_sector(d);
 	id->physical = dev_physical_sector(d);
-	id->dev = d;
-	if (!(dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK))
+	id->simulated = (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK) != 0;
+	dev_describe(d, id->model);
+	if (!id->simulated)
 		devinfo_read(c->device, &id->info);
 }
 
@@ -296,6 +296,7 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, void *run, st
 	o.progress = progress_start(&pr, "--auto", 0, c->progress);
 	o.progress_ctx = &pr;
 	o.budget_ns = c->budget_ns;
+	o.read_speed = c->summary;
 	if (characterize(d, &o, r, e)) {
 		progress_end(&pr);
 		free(r);
@@ -303,14 +304,9 @@ static int run_auto(const struct cli *c, struct dev *d, FILE *out, void *run, st
 	}
 	progress_end(&pr);
 	identify(c, d, &id);
-	if (c->summary) {
-		double bps;
-		if (summary_read_speed(d, &bps, e)) {
-			free(r);
-			return -1;
-		}
-		summary_line(out, &id, r, bps);
-	} else if (c->json)
+	if (c->summary)
+		summary_line(out, &id, r);
+	else if (c->json)
 		report_auto_json(out, &id, r, c->write, wall_ns() - t0);
 	else
 		report_auto_text(out, &id, r, c->write, wall_ns() - t0);

@@ -36,77 +36,108 @@ struct cli_option {
 	const char *kind;         /* also applies to this test kind; --help lists it below the kind */
 	enum help_section section;
 	int mode;                 /* ARG_MODE */
-	const char *help;         /* '\n' continues on the next line */
+	/* moves a test's last byte further: the errors that name such options
+	 * list them in this order (1 first; 0: does not) */
+	int reach;
+	/* the value "{}" in help stands for when the field's own default
+	 * (test_defaults) is "not given" (0: the field's default) */
+	uint64_t help_default;
+	const char *help;         /* '\n' continues on the next line; "{}": the default */
 };
 
 #define F(x) offsetof(struct cli, x)
 
 static const struct cli_option options[] = {
-	{ "auto", 'A', ARG_MODE, NULL, 0, 0, 0, 0, FOR_ALL, NULL, SEC_AUTO, RUN_AUTO,
-	  "find page and erase block size (read-only), and with\n--write also the smallest efficient write, open erase\n"
-	  "blocks and FAT area; says how sure it is and how to\npartition and format the medium" },
-	{ "write", 0, ARG_FLAG, NULL, 0, 0, F(write), 0, FOR_AUTO | FOR_PROGRAM | FOR_WRITE, NULL, SEC_AUTO, 0,
-	  "let --auto run write tests (DESTROYS data in the\nranges it announces)" },
-	{ "budget", 0, ARG_TIME, "TIME", 0, 0, F(budget_ns), 0, FOR_AUTO, NULL, SEC_AUTO, 0,
-	  "with --auto --write: bound the device time (90s, 2m,\n1h); tests cut short say so and are less sure" },
-	{ "capacity", 'C', ARG_MODE, NULL, 0, 0, 0, 0, FOR_CAPACITY, NULL, SEC_AUTO, RUN_CAPACITY,
-	  "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching writes past their\n"
-	  "real size, bad regions) and the real usable size; it\nwrites, but saves every range to a journal first and\n"
-	  "puts it back (--preserve=FILE names the journal)" },
-	{ "max-cache", 0, ARG_SIZE, "SIZE", 1, 0, F(max_cache), 0, FOR_CAPACITY, NULL, SEC_AUTO, 0,
-	  "with --capacity: defeat a cache of the latest writes\nup to SIZE (default 256MiB; the flush writes that\nmuch)" },
-	{ "analyze", 0, ARG_MODE_OPT, "FILE", 0, 0, F(analyze), 0, FOR_ANALYZE, NULL, SEC_SAVED, RUN_ANALYZE,
-	  "read -a, -O and -f tables (as posted to a list or a\nbug tracker: quoted, wrapped, any units) or our\n"
-	  "--json results from FILE or standard input and\nsay what they show, as --auto does; --json and\n--plot work too" },
-	{ "program", 0, ARG_MODE, "FILE", 0, 0, F(program), 0, FOR_ALL, NULL, SEC_PROGRAM, RUN_PROGRAM,
-	  "run a VM program written as text (see README);\nprograms that write need --write" },
-	{ "interval-order", 0, ARG_COUNT, "N", 0, 30, F(t.interval_order), 0, FOR_PROGRAM, "interval", SEC_READ, 0,
-	  "largest stride is blocksize * 2^N (default 6)" },
-	{ "scatter-order", 0, ARG_COUNT, "N", 0, 24, F(t.scatter_order), 0, FOR_PROGRAM, "scatter", SEC_READ, 0,
-	  "scatter across 2^N blocks (default 9)" },
-	{ "scatter-span", 0, ARG_COUNT, "N", 1, 1u << 20, F(t.scatter_span), 0, FOR_PROGRAM, "scatter", SEC_READ, 0,
-	  "each read spans N blocks (default 1)" },
-	{ "open-au-nr", 0, ARG_COUNT, "N", 1, 4096, F(t.open_au_nr), 0, FOR_PROGRAM, "open-au", SEC_WRITE, 0,
-	  "erase blocks written at once (default 2)" },
-	{ "random", 'r', ARG_FLAG, NULL, 0, 0, F(t.random), 0, 0, "open-au", SEC_WRITE, 0,
-	  "pseudo-random chunk order inside each erase block" },
-	{ "fat-nr", 0, ARG_COUNT, "N", 1, 4096, F(t.fat_nr), 0, FOR_PROGRAM, "find-fat", SEC_WRITE, 0,
-	  "erase blocks to look at (default 6)" },
-	{ "preserve", 0, ARG_OPT_FILE, "FILE", 0, 0, F(journal), F(preserve), FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, NULL,
-	  SEC_KEEP, 0,
-	  "save every range before it is overwritten to a journal\n(default ./flashbench-DEVICE.journal) and put it back\n"
-	  "at the end, also after Ctrl-C" },
-	{ "restore", 0, ARG_MODE, "FILE", 0, 0, F(journal), 0, FOR_RESTORE, NULL, SEC_KEEP, RUN_RESTORE,
-	  "put back what a killed run saved: flashbench\n--restore=FILE DEVICE" },
-	{ "device-changed", 0, ARG_FLAG, NULL, 0, 0, F(device_changed), 0, FOR_RESTORE, NULL, SEC_KEEP, 0,
-	  "with --restore: accept a device that does not look\nlike the one the journal was written for (warns)" },
-	{ "preserve-volatile", 0, ARG_FLAG, NULL, 0, 0, F(preserve_volatile), 0, FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY,
-	  NULL, SEC_KEEP, 0, "with --preserve: accept a journal on tmpfs/ramfs,\nwhich a power cut loses" },
+	{ .name = "auto", .letter = 'A', .arg = ARG_MODE, .applies = FOR_ALL, .section = SEC_AUTO, .mode = RUN_AUTO,
+	  .help = "find page and erase block size (read-only), and with\n--write also the smallest efficient write, "
+		  "open erase\nblocks and FAT area; says how sure it is and how to\npartition and format the medium" },
+	{ .name = "write", .arg = ARG_FLAG, .field = F(write), .applies = FOR_AUTO | FOR_PROGRAM | FOR_WRITE,
+	  .section = SEC_AUTO,
+	  .help = "let --auto run write tests (DESTROYS data in the\nranges it announces)" },
+	{ .name = "budget", .arg = ARG_TIME, .meta = "TIME", .field = F(budget_ns), .applies = FOR_AUTO,
+	  .section = SEC_AUTO,
+	  .help = "with --auto --write: bound the device time (90s, 2m,\n1h); tests cut short say so and are less sure" },
+	{ .name = "capacity", .letter = 'C', .arg = ARG_MODE, .applies = FOR_CAPACITY, .section = SEC_AUTO,
+	  .mode = RUN_CAPACITY,
+	  .help = "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching writes past "
+		  "their\nreal size, bad regions) and the real usable size; it\nwrites, but saves every range to a journal "
+		  "first and\nputs it back (--preserve=FILE names the journal)" },
+	{ .name = "max-cache", .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(max_cache), .applies = FOR_CAPACITY,
+	  .section = SEC_AUTO,
+	  .help = "with --capacity: defeat a cache of the latest writes\nup to SIZE (default 256MiB; the flush writes "
+		  "that\nmuch)" },
+	{ .name = "analyze", .arg = ARG_MODE_OPT, .meta = "FILE", .field = F(analyze), .applies = FOR_ANALYZE,
+	  .section = SEC_SAVED, .mode = RUN_ANALYZE,
+	  .help = "read -a, -O and -f tables (as posted to a list or a\nbug tracker: quoted, wrapped, any units) or our\n"
+		  "--json results from FILE or standard input and\nsay what they show, as --auto does; --json and\n"
+		  "--plot work too" },
+	{ .name = "program", .arg = ARG_MODE, .meta = "FILE", .field = F(program), .applies = FOR_ALL,
+	  .section = SEC_PROGRAM, .mode = RUN_PROGRAM,
+	  .help = "run a VM program written as text (see README);\nprograms that write need --write" },
+	{ .name = "interval-order", .arg = ARG_COUNT, .meta = "N", .max = 30, .field = F(t.interval_order),
+	  .applies = FOR_PROGRAM, .kind = "interval", .section = SEC_READ, .reach = 8,
+	  .help = "largest stride is blocksize * 2^N (default {})" },
+	{ .name = "scatter-order", .arg = ARG_COUNT, .meta = "N", .max = 24, .field = F(t.scatter_order),
+	  .applies = FOR_PROGRAM, .kind = "scatter", .section = SEC_READ, .reach = 6,
+	  .help = "scatter across 2^N blocks (default {})" },
+	{ .name = "scatter-span", .arg = ARG_COUNT, .meta = "N", .min = 1, .max = 1u << 20, .field = F(t.scatter_span),
+	  .applies = FOR_PROGRAM, .kind = "scatter", .section = SEC_READ, .reach = 7,
+	  .help = "each read spans N blocks (default {})" },
+	{ .name = "open-au-nr", .arg = ARG_COUNT, .meta = "N", .min = 1, .max = 4096, .field = F(t.open_au_nr),
+	  .applies = FOR_PROGRAM, .kind = "open-au", .section = SEC_WRITE, .reach = 2,
+	  .help = "erase blocks written at once (default {})" },
+	{ .name = "random", .letter = 'r', .arg = ARG_FLAG, .field = F(t.random), .kind = "open-au",
+	  .section = SEC_WRITE,
+	  .help = "pseudo-random chunk order inside each erase block" },
+	{ .name = "fat-nr", .arg = ARG_COUNT, .meta = "N", .min = 1, .max = 4096, .field = F(t.fat_nr),
+	  .applies = FOR_PROGRAM, .kind = "find-fat", .section = SEC_WRITE, .reach = 1,
+	  .help = "erase blocks to look at (default {})" },
+	{ .name = "preserve", .arg = ARG_OPT_FILE, .meta = "FILE", .field = F(journal), .flag = F(preserve),
+	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, .section = SEC_KEEP,
+	  .help = "save every range before it is overwritten to a journal\n(default ./flashbench-DEVICE.journal) and "
+		  "put it back\nat the end, also after Ctrl-C" },
+	{ .name = "restore", .arg = ARG_MODE, .meta = "FILE", .field = F(journal), .applies = FOR_RESTORE,
+	  .section = SEC_KEEP, .mode = RUN_RESTORE,
+	  .help = "put back what a killed run saved: flashbench\n--restore=FILE DEVICE" },
+	{ .name = "device-changed", .arg = ARG_FLAG, .field = F(device_changed), .applies = FOR_RESTORE,
+	  .section = SEC_KEEP,
+	  .help = "with --restore: accept a device that does not look\nlike the one the journal was written for (warns)" },
+	{ .name = "preserve-volatile", .arg = ARG_FLAG, .field = F(preserve_volatile),
+	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, .section = SEC_KEEP,
+	  .help = "with --preserve: accept a journal on tmpfs/ramfs,\nwhich a power cut loses" },
 	/* the classic tool's geometry: accepted by every test, as it was */
-	{ "blocksize", 'b', ARG_SIZE, "SIZE", 1, 0, F(t.blocksize), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
-	  "smallest request (default 16KiB)" },
-	{ "erasesize", 'e', ARG_SIZE, "SIZE", 1, 0, F(t.erasesize), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
-	  "erase block size (default 4MiB; 12M, 1.5M work)" },
-	{ "offset", 0, ARG_SIZE, "SIZE", 0, 0, F(t.offset), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
-	  "where to start (open-au default: the first erase\nboundary at or above 16MiB)" },
-	{ "count", 'c', ARG_COUNT, "N", 1, 1000000, F(t.count), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
-	  "tries per measurement (default 8); align averages\nthe fastest quarter, scatter keeps the fastest" },
-	{ "out", 'o', ARG_FILE, "FILE", 0, 0, F(out), 0, FOR_ALL | FOR_SAVED, NULL, SEC_PARAM, 0,
-	  "write results to FILE instead of standard output" },
-	{ "json", 0, ARG_FLAG, NULL, 0, 0, F(json), 0, FOR_ALL | FOR_SAVED, NULL, SEC_PARAM, 0,
-	  "results as JSON (every test, and --auto)" },
-	{ "plot", 0, ARG_FILE, "FILE.svg", 0, 0, F(plot), 0, FOR_ALL | FOR_SAVED, NULL, SEC_PARAM, 0,
-	  "draw the results as an SVG chart" },
-	{ "summary", 0, ARG_FLAG, NULL, 0, 0, F(summary), 0, FOR_AUTO | FOR_CAPACITY, NULL, SEC_PARAM, 0,
-	  "with --auto or --capacity: one line for a survey table\n(wiki syntax)" },
-	{ "compare", 0, ARG_MODE, NULL, 0, 0, 0, 0, FOR_COMPARE, NULL, SEC_PARAM, RUN_COMPARE,
-	  "flashbench --compare A.json B.json...: saved --json\nresults side by side, differences marked (no device)" },
-	{ "verbose", 'v', ARG_FLAG, NULL, 0, 0, F(verbose), 0, FOR_TESTS, NULL, SEC_PARAM, 0,
-	  "add min/avg/max request times to write tests" },
-	{ "progress", 0, ARG_FLAG, NULL, 0, 0, F(progress), 0, FOR_ALL, NULL, SEC_PARAM, 0,
-	  "show progress on stderr from the first request,\nalso when it is not a terminal (one line each)" },
-	{ "help", 'h', ARG_HELP, NULL, 0, 0, 0, 0, 0, NULL, SEC_PARAM, 0, "show this help" },
-	{ "version", 0, ARG_VERSION, NULL, 0, 0, 0, 0, 0, NULL, SEC_PARAM, 0, "show the version" },
+	{ .name = "blocksize", .letter = 'b', .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(t.blocksize),
+	  .applies = FOR_TESTS, .section = SEC_PARAM, .reach = 5,
+	  .help = "smallest request (default {})" },
+	{ .name = "erasesize", .letter = 'e', .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(t.erasesize),
+	  .applies = FOR_TESTS, .section = SEC_PARAM, .reach = 3,
+	  .help = "erase block size (default {}; 12M, 1.5M work)" },
+	{ .name = "offset", .arg = ARG_SIZE, .meta = "SIZE", .field = F(t.offset), .applies = FOR_TESTS,
+	  .section = SEC_PARAM, .reach = 4, .help_default = OPEN_AU_FROM,
+	  .help = "where to start (open-au default: the first erase\nboundary at or above {})" },
+	{ .name = "count", .letter = 'c', .arg = ARG_COUNT, .meta = "N", .min = 1, .max = 1000000, .field = F(t.count),
+	  .applies = FOR_TESTS, .section = SEC_PARAM,
+	  .help = "tries per measurement (default {}); align averages\nthe fastest quarter, scatter keeps the fastest" },
+	{ .name = "out", .letter = 'o', .arg = ARG_FILE, .meta = "FILE", .field = F(out), .applies = FOR_ALL | FOR_SAVED,
+	  .section = SEC_PARAM,
+	  .help = "write results to FILE instead of standard output" },
+	{ .name = "json", .arg = ARG_FLAG, .field = F(json), .applies = FOR_ALL | FOR_SAVED, .section = SEC_PARAM,
+	  .help = "results as JSON (every test, and --auto)" },
+	{ .name = "plot", .arg = ARG_FILE, .meta = "FILE.svg", .field = F(plot), .applies = FOR_ALL | FOR_SAVED,
+	  .section = SEC_PARAM,
+	  .help = "draw the results as an SVG chart" },
+	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .applies = FOR_AUTO | FOR_CAPACITY,
+	  .section = SEC_PARAM,
+	  .help = "with --auto or --capacity: one line for a survey table\n(wiki syntax)" },
+	{ .name = "compare", .arg = ARG_MODE, .applies = FOR_COMPARE, .section = SEC_PARAM, .mode = RUN_COMPARE,
+	  .help = "flashbench --compare A.json B.json...: saved --json\nresults side by side, differences marked (no device)" },
+	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .applies = FOR_TESTS,
+	  .section = SEC_PARAM,
+	  .help = "add min/avg/max request times to write tests" },
+	{ .name = "progress", .arg = ARG_FLAG, .field = F(progress), .applies = FOR_ALL, .section = SEC_PARAM,
+	  .help = "show progress on stderr from the first request,\nalso when it is not a terminal (one line each)" },
+	{ .name = "help", .letter = 'h', .arg = ARG_HELP, .section = SEC_PARAM, .help = "show this help" },
+	{ .name = "version", .arg = ARG_VERSION, .section = SEC_PARAM, .help = "show the version" },
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
@@ -147,9 +178,33 @@ static void help_line(FILE *f, char letter, const char *name, const char *meta, 
 	}
 }
 
+/* The option's default as --help shows it: the field's value after
+ * test_defaults (the one place the defaults are set), or help_default. */
+static void default_text(const struct cli_option *o, char *buf, size_t len)
+{
+	struct cli d;
+	const char *base = (const char *)&d;
+
+	memset(&d, 0, sizeof(d));
+	test_defaults(&d.t);
+	if (o->arg == ARG_SIZE) {
+		format_size(buf, len, o->help_default ? o->help_default : *(const uint64_t *)(base + o->field));
+	} else {
+		snprintf(buf, len, "%u", *(const unsigned *)(base + o->field));
+	}
+}
+
 static void help_option(FILE *f, const struct cli_option *o)
 {
-	help_line(f, o->letter, o->name, o->meta, o->arg == ARG_OPT_FILE || o->arg == ARG_MODE_OPT, o->help);
+	char text[512], value[32];
+	const char *at = strstr(o->help, "{}");
+
+	if (at) {
+		default_text(o, value, sizeof(value));
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - o->help), o->help, value, at + 2);
+	}
+	help_line(f, o->letter, o->name, o->meta, o->arg == ARG_OPT_FILE || o->arg == ARG_MODE_OPT,
+		  at ? text : o->help);
 }
 
 void cli_usage(FILE *f)
@@ -488,20 +543,18 @@ static int positional(int argc, char **argv, struct cli *c, struct fb_err *e)
 
 void cli_reach_options(const struct cli *c, char *buf, size_t len)
 {
-	/* the options that move a test's last byte further */
-	static const char *const reach[] = { "fat-nr", "open-au-nr", "erasesize", "offset", "blocksize",
-					     "scatter-order", "scatter-span", "interval-order" };
 	struct cli d;
 	size_t n = 0;
 
 	memset(&d, 0, sizeof(d));
 	test_defaults(&d.t);
 	buf[0] = '\0';
-	for (size_t r = 0; r < sizeof(reach) / sizeof(reach[0]); r++)
+	/* the options that move a test's last byte further, in their order */
+	for (int r = 1; r <= (int)NOPTIONS; r++)
 		for (size_t i = 0; i < NOPTIONS; i++) {
 			const struct cli_option *o = &options[i];
 			size_t size = o->arg == ARG_SIZE ? sizeof(uint64_t) : sizeof(unsigned);
-			if (strcmp(o->name, reach[r]) || !applies(c, o) ||
+			if (o->reach != r || !applies(c, o) ||
 			    !memcmp((const char *)c + o->field, (const char *)&d + o->field, size))
 				continue;
 			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s--%s", n ? " or " : "", o->name);

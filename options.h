@@ -3,7 +3,9 @@
  * the runs it applies to and its help line; getopt's strings, parsing,
  * ranges, --help and the "does not apply" errors all come from it (the
  * tests themselves come from the test kind table, testkinds.h).  Adding an
- * option is one entry. */
+ * option is one entry (designated initializers: only what it has); its
+ * default is set in test_defaults (prog/programs.c) and "{}" in its help
+ * shows it from there. */
 #ifndef FLASHBENCH_OPTIONS_H
 #define FLASHBENCH_OPTIONS_H
 

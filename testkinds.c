@@ -95,3 +95,12 @@ const struct test_kind *test_kind_named(const char *name)
 			return k;
 	return NULL;
 }
+
+const char *const *test_kind_names(void)
+{
+	static const char *names[sizeof(test_kinds) / sizeof(test_kinds[0])];
+
+	for (size_t i = 0; test_kinds[i].name; i++)
+		names[i] = test_kinds[i].name;
+	return names;
+}

@@ -74,6 +74,12 @@
 #define ERASE_NOISE_STEPS 4
 /* high needs even costs: the costliest boundary at most this times the cheapest */
 #define ERASE_EVEN 1.5
+/* an erase block is determined only when the positions at its multiples
+ * separate from every other position: the cheapest multiple costs more than
+ * the costliest other by this many noises of a read (the spread of pre
+ * against post, or of repeated rows); one row per alignment leaves no room
+ * for an outlier, so any overlap means not determined */
+#define ERASE_SEPARATE_NOISES 2.0
 /* write cache: after writes that make the card collect garbage, linear
  * writes that take CACHE_LAG times their steady time are late (they waited
  * for earlier work); CACHE_MIN_LATE of them show a cache (one may pay for
@@ -357,6 +363,69 @@ static size_t scan_spots(const struct scan_level *lv, size_t n, struct spot *out
 	return k;
 }
 
+/* The positions at multiples of e against all the others: each group's
+ * cheapest and costliest, and where. */
+struct separation {
+	unsigned nin, nout;
+	double in_lo, in_hi, out_lo, out_hi;
+	uint64_t in_lo_at, out_hi_at;
+};
+
+static void separate(const struct spot *sp, size_t n, uint64_t e, struct separation *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->in_lo = s->out_lo = 1e300;
+	s->in_hi = s->out_hi = -1e300;
+	for (size_t i = 0; i < n; i++) {
+		double d = sp[i].d;
+		if (sp[i].pos % e == 0) {
+			s->nin++;
+			if (d < s->in_lo) {
+				s->in_lo = d;
+				s->in_lo_at = sp[i].pos;
+			}
+			s->in_hi = fmax(s->in_hi, d);
+		} else {
+			s->nout++;
+			if (d > s->out_hi) {
+				s->out_hi = d;
+				s->out_hi_at = sp[i].pos;
+			}
+			s->out_lo = fmin(s->out_lo, d);
+		}
+	}
+}
+
+/* Do the multiples stand apart from every other position by margin? */
+static int separated(const struct separation *s, double margin)
+{
+	return s->nin && s->nout && s->in_lo - s->out_hi > margin;
+}
+
+/* Why e is not determined: the two groups overlap, or lie too close. */
+static void not_separated(struct finding *erase, uint64_t e, const struct separation *s, double margin)
+{
+	char a[32], b[32], c[32], d[32], g[32], h[32], k[32], l[32], m[32];
+
+	fmt_size(a, e);
+	fmt_time(b, s->in_lo);
+	fmt_time(c, s->in_hi);
+	fmt_time(d, s->out_lo);
+	fmt_time(g, s->out_hi);
+	fmt_size(h, s->out_hi_at);
+	fmt_time(k, s->out_hi);
+	fmt_size(l, s->in_lo_at);
+	if (s->in_lo <= s->out_hi)
+		finding_not(erase, "crossing a multiple of %s costs %s to %s (%u rows), crossing the %u others %s to %s: "
+			    "they overlap (%s costs %s, more than %s's %s), so no step is determined", a, b, c, s->nin,
+			    s->nout, d, g, h, k, l, fmt_time(m, s->in_lo));
+	else
+		finding_not(erase, "crossing a multiple of %s costs %s to %s (%u rows), crossing the %u others %s to %s: "
+			    "only %s apart, less than %g x the reads' own noise (%s), so no step is determined", a, b, c,
+			    s->nin, s->nout, d, g, fmt_time(h, s->in_lo - s->out_hi), ERASE_SEPARATE_NOISES,
+			    fmt_time(k, margin / ERASE_SEPARATE_NOISES));
+}
+
 /* The q-quantile of v (sorted in place): the value with n*q below it. */
 static double quantile(double *v, size_t n, double q)
 {
@@ -598,6 +667,29 @@ static void erase_sparse(const struct scan_level *lv, size_t n, const struct rea
 		allowed = f.points / 20 > 1 ? f.points / 20 : 1;
 		if (f.predicted < 2 || f.mismatches > allowed)
 			continue;
+		{ /* the pattern must separate the rows, not just fit them */
+			size_t np = 0;
+			struct spot *sp;
+			double *v, margin = ERASE_SEPARATE_NOISES * rl->noise;
+			struct separation sep;
+			for (size_t k = 0; k < n; k++)
+				np += lv[k].npoints;
+			sp = malloc((np ? np : 1) * sizeof(*sp));
+			v = malloc((np ? np : 1) * sizeof(*v));
+			if (!sp || !v) {
+				free(sp);
+				free(v);
+				finding_not(erase, "out of memory");
+				return;
+			}
+			separate(sp, scan_spots(lv, n, sp, v), e, &sep);
+			free(sp);
+			free(v);
+			if (!separated(&sep, margin)) {
+				not_separated(erase, e, &sep, margin);
+				return;
+			}
+		}
 		erase->determined = 1;
 		erase->value = e;
 		{ /* describe the finest level where two boundaries show */
@@ -638,6 +730,7 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 	int stands_out = 0;
 	struct spot *sp;
 	struct fit f, best_fit;
+	struct separation sep;
 	size_t ns;
 	uint64_t best = 0;
 	char a[32], b[32], c[32], d[32];
@@ -688,6 +781,8 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 				best_fit = f;
 			}
 		}
+	if (best)
+		separate(sp, ns, best, &sep);
 	free(sp);
 	free(work);
 	if (best) {
@@ -716,7 +811,7 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 		 * cost; uneven costs or free boundaries leave room for another
 		 * reading of the pattern */
 		if (f.misses == 0 && f.falses == 0 && f.multiples >= ERASE_HIGH_MULTIPLES && f.gap >= 2 * te &&
-		    f.hi <= ERASE_EVEN * f.lo && nvalid == 1)
+		    f.hi <= ERASE_EVEN * f.lo && nvalid == 1 && separated(&sep, te))
 			erase->conf = CONF_HIGH;
 		else
 			erase->conf = CONF_MEDIUM;

@@ -25,9 +25,6 @@
  * once (many open erase blocks, or a cache). */
 #define CACHE_MAX (64ULL << 20)
 
-const char *const auto_phase_name[AUTO_PHASES] = { "read", "cache", "min_write", "open_linear", "open_random",
-						    "fat_area" };
-
 struct ctx {
 	struct dev *d;
 	const struct auto_options *o;
@@ -1069,18 +1066,47 @@ static void needs_write(struct finding *f, const char *key, const char *title, i
 	finding_not(f, "needs --write (write tests overwrite data)");
 }
 
+/* ------------------------------------------------------------ read speed */
+
+/* --summary's read speed: the read-speed program with 1 MiB requests, read
+ * in turn over 16 MiB (a quarter of a smaller device) from the middle of the
+ * device, after everything else; its reads count as the read phase's. */
+#define SPEED_REQUEST (1u << 20)
+#define SPEED_TOTAL (16u << 20)
+
+static int read_speed(struct ctx *c)
+{
+	uint64_t size = dev_size(c->d);
+	uint64_t total = size / 4 < SPEED_TOTAL ? size / 4 / SPEED_REQUEST * SPEED_REQUEST : SPEED_TOTAL;
+	const char *var[] = { "erasesize", "offset" };
+	const uint64_t val[] = { SPEED_REQUEST, size / 2 / SPEED_REQUEST * SPEED_REQUEST };
+	struct vm_result *res;
+	struct vm_op *prog;
+
+	if (total < SPEED_REQUEST)
+		return 0;
+	c->phase = PHASE_READ;
+	if (builtin(c, "read-speed", SPEED_REQUEST, (unsigned)(total / SPEED_REQUEST), var, val, 2, &prog) ||
+	    run(c, prog, &res))
+		return -1;
+	c->r->read_bps = vm_throughput(&res->kid[0]); /* kid[0]: the one request size */
+	vm_result_free(res);
+	return 0;
+}
+
 int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e)
 {
 	struct ctx c = { .d = d, .o = o, .r = r, .e = e };
 
 	memset(r, 0, sizeof(*r));
 	r->budget_ns = o->budget_ns;
+	r->read_bps = NAN;
 	phase_start(&c, PHASE_READ);
 	needs_write(&r->min_write, "min_write", "smallest efficient write", 1);
 	needs_write(&r->open_linear, "open_linear", "open erase blocks, linear", 0);
 	needs_write(&r->open_random, "open_random", "open erase blocks, random order", 0);
 	needs_write(&r->fat, "fat_area", "FAT-optimised erase blocks at the start", 0);
-	int rc = read_phase(&c) || (o->write && write_phase(&c));
+	int rc = read_phase(&c) || (o->write && write_phase(&c)) || (o->read_speed && read_speed(&c));
 
 	vm_free(c.held);
 	if (rc)

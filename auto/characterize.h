@@ -1,24 +1,20 @@
 /* characterize.h — the --auto plan: which programs to run and in which
  * order, choosing each next step from what the last one showed (adaptive
  * open-AU search, FAT probe that stops when the area ends).  It runs VM
- * programs and collects their figures; analyze.c draws the conclusions. */
+ * programs and collects their figures into the report record
+ * (auto_report.h); analyze.c draws the conclusions. */
 #ifndef FLASHBENCH_CHARACTERIZE_H
 #define FLASHBENCH_CHARACTERIZE_H
 
 #include <signal.h>
 #include <stdint.h>
 
-#include "auto/analyze.h"
+#include "auto/auto_report.h"
 #include "lib/err.h"
-#include "prog/results.h"
 
 struct dev;
 struct vm_op;
 
-#define AUTO_MAX_ROWS 64
-#define AUTO_MAX_LEVELS 40
-#define AUTO_MAX_TRIALS 48
-#define AUTO_MAX_FAT 32
 #define AUTO_OPEN_LIMIT 16     /* open-AU search stops here ("at least 16") */
 #define AUTO_OPEN_MIN 2        /* a smaller device cannot run the write tests */
 
@@ -37,53 +33,7 @@ struct auto_options {
 	void (*progress)(void *ctx, uint64_t done);
 	void *progress_ctx;
 	uint64_t budget_ns;                  /* --budget: device time the run may take (0: no bound) */
-};
-
-/* The parts of --auto, each with what it cost. */
-enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR, PHASE_OPEN_RANDOM, PHASE_FAT,
-		  AUTO_PHASES };
-extern const char *const auto_phase_name[AUTO_PHASES];
-struct phase_cost {
-	uint64_t reads, writes, bytes_written;
-	double device_ns;
-};
-
-struct auto_report {
-	struct finding page, erase, min_write, open_linear, open_random, fat;
-	struct recommendations rec;
-	int alignment_matters;              /* some read boundary costs extra */
-	int erase_assumed;                  /* write tests used a stand-in size */
-	int erase_set_aside;                /* ... as the low-confidence size read found did not fit */
-	unsigned open_limit;                /* open-AU search bound (device room: may be below 16) */
-	uint64_t write_erase;               /* erase size the write tests used */
-	/* the measurements, for JSON and plots */
-	uint64_t bs, bs2;
-	struct align_row rows[AUTO_MAX_ROWS], rows2[AUTO_MAX_ROWS];
-	size_t nrows, nrows2;
-	struct read_levels levels;
-	struct scan_level scan[AUTO_MAX_LEVELS];
-	size_t nscan;
-	unsigned scan_tries;                /* 4, or 16 when a second look was needed */
-	struct chunk_time chunks[32];
-	size_t nchunks;
-	uint64_t trial_chunk;
-	double write_ref;                   /* healthy time per trial write */
-	struct open_trial lin[AUTO_MAX_TRIALS], rnd[AUTO_MAX_TRIALS];
-	size_t nlin, nrnd;
-	struct fat_probe fat_probe[AUTO_MAX_FAT];
-	size_t nfat;
-	uint64_t fat_chunk, fat_small;      /* sizes the FAT probe wrote */
-	uint64_t cache;                     /* bytes a write cache absorbed (0: none seen) */
-	enum cache_verdict cache_verdict;   /* UNDECIDED: steady up to the largest sought */
-	struct write_cache wcache;          /* what the cache probe saw */
-	uint64_t warmup;                    /* bytes written before each write measurement */
-	/* what it cost */
-	uint64_t reads, writes, bytes_written;
-	uint64_t written_lo, written_hi;    /* lo == hi: nothing written */
-	double device_ns;                   /* time the device spent */
-	struct phase_cost cost[AUTO_PHASES];
-	uint64_t budget_ns;                 /* --budget (0: none) */
-	unsigned cut, skipped;              /* phases (1 << phase) the budget cut short, or left out */
+	int read_speed;                      /* --summary: measure the sequential read speed too */
 };
 
 int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);

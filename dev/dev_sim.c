@@ -6,6 +6,8 @@
  * and cost device time like the requests they are. */
 #include "dev/dev_impl.h"
 
+#include <string.h>
+
 #include "lib/json.h"
 #include "dev/sim.h"
 
@@ -59,42 +61,29 @@ static int sim_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t le
 	return sim_write_data(d, off, len, buf, &ns);
 }
 
-static void sim_describe(const struct dev *d, struct json *j)
+static void sim_describe(const struct dev *d, struct json_member *model)
 {
 	const struct sim_params *p = sim_params_of(d->priv);
-	const struct json_member model[] = {
+	const struct json_member m[] = {
 		{ "erase", JM_UINT, .uint = p->erase }, { "page", JM_UINT, .uint = p->page },
 		{ "planes", JM_UINT, .uint = p->planes }, { "open", JM_UINT, .uint = p->open },
 		{ "random", JM_UINT, .uint = p->random }, { "fat", JM_UINT, .uint = p->fat },
 		{ "minwrite", JM_UINT, .uint = p->minwrite }, { "noise", JM_NUMBER, .number = p->noise },
-		{ "seed", JM_UINT, .uint = p->seed }, JM_END,
+		{ "seed", JM_UINT, .uint = p->seed },
+		/* a fake card: the truth a capacity check is scored against */
+		{ "fake", JM_STRING, .string = sim_fake_name(p->fake) }, { "real", JM_UINT, .uint = p->real },
+		{ "keep", JM_UINT, .uint = p->keep }, { "goodend", JM_UINT, .uint = p->goodend },
+		{ "bad", JM_NUMBER, .number = p->bad }, { "bad_regions", JM_STRING, .string = sim_bad_text(d->priv) },
+		/* the truth of "every byte put back" */
+		{ "sectors_changed", JM_UINT, .uint = sim_data_changed(d->priv) }, JM_END,
 	};
+	size_t n = p->fake ? 15 : 9;
 
-	json_object(j, "model");
-	json_members(j, model);
-	if (p->fake) { /* the truth a capacity check is scored against */
-		uint64_t bad[64][2], n = sim_bad_regions(d->priv, bad, 64);
-		const struct json_member fake[] = {
-			{ "fake", JM_STRING, .string = sim_fake_name(p->fake) }, { "real", JM_UINT, .uint = p->real },
-			{ "keep", JM_UINT, .uint = p->keep }, { "goodend", JM_UINT, .uint = p->goodend },
-			{ "bad", JM_NUMBER, .number = p->bad }, JM_END,
-		};
-		json_members(j, fake);
-		if (p->fake == SIM_FAKE_BAD) {
-			json_array(j, "bad_regions");
-			for (uint64_t i = 0; i < n && i < 64; i++) {
-				json_array(j, NULL);
-				json_uint(j, NULL, bad[i][0]);
-				json_uint(j, NULL, bad[i][1]);
-				json_end(j);
-			}
-			json_end(j);
-			json_uint(j, "bad_regions_total", n);
-		}
-	}
-	if (sim_data_used(d->priv)) /* the truth of "every byte put back" */
-		json_uint(j, "sectors_changed", sim_data_changed(d->priv));
-	json_end(j);
+	_Static_assert(sizeof(m) <= DEV_MODEL_MEMBERS * sizeof(m[0]), "DEV_MODEL_MEMBERS too small for the model");
+	memcpy(model, m, n * sizeof(m[0]));
+	if (sim_data_used(d->priv))
+		model[n++] = m[15];
+	model[n] = m[16];
 }
 
 static double sim_dev_clock(const struct dev *d)

@@ -18,15 +18,6 @@ struct devinfo {
 	int n;
 };
 
-/* The device as output formats describe it. */
-struct identity {
-	const char *path;
-	uint64_t size;
-	unsigned sector, physical;
-	const struct dev *dev;          /* dev_caps, dev_describe */
-	struct devinfo info;
-};
-
 void devinfo_read(const char *path, struct devinfo *di);
 
 /* What names this medium whatever node it appears as, for telling after a

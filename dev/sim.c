@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,7 @@ struct sim {
 	uint64_t written;         /* bytes written so far, for the cache */
 	uint64_t (*bad)[2];       /* fake=bad: the bad regions, sorted */
 	size_t nbad;
+	char *bad_text;           /* the same as text, "START-END ..." (bytes) */
 	int data_used, data_lost; /* a data request was made; the store overflowed */
 	int exact;                /* time this request without random draws (sim_exact) */
 };
@@ -346,6 +348,7 @@ void sim_destroy(struct sim *s)
 	store_destroy(s->store);
 	store_destroy(s->held);
 	free(s->bad);
+	free(s->bad_text);
 	free(s);
 }
 
@@ -739,7 +742,18 @@ static int place_bad(struct sim *s)
 			s->nbad++;
 	}
 	free(map);
+	if (!(s->bad_text = malloc(s->nbad * 44 + 1)))
+		return -1;
+	s->bad_text[0] = '\0';
+	for (size_t i = 0, at = 0; i < s->nbad; i++)
+		at += (size_t)sprintf(s->bad_text + at, "%s%llu-%llu", i ? " " : "", (unsigned long long)s->bad[i][0],
+				      (unsigned long long)s->bad[i][1]);
 	return 0;
+}
+
+const char *sim_bad_text(const struct sim *s)
+{
+	return s->bad_text ? s->bad_text : "";
 }
 
 uint64_t sim_bad_regions(const struct sim *s, uint64_t (*out)[2], uint64_t max)

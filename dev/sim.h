@@ -136,5 +136,7 @@ uint64_t sim_data_changed(const struct sim *s);
 /* The bad regions of fake=bad as [start, end) byte ranges (the truth the
  * zoo scores against): up to max into out; returns how many there are. */
 uint64_t sim_bad_regions(const struct sim *s, uint64_t (*out)[2], uint64_t max);
+/* The same as text: "START-END START-END ..." in bytes ("" for other cards). */
+const char *sim_bad_text(const struct sim *s);
 
 #endif

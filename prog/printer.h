@@ -1,4 +1,4 @@
-/* printer.h — what a test kind's printers are (testkinds.h's table takes
+/* printer.h — what a test kind's printers are (prog/testkind.h's record takes
  * them): the text printer (report.h) and the chart (plot.h), and what they
  * know besides the result tree. */
 #ifndef FLASHBENCH_PRINTER_H

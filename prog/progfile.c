@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testkinds.h"
 #include "lib/units.h"
 
 #define MAX_DEPTH 32
@@ -320,23 +319,24 @@ static const char *indentation(const char *q, int *width, int *kind)
 	return q;
 }
 
+/* "format NAME": one of the names the caller handed in (vars->formats) */
 static int parse_format(struct parser *p, const char *q, const char **format)
 {
+	const char *const *names = p->vars->formats;
 	const char *f = q + 6, *w = word(&f);
-
-	char names[256];
+	char list[256];
 	size_t n = 0;
 
-	/* the formats are the test kinds' names (testkinds.c) */
-	for (const struct test_kind *k = test_kinds; k->name; k++) {
-		if (strlen(k->name) == (size_t)(f - w) && !strncmp(k->name, w, (size_t)(f - w))) {
-			*format = k->name;
+	if (!names)
+		return 0;
+	for (; *names; names++) {
+		if (strlen(*names) == (size_t)(f - w) && !strncmp(*names, w, (size_t)(f - w))) {
+			*format = *names;
 			return 0;
 		}
-		n += (size_t)snprintf(names + n, n < sizeof(names) ? sizeof(names) - n : 0, "%s%s", n ? ", " : "",
-				      k->name);
+		n += (size_t)snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0, "%s%s", n ? ", " : "", *names);
 	}
-	return perr(p, w, "expected a format: %s", names);
+	return perr(p, w, "expected a format: %s", list);
 }
 
 int progfile_parse(const char *file, const char *text, const struct prog_vars *vars, struct vm_op **out,
@@ -349,7 +349,7 @@ int progfile_parse(const char *file, const char *text, const struct prog_vars *v
 	int file_kind = 0, kind_line = 0;  /* how the first indented line was indented */
 	const char *s = text;
 
-	*format = "tree";
+	*format = vars->formats ? "tree" : NULL;
 	*out = NULL;
 	while (*s) {
 		const char *line = s, *q;

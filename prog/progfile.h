@@ -14,8 +14,9 @@
  * device (listed in the README), joined with * and /, with an optional
  * leading minus; off-list takes such arguments separated by commas, and a
  * list variable there stands for all its values.
- * An optional first line "format NAME" (align, interval, scatter, open-au,
- * find-fat, tree) chooses how results are printed. */
+ * An optional first line "format NAME" chooses how results are printed;
+ * the names it may give are the caller's (prog_vars.formats: the test
+ * kinds' names, which this parser does not know). */
 #ifndef FLASHBENCH_PROGFILE_H
 #define FLASHBENCH_PROGFILE_H
 
@@ -32,6 +33,10 @@ struct prog_vars {
 	const int64_t *list[PROG_VARS]; /* a list variable's values (off-list), or NULL */
 	size_t nlist[PROG_VARS];
 	int n;
+	/* the names a "format NAME" line may give, NULL-ended; NULL when the
+	 * caller has no use for the format (then *format is NULL and a format
+	 * line's name is not checked) */
+	const char *const *formats;
 };
 
 /* Set variable NAME (without '$'), adding it if new; -1 when full. */
@@ -40,8 +45,9 @@ int prog_vars_set(struct prog_vars *v, const char *name, uint64_t value);
  * which off-list expands; -1 when full. */
 int prog_vars_set_list(struct prog_vars *v, const char *name, const int64_t *list, size_t n);
 
-/* Parse a program; *format gets the format name ("tree" by default, a
- * static string).  Errors name file:line:column and what was expected. */
+/* Parse a program; *format gets the format name (one of vars->formats,
+ * "tree" when the program names none).  Errors name file:line:column and
+ * what was expected. */
 int progfile_parse(const char *file, const char *text, const struct prog_vars *vars, struct vm_op **out,
 		   const char **format, struct fb_err *e);
 

@@ -31,8 +31,7 @@ uint64_t align_spacing(uint64_t size, uint64_t max_align)
 
 uint64_t open_au_default_offset(uint64_t erasesize)
 {
-	uint64_t min = 16ULL << 20;
-	return (min + erasesize - 1) / erasesize * erasesize;
+	return (OPEN_AU_FROM + erasesize - 1) / erasesize * erasesize;
 }
 
 void program_vars(const struct test_params *t, uint64_t dev_size, unsigned sector, struct prog_vars *v)
@@ -60,6 +59,7 @@ void program_vars(const struct test_params *t, uint64_t dev_size, unsigned secto
 	static const int64_t at_start[] = { 0 };
 
 	v->n = 0;
+	v->formats = NULL; /* the caller hands them in if it reads the format */
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		prog_vars_set(v, all[i].name, all[i].value);
 	/* the write probes' offsets: --auto computes them; alone one write at 0 */

@@ -23,7 +23,8 @@ struct test_params {
 	int pattern;            /* byte written */
 };
 
-/* Classic defaults: 16 KiB blocks, 4 MiB erase blocks, 8 tries, ... */
+/* The defaults (the classic ones): set here only; --help shows them from
+ * here (options.c). */
 void test_defaults(struct test_params *t);
 
 /* Positions the align test averages over. */
@@ -74,7 +75,9 @@ struct vm_op *program_scatter(const struct test_params *t);
 struct vm_op *program_open_au(const struct test_params *t);
 struct vm_op *program_find_fat(const struct test_params *t);
 
-/* Default open-AU offset: the first erase boundary at or above 16 MiB. */
+/* Where open-AU starts by default: the first erase boundary at or above
+ * OPEN_AU_FROM. */
+#define OPEN_AU_FROM (16ULL << 20)
 uint64_t open_au_default_offset(uint64_t erasesize);
 
 #endif

@@ -8,8 +8,8 @@
 
 #include "auto/analyze.h"
 #include "prog/results.h"
+#include "prog/testkind.h"
 #include "lib/svg.h"
-#include "testkinds.h"
 #include "lib/units.h"
 
 struct arrays {

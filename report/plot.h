@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "auto/characterize.h"
+#include "auto/auto_report.h"
 #include "prog/printer.h"
 
 plot_printer plot_align, plot_scatter, plot_interval, plot_rates, plot_find_fat;

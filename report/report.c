@@ -2,7 +2,6 @@
 #include "report/report.h"
 
 #include "prog/results.h"
-#include "testkinds.h"
 #include "lib/units.h"
 
 void report_align(FILE *f, const struct vm_result *root, const struct print_ctx *p)

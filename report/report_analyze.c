@@ -54,6 +54,8 @@ static void read_text(FILE *f, const struct saved_text *t, const struct saved_re
 			t->json_results ? "from its parameters" :
 			run->bs_given ? "from the command line" : "half the smallest alignment",
 			run->computed_diffs ? ", diffs cut off computed from pre, on and post" : "");
+		for (int i = 0; i < run->nnotes; i++)
+			fprintf(f, "        %s\n", run->notes[i]);
 	}
 	for (size_t k = 0; k < t->nfat; k++) {
 		const struct saved_fat_table *tb = &t->fat[k];
@@ -76,9 +78,22 @@ void report_analyze_text(FILE *f, const char *source, const struct saved_text *t
 	read_text(f, t, s);
 	if (t->dropped)
 		fprintf(f, "    %u row%s beyond what --analyze keeps were skipped\n", t->dropped, t->dropped == 1 ? "" : "s");
+	if (t->cut_rows)
+		fprintf(f, "    %u row%s of a table of columns had fewer cells than the rows above (cut off) and %s dropped\n",
+			t->cut_rows, t->cut_rows == 1 ? "" : "s", t->cut_rows == 1 ? "was" : "were");
 	fputc('\n', f);
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		report_finding_text(f, all[i]);
+	for (size_t c = 0; c < s->ncards; c++) {
+		fprintf(f, "\ncard \"%s\" (its column of the table at line %u)\n", s->cards[c].name, s->cards[c].line);
+		if (s->cards[c].linear)
+			report_finding_text(f, &s->cards[c].open_linear);
+		if (s->cards[c].random)
+			report_finding_text(f, &s->cards[c].open_random);
+	}
+	if (s->cards_left)
+		fprintf(f, "\n%u more column%s of card tables not analysed (at most %d cards are)\n", s->cards_left,
+			s->cards_left == 1 ? "" : "s", SAVED_CARDS);
 	report_recommendations_text(f, &r->rec, 512);
 	if (s->nnext) {
 		fprintf(f, "\nnext steps\n");
@@ -101,19 +116,30 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 		{ "lines", JM_UINT, .uint = t->lines }, { "table_lines", JM_UINT, .uint = t->table_lines },
 		{ "align_rows", JM_UINT, .uint = align_rows_read(t) },
 		{ "open_au_rows", JM_UINT, .uint = open_rows_read(t) }, { "find_fat_rows", JM_UINT, .uint = t->fat_rows },
-		{ "json_results", JM_UINT, .uint = t->json_results }, JM_END });
+		{ "json_results", JM_UINT, .uint = t->json_results }, { "cut_rows", JM_UINT, .uint = t->cut_rows }, JM_END });
 	json_array(&j, "align_runs");
-	for (size_t k = 0; k < t->nalign; k++)
-		json_record(&j, NULL, (const struct json_member[]){ { "line", JM_UINT, .uint = t->align[k].line },
-			{ "rows", JM_UINT, .uint = t->align[k].n }, { "blocksize", JM_UINT, .uint = t->align[k].bs },
-			{ "blocksize_given", JM_BOOL, .uint = t->align[k].bs_given }, JM_END });
+	for (size_t k = 0; k < t->nalign; k++) {
+		const struct saved_align_run *run = &t->align[k];
+		json_object(&j, NULL);
+		json_members(&j, (const struct json_member[]){ { "line", JM_UINT, .uint = run->line },
+			{ "rows", JM_UINT, .uint = run->n }, { "blocksize", JM_UINT, .uint = run->bs },
+			{ "blocksize_given", JM_BOOL, .uint = run->bs_given }, { "repaired", JM_UINT, .uint = run->repaired },
+			{ "dropped", JM_UINT, .uint = run->dropped }, JM_END });
+		json_array(&j, "notes");
+		for (int i = 0; i < run->nnotes; i++)
+			json_string(&j, NULL, run->notes[i]);
+		json_end(&j);
+		json_end(&j);
+	}
 	json_end(&j);
 	json_array(&j, "open_au_tables");
 	for (size_t k = 0; k < t->nopen; k++)
 		json_record(&j, NULL, (const struct json_member[]){ { "line", JM_UINT, .uint = t->open[k].line },
 			{ "rows", JM_UINT, .uint = t->open[k].n }, { "open_au_nr", JM_UINT, .uint = t->open[k].nr },
 			{ "random", JM_BOOL, .uint = t->open[k].random }, { "erasesize", JM_UINT, .uint = t->open[k].erase },
-			{ "interrupted", JM_BOOL, .uint = t->open[k].interrupted }, JM_END });
+			{ "interrupted", JM_BOOL, .uint = t->open[k].interrupted },
+			{ "column", JM_UINT, .uint = t->open[k].column },
+			{ "card", JM_STRING, .string = t->open[k].column ? t->open[k].card : NULL }, JM_END });
 	json_end(&j);
 	json_array(&j, "find_fat_tables");
 	for (size_t k = 0; k < t->nfat; k++)
@@ -142,6 +168,19 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		report_finding_json(&j, all[i]);
 	json_bool(&j, "alignment_matters", r->alignment_matters);
+	json_end(&j);
+	json_array(&j, "cards");
+	for (size_t c = 0; c < s->ncards; c++) {
+		json_object(&j, NULL);
+		json_string(&j, "name", s->cards[c].name);
+		json_uint(&j, "line", s->cards[c].line);
+		json_uint(&j, "tables", s->cards[c].tables);
+		json_object(&j, "findings");
+		report_finding_json(&j, &s->cards[c].open_linear);
+		report_finding_json(&j, &s->cards[c].open_random);
+		json_end(&j);
+		json_end(&j);
+	}
 	json_end(&j);
 	report_recommendations_json(&j, &r->rec);
 	json_array(&j, "next_steps");

@@ -1,12 +1,10 @@
-/* report_auto.c — --auto report (text and JSON), and the JSON identity of
- * tool and device that every JSON output starts with. */
+/* report_auto.c — --auto report (text and JSON). */
 #include "report/report_auto.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/json.h"
-#include "dev.h"
 #include "lib/units.h"
 
 /* The card's own word on its erase block: sysfs preferred_erase_size (SD/MMC
@@ -46,7 +44,10 @@ static void value_text(char *buf, size_t len, const struct finding *f)
 		format_size(v, sizeof(v), f->value);
 	else
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)f->value);
-	snprintf(buf, len, "%s%s%s", f->at_least ? "at least " : "", v, f->at_most ? " or less" : "");
+	if (f->at_most && !f->is_size) /* a count: "fewer than 5" says it as the test was run */
+		snprintf(buf, len, "fewer than %llu", (unsigned long long)f->value + 1);
+	else
+		snprintf(buf, len, "%s%s%s", f->at_least ? "at least " : "", v, f->at_most ? " or less" : "");
 }
 
 static void finding_text(FILE *f, const struct finding *x)
@@ -157,21 +158,6 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 }
 
 /* ------------------------------------------------------------ JSON */
-
-void json_identity(struct json *j, const struct identity *id)
-{
-	json_tool(j);
-	json_object(j, "device");
-	json_string(j, "path", id->path);
-	json_uint(j, "size", id->size);
-	json_uint(j, "logical_sector", id->sector);
-	json_uint(j, "physical_sector", id->physical);
-	json_bool(j, "simulated", (dev_caps(id->dev) & DEV_CAP_VIRTUAL_CLOCK) != 0);
-	for (int i = 0; i < id->info.n; i++)
-		json_string(j, id->info.name[i], id->info.value[i]);
-	dev_describe(id->dev, j);
-	json_end(j);
-}
 
 /* card: the card's own word (0: none) */
 static void json_finding(struct json *j, const struct finding *x, uint64_t card)

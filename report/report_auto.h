@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "auto/characterize.h"
-#include "dev/devinfo.h"
+#include "auto/auto_report.h"
+#include "report/identity.h"
 #include "prog/programs.h"
 #include "vm.h"
 
@@ -14,8 +14,6 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 void report_auto_json(FILE *f, const struct identity *id, const struct auto_report *r, int wrote, double wall_ns);
 
 struct json;
-/* "tool" and "device" objects, first in every JSON output */
-void json_identity(struct json *j, const struct identity *id);
 
 /* Parts shared with --analyze (report_analyze.c), so both print findings
  * and recommendations the same way. */

@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "dev.h"
 #include "lib/json.h"
 #include "lib/svg.h"
 #include "lib/units.h"

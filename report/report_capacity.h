@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "auto/capacity.h"
-#include "dev/devinfo.h"
+#include "report/identity.h"
 
 void report_capacity_text(FILE *f, const struct identity *id, const struct capacity_report *r, double wall_ns);
 void report_capacity_json(FILE *f, const struct identity *id, const struct capacity_report *r, double wall_ns);

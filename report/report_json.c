@@ -2,9 +2,9 @@
 #include "report/report_json.h"
 
 #include "lib/json.h"
-#include "report/report_auto.h"
+#include "report/identity.h"
 #include "prog/results.h"
-#include "testkinds.h"
+#include "prog/testkind.h"
 
 static void json_stats(struct json *j, const struct vm_stats *st)
 {

@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-#include "dev/devinfo.h"
 #include "prog/programs.h"
+#include "report/identity.h"
 #include "vm.h"
 
 struct json;

@@ -6,37 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "dev.h"
 #include "lib/units.h"
-#include "vm.h"
-
-#define READ_REQUEST (1u << 20)
-#define READ_TOTAL (16u << 20)
-
-int summary_read_speed(struct dev *d, double *bps, struct fb_err *e)
-{
-	uint64_t size = dev_size(d), total = size / 4 < READ_TOTAL ? size / 4 / READ_REQUEST * READ_REQUEST : READ_TOTAL;
-	struct vm_op *prog;
-	struct vm_result *res = NULL;
-
-	*bps = NAN;
-	if (total < READ_REQUEST)
-		return 0;
-	prog = vm_new(VM_OFF, (int64_t)(size / 2 / READ_REQUEST * READ_REQUEST), 0, 0,
-		      vm_new(VM_LEN, READ_REQUEST, 0, 0,
-			     vm_new(VM_OFF_LINEAR, READ_REQUEST, (int64_t)(total / READ_REQUEST), 0,
-				    vm_new(VM_READ, 0, 0, 0, NULL), NULL), NULL), NULL);
-	if (!prog)
-		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	if (vm_run(prog, d, NULL, &res, e)) {
-		vm_free(prog);
-		return -1;
-	}
-	*bps = vm_throughput(res);
-	vm_result_free(res);
-	vm_free(prog);
-	return 0;
-}
 
 static const char *finding(char *buf, size_t len, const struct finding *f)
 {
@@ -76,17 +46,17 @@ static void device_name(char *buf, size_t len, const struct identity *id)
 			*p = '/'; /* would split the cell */
 }
 
-void summary_line(FILE *f, const struct identity *id, const struct auto_report *r, double read_bps)
+void summary_line(FILE *f, const struct identity *id, const struct auto_report *r)
 {
 	char name[160], size[32], erase[40], page[40], minw[40], lin[40], rnd[40], fat[40], rd[32], wr[32];
 	const struct chunk_time *big = NULL;
 
 	device_name(name, sizeof(name), id);
 	format_size(size, sizeof(size), id->size);
-	if (isnan(read_bps))
+	if (isnan(r->read_bps))
 		snprintf(rd, sizeof(rd), "-");
 	else
-		format_rate(rd, sizeof(rd), read_bps);
+		format_rate(rd, sizeof(rd), r->read_bps);
 	for (size_t i = 0; i < r->nchunks; i++)
 		if (r->chunks[i].ns > 0 && (!big || r->chunks[i].size > big->size))
 			big = &r->chunks[i];

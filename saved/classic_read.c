@@ -1,7 +1,10 @@
 /* classic_read.c — the classic text tables read back (see classic_read.h).
  *
- * The text is cut into words, each remembering its line; quoting ("> ",
- * "| ") at the start of a line is dropped first.  Working on words rather
+ * The text is cleaned first (HTML tags and the entities a copy leaves,
+ * such as "&nbsp;" and "&gt;", become spaces or what they stand for), then
+ * cut into words, each remembering its line; quoting ("> ", "| ") at the
+ * start of a line is dropped, and '|' separates words anywhere (wiki and
+ * markdown pipe tables).  Working on words rather
  * than lines makes wrapped lines, tabs turned into spaces and several
  * records run together on one line all read the same.  A record is
  * recognised by its shape: "align N pre T on T post T diff T", or "SIZE
@@ -12,6 +15,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/grow.h"
 #include "lib/units.h"
@@ -24,6 +28,8 @@ struct tok {
 
 struct words {
 	char *buf;
+	char *clean;        /* the cleaned text, lines intact (for header lines) */
+	size_t len;
 	struct tok *t;
 	size_t n, cap;
 };
@@ -52,19 +58,73 @@ static size_t space_at(const char *p)
 	return 0;
 }
 
+/* HTML a copy leaves behind: a table's cell and row tags become tabs (they
+ * separate cells), other tags a space, and the entities that stand for
+ * white space or quoting become what they stand for.  The entities for µ
+ * stay: the time reader knows them.  Returns the new length. */
+static size_t clean_html(char *p, size_t len)
+{
+	static const struct { const char *ent; char ch; } ents[] = {
+		{ "&nbsp;", ' ' }, { "&#160;", ' ' }, { "&#9;", '\t' }, { "&gt;", '>' }, { "&lt;", '<' },
+		{ "&amp;", '&' }, { "&quot;", '"' }, { "&#39;", '\'' },
+	};
+	static const char *const cells[] = { "td", "th", "tr", "table", "br", "p", "div", "li", "pre", NULL };
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] == '<' && i + 1 < len && (isalpha((unsigned char)p[i + 1]) || p[i + 1] == '/' || p[i + 1] == '!')) {
+			size_t e = i + 1, nl;
+			while (e < len && p[e] != '>' && p[e] != '\n' && p[e] != '<')
+				e++;
+			if (e < len && p[e] == '>') {
+				const char *name = p + i + 1 + (p[i + 1] == '/');
+				char ch = ' ';
+				for (int k = 0; cells[k]; k++) {
+					nl = strlen(cells[k]);
+					if (!strncasecmp(name, cells[k], nl) && !isalnum((unsigned char)name[nl]))
+						ch = '\t';
+				}
+				p[o++] = ch;
+				i = e;
+				continue;
+			}
+		}
+		if (p[i] == '&') {
+			size_t k;
+			for (k = 0; k < sizeof(ents) / sizeof(ents[0]); k++) {
+				size_t el = strlen(ents[k].ent);
+				if (i + el <= len && !strncasecmp(p + i, ents[k].ent, el)) {
+					p[o++] = ents[k].ch;
+					i += el - 1;
+					break;
+				}
+			}
+			if (k < sizeof(ents) / sizeof(ents[0]))
+				continue;
+		}
+		p[o++] = p[i];
+	}
+	p[o] = '\0';
+	return o;
+}
+
 static int split_words(const char *text, size_t len, struct words *w, unsigned *lines)
 {
 	char *p, *end, *next;
 	unsigned line = 0;
 
 	memset(w, 0, sizeof(*w));
-	if (!(w->buf = malloc(len + 1)))
+	if (!(w->buf = malloc(len + 1)) || !(w->clean = malloc(len + 1)))
 		return -1;
-	memcpy(w->buf, text, len);
-	w->buf[len] = '\0';
+	memcpy(w->clean, text, len);
+	w->clean[len] = '\0';
+	w->len = len;
 	for (size_t i = 0; i < len; i++) /* a NUL inside ends a word, not the text */
-		if (!w->buf[i])
-			w->buf[i] = ' ';
+		if (!w->clean[i])
+			w->clean[i] = ' ';
+	len = clean_html(w->clean, len);
+	w->len = len;
+	memcpy(w->buf, w->clean, len + 1);
 	for (p = w->buf; *p; p = next) {
 		size_t first = w->n, k;
 		end = p + strcspn(p, "\n");
@@ -75,14 +135,14 @@ static int split_words(const char *text, size_t len, struct words *w, unsigned *
 		while (*p == '>' || *p == '|' || space_at(p))
 			p += space_at(p) ? space_at(p) : 1;
 		while (*p) {
-			if ((k = space_at(p)) || *p == '\r') {
+			if ((k = space_at(p)) || *p == '\r' || *p == '|') {
 				*p = '\0';
 				p += k ? k : 1;
 				continue;
 			}
 			if (add_word(w, p, line))
 				return -1;
-			while (*p && !space_at(p) && *p != '\r')
+			while (*p && !space_at(p) && *p != '\r' && *p != '|')
 				p++;
 		}
 		if (w->n == first + 1)
@@ -92,8 +152,26 @@ static int split_words(const char *text, size_t len, struct words *w, unsigned *
 	return 0;
 }
 
-int classic_time(const char *s, double *ns)
+/* Line number line (1-based) of the cleaned text: its start and length. */
+static const char *line_text(const struct words *w, unsigned line, size_t *n)
 {
+	const char *p = w->clean, *end = w->clean + w->len;
+
+	for (unsigned k = 1; k < line && p < end; k++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return NULL;
+		p = nl + 1;
+	}
+	if (p >= end)
+		return NULL;
+	*n = strcspn(p, "\n");
+	return p;
+}
+
+int classic_time(const char *s, double *ns, enum time_unit *unit)
+{
+	enum time_unit u_;
 	static const char *const micro[] = { "u", "&micro;", "&#181;", "&mu;", "&#956;", NULL };
 	char *end;
 	double v;
@@ -106,19 +184,24 @@ int classic_time(const char *s, double *ns)
 	if (end == s)
 		return -1;
 	ul = strlen(end);
+	if (!unit)
+		unit = &u_;
 	/* no unit, or "n" (the classic tool cuts negative times short): ns */
 	if (ul == 0 || !strcmp(end, "n")) {
 		*ns = v;
+		*unit = ul ? TU_N : TU_NONE;
 		return 0;
 	}
 	if (end[ul - 1] != 's')
 		return -1;
 	if (ul == 1) {
 		*ns = v * 1e9;
+		*unit = TU_S;
 		return 0;
 	}
 	if (ul == 2 && (end[0] == 'm' || end[0] == 'n')) {
 		*ns = end[0] == 'm' ? v * 1e6 : v;
+		*unit = end[0] == 'm' ? TU_MS : TU_NS;
 		return 0;
 	}
 	/* µ as UTF-8, Latin-1, the Greek mu, mangled ("Âµ"), lost ("?"), or an
@@ -135,6 +218,7 @@ int classic_time(const char *s, double *ns)
 			return -1;
 	}
 	*ns = v * 1e3;
+	*unit = TU_US;
 	return 0;
 }
 
@@ -298,17 +382,20 @@ static int is_command(const char *s)
 /* ------------------------------------------------------------ records */
 
 /* "pre" followed by a time, or "pre735µs" in one word */
-static int keyed(const struct tok *t, size_t n, size_t *i, const char *key, double *v)
+static int keyed(const struct tok *t, size_t n, size_t *i, const char *key, double *v, unsigned char *unit)
 {
 	size_t k = strlen(key);
+	enum time_unit u;
 
 	if (*i >= n)
 		return -1;
-	if (!strcmp(t[*i].s, key) && *i + 1 < n && !classic_time(t[*i + 1].s, v)) {
+	if (!strcmp(t[*i].s, key) && *i + 1 < n && !classic_time(t[*i + 1].s, v, &u)) {
+		*unit = (unsigned char)u;
 		*i += 2;
 		return 0;
 	}
-	if (!strncmp(t[*i].s, key, k) && !classic_time(t[*i].s + k, v)) {
+	if (!strncmp(t[*i].s, key, k) && !classic_time(t[*i].s + k, v, &u)) {
+		*unit = (unsigned char)u;
 		*i += 1;
 		return 0;
 	}
@@ -316,19 +403,26 @@ static int keyed(const struct tok *t, size_t n, size_t *i, const char *key, doub
 }
 
 /* An align record at t[*i]; advances *i past it. */
-static int align_record(const struct tok *t, size_t n, size_t *i, struct align_row *r, int *computed)
+static int align_record(const struct tok *t, size_t n, size_t *i, struct align_row *r, int *computed,
+			unsigned char unit[4])
 {
 	size_t k = *i + 2;
 
 	if (strcmp(t[*i].s, "align") || *i + 1 >= n || !is_integer(t[*i + 1].s))
 		return -1;
 	memset(r, 0, sizeof(*r));
+	memset(unit, TU_NONE, 4);
 	r->align = strtoull(t[*i + 1].s, NULL, 10);
-	if (!r->align || keyed(t, n, &k, "pre", &r->pre) || keyed(t, n, &k, "on", &r->on) ||
-	    keyed(t, n, &k, "post", &r->post))
+	if (!r->align || keyed(t, n, &k, "pre", &r->pre, &unit[0]) || keyed(t, n, &k, "on", &r->on, &unit[1]) ||
+	    keyed(t, n, &k, "post", &r->post, &unit[2]))
 		return -1;
-	*computed = keyed(t, n, &k, "diff", &r->diff) != 0;
+	*computed = keyed(t, n, &k, "diff", &r->diff, &unit[3]) != 0;
+	/* a positive diff without a unit was cut off (the classic tool leaves
+	 * the unit off negative ones only) */
+	if (!*computed && unit[3] == TU_NONE && r->diff >= 0)
+		*computed = 1;
 	if (*computed) {
+		unit[3] = TU_NONE;
 		r->diff = r->on - (r->pre + r->post) / 2;
 		if (k < n && !strncmp(t[k].s, "diff", 4)) /* "diff" with its value cut off */
 			k++;
@@ -337,9 +431,16 @@ static int align_record(const struct tok *t, size_t n, size_t *i, struct align_r
 	return 0;
 }
 
+#define CONTEXTS 8
+
 struct reader {
 	struct saved_text *out;
+	const struct words *w;
 	struct ctx c;
+	struct ctx seen[CONTEXTS];       /* the distinct -O contexts of the text's command lines */
+	size_t nseen;
+	struct saved_open_table *cols[SAVED_FAT_BLOCKS];  /* the columns being read, or ncols 0 */
+	size_t ncols;
 	struct saved_align_run *run;     /* the run being read, or NULL */
 	struct saved_open_table *table;
 	struct saved_fat_table *fat;
@@ -366,7 +467,8 @@ void *saved_new_table(struct saved_text *t, void *tables, size_t *n, size_t max,
 	return next;
 }
 
-static void add_align(struct reader *rd, const struct align_row *row, int computed, unsigned line)
+static void add_align(struct reader *rd, const struct align_row *row, int computed, const unsigned char unit[4],
+		      unsigned line)
 {
 	struct saved_text *o = rd->out;
 
@@ -379,6 +481,8 @@ static void add_align(struct reader *rd, const struct align_row *row, int comput
 		rd->run->bs = rd->c.bs;
 		rd->run->bs_given = rd->c.bs != 0;
 	}
+	rd->run->row_line[rd->run->n] = line;
+	memcpy(rd->run->unit[rd->run->n], unit, 4);
 	rd->run->rows[rd->run->n++] = *row;
 	rd->run->computed_diffs += computed;
 	row_line(rd, line);
@@ -429,6 +533,161 @@ static void add_fat(struct reader *rd, uint64_t size, const struct tok *t, size_
 	row_line(rd, line);
 }
 
+/* ------------------------------------------------------------ columns */
+
+/* A line that only separates a table's header from its rows ("|---|---|",
+ * "+-----+", "===") or nothing at all. */
+static int separator_line(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("|-+:= \t\r>", p[i]))
+			return 0;
+	return 1;
+}
+
+/* Cells of a header line: split at '|' (and "!!") when it has them, else
+ * at tabs, else at runs of two spaces or more, else at single spaces. */
+static size_t header_cells(const char *p, size_t n, char cells[][SAVED_CARD_NAME], size_t max)
+{
+	int how = memchr(p, '|', n) ? '|' : memchr(p, '\t', n) ? '\t' : 2;
+
+	for (int pass = 0; pass < 2; pass++, how = how == 2 ? 1 : how) {
+		size_t nc = 0, i = 0;
+		while (i < n && nc < max) {
+			size_t start, end;
+			while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '|' || p[i] == '!' || p[i] == '>' ||
+					 p[i] == '\r'))
+				i++;
+			start = i;
+			while (i < n && p[i] != '\r') {
+				if ((how == '|' && (p[i] == '|' || (p[i] == '!' && i + 1 < n && p[i + 1] == '!'))) ||
+				    (how == '\t' && p[i] == '\t') ||
+				    (how == 2 && p[i] == ' ' && i + 1 < n && (p[i + 1] == ' ' || p[i + 1] == '\t')) ||
+				    (how == 1 && (p[i] == ' ' || p[i] == '\t')))
+					break;
+				i++;
+			}
+			end = i;
+			while (end > start && (p[end - 1] == ' ' || p[end - 1] == '\t'))
+				end--;
+			if (end > start) {
+				size_t l = end - start < SAVED_CARD_NAME - 1 ? end - start : SAVED_CARD_NAME - 1;
+				memcpy(cells[nc], p + start, l);
+				cells[nc++][l] = '\0';
+			}
+		}
+		if (how != 2 || nc > 1)
+			return nc;
+	}
+	return 0;
+}
+
+/* The header line above a table of ncols rate columns whose first row is
+ * on line `line`: 1 and the columns' names (or "" each, when the cells do
+ * not match the columns), 0 when there is none (blank and separator lines
+ * skipped; a command line, prose with rates, or rows are not a header). */
+static int column_header(const struct words *w, unsigned line, size_t ncols, char names[][SAVED_CARD_NAME])
+{
+	char cells[SAVED_FAT_BLOCKS + 2][SAVED_CARD_NAME];
+	const char *p = NULL;
+	size_t n = 0, nc;
+	int letters = 0;
+
+	while (line > 1) {
+		p = line_text(w, --line, &n);
+		if (!p || !separator_line(p, n))
+			break;
+		p = NULL;
+	}
+	if (!p)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		letters |= isalpha((unsigned char)p[i]) != 0;
+	if (!letters)
+		return 0;
+	{
+		char copy[512];
+		size_t l = n < sizeof(copy) - 1 ? n : sizeof(copy) - 1;
+		double r;
+		memcpy(copy, p, l);
+		copy[l] = '\0';
+		if (strstr(copy, "flashbench") || strstr(copy, "align "))
+			return 0;
+		for (char *tok = strtok(copy, " \t|"); tok; tok = strtok(NULL, " \t|"))
+			if (!rate_word(tok, &r))
+				return 0;
+	}
+	nc = header_cells(p, n, cells, sizeof(cells) / sizeof(cells[0]));
+	for (size_t k = 0; k < ncols; k++)
+		names[k][0] = '\0';
+	if (nc == ncols + 1 || nc == ncols) {
+		for (size_t k = 0; k < ncols; k++)
+			memcpy(names[k], cells[k + (nc - ncols)], SAVED_CARD_NAME);
+		return 1;
+	}
+	/* cells that do not match the columns: a header only when it starts
+	 * with the rows' label ("Size ..."), not prose above a table */
+	{
+		static const char *const labels[] = { "size", "chunk", "block", "segment", NULL };
+		const char *q = p;
+		while (q < p + n && (*q == ' ' || *q == '\t' || *q == '|' || *q == '!' || *q == '>'))
+			q++;
+		for (int k = 0; labels[k]; k++)
+			if ((size_t)(p + n - q) >= strlen(labels[k]) && !strncasecmp(q, labels[k], strlen(labels[k])))
+				return 1;
+	}
+	return 0;
+}
+
+/* A row of a table of several rate columns (t[0..ncols-1]): one -O table
+ * per column, continued while the sizes fall. */
+static void add_columns(struct reader *rd, uint64_t size, const struct tok *t, size_t ncols, unsigned line,
+			const char names[][SAVED_CARD_NAME])
+{
+	struct saved_text *o = rd->out;
+
+	if (ncols > SAVED_FAT_BLOCKS)
+		ncols = SAVED_FAT_BLOCKS;
+	if (!rd->ncols || rd->ncols != ncols || size >= rd->cols[0]->size[rd->cols[0]->n - 1] ||
+	    rd->cols[0]->n == SAVED_OPEN_ROWS) {
+		rd->ncols = 0;
+		for (size_t k = 0; k < ncols; k++) {
+			struct saved_open_table *tb = SAVED_NEW_TABLE(o, open, 1);
+			if (!tb)
+				return;
+			tb->nr = rd->c.nr;
+			tb->random = rd->c.random;
+			tb->erase = rd->c.erase;
+			tb->bs = rd->c.bs;
+			tb->line = line;
+			tb->column = (unsigned)k + 1;
+			if (names)
+				memcpy(tb->card, names[k], SAVED_CARD_NAME);
+			rd->cols[rd->ncols++] = tb;
+		}
+	}
+	for (size_t k = 0; k < rd->ncols; k++) {
+		struct saved_open_table *tb = rd->cols[k];
+		tb->size[tb->n] = size;
+		rate_word(t[k].s, &tb->rate[tb->n++]);
+	}
+	row_line(rd, line);
+}
+
+/* Remember the -O context of the command line that ends here. */
+static void note_context(struct reader *rd)
+{
+	size_t k;
+
+	if (rd->c.mode != 'O' || !rd->c.nr)
+		return;
+	for (k = 0; k < rd->nseen; k++)
+		if (rd->seen[k].nr == rd->c.nr && rd->seen[k].random == rd->c.random && rd->seen[k].erase == rd->c.erase)
+			return;
+	if (rd->nseen < CONTEXTS)
+		rd->seen[rd->nseen++] = rd->c;
+}
+
 void classic_read(const char *text, size_t len, struct saved_text *out)
 {
 	struct words w;
@@ -438,23 +697,27 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 	memset(out, 0, sizeof(*out));
 	memset(&rd, 0, sizeof(rd));
 	rd.out = out;
+	rd.w = &w;
 	if (split_words(text, len, &w, &out->lines)) {
 		free(w.buf);
+		free(w.clean);
 		free(w.t);
 		return;
 	}
 	while (i < w.n) {
 		const struct tok *t = &w.t[i];
 		struct align_row row;
+		unsigned char unit[4];
 		uint64_t size, x;
 		double rate;
 		size_t used;
 		int computed;
 
-		if (!align_record(w.t, w.n, &i, &row, &computed)) {
+		if (!align_record(w.t, w.n, &i, &row, &computed, unit)) {
 			rd.table = NULL;
 			rd.fat = NULL;
-			add_align(&rd, &row, computed, t->line);
+			rd.ncols = 0;
+			add_align(&rd, &row, computed, unit, t->line);
 			continue;
 		}
 		if (!size_word(t->s, &size) && i + 1 < w.n && !rate_word(w.t[i + 1].s, &rate)) {
@@ -463,25 +726,52 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			while (k < w.n && !rate_word(w.t[k].s, &more))
 				k++;
 			rd.run = NULL;
-			if (k > i + 2 || rd.c.mode == 'f') { /* find-fat: one column per erase block */
+			if (rd.ncols && k - i - 1 < rd.ncols && size < rd.cols[0]->size[rd.cols[0]->n - 1]) {
+				/* a row of a table of columns with cells missing:
+				 * cut off where the copy ended */
+				out->cut_rows++;
+			} else if (k > i + 2 && rd.c.mode != 'f') {
+				/* several columns: one card each under a header
+				 * line of names, or after an -O command; else (as
+				 * posted without its command) find-fat */
+				char names[SAVED_FAT_BLOCKS][SAVED_CARD_NAME];
+				size_t nc = k - i - 1;
+				int cont = rd.ncols == (nc < SAVED_FAT_BLOCKS ? nc : SAVED_FAT_BLOCKS) &&
+					   size < rd.cols[0]->size[rd.cols[0]->n - 1];
+				int header = !cont && !rd.fat && column_header(&w, t->line, nc < SAVED_FAT_BLOCKS ? nc :
+									       SAVED_FAT_BLOCKS, names);
+				if (cont || header || (rd.c.mode == 'O' && !rd.fat)) {
+					rd.table = NULL;
+					rd.fat = NULL;
+					add_columns(&rd, size, &w.t[i + 1], nc, t->line, header ? names : NULL);
+				} else {
+					rd.table = NULL;
+					rd.ncols = 0;
+					add_fat(&rd, size, &w.t[i + 1], nc, t->line);
+				}
+			} else if (k > i + 2 || rd.c.mode == 'f') { /* find-fat: one column per erase block */
 				rd.table = NULL;
+				rd.ncols = 0;
 				add_fat(&rd, size, &w.t[i + 1], k - i - 1, t->line);
 			} else {
 				rd.fat = NULL;
+				rd.ncols = 0;
 				add_open(&rd, size, rate, t->line);
 			}
 			/* -v adds min/avg/max */
 			while (k + 1 < w.n && (!strcmp(w.t[k].s, "min") || !strcmp(w.t[k].s, "avg") ||
-					       !strcmp(w.t[k].s, "max")) && !classic_time(w.t[k + 1].s, &more))
+					       !strcmp(w.t[k].s, "max")) && !classic_time(w.t[k + 1].s, &more, NULL))
 				k += 2;
 			i = k;
 			continue;
 		}
 		if (is_command(t->s)) {
+			note_context(&rd);
 			memset(&rd.c, 0, sizeof(rd.c));
 			rd.run = NULL;
 			rd.table = NULL;
 			rd.fat = NULL;
+			rd.ncols = 0;
 			i++;
 			continue;
 		}
@@ -515,11 +805,22 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			rd.table = NULL;
 			rd.run = NULL;
 			rd.fat = NULL;
+			rd.ncols = 0;
 			i += used;
 			continue;
 		}
 		i++;
 	}
+	/* columns read before (or without) their command line: the text's
+	 * one -O command, when it has exactly one */
+	note_context(&rd);
+	for (size_t k = 0; k < out->nopen && rd.nseen == 1; k++)
+		if (out->open[k].column && !out->open[k].nr) {
+			out->open[k].nr = rd.seen[0].nr;
+			out->open[k].random = rd.seen[0].random;
+			out->open[k].erase = rd.seen[0].erase;
+			out->open[k].bs = rd.seen[0].bs;
+		}
 	/* the classic tool reads down to twice the block size */
 	for (size_t k = 0; k < out->nalign; k++)
 		if (!out->align[k].bs) {
@@ -530,5 +831,6 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			out->align[k].bs = lo / 2;
 		}
 	free(w.buf);
+	free(w.clean);
 	free(w.t);
 }

@@ -2,9 +2,14 @@
  * -O open-au tables, from the classic tool or ours) out of whatever it was
  * pasted into: a mail with "> " quoting, a web page whose tabs became
  * spaces, lines wrapped or run together, µ mangled into "u" or "Âµ", the
- * command lines and prose around the tables.  It keeps the rows and what the
+ * command lines and prose around the tables, wiki and markdown pipe tables,
+ * HTML tags and entities left in a copy.  It keeps the rows and what the
  * command lines say about them (block size, erase size, --open-au-nr,
- * --random) and ignores the rest.  Pure parsing: no analysis, no output. */
+ * --random) and ignores the rest.  A table of several rate columns under a
+ * header line of names is one -O table per column (one card each); without
+ * a header after a --find-fat command, it is a find-fat table.  The -a
+ * rows are as written: row_hygiene.h checks them.  Pure parsing: no
+ * analysis, no output. */
 #ifndef FLASHBENCH_CLASSIC_READ_H
 #define FLASHBENCH_CLASSIC_READ_H
 
@@ -21,6 +26,11 @@
 #define SAVED_FAT_ROWS 32
 #define SAVED_FAT_BLOCKS 32
 #define SAVED_OTHER 8
+#define SAVED_CARD_NAME 48
+#define SAVED_NOTES 4
+
+/* How a time was written: its unit decides what a copy can have lost. */
+enum time_unit { TU_NONE, TU_NS, TU_N, TU_US, TU_MS, TU_S };
 
 /* One -a run: its rows in the order printed (largest alignment first). */
 struct saved_align_run {
@@ -28,8 +38,15 @@ struct saved_align_run {
 	int bs_given;               /* from the command line (else: half the smallest alignment) */
 	unsigned line;              /* where the run starts (1-based) */
 	unsigned computed_diffs;    /* rows whose diff was cut off: on - (pre+post)/2 */
+	unsigned repaired, dropped; /* rows row_hygiene repaired, dropped */
+	char notes[SAVED_NOTES][300];  /* what it repaired or dropped, and why */
+	int nnotes;
 	size_t n;
 	struct align_row rows[SAVED_ALIGN_ROWS];
+	/* as read, for row_hygiene: each row's line and the units of pre, on,
+	 * post and diff (TU_NONE for a diff cut off, computed) */
+	unsigned row_line[SAVED_ALIGN_ROWS];
+	unsigned char unit[SAVED_ALIGN_ROWS][4];
 };
 
 /* One -O table: throughput per chunk size, largest chunk first. */
@@ -39,6 +56,8 @@ struct saved_open_table {
 	uint64_t erase;             /* --erasesize (0: not given, the default 4MiB) */
 	uint64_t bs;                /* --blocksize, 0 when not given */
 	int interrupted;            /* ^C: the rows stop early */
+	unsigned column;            /* a column of a table of several (1-based), 0: a table of its own */
+	char card[SAVED_CARD_NAME]; /* the column's name from the header line, "" when none */
 	unsigned line;
 	size_t n;
 	uint64_t size[SAVED_OPEN_ROWS];
@@ -75,6 +94,7 @@ struct saved_text {
 	unsigned fat_rows;          /* find-fat rows read */
 	unsigned json_results;      /* --json results read (0: classic text) */
 	unsigned dropped;           /* rows beyond the limits above */
+	unsigned cut_rows;          /* rows of a table of columns with cells missing (cut off), dropped */
 	uint64_t card_erase;        /* preferred_erase_size the text quotes, 0 if none */
 };
 
@@ -90,7 +110,8 @@ void *saved_new_table(struct saved_text *t, void *tables, size_t *n, size_t max,
 void classic_read(const char *text, size_t len, struct saved_text *out);
 
 /* "1.08ms", "324µs", "324us", "324Âµs", "-49389n" and the classic tool's
- * unit-less "-412331" (nanoseconds): 0 and *ns, or -1. */
-int classic_time(const char *s, double *ns);
+ * unit-less "-412331" (nanoseconds): 0 and *ns, or -1.  *unit (may be
+ * NULL) says how it was written. */
+int classic_time(const char *s, double *ns, enum time_unit *unit);
 
 #endif

@@ -6,7 +6,9 @@
  * whose rule "exactly the multiples of e cost extra" fits a classic table
  * as it fits --auto's boundary scan.  -O tables: each sweep (linear or
  * random, one erase size) becomes open-AU trials judged by write_collapsed
- * against that sweep's own smallest --open-au-nr, then analyze_open. */
+ * against that sweep's own smallest --open-au-nr, then analyze_open; a
+ * sweep of one --open-au-nr is judged on its own (single_sweep).  Tables
+ * that compare several cards (one column each) are analysed card by card. */
 #include "saved/reanalyze.h"
 
 #include <math.h>
@@ -164,6 +166,25 @@ static void run_erase(const struct saved_text *t, size_t k, struct finding *f)
 	classic_erase(rows, n, &lv, f);
 }
 
+/* Noise from repeated rows: runs at run a's block size that read the same
+ * alignment differ by this much (median), 0 when no alignment repeats.  The
+ * erase step must stand out of it as it must of pre against post. */
+static double repeat_noise(const struct saved_text *t, size_t a)
+{
+	double v[SAVED_ALIGN_RUNS * SAVED_ALIGN_ROWS];
+	size_t m = 0;
+
+	for (size_t k = 0; k < t->nalign; k++) {
+		if (k == a || t->align[k].bs != t->align[a].bs)
+			continue;
+		for (size_t i = 0; i < t->align[a].n; i++)
+			for (size_t j = 0; j < t->align[k].n; j++)
+				if (t->align[k].rows[j].align == t->align[a].rows[i].align)
+					v[m++] = fabs(t->align[k].rows[j].diff - t->align[a].rows[i].diff);
+	}
+	return middle(v, m);
+}
+
 static void align_part(const struct saved_text *t, struct saved_report *s)
 {
 	struct auto_report *r = &s->r;
@@ -196,6 +217,11 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 		r->nrows2 = run_rows(&t->align[b], 0, r->rows2);
 	}
 	classic_page(t, a, b, &r->page, &r->levels);
+	{
+		double rep = repeat_noise(t, a);
+		if (rep > r->levels.noise)
+			r->levels.noise = rep;
+	}
 	classic_erase(r->rows, r->nrows, &r->levels, &r->erase);
 
 	/* the other runs on their own: combined where they agree */
@@ -210,12 +236,21 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 			finding_evidence(&r->erase, "%s with %s reads (line %u) shows the same step", how,
 					 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line);
 		} else if (o->determined != r->erase.determined || (o->determined && o->value != r->erase.value)) {
-			if (r->erase.determined)
+			if (r->erase.determined) {
 				r->erase.conf = CONF_LOW;
-			snprintf(r->erase.why, sizeof(r->erase.why), "%s with %s reads (line %u) %s%s", how,
-				 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line,
-				 o->determined ? "shows its step at " : "shows no step",
-				 o->determined ? format_size(y, sizeof(y), o->value) : "");
+				snprintf(r->erase.why, sizeof(r->erase.why), "%s with %s reads (line %u) %s%s", how,
+					 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line,
+					 o->determined ? "shows its step at " : "shows no step",
+					 o->determined ? format_size(y, sizeof(y), o->value) : "");
+			} else {
+				/* the reason it is not determined stays first */
+				finding_evidence(&r->erase, "%s with %s reads (line %u) alone shows a step at %s, %s", how,
+						 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line,
+						 format_size(y, sizeof(y), o->value),
+						 t->align[k].bs == t->align[a].bs ? "but the two runs differ by more than the step "
+										   "at the same alignments" :
+										   "not this run");
+			}
 			next_step(s, "run `flashbench -a --blocksize=1024 DEV` once more: the runs here disagree");
 		}
 	}
@@ -314,6 +349,80 @@ static void describe(const struct saved_text *t, int rnd, uint64_t erase, unsign
 	}
 }
 
+/* A sweep run with one --open-au-nr only: do its smallest writes collect
+ * garbage (each costs a good share of writing a whole erase block) or not
+ * (a command's overhead)?  See SWEEP_COLLAPSE_SHARE. */
+static void single_sweep(const struct saved_text *t, int rnd, uint64_t erase, unsigned nr, struct finding *f)
+{
+	const struct saved_open_table *tb = NULL;
+	double large = 0, small, per_write, extra, whole, share;
+	uint64_t s_small, s_large = 0;
+	char a[32], b[32], c[32], d[32], g[32], h[64];
+
+	for (size_t i = 0; i < t->nopen; i++)
+		if (t->open[i].random == rnd && sweep_erase(&t->open[i]) == erase && t->open[i].nr == nr &&
+		    (!tb || t->open[i].n > tb->n))
+			tb = &t->open[i];
+	finding_init(f, f->key, f->title, 0);
+	if (!tb || tb->n < 2) {
+		finding_not(f, "every run with --erasesize=%s used --open-au-nr=%u, and its table has too few rows to "
+			    "judge on its own", format_size(a, sizeof(a), erase), nr);
+		return;
+	}
+	/* the large-write rate: the best of the larger chunks (the first row
+	 * may still pay for the run before) */
+	for (size_t k = 0; k < tb->n; k++)
+		if (tb->size[k] >= tb->size[0] / 8 && tb->rate[k] > large) {
+			large = tb->rate[k];
+			s_large = tb->size[k];
+		}
+	s_small = tb->size[tb->n - 1];
+	small = tb->rate[tb->n - 1];
+	if (large <= 0 || small <= 0 || s_small >= s_large) {
+		finding_not(f, "every run with --erasesize=%s used --open-au-nr=%u: nothing to compare",
+			    format_size(a, sizeof(a), erase), nr);
+		return;
+	}
+	per_write = (double)s_small / small * 1e9;
+	extra = per_write - (double)s_small / large * 1e9;
+	whole = (double)erase / large * 1e9;
+	share = extra / whole;
+	snprintf(h, sizeof(h), "--open-au-nr=%u%s (line %u%s)", nr, rnd ? " --random" : "", tb->line,
+		 tb->interrupted ? ", stopped with ^C" : "");
+	format_rate(a, sizeof(a), large);
+	format_size(b, sizeof(b), s_large);
+	format_rate(c, sizeof(c), small);
+	format_size(d, sizeof(d), s_small);
+	format_time(g, sizeof(g), per_write);
+	if (share >= SWEEP_COLLAPSE_SHARE) {
+		f->determined = 1;
+		f->at_most = 1;
+		f->value = nr - 1;
+		f->conf = CONF_MEDIUM;
+		finding_evidence(f, "%s: %s at %s falls to %s at %s (%.0fx); each %s write takes %s, %.0f%% of the time "
+				 "to write a whole %s erase block at %s: garbage collection, not a small write's cost", h, a,
+				 b, c, d, large / small, d, g, 100 * share,
+				 format_size(b, sizeof(b), erase), a);
+	} else if (share <= SWEEP_FLAT_SHARE) {
+		f->determined = 1;
+		f->at_least = 1;
+		f->value = nr;
+		f->conf = CONF_MEDIUM;
+		finding_evidence(f, "%s: %s at %s, %s at %s; each %s write takes %s, %.1f%% of the time to write a whole "
+				 "%s erase block: no garbage collection with %u erase blocks open", h, a, b, c, d, d, g,
+				 100 * share, format_size(b, sizeof(b), erase), nr);
+	} else {
+		finding_not(f, "%s: each %s write takes %s, %.0f%% of the time to write a whole %s erase block at %s: "
+			    "between a small write's cost (%.1f%% or less) and garbage collection (%.0f%% or more)", h, d, g,
+			    100 * share, format_size(b, sizeof(b), erase), a, 100 * SWEEP_FLAT_SHARE,
+			    100 * SWEEP_COLLAPSE_SHARE);
+		return;
+	}
+	finding_evidence(f, "a single sweep: no run with another --open-au-nr to compare with, so at most medium");
+	snprintf(f->why, sizeof(f->why), "counted in the %s erase blocks the sweep used; a sweep over --open-au-nr=1 "
+		 "to %u says more", format_size(a, sizeof(a), erase), nr + 1);
+}
+
 /* One sweep (linear or random, one erase size): trials for analyze_open. */
 static void open_sweep(const struct saved_text *t, int rnd, uint64_t erase, struct open_trial *tr, size_t *ntr,
 		       struct finding *f, double *ref_out, uint64_t *chunk_out)
@@ -361,9 +470,7 @@ static void open_sweep(const struct saved_text *t, int rnd, uint64_t erase, stru
 	*ref_out = ref;
 	*chunk_out = cmin;
 	if (top <= base) {
-		finding_init(f, f->key, f->title, 0);
-		finding_not(f, "every run with --erasesize=%s used --open-au-nr=%u: nothing to compare",
-			    format_size(a, sizeof(a), erase), base);
+		single_sweep(t, rnd, erase, base, f);
 		return;
 	}
 	analyze_open(tr, *ntr, top, rnd, cmin, ref, f);
@@ -635,13 +742,97 @@ static void fat_part(const struct saved_text *t, struct saved_report *s)
 			  "middle of the device (it writes)");
 }
 
+/* The name of column table tb's card. */
+static void card_name(const struct saved_open_table *tb, char *buf, size_t len)
+{
+	if (tb->card[0])
+		snprintf(buf, len, "%s", tb->card);
+	else
+		snprintf(buf, len, "column %u", tb->column);
+}
+
+/* Open-au tables that compare several cards (one column each): each card's
+ * tables analysed on their own, never mixed with another card's; the rest
+ * (tables of their own) make the report's own findings. */
+static void open_by_card(const struct saved_text *t, struct saved_report *s)
+{
+	struct saved_text *mine = malloc(sizeof(*mine));
+	struct saved_report *tmp = malloc(sizeof(*tmp));
+	struct auto_report *r = &s->r;
+	char name[SAVED_CARD_NAME + 16];
+	size_t own = 0;
+
+	if (!mine || !tmp) {
+		free(mine);
+		free(tmp);
+		open_part(t, s, &r->erase);
+		return;
+	}
+	for (size_t i = 0; i < t->nopen; i++) {
+		size_t c;
+		if (!t->open[i].column) {
+			own++;
+			continue;
+		}
+		card_name(&t->open[i], name, sizeof(name));
+		for (c = 0; c < s->ncards && strcmp(s->cards[c].name, name); c++)
+			;
+		if (c == s->ncards && s->ncards == SAVED_CARDS)
+			s->cards_left++;
+		if (c == s->ncards && s->ncards < SAVED_CARDS) {
+			snprintf(s->cards[c].name, sizeof(s->cards[c].name), "%s", name);
+			s->cards[c].line = t->open[i].line;
+			s->ncards++;
+		}
+		if (c < s->ncards) {
+			s->cards[c].tables++;
+			s->cards[c].random |= t->open[i].random;
+			s->cards[c].linear |= !t->open[i].random;
+		}
+	}
+	for (size_t c = 0; c < s->ncards; c++) {
+		struct finding none;
+		finding_init(&none, "erase_block", "erase block size", 1);
+		memset(mine, 0, sizeof(*mine));
+		for (size_t i = 0; i < t->nopen; i++) {
+			card_name(&t->open[i], name, sizeof(name));
+			if (t->open[i].column && !strcmp(name, s->cards[c].name))
+				mine->open[mine->nopen++] = t->open[i];
+		}
+		memset(tmp, 0, sizeof(*tmp));
+		open_part(mine, tmp, &none); /* a column's card is not the -a table's */
+		s->cards[c].open_linear = tmp->r.open_linear;
+		s->cards[c].open_random = tmp->r.open_random;
+	}
+	memset(mine, 0, sizeof(*mine));
+	for (size_t i = 0; i < t->nopen; i++)
+		if (!t->open[i].column)
+			mine->open[mine->nopen++] = t->open[i];
+	open_part(mine, s, &r->erase);
+	if (s->ncards)
+		next_step(s, "for each card, sweep --open-au-nr from 1 up with the same erase size (scripts/open-au-sweep.sh "
+			  "-e SIZE DEV; it writes): one table per count says more than one count per card");
+	if (!own)
+		for (int rnd = 0; rnd < 2; rnd++)
+			finding_not(rnd ? &r->open_random : &r->open_linear, "the open-au tables here compare %zu card%s, one "
+				    "column each: each card is judged on its own below", s->ncards, s->ncards == 1 ? "" : "s");
+	free(mine);
+	free(tmp);
+}
+
 void reanalyze(const struct saved_text *t, struct saved_report *s)
 {
 	struct auto_report *r = &s->r;
+	int columns = 0;
 
 	memset(s, 0, sizeof(*s));
 	align_part(t, s);
-	open_part(t, s, &r->erase);
+	for (size_t i = 0; i < t->nopen; i++)
+		columns |= t->open[i].column != 0;
+	if (columns)
+		open_by_card(t, s);
+	else
+		open_part(t, s, &r->erase);
 	finding_init(&r->min_write, "min_write", "smallest efficient write", 1);
 	finding_not(&r->min_write, "not in -a or -O tables (flashbench --auto --write measures it)");
 	fat_part(t, s);

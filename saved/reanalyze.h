@@ -8,7 +8,7 @@
 #ifndef FLASHBENCH_REANALYZE_H
 #define FLASHBENCH_REANALYZE_H
 
-#include "auto/characterize.h"
+#include "auto/auto_report.h"
 #include "saved/classic_read.h"
 #include "saved/saved_json.h"
 
@@ -18,6 +18,26 @@
 #define CLASSIC_PAGE_MAX (256ULL << 10)
 
 #define NEXT_MAX 8
+#define SAVED_CARDS 8
+
+/* A single open-au sweep (one --open-au-nr) judged on its own: the extra
+ * time its smallest writes take beyond their transfer, against the time
+ * to write one whole erase block at the sweep's own large-write rate.
+ * Garbage collection copies (part of) an erase block per write: at least
+ * SWEEP_COLLAPSE_SHARE of it (cards copy a few times faster than they
+ * write).  A write that does not collect costs a command's overhead: at
+ * most SWEEP_FLAT_SHARE of it.  Between the two nothing is said. */
+#define SWEEP_COLLAPSE_SHARE (1.0 / 16)
+#define SWEEP_FLAT_SHARE (1.0 / 64)
+
+/* One card of a table that compares several, one column each. */
+struct saved_card {
+	char name[SAVED_CARD_NAME + 16];     /* from the header line, or "column N" */
+	unsigned line;                       /* its first table */
+	size_t tables;
+	int linear, random;                  /* it has tables of that kind */
+	struct finding open_linear, open_random;
+};
 
 struct saved_report {
 	struct auto_report r;                /* findings and the rows they rest on, as --auto's */
@@ -28,6 +48,9 @@ struct saved_report {
 	char next[NEXT_MAX][320];            /* what to run next */
 	int nnext;
 	const struct saved_findings *found;  /* an --auto or --analyze result read, or NULL */
+	struct saved_card cards[SAVED_CARDS]; /* cards of column tables, each analysed on its own */
+	size_t ncards;
+	unsigned cards_left;                 /* more cards than SAVED_CARDS: not analysed */
 };
 
 void reanalyze(const struct saved_text *t, struct saved_report *s);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lib/json_read.h"
+#include "saved/row_hygiene.h"
 
 struct rd {
 	char path[160];               /* the field last looked up */
@@ -396,12 +397,6 @@ static size_t skip_blank(const char *p, size_t len, size_t i)
 	return i;
 }
 
-int saved_is_json(const char *text, size_t len)
-{
-	size_t i = skip_blank(text, len, 0);
-	return i < len && (text[i] == '{' || text[i] == '[');
-}
-
 /* Where the JSON value starting at text[i] ends: brackets counted outside
  * strings (the parser checks the rest); len when it does not. */
 static size_t value_end(const char *text, size_t len, size_t i)
@@ -424,6 +419,44 @@ static size_t value_end(const char *text, size_t len, size_t i)
 		}
 	}
 	return len;
+}
+
+/* JSON is what parses as JSON: the first value (up to its closing bracket)
+ * must be a whole JSON value.  A paste that only starts with a bracket (a
+ * quote marker, a wiki link such as "[edit] Results") is text.  e gets the
+ * parse error when it starts like JSON but is not. */
+static int first_value_parses(const char *text, size_t len, struct fb_err *e)
+{
+	size_t i = skip_blank(text, len, 0), end;
+	struct json_value *doc = NULL;
+	int rc;
+
+	if (i >= len || (text[i] != '{' && text[i] != '['))
+		return 0;
+	end = value_end(text, len, i);
+	rc = json_parse(text + i, end - i, "the input", &doc, e);
+	json_free(doc);
+	return !rc;
+}
+
+/* Does the text at i start like JSON: '{', or '[' then a value's first
+ * byte ("[edit]", "[quote]" do not)? */
+static int json_like(const char *text, size_t len, size_t i)
+{
+	size_t k;
+
+	if (i >= len || (text[i] != '{' && text[i] != '['))
+		return 0;
+	if (text[i] == '{')
+		return 1;
+	k = skip_blank(text, len, i + 1);
+	return k >= len || strchr("{[\"]-0123456789", text[k]);
+}
+
+int saved_is_json(const char *text, size_t len)
+{
+	struct fb_err e = { 0, "" };
+	return first_value_parses(text, len, &e);
 }
 
 static int read_json(const char *text, size_t len, const char *name, struct saved_text *t,
@@ -515,10 +548,23 @@ static int text_check(const struct saved_text *t, const char *name, struct fb_er
 int saved_read(const char *text, size_t len, const char *name, struct saved_text *t, struct saved_findings *found,
 	       struct fb_err *e)
 {
+	size_t i = skip_blank(text, len, 0);
+
 	memset(found, 0, sizeof(*found));
 	if (!saved_is_json(text, len)) {
 		classic_read(text, len, t);
-		return text_check(t, name, e);
+		/* it started like JSON, parsed as none, and holds no table:
+		 * most likely JSON cut short or broken, so say where */
+		if (json_like(text, len, i) && !t->nalign && !t->nopen && !t->nfat && !t->nother) {
+			memset(t, 0, sizeof(*t));
+			return read_json(text, len, name, t, found, e);
+		}
+		if (text_check(t, name, e))
+			return -1;
+		/* each row checked against itself (its diff) and its run */
+		for (size_t k = 0; k < t->nalign; k++)
+			row_hygiene(&t->align[k]);
+		return 0;
 	}
 	memset(t, 0, sizeof(*t));
 	return read_json(text, len, name, t, found, e);

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "auto/characterize.h"
+#include "auto/auto_report.h"
 #include "saved/classic_read.h"
 #include "lib/err.h"
 
@@ -33,7 +33,8 @@ struct saved_findings {
 	size_t nrows;
 };
 
-/* Does the input hold JSON (its first non-blank byte is '{' or '[')? */
+/* Does the input hold JSON (its first value, from its first non-blank byte
+ * "{" or "[", parses as JSON)?  A paste that starts with "[edit]" does not. */
 int saved_is_json(const char *text, size_t len);
 
 /* Read len bytes of saved results, classic text or our JSON, into t (or,

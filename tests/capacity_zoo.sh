@@ -94,10 +94,8 @@ while read -r spec; do
 	bad)
 		# the first bad region found: at an edge of a true one, or in it;
 		# the share said covers the truth
-		nreg=$("$JP" 'device.model.bad_regions#' < z1.json)
-		for ((k = 0; k < nreg; k++)); do
-			mapfile -t ab < <("$JP" "device.model.bad_regions.$k.0" "device.model.bad_regions.$k.1" < z1.json)
-			if [ "$usable" -ge $((ab[0] - erase)) ] && [ "$usable" -lt "${ab[1]}" ]; then size_ok=1; break; fi
+		for rg in $(truth bad_regions ""); do # START-END ...
+			if [ "$usable" -ge $((${rg%-*} - erase)) ] && [ "$usable" -lt "${rg#*-}" ]; then size_ok=1; break; fi
 		done
 		awk -v lo="$blo" -v hi="$bhi" -v t="$tbad" 'BEGIN { exit !(lo <= t && t <= hi) }' ||
 			echo "note: $spec: the share interval $blo..$bhi misses the truth $tbad" ;;

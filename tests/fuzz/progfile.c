@@ -3,6 +3,7 @@
 #include "fuzz.h"
 #include "prog/programs.h"
 #include "prog/progfile.h"
+#include "testkinds.h"
 #include "vm.h"
 
 #define WALK_LIMIT 50000    /* plan only programs with at most this many steps */
@@ -48,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	test_defaults(&t);
 	program_vars(&t, 1ULL << 30, 512, &v);
+	v.formats = test_kind_names();
 	if (progfile_parse("fuzz.fbp", text, &v, &prog, &format, &e) == 0) {
 		(void)program_writes(prog);
 		if (steps(prog) <= WALK_LIMIT)

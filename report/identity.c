@@ -1,0 +1,18 @@
+/* identity.c — the JSON of the device's identity record (see identity.h). */
+#include "report/identity.h"
+
+void json_identity(struct json *j, const struct identity *id)
+{
+	json_tool(j);
+	json_object(j, "device");
+	json_string(j, "path", id->path);
+	json_uint(j, "size", id->size);
+	json_uint(j, "logical_sector", id->sector);
+	json_uint(j, "physical_sector", id->physical);
+	json_bool(j, "simulated", id->simulated);
+	for (int i = 0; i < id->info.n; i++)
+		json_string(j, id->info.name[i], id->info.value[i]);
+	if (id->model[0].key)
+		json_record(j, "model", id->model);
+	json_end(j);
+}

@@ -1,0 +1,27 @@
+/* identity.h — the device under test as every output knows it: a plain
+ * record (path, size, sectors, simulated or not, what the system says about
+ * it, a simulated card's model), filled by the command line before the
+ * reports run, and its JSON.  Outputs receive this record, never the
+ * device. */
+#ifndef FLASHBENCH_IDENTITY_H
+#define FLASHBENCH_IDENTITY_H
+
+#include <stdint.h>
+
+#include "dev.h"
+#include "dev/devinfo.h"
+#include "lib/json.h"
+
+struct identity {
+	const char *path;
+	uint64_t size;
+	unsigned sector, physical;
+	int simulated;                               /* times come from a model (sim:) */
+	struct devinfo info;                         /* what sysfs says (real devices) */
+	struct json_member model[DEV_MODEL_MEMBERS]; /* a simulated card's model (dev_describe) */
+};
+
+/* The "tool" and "device" objects, first in every JSON output. */
+void json_identity(struct json *j, const struct identity *id);
+
+#endif

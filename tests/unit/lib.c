@@ -1,0 +1,275 @@
+/* tests/unit/lib.c — unit tests of lib/: sizes and times parsed and
+ * printed, JSON read back, charts of degenerate data. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/json_read.h"
+#include "lib/svg.h"
+#include "lib/sig.h"
+#include "lib/units.h"
+#include "tests/unit/unit.h"
+
+struct parse_case {
+	const char *in;
+	uint64_t want;
+};
+
+/* A parser (parse_size, parse_time) against good inputs and bad ones. */
+static void check_parser(const char *fn, int (*parse)(const char *, uint64_t *, const char **),
+			 const struct parse_case *good, size_t ngood, const char *const *bad, size_t nbad)
+{
+	char name[64];
+
+	for (size_t i = 0; i < ngood + nbad; i++) {
+		const char *in = i < ngood ? good[i].in : bad[i - ngood];
+		uint64_t v = 0;
+		const char *why = NULL;
+		int rc = parse(in, &v, &why);
+		if (i < ngood) {
+			snprintf(name, sizeof(name), "%s(\"%s\")", fn, in);
+			check(rc == 0 && v == good[i].want, name, "rc %d value %llu, want %llu (%s)", rc,
+			      (unsigned long long)v, (unsigned long long)good[i].want, why ? why : "");
+		} else {
+			snprintf(name, sizeof(name), "%s rejects \"%s\"", fn, in);
+			check(rc != 0 && why && *why, name, "accepted as %llu", (unsigned long long)v);
+		}
+	}
+}
+
+static void test_parse_size(void)
+{
+	static const struct parse_case good[] = {
+		{ "512", 512 }, { "24k", 24576 }, { "24K", 24576 }, { "3M", 3 << 20 }, { "12MiB", 12 << 20 },
+		{ "1.5M", 1572864 }, { "2G", 2ULL << 30 }, { "16KiB", 16384 }, { "512B", 512 }, { "0", 0 },
+		{ "1.5MiB", 1572864 }, { "4m", 4 << 20 }, { "1T", 1ULL << 40 }, { "0.5k", 512 },
+	};
+	static const char *const bad[] = { "", "-5", "abc", "4X", "1.3K", "12Mx", "1.", ".5M", "99999999999999999999", "20000000T", "1.5" };
+
+	check_parser("parse_size", parse_size, good, sizeof(good) / sizeof(good[0]), bad, sizeof(bad) / sizeof(bad[0]));
+}
+
+static void test_parse_time(void)
+{
+	static const struct parse_case good[] = {
+		{ "90s", 90000000000ULL }, { "2m", 120000000000ULL }, { "2min", 120000000000ULL },
+		{ "1h", 3600000000000ULL }, { "1.5h", 5400000000000ULL }, { "500ms", 500000000ULL },
+		{ "10", 10000000000ULL }, { "0.25s", 250000000ULL }, { "1.5ms", 1500000ULL },
+	};
+	static const char *const bad[] = { "", "-5s", "abc", "10x", "5 s", "0", "0s", "1.", ".5s", "9999999999999h",
+					   "10sec", "s" };
+	char name[64];
+
+	check_parser("parse_time", parse_time, good, sizeof(good) / sizeof(good[0]), bad, sizeof(bad) / sizeof(bad[0]));
+	{
+		static const struct { uint64_t ns; const char *want; } d[] = {
+			{ 3600000000000ULL, "1h" }, { 120000000000ULL, "2m" }, { 90000000000ULL, "90s" },
+			{ 5400000000000ULL, "90m" }, { 500000000ULL, "500ms" },
+		};
+		for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+			char buf[32];
+			snprintf(name, sizeof(name), "format_duration(%s)", d[i].want);
+			check(!strcmp(format_duration(buf, sizeof(buf), d[i].ns), d[i].want), name, "got %s", buf);
+		}
+	}
+}
+
+static void test_format(void)
+{
+	static const struct { double ns; const char *want; } times[] = {
+		{ 0, "0ns" }, { 123, "123ns" }, { -44, "-44ns" }, { 999.4, "999ns" }, { 999.6, "1µs" },
+		{ 5850, "5.85µs" }, { 53300, "53.3µs" }, { 324000, "324µs" }, { 999999, "1ms" },
+		{ 1000000, "1ms" }, { 1080000, "1.08ms" }, { 2345000000.0, "2.345s" }, { -2100, "-2.1µs" },
+		{ -10525, "-10.5µs" }, { -514893, "-515µs" }, { -1500000, "-1.5ms" }, { 15000000000.0, "15s" },
+	};
+	static const struct { uint64_t b; const char *want; } sizes[] = {
+		{ 512, "512B" }, { 1024, "1KiB" }, { 16384, "16KiB" }, { 1572864, "1.5MiB" }, { 12 << 20, "12MiB" },
+		{ 786432, "768KiB" }, { 4ULL << 30, "4GiB" }, { 1000, "1000B" }, { 25165824, "24MiB" },
+	};
+	static const struct { double bps; const char *want; } rates[] = {
+		{ 8790000, "8.79M/s" }, { 912000, "912K/s" }, { 70e6, "70M/s" }, { 999.6e3, "1M/s" },
+		{ 596000, "596K/s" }, { 500, "500B/s" }, { 1.2e9, "1.2G/s" },
+	};
+	char buf[64], name[96];
+
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		format_time(buf, sizeof(buf), times[i].ns);
+		snprintf(name, sizeof(name), "format_time(%g)", times[i].ns);
+		check(strcmp(buf, times[i].want) == 0, name, "got \"%s\", want \"%s\"", buf, times[i].want);
+	}
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		format_size(buf, sizeof(buf), sizes[i].b);
+		snprintf(name, sizeof(name), "format_size(%llu)", (unsigned long long)sizes[i].b);
+		check(strcmp(buf, sizes[i].want) == 0, name, "got \"%s\", want \"%s\"", buf, sizes[i].want);
+	}
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		format_rate(buf, sizeof(buf), rates[i].bps);
+		snprintf(name, sizeof(name), "format_rate(%g)", rates[i].bps);
+		check(strcmp(buf, rates[i].want) == 0, name, "got \"%s\", want \"%s\"", buf, rates[i].want);
+	}
+}
+
+static void test_json_read(void)
+{
+	static const char doc[] = "{\n  \"test\": \"auto\",\n  \"n\": -1.5e3, \"big\": 8589934592,\n"
+				  "  \"s\": \"a\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00b5\\ud83d\\ude00\",\n"
+				  "  \"list\": [ {\"x\": 1}, [], {}, true, false, null ],\n  \"list\": 7\n}\n";
+	static const struct { const char *text, *want; } bad[] = {
+		{ "", "t:1:1: invalid JSON: expected a value, got the end of the input" },
+		{ "{\"a\" 1}", "t:1:6: invalid JSON: expected ':', got '1'" },
+		{ "[1,\n 2,\n 3 4]", "t:3:4: invalid JSON: expected ',' or ']', got '4'" },
+		{ "{\"a\": 1,}", "t:1:9: invalid JSON: expected a string, got '}'" },
+		{ "\"ab\ncd\"", "t:1:4: invalid JSON: expected a closing '\"' (control characters must be escaped), got byte 0x0a" },
+		{ "\"\\x\"", "t:1:3: invalid JSON: expected an escape" },
+		{ "\"\\u0000\"", "t:1:3: invalid JSON: expected a \\u escape of a character other than NUL" },
+		{ "\"\\ud800x\"", "t:1:3: invalid JSON: expected a \\u escape" },
+		{ "01", "t:1:2: invalid JSON: expected the end of the input after the value, got '1'" },
+		{ "1.", "t:1:3: invalid JSON: expected a digit after '.', got the end of the input" },
+		{ "-", "t:1:2: invalid JSON: expected a value, got the end" },
+		{ "1e+", "t:1:4: invalid JSON: expected a digit in the exponent" },
+		{ "tru", "t:1:1: invalid JSON: expected a value, got 't'" },
+		{ "nul", "t:1:1: invalid JSON: expected a value" },
+		{ "{} {}", "t:1:4: invalid JSON: expected the end of the input after the value, got '{'" },
+		{ "[\"a\" \"b\"]", "t:1:6: invalid JSON: expected ',' or ']', got '\"'" },
+		{ "{\"a\":1", "t:1:7: invalid JSON: expected ',' or '}', got the end of the input" },
+	};
+	struct json_value *v = NULL;
+	const struct json_value *x;
+	struct fb_err e = { 0, "" };
+	char deep[512], name[160];
+	int ok;
+
+	ok = json_parse(doc, sizeof(doc) - 1, "doc.json", &v, &e) == 0;
+	check(ok, "json_read: parses a document", "%s", e.msg);
+	if (!ok)
+		return;
+	x = json_get(v, "s");
+	check(x && x->type == JSON_STRING && !strcmp(x->text, "a\"\\/\b\f\n\r\t\xc2\xb5\xf0\x9f\x98\x80"),
+	      "json_read: string escapes decode to UTF-8", "got '%s'", x ? x->text : "(none)");
+	x = json_get(v, "n");
+	check(x && x->type == JSON_NUMBER && x->number == -1500 && !strcmp(x->text, "-1.5e3") && x->line == 3 &&
+		      x->column == 8,
+	      "json_read: numbers keep their text and where they start", "got %s at %u:%u", x ? x->text : "-",
+	      x ? x->line : 0, x ? x->column : 0);
+	x = json_get(v, "big");
+	check(x && x->number == 8589934592.0, "json_read: large whole numbers exact", "got %g", x ? x->number : 0);
+	x = json_get(v, "list.0.x");
+	check(x && x->type == JSON_NUMBER && x->number == 1, "json_read: path through an array index", "not found");
+	check(json_get(v, "list")->type == JSON_ARRAY && json_get(v, "list")->n == 6 &&
+		      json_get(v, "list.1")->type == JSON_ARRAY && json_get(v, "list.2")->type == JSON_OBJECT &&
+		      json_get(v, "list.3")->boolean && !json_get(v, "list.4")->boolean &&
+		      json_get(v, "list.5")->type == JSON_NULL && json_get(v, "") == v,
+	      "json_read: arrays, objects, literals; the first member of a name wins", "wrong tree");
+	check(!json_get(v, "list.6") && !json_get(v, "list.x") && !json_get(v, "missing") && !json_get(v, "n.0") &&
+		      !json_get(v, "list.-1") && !json_get(v, "list.0x"),
+	      "json_read: missing paths give NULL", "found something");
+	x = json_want(v, "test", JSON_NUMBER, "doc.json", &e);
+	check(!x && !strcmp(e.msg, "doc.json:2:11: field test is a string, not a number") && e.status == EXIT_USAGE,
+	      "json_read: json_want names the file, place and field of a wrong type", "'%s'", e.msg);
+	x = json_want(v, "findings.page", JSON_OBJECT, "doc.json", &e);
+	check(!x && !strcmp(e.msg, "doc.json: no field findings.page"), "json_read: json_want names a missing field",
+	      "'%s'", e.msg);
+	json_free(v);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = NULL;
+		e.msg[0] = '\0';
+		ok = json_parse(bad[i].text, strlen(bad[i].text), "t", &v, &e) < 0 && !v &&
+		     !strncmp(e.msg, bad[i].want, strlen(bad[i].want));
+		snprintf(name, sizeof(name), "json_read rejects '%s'", bad[i].text);
+		for (char *c = name; *c; c++)
+			if (*c == '\n')
+				*c = '|'; /* one line per test */
+		check(ok, name, "got '%s', want '%s...'", e.msg, bad[i].want);
+		json_free(v);
+	}
+	ok = json_parse("1\0", 2, "t", &v, &e) < 0 && strstr(e.msg, "got byte 0x00");
+	check(ok, "json_read rejects a NUL byte", "'%s'", e.msg);
+	memset(deep, '[', sizeof(deep));
+	ok = json_parse(deep, sizeof(deep), "t", &v, &e) < 0 && strstr(e.msg, "t:1:201: invalid JSON: nested deeper");
+	check(ok, "json_read refuses nesting deeper than 200 levels", "'%s'", e.msg);
+}
+
+/* Charts of degenerate data end and draw only finite numbers (svg.c's
+ * ticks() used to loop forever on some of these; alarm() bounds a hang). */
+static void test_svg_degenerate(void)
+{
+	static const double bad[][3] = {
+		{ 0, 0, 0 }, { -1, -5, -2 }, { NAN, NAN, NAN }, { INFINITY, 1, 2 }, { -INFINITY, 0, 1 },
+		{ 1e308, 1e308, 1e308 }, { 1e-310, 1e-310, 1e-310 }, { 5, 5, 5 }, { 1e15, 1e15 + 1, 1e15 },
+	};
+	FILE *f = tmpfile();
+
+	alarm(20);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		for (int logs = 0; logs < 4; logs++) {
+			struct chart c;
+			char name[80], buf[4096];
+			size_t n;
+			memset(&c, 0, sizeof(c));
+			c.title = c.xlabel = c.ylabel = "t";
+			c.xunit = logs & 1 ? AXIS_BYTES : AXIS_PLAIN;
+			c.yunit = AXIS_NS;
+			c.xlog = logs & 1;
+			c.ylog = logs >> 1 & 1;
+			c.s[0].x = bad[i];
+			c.s[0].y = bad[(i + 1) % (sizeof(bad) / sizeof(bad[0]))];
+			c.s[0].n = 3;
+			c.ns = 1;
+			c.m[0].x = bad[i][0];
+			c.nm = 1;
+			rewind(f);
+			svg_chart(f, &c);
+			fflush(f);
+			n = (size_t)ftell(f);
+			rewind(f);
+			n = fread(buf, 1, n < sizeof(buf) - 1 ? n : sizeof(buf) - 1, f);
+			buf[n] = '\0';
+			snprintf(name, sizeof(name), "svg chart of degenerate data %zu (log %d) ends, no nan/inf", i, logs);
+			{ const char *bad_at = strstr(buf, "nan") ? strstr(buf, "nan") : strstr(buf, "inf"); check(n > 0 && !bad_at, name, "%.120s", bad_at ? (bad_at - buf > 60 ? bad_at - 60 : buf) : buf); }
+		}
+	alarm(0);
+	if (f)
+		fclose(f);
+}
+
+/* Signatures: the right one passes; moved, stale, foreign and damaged
+ * sectors are told apart. */
+static void test_sig(void)
+{
+	static unsigned char buf[4096], other[4096];
+	struct sig_tally t;
+
+	sig_fill(buf, 1 << 20, sizeof(buf), 512, 42, 1);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 1 << 20, sizeof(buf), 512, 42, 1, &t);
+	check(t.good == 8 && !t.moved && !t.stale && !t.foreign, "sig: its own signature is good", "%u good", t.good);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 3 << 20, sizeof(buf), 512, 42, 1, &t);
+	check(t.moved == 8 && t.moved_from == 1 << 20 && t.moved_at == 3 << 20, "sig: read elsewhere it is moved, from its offset",
+	      "%u moved from %llu at %llu", t.moved, (unsigned long long)t.moved_from, (unsigned long long)t.moved_at);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 1 << 20, sizeof(buf), 512, 42, 2, &t);
+	check(t.stale == 8, "sig: another pass is stale", "%u stale", t.stale);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 1 << 20, sizeof(buf), 512, 43, 1, &t);
+	check(t.foreign == 8, "sig: another run's salt is foreign", "%u foreign", t.foreign);
+	memcpy(other, buf, sizeof(buf));
+	other[700] ^= 1;       /* the stream of sector 1 */
+	other[1024 + 20] ^= 1; /* the header of sector 2 */
+	memset(other + 3072, 0, 512);
+	memset(&t, 0, sizeof(t));
+	sig_check(other, 1 << 20, sizeof(other), 512, 42, 1, &t);
+	check(t.good == 5 && t.foreign == 3, "sig: a flipped bit or zeros are foreign", "%u good %u foreign", t.good, t.foreign);
+}
+
+void unit_lib(void)
+{
+	test_sig();
+	test_svg_degenerate();
+	test_parse_size();
+	test_parse_time();
+	test_format();
+	test_json_read();
+}
