@@ -565,11 +565,23 @@ static int prepare(struct run *r, struct fb_err *e)
 	return journaled(c) ? preserve_device(r, e) : 0;
 }
 
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
 /* A test or program: announce, save, run, print. */
 static int run_test(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
 	struct vm_run how = { .stop = &stop_requested, .plan = &r->plan };
+
+	/* signatures (sig-write, sig-read) carry a salt of this run's own */
+	if (getrandom(&how.salt, sizeof(how.salt), 0) != sizeof(how.salt))
+		how.salt = (uint64_t)now_ns();
 	struct print_ctx p = { .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
 	struct progress pr;
 	int rc;
@@ -617,14 +629,6 @@ static int announce_capacity(void *ctx, const struct capacity_plan *p)
 		(unsigned long long)p->scratch_off, (unsigned long long)(p->scratch_off + p->scratch_len - 1), scratch,
 		r->journal_path);
 	return 0;
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 /* --auto --write: a quick capacity check at the start of its write plan:

@@ -208,3 +208,55 @@ int plot_capacity(FILE *f, const char *device, const struct capacity_report *r)
 		"</g>\n</svg>\n");
 	return ferror(f) ? -1 : 0;
 }
+
+/* ------------------------------------------------------------ --program */
+
+static void signature_lines(FILE *f, const struct vm_result *r)
+{
+	if (r->op && (r->op->code == VM_SIG_READ || r->op->code == VM_SIG_WRITE)) {
+		const struct sig_tally *t = &r->st.sig;
+		char len[32], ns[32];
+		format_size(len, sizeof(len), r->len);
+		format_time(ns, sizeof(ns), r->value);
+		fprintf(f, "%s %llu\t%s", vm_opcode_name(r->op->code), (unsigned long long)r->off, len);
+		if (r->op->code == VM_SIG_READ) {
+			fprintf(f, "\tgood %u\tmoved %u\tstale %u\tforeign %u", t->good, t->moved, t->stale, t->foreign);
+			if (t->moved)
+				fprintf(f, "\tfrom %llu", (unsigned long long)t->moved_from);
+		}
+		fprintf(f, "\t%s\n", ns);
+	}
+	for (size_t i = 0; i < r->nkid; i++)
+		signature_lines(f, &r->kid[i]);
+}
+
+void report_signatures(FILE *f, const struct vm_result *root, const struct print_ctx *p)
+{
+	(void)p;
+	signature_lines(f, root);
+}
+
+static void signature_objects(struct json *j, const struct vm_result *r)
+{
+	if (r->op && (r->op->code == VM_SIG_READ || r->op->code == VM_SIG_WRITE)) {
+		const struct sig_tally *t = &r->st.sig;
+		json_object(j, NULL);
+		json_members(j, (const struct json_member[]){
+			{ "op", JM_STRING, .string = vm_opcode_name(r->op->code) }, { "offset", JM_UINT, .uint = r->off },
+			{ "length", JM_UINT, .uint = r->len }, { "ns", JM_NUMBER, .number = r->value }, JM_END });
+		if (r->op->code == VM_SIG_READ)
+			json_members(j, (const struct json_member[]){
+				{ "good", JM_UINT, .uint = t->good }, { "moved", JM_UINT, .uint = t->moved },
+				{ "moved_from", JM_UINT, .uint = t->moved_from }, { "stale", JM_UINT, .uint = t->stale },
+				{ "foreign", JM_UINT, .uint = t->foreign }, JM_END });
+		json_end(j);
+	}
+	for (size_t i = 0; i < r->nkid; i++)
+		signature_objects(j, &r->kid[i]);
+}
+
+/* The objects of the "results" array the JSON report opens. */
+void json_results_signatures(struct json *j, const struct vm_result *root)
+{
+	signature_objects(j, root);
+}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "auto/capacity.h"
+#include "prog/printer.h"
 #include "report/identity.h"
 
 void report_capacity_text(FILE *f, const struct identity *id, const struct capacity_report *r, double wall_ns);
@@ -15,6 +16,13 @@ void report_capacity_json(FILE *f, const struct identity *id, const struct capac
 void report_capacity_summary(FILE *f, const struct identity *id, const struct capacity_report *r);
 /* The map: 0, or -1 when there is nothing to draw. */
 int plot_capacity(FILE *f, const char *device, const struct capacity_report *r);
+
+/* The "signatures" format of --program: one line (JSON: one object) per
+ * signature request kept, with what its sectors held:
+ * "sig-read 1048576\t4KiB\tgood 8\tmoved 0\tstale 0\tforeign 0\t735µs" */
+text_printer report_signatures;
+struct json;
+void json_results_signatures(struct json *j, const struct vm_result *root);
 
 /* The state of [lo, hi) on the map: '+' kept, 'x' lost, '~' reaches other
  * flash, '.' not probed (shared by the text map and the plot). */

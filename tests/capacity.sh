@@ -119,3 +119,16 @@ if "$FB" -A --write sim:sd-4m > auto.out 2> auto.err && grep -q 'checks the capa
 else
 	fail "auto --write on a genuine card: checked, then measured as before" "$(cat auto.err)"
 fi
+
+# --program with signatures: a card that wraps at 64 MiB shows the moved sectors
+printf '%s\n' 'format signatures' 'seq keep' '  len 8k keep' '    pattern 1 keep' '      off-list 0,64M keep' \
+	'        sig-write' '  len 8k keep' '    pattern 1 keep' '      off-list 0,64M,128M keep' '        sig-read' > sig.fbp
+if "$FB" --program sig.fbp --write sim:size=256M,real=64M,fake=wrap > sig.out 2> /dev/null &&
+	LC_ALL=C grep -qxP 'sig-read 0\t8KiB\tgood 0\tmoved 16\tstale 0\tforeign 0\tfrom 67108864\t\S+' sig.out &&
+	LC_ALL=C grep -qxP 'sig-read 67108864\t8KiB\tgood 16\tmoved 0\tstale 0\tforeign 0\t\S+' sig.out &&
+	[ "$(grep -c '^sig-write' sig.out)" = 2 ]; then
+	pass "program format signatures: what each read found, moved sectors named"
+else
+	fail "program format signatures: what each read found, moved sectors named" "$(cat sig.out)"
+fi
+expect_error "program: sig-write needs --write" 2 "writes to the device: add --write" "$FB" --program sig.fbp sim:size=256M
