@@ -11,7 +11,7 @@
 #include "lib/err.h"
 #include "lib/json.h"
 
-static int dev_is_sim(const char *path)
+int dev_is_sim(const char *path)
 {
 	return strncmp(path, "sim:", 4) == 0;
 }

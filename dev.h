@@ -64,6 +64,8 @@ struct dev_ops {
  * it is never created or truncated.  Returns 0 or -1 with e filled. */
 int dev_open(struct dev **out, const char *path, enum dev_mode mode, struct fb_err *e);
 void dev_close(struct dev *d);
+/* Does path name a simulated device ("sim:...")? */
+int dev_is_sim(const char *path);
 
 uint64_t dev_size(const struct dev *d);
 unsigned dev_sector(const struct dev *d);          /* logical sector */

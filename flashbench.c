@@ -346,7 +346,7 @@ static int do_restore(const struct cli *c)
 }
 
 /* Put the saved ranges back; a second signal does not interrupt this. */
-static int finish_journal(struct dev *d, struct fb_err *e)
+static int finish_journal(struct dev *d, const struct cli *c, struct fb_err *e)
 {
 	uint64_t bytes = 0;
 	char sz[32];
@@ -358,8 +358,8 @@ static int finish_journal(struct dev *d, struct fb_err *e)
 	rc = dev_preserve_finish(d, &bytes, e) < 0 ? -1 : 0;
 	if (!rc) {
 		format_size(sz, sizeof(sz), bytes);
-		fprintf(stderr, "flashbench: --preserve: put back %llu bytes (%s) and verified them\n",
-			(unsigned long long)bytes, sz);
+		fprintf(stderr, "flashbench: %s: put back %llu bytes (%s) and verified them\n",
+			c->mode == RUN_CAPACITY ? "--capacity" : "--preserve", (unsigned long long)bytes, sz);
 	}
 	return rc;
 }
@@ -517,13 +517,27 @@ static int name_reach(const struct cli *c, struct fb_err *e)
 	return -1;
 }
 
+/* Where the journal goes when --preserve names none: ./flashbench-NAME.journal;
+ * for a simulated card, whose data live in this process, a file of this
+ * run's own in $TMPDIR (two runs on one spec never meet, and the current
+ * directory is left alone). */
+static void default_journal(const struct cli *c, char *buf, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (dev_is_sim(c->device))
+		snprintf(buf, len, "%s/flashbench-sim-%d.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid());
+	else
+		journal_default_path(c->device, buf, len);
+}
+
 /* Everything before the first request: outputs, safety, the device, the
  * program and its plan, the journal. */
 static int prepare(struct run *r, struct fb_err *e)
 {
 	struct cli *c = &r->c;
 
-	journal_default_path(c->device, r->journal_path, sizeof(r->journal_path));
+	default_journal(c, r->journal_path, sizeof(r->journal_path));
 	if (check_outputs(c, c->preserve && c->journal ? c->journal : r->journal_path, e))
 		return -1;
 	/* refuse a used device, or one with an unfinished journal, before
@@ -687,8 +701,9 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 			     "writes could land on other flash (flashbench --capacity %s says more)", r->c.device,
 			     cap_kind_title[cr->kind], cr->usable.at_most ? "at most " : "", a, b, r->c.device);
 	} else if (!rc) {
+		format_time(a, sizeof(a), cr->device_ns);
 		fprintf(stderr, "flashbench: no fake capacity seen (a cache that hides one is left to --capacity); the "
-			"check's data are back\n");
+			"check's data are back (it took %s%s)\n", a, cr->virtual_clock ? " of device time" : "");
 	}
 	free(cr);
 	return rc;
@@ -718,7 +733,7 @@ static int run_capacity(struct run *r, struct fb_err *e)
 	rc = capacity_check(r->d, &o, cr, e);
 	progress_end(&pr);
 	saved = j ? journal_saved(j) : 0;
-	if (rc || finish_journal(r->d, e)) {
+	if (rc || finish_journal(r->d, c, e)) {
 		free(cr);
 		return -1;
 	}
@@ -750,7 +765,7 @@ static int run_capacity(struct run *r, struct fb_err *e)
 /* Put the data back, then the results in place. */
 static int finish(struct run *r, struct fb_err *e)
 {
-	return finish_journal(r->d, e) || commit_out(&r->of, e) ? -1 : 0;
+	return finish_journal(r->d, &r->c, e) || commit_out(&r->of, e) ? -1 : 0;
 }
 
 static void release(struct run *r)
@@ -766,7 +781,7 @@ static int fail(struct run *r, struct fb_err *e)
 {
 	if (r->d && dev_journal(r->d)) {
 		struct fb_err why = *e;
-		if (finish_journal(r->d, &why))
+		if (finish_journal(r->d, &r->c, &why))
 			fprintf(stderr, "flashbench: %s\n", why.msg);
 		else
 			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg),

@@ -16,13 +16,13 @@ mask() { sed -E 's/, took [^ ]+$/, took X/'; }
 (cd "$ROOT" && golden "capacity fake-wrap report golden" capacity-fake-wrap.out cat "$TMP/wrap.out")
 
 if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start, 4KiB at up to 256 places anywhere on sim:fake-drop, and 256MiB over bytes' drop.err &&
-	grep -q 'every range is saved to flashbench-sim_fake-drop.journal first and put back at the end$' drop.err &&
-	grep -q 'put back [0-9]* bytes .* and verified them' drop.err; then
+	grep -qE 'every range is saved to .*/flashbench-sim-[0-9]+\.journal first and put back at the end$' drop.err &&
+	grep -q '^flashbench: --capacity: put back [0-9]* bytes .* and verified them' drop.err; then
 	pass "capacity announces what it may write, and puts it back"
 else
 	fail "capacity announces what it may write, and puts it back" "$(cat drop.err)"
 fi
-if ! ls ./*.journal "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; then
+if ! ls ./*.journal "${TMPDIR:-/tmp}"/flashbench-sim-*.journal "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; then
 	pass "capacity leaves no journal or index entry behind"
 else
 	fail "capacity leaves no journal or index entry behind" "$(ls ./*.journal "$FLASHBENCH_STATE_DIR" 2>&1)"
@@ -83,11 +83,13 @@ else
 	fail "capacity: a refused run leaves no journal" "$(ls ./*.journal)"
 fi
 
-# an unfinished journal of this card is refused, and --restore takes it
-printf 'not a journal' > flashbench-sim_fake-drop.journal
+# --preserve=FILE names the journal: a file that is there is never overwritten
+printf 'not a journal' > taken.journal
 expect_error "capacity: refuses to overwrite what is at the journal's path" 2 "not a flashbench journal" \
-	"$FB" -C sim:fake-drop
-rm -f flashbench-sim_fake-drop.journal
+	"$FB" -C --preserve=taken.journal sim:fake-drop
+[ "$(cat taken.journal)" = 'not a journal' ] && pass "capacity: the file at the journal's path is left as it was" ||
+	fail "capacity: the file at the journal's path is left as it was" "$(head -c 100 taken.journal)"
+rm -f taken.journal
 
 # Ctrl-C: stopped at its first write, everything is put back
 "$FB" -C --progress sim:size=64G > /dev/null 2> int.err &
