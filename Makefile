@@ -13,6 +13,7 @@ PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 DATADIR = $(PREFIX)/share/flashbench
+DOCDIR = $(PREFIX)/share/doc/flashbench
 COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -128,16 +129,21 @@ bench: all bench/peakrss bench/rawread
 	@bench/run
 
 # The scripts are installed as flashbench-NAME, told where their library
-# (scripts/lib.sh) is installed.
+# (scripts/lib.sh) is installed; the manual pages name the installed paths
+# (/usr/share/... in the source, PREFIX/share/... once installed); the README
+# goes to DOCDIR compressed (as Debian's policy wants it, and the same path
+# with or without the package).
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 flashbench $(DESTDIR)$(BINDIR)/flashbench
 	install -m 755 erase $(DESTDIR)$(BINDIR)/flashbench-erase
 	install -d $(DESTDIR)$(MANDIR)
-	install -m 644 flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
-	install -m 644 erase.1 $(DESTDIR)$(MANDIR)/flashbench-erase.1
-	install -m 644 flashbench-report.1 flashbench-open-au-sweep.1 $(DESTDIR)$(MANDIR)/
-	install -d $(DESTDIR)$(DATADIR)/programs $(DESTDIR)$(COMPLETIONDIR)
+	for m in flashbench:flashbench erase:flashbench-erase flashbench-report:flashbench-report \
+		flashbench-open-au-sweep:flashbench-open-au-sweep; do \
+		sed -e 's|/usr/share/flashbench|$(DATADIR)|g' -e 's|/usr/share/doc/flashbench|$(DOCDIR)|g' \
+			$${m%%:*}.1 > $(DESTDIR)$(MANDIR)/$${m#*:}.1 && chmod 644 $(DESTDIR)$(MANDIR)/$${m#*:}.1 || exit 1; done
+	install -d $(DESTDIR)$(DATADIR)/programs $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(DOCDIR)
+	gzip -9n < README > $(DESTDIR)$(DOCDIR)/README.gz && chmod 644 $(DESTDIR)$(DOCDIR)/README.gz
 	install -m 644 scripts/lib.sh $(DESTDIR)$(DATADIR)/lib.sh
 	for s in report open-au-sweep; do \
 		sed 's|^lib=.*|lib=$(DATADIR)/lib.sh|' scripts/$$s.sh > $(DESTDIR)$(BINDIR)/flashbench-$$s && \

@@ -6,8 +6,10 @@
 # binary), so the completion follows the option table; tests/completion.sh
 # checks it against --help.  Devices: whole disks first, then partitions.
 
-_flashbench_sysfs=/sys
-declare -A _flashbench_script_opts
+# bash-completion's loader sources this file inside a function: every
+# variable is declared global (-g), or it would vanish when that returns
+declare -g _flashbench_sysfs=/sys
+declare -gA _flashbench_script_opts
 
 # _flashbench_learn CMD: options and presets from CMD --help, into
 # _flashbench_opts (words), _flashbench_arg[OPTION]=KIND (SIZE, N, FILE, ...,
@@ -113,7 +115,7 @@ _flashbench() {
 		return
 	fi
 	kind=${_flashbench_arg[$prev]-}
-	if [[ -n $kind && $kind != \?* && $prev != --* ]]; then # -b SIZE, -o FILE
+	if [[ -n $kind && $kind != \?* ]]; then # -b SIZE, -o FILE, --plot FILE.svg
 		_flashbench_value "$kind" "$word" "$prev"
 		return
 	fi
@@ -157,15 +159,18 @@ _flashbench_erase() {
 
 # the scripts' options (tests/completion.sh checks them against their --help)
 _flashbench_script_opts=(
-	[report]="--write --preserve --help -h"
-	[open-au-sweep]="-e -b -n --linear --random --preserve --help -h"
+	[report]="--write --preserve --help -h --version"
+	[open-au-sweep]="-e -b -n --linear --random --preserve --help -h --version"
 )
 # the scripts: an option, then a device
 _flashbench_script() {
 	local word prev name=${1##*/}
 	COMPREPLY=()
 	_flashbench_words
-	case $prev in -e | -b | -n) return ;; esac
+	case $prev in
+	-e | -b) _flashbench_value SIZE "$word"; return ;;
+	-n) return ;;
+	esac
 	if [[ $word == -* ]]; then
 		name=${name#flashbench-}
 		# shellcheck disable=SC2086 # a list of words

@@ -91,12 +91,29 @@ int dev_read(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 	return d->ops->read ? d->ops->read(d, off, len, ns) : dev_read(d->lower, off, len, ns);
 }
 
+void dev_written(const struct dev *d, struct dev_tally *t)
+{
+	*t = d->written;
+}
+
+static void tally(struct dev *d, uint64_t off, uint64_t len, uint64_t bytes)
+{
+	struct dev_tally *t = &d->written;
+
+	if (t->lo == t->hi || off < t->lo)
+		t->lo = off;
+	if (off + len > t->hi)
+		t->hi = off + len;
+	t->bytes += bytes;
+}
+
 int dev_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns)
 {
 	int rc = in_range(d, off, len);
 
 	if (rc)
 		return rc;
+	tally(d, off, len, len);
 	return d->ops->write ? d->ops->write(d, off, len, pattern, ns) : dev_write(d->lower, off, len, pattern, ns);
 }
 
@@ -108,6 +125,7 @@ int dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 		rc = -EOPNOTSUPP;
 	if (rc)
 		return rc;
+	tally(d, off, len, 0);
 	return d->ops->discard ? d->ops->discard(d, off, len, ns) : dev_discard(d->lower, off, len, ns);
 }
 
@@ -125,6 +143,7 @@ int dev_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, u
 		rc = -EINVAL;
 	if (rc)
 		return rc;
+	tally(d, off, len, len);
 	return d->ops->write_data ? d->ops->write_data(d, off, len, buf, ns) : dev_write_data(d->lower, off, len, buf, ns);
 }
 

@@ -86,6 +86,14 @@ int dev_prepare(struct dev *d, uint64_t max_len, struct fb_err *e);
  * preserve layer, which saves the ranges prog writes and syncs the journal. */
 int dev_will_write(struct dev *d, const struct vm_op *prog, struct fb_err *e);
 
+/* What write and discard requests made through d so far: bytes written,
+ * and the range they touched (lo == hi: none), counted as each request is
+ * made (a request that fails may have written part of its range). */
+struct dev_tally {
+	uint64_t bytes, lo, hi;
+};
+void dev_written(const struct dev *d, struct dev_tally *t);
+
 /* Timed requests: 0 and *ns, or -errno.  pattern is the byte written. */
 int dev_read(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
 int dev_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns);

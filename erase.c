@@ -1,6 +1,8 @@
-/* erase.c — the `erase DEVICE START LENGTH` helper: discards a range of a
- * block device with BLKDISCARD, after the same safety checks as the write
- * tests (refused on a mounted or otherwise used device). */
+/* erase.c — the `erase DEVICE START LENGTH` helper (flashbench-erase when
+ * installed): discards a range of a block device with BLKDISCARD, after the
+ * same safety checks as the write tests (refused on a mounted or otherwise
+ * used device).  Help and errors use the name it was called by. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,18 +11,23 @@
 #include "lib/err.h"
 #include "guard/safety.h"
 #include "lib/units.h"
+#include "lib/version.h"
+
+static const char *me = "erase";
 
 static void usage(FILE *f)
 {
-	fputs("Usage: erase DEVICE START LENGTH\n"
-	      "Discard (BLKDISCARD) LENGTH bytes of DEVICE from START; the data there is lost.\n"
-	      "Sizes take suffixes: 512, 24k, 4M, 1.5G.  Both must be multiples of the sector size.\n"
-	      "Exit status: 0 success, 1 device error, 2 usage error.\n", f);
+	fprintf(f, "Usage: %s DEVICE START LENGTH\n"
+		"       %s --help | --version\n"
+		"Discard (BLKDISCARD) LENGTH bytes of DEVICE from START; the data there is lost.\n"
+		"Sizes take suffixes: 512, 24k, 4M, 1.5G.  Both must be multiples of the sector size.\n"
+		"Refused on a device that is mounted, used as swap or held (like flashbench's write tests).\n"
+		"Exit status: 0 success, 1 device error, 2 usage error.\n", me, me);
 }
 
 static int fail(const struct fb_err *e)
 {
-	fprintf(stderr, "erase: %s\n", e->msg);
+	fprintf(stderr, "%s: %s\n", me, e->msg);
 	return e->status;
 }
 
@@ -33,13 +40,28 @@ int main(int argc, char **argv)
 	char sz[32];
 	int rc;
 
-	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		usage(stdout);
-		return 0;
-	}
+	if (argc > 0 && argv[0][0])
+		me = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	/* --help and --version win over the other arguments, as in flashbench */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--version")) {
+			printf("%s (flashbench) %s\n", me, FLASHBENCH_VERSION);
+			return 0;
+		}
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && (argv[i][1] == '-' || isalpha((unsigned char)argv[i][1]))) {
+			fb_fail(&e, EXIT_USAGE, "unknown option '%s' (usage: %s DEVICE START LENGTH, or --help)", argv[i],
+				me);
+			return fail(&e);
+		}
 	if (argc != 4) {
-		fb_fail(&e, EXIT_USAGE, "expected DEVICE START LENGTH, got %d argument%s (usage: erase DEVICE START LENGTH)",
-			argc - 1, argc == 2 ? "" : "s");
+		fb_fail(&e, EXIT_USAGE, "expected DEVICE START LENGTH, got %d argument%s (usage: %s DEVICE START LENGTH)",
+			argc - 1, argc == 2 ? "" : "s", me);
 		return fail(&e);
 	}
 	if (parse_size(argv[2], &start, &why)) {

@@ -12,7 +12,6 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "auto/capacity.h"
@@ -147,14 +146,18 @@ static void announce(const struct cli *c, const struct vm_plan *p)
 		c->device, range, total);
 }
 
+/* stop_requested: 0, or the signal that asked the run to stop (SIGINT,
+ * SIGTERM, SIGHUP), or STOP_OUTPUT when the results could not be written
+ * (a reader that went away, a full disk): the VM stops at its next request
+ * either way, and the run then ends as the cause wants. */
+#define STOP_OUTPUT (-1)
 static volatile sig_atomic_t stop_requested, restoring;
 
 static void on_signal(int sig)
 {
 	static const char msg[] = "flashbench: putting the saved data back; this is not interrupted, please wait\n";
 
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
 	if (restoring)
 		(void)!write(2, msg, sizeof(msg) - 1);
 }
@@ -170,11 +173,37 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	/* a reader that went away is a write error, reported after the saved
-	 * data are put back, not a silent death before */
+	/* a reader that went away is a write error (EPIPE), seen where the
+	 * results are written: the run stops, the saved data go back, then it
+	 * ends quietly as filters do */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 	outfile_watch(&stop_requested);
+}
+
+/* End as the signal sig would have ended us (after the cleanup), so that a
+ * shell sees 128 + sig and a loop around us stops on Ctrl-C too. */
+static int end_by_signal(int sig)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	fflush(stdout);
+	fflush(stderr);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	return 128 + sig;
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
 }
 
 /* Commit an output file; one stopped by a signal says so. */
@@ -187,7 +216,7 @@ static int commit(struct outfile *o, struct fb_err *e)
 	memcpy(target, o->target, sizeof(target));
 	if (!outfile_commit(o, e))
 		return 0;
-	if (stop_requested)
+	if (stop_requested > 0)
 		fb_fail(e, EXIT_DEVICE, "stopped by a signal while writing %s=%s%s", opt, target,
 			in_place ? "" : " (it was left as it was)");
 	return -1;
@@ -230,7 +259,7 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
 
 	if (outfile_open(&o, "--plot", c->plot, e))
 		return -1;
-	if (r ? plot_auto(o.f, c->device, r) : c->kind->plot(o.f, res, &p)) {
+	if (r ? plot_auto(o.f, "--auto", c->device, r) : c->kind->plot(o.f, res, &p)) {
 		outfile_abort(&o);
 		return fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw (no rows, or none above zero)",
 			       c->plot);
@@ -238,14 +267,10 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
 	return commit(&o, e);
 }
 
-/* Does the run keep a journal (--preserve, or --capacity always)? */
-static int journaled(const struct cli *c)
-{
-	return c->preserve || c->mode == RUN_CAPACITY;
-}
-
 /* Every file the run writes can be written, and none is the device under
  * test: checked before anything runs. */
+static int journaled(const struct cli *c);
+
 static int check_outputs(const struct cli *c, const char *journal_path, struct fb_err *e)
 {
 	const char *device = c->device ? c->device : "";
@@ -257,6 +282,12 @@ static int check_outputs(const struct cli *c, const char *journal_path, struct f
 	       (c->out && j && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
 	       (c->plot && j && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
 		       ? -1 : 0;
+}
+
+/* Does the run keep a journal (--preserve, or --capacity always)? */
+static int journaled(const struct cli *c)
+{
+	return c->preserve || c->mode == RUN_CAPACITY;
 }
 
 /* No output lands on a file the run reads (--compare's, --analyze's or
@@ -277,44 +308,6 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 			if (outfile_check_input(opt[o], path[o], c->files[i], e))
 				return -1;
 	}
-	return 0;
-}
-
-static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
-
-static int run_auto(const struct cli *c, struct dev *d, FILE *out, void *run, struct fb_err *e)
-{
-	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
-				  .ctx = (void *)c, .capacity = auto_capacity, .capacity_ctx = run };
-	struct auto_report *r = malloc(sizeof(*r));
-	struct identity id;
-	double t0 = wall_ns();
-	struct progress pr;
-
-	if (!r)
-		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	o.progress = progress_start(&pr, "--auto", 0, c->progress);
-	o.progress_ctx = &pr;
-	o.budget_ns = c->budget_ns;
-	o.read_speed = c->summary;
-	if (characterize(d, &o, r, e)) {
-		progress_end(&pr);
-		free(r);
-		return -1;
-	}
-	progress_end(&pr);
-	identify(c, d, &id);
-	if (c->summary)
-		summary_line(out, &id, r);
-	else if (c->json)
-		report_auto_json(out, &id, r, c->write, wall_ns() - t0);
-	else
-		report_auto_text(out, &id, r, c->write, wall_ns() - t0);
-	if (c->plot && write_plot(c, NULL, r, e)) {
-		free(r);
-		return -1;
-	}
-	free(r);
 	return 0;
 }
 
@@ -458,7 +451,7 @@ static int run_analyze(const struct cli *c)
 			report_analyze_json(out.f ? out.f : stdout, name, t, s);
 		else
 			report_analyze_text(out.f ? out.f : stdout, name, t, s);
-		if (plot.f && plot_auto(plot.f, name, &s->r))
+		if (plot.f && plot_auto(plot.f, "--analyze", stdin_ ? "standard input" : name, &s->r))
 			rc = fb_fail(&e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
 	}
 	if (in && in != stdin)
@@ -480,6 +473,12 @@ struct run {
 	struct outfile of;
 	FILE *out;
 	char journal_path[4096];
+	struct print_ctx p;        /* what the text printers know */
+	struct progress pr;
+	size_t rows;               /* rows measured (and printed, as text) so far */
+	int out_error;             /* errno of a failed write of the results */
+	int stopped;               /* a signal stopped the run: what was complete was written */
+	const char *stopped_in;    /* --auto: the part it stopped in */
 };
 
 /* --preserve: a journal, and the device wrapped in the layer that saves
@@ -526,7 +525,7 @@ static void default_journal(const struct cli *c, char *buf, size_t len)
 	const char *tmp = getenv("TMPDIR");
 
 	if (dev_is_sim(c->device))
-		snprintf(buf, len, "%s/flashbench-sim-%d.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid());
+		snprintf(buf, len, "%s/flashbench-sim.%d.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid());
 	else
 		journal_default_path(c->device, buf, len);
 }
@@ -579,27 +578,112 @@ static int prepare(struct run *r, struct fb_err *e)
 	return journaled(c) ? preserve_device(r, e) : 0;
 }
 
-static double now_ns(void)
+/* The VM finished a result node: a row of the test's text is printed and
+ * flushed at once (people watch a sweep and stop it once it has
+ * collapsed); JSON and charts wait for the end. */
+static void row_done(void *ctx, const struct vm_result *node, unsigned depth, int first_path)
 {
-	struct timespec ts;
+	struct run *r = ctx;
+	const struct test_kind *k = r->c.kind;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	if (!k->row || depth != k->row_depth || !first_path)
+		return;
+	r->rows++;
+	if (r->c.json || r->out_error)
+		return;
+	if (r->pr.shown && isatty(fileno(r->out)))
+		progress_end(&r->pr); /* the row goes where the progress line was */
+	errno = 0;
+	k->row(r->out, node, &r->p);
+	if (fflush(r->out) || ferror(r->out)) {
+		r->out_error = errno ? errno : EIO;
+		if (!stop_requested)
+			stop_requested = STOP_OUTPUT;
+	}
 }
 
-/* A test or program: announce, save, run, print. */
+static void test_progress(void *ctx, uint64_t done)
+{
+	struct run *r = ctx;
+	struct progress_now now = { .done = done, .total = r->plan.requests, .share = -1, .writes = cli_writes(&r->c) };
+	struct dev_tally t;
+
+	dev_written(r->d, &t);
+	now.written = t.bytes;
+	progress_update(&r->pr, &now);
+}
+
+static void auto_progress(void *ctx, const struct auto_progress *a)
+{
+	struct run *r = ctx;
+	struct progress_now now = { .done = a->requests, .part = auto_phase_title[a->phase], .part_no = a->phase + 1,
+				    .parts = a->phases > 1 ? a->phases : 0, .share = a->share, .writes = r->c.write,
+				    .written = a->bytes_written };
+
+	progress_update(&r->pr, &now);
+}
+
+/* Writing the results failed (r->out_error): why, for the error line. */
+static int out_failed(struct run *r, struct fb_err *e)
+{
+	const char *where = r->c.out ? r->c.out : "standard output";
+
+	if (stop_requested > 0)
+		return fb_fail(e, EXIT_DEVICE, "stopped by a signal while writing the results to %s", where);
+	return fb_fail(e, EXIT_DEVICE, "cannot write the results to %s: %s", where, strerror(r->out_error));
+}
+
+static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
+
+/* --auto: the plan, then its report (what it finished, after a stop). */
+static int run_auto(struct run *run, struct fb_err *e)
+{
+	const struct cli *c = &run->c;
+	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
+				  .ctx = (void *)c, .progress_ctx = run, .budget_ns = c->budget_ns,
+				  .read_speed = c->summary, .capacity = auto_capacity, .capacity_ctx = run };
+	struct auto_report *r = malloc(sizeof(*r));
+	struct identity id;
+	double t0 = wall_ns();
+	int rc = 0;
+
+	if (!r)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	if (progress_start(&run->pr, "--auto", c->progress))
+		o.progress = auto_progress;
+	rc = characterize(run->d, &o, r, e);
+	progress_end(&run->pr);
+	if (rc) {
+		free(r);
+		return -1;
+	}
+	run->stopped = r->interrupted;
+	run->stopped_in = r->interrupted ? auto_phase_title[r->stopped_in] : NULL;
+	identify(c, run->d, &id);
+	if (c->summary) {
+		summary_line(run->out, &id, r);
+	} else if (c->json) {
+		report_auto_json(run->out, &id, r, c->write, wall_ns() - t0);
+	} else {
+		report_auto_text(run->out, &id, r, c->write, wall_ns() - t0);
+	}
+	if (c->plot && (!r->interrupted || r->nrows))
+		rc = write_plot(c, NULL, r, e);
+	free(r);
+	return rc;
+}
+
+/* A test or program: announce, save, run, print (rows as they come). */
 static int run_test(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
-	struct vm_run how = { .stop = &stop_requested, .plan = &r->plan };
+	struct vm_run how = { .stop = &stop_requested, .plan = &r->plan, .on_result = row_done, .result_ctx = r,
+			      .keep_partial = 1 };
+	int rc;
 
 	/* signatures (sig-write, sig-read) carry a salt of this run's own */
 	if (getrandom(&how.salt, sizeof(how.salt), 0) != sizeof(how.salt))
-		how.salt = (uint64_t)now_ns();
-	struct print_ctx p = { .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
-	struct progress pr;
-	int rc;
-
+		how.salt = (uint64_t)wall_ns();
 	if (cli_writes(c))
 		announce(c, &r->plan);
 	if (dev_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
@@ -610,21 +694,39 @@ static int run_test(struct run *r, struct fb_err *e)
 		fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s\n",
 			(unsigned long long)journal_saved(dev_journal(r->d)), sz, r->journal_path);
 	}
-	how.progress = progress_start(&pr, c->mode == RUN_PROGRAM ? "program" : c->kind->name, r->plan.requests,
-				      c->progress);
-	how.progress_ctx = &pr;
+	r->p = (struct print_ctx){ .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
+	if (progress_start(&r->pr, c->mode == RUN_PROGRAM ? "program" : c->kind->name, c->progress)) {
+		how.progress = test_progress;
+		how.progress_ctx = r;
+	}
 	rc = vm_run(r->prog, r->d, &how, &r->res, e);
-	progress_end(&pr);
-	if (rc)
+	progress_end(&r->pr);
+	if (r->out_error)
+		return out_failed(r, e);
+	if (rc && !stop_requested)
 		return -1;
+	if (rc) { /* stopped by a signal: the rows complete so far */
+		r->stopped = 1;
+		if (c->kind->row)
+			result_keep_rows(r->res, c->kind->row_depth, r->rows);
+	}
 	if (c->json) {
 		struct identity id;
+		struct vm_plan done = r->plan;
+		if (r->stopped) { /* what it wrote, not what it would have */
+			struct dev_tally t;
+			dev_written(r->d, &t);
+			done.write_lo = t.lo;
+			done.write_hi = t.hi;
+			done.bytes_written = t.bytes;
+		}
 		identify(c, r->d, &id);
-		report_test_json(r->out, c->kind, &id, &c->t, r->res, &r->plan);
-	} else {
-		c->kind->text(r->out, r->res, &p);
+		report_test_json(r->out, c->kind, &id, &c->t, r->stopped && !c->kind->row ? NULL : r->res, &done,
+				 r->stopped);
+	} else if (!c->kind->row && !r->stopped) {
+		c->kind->text(r->out, r->res, &r->p);
 	}
-	return c->plot ? write_plot(c, r->res, NULL, e) : 0;
+	return c->plot && (!r->stopped || r->rows) ? write_plot(c, r->res, NULL, e) : 0;
 }
 
 /* --capacity: say what may be written before the first write. */
@@ -643,6 +745,18 @@ static int announce_capacity(void *ctx, const struct capacity_plan *p)
 		(unsigned long long)p->scratch_off, (unsigned long long)(p->scratch_off + p->scratch_len - 1), scratch,
 		r->journal_path);
 	return 0;
+}
+
+/* --capacity's progress: requests so far and what was written */
+static void capacity_progress(void *ctx, uint64_t done)
+{
+	struct run *r = ctx;
+	struct dev_tally t;
+	struct progress_now now = { .done = done, .share = -1, .writes = 1 };
+
+	dev_written(r->d, &t);
+	now.written = t.bytes;
+	progress_update(&r->pr, &now);
 }
 
 /* --auto --write: a quick capacity check at the start of its write plan:
@@ -668,7 +782,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	if (!cr)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
-		o.salt = (uint64_t)now_ns();
+		o.salt = (uint64_t)wall_ns();
 	if (own && (journal_create(&j, r->journal_path, d, r->c.device, 64ULL << 20,
 				   r->c.preserve_volatile || (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK) ? JOURNAL_VOLATILE_OK : 0, e) ||
 		    dev_preserve(&lay, j, e))) {
@@ -719,8 +833,7 @@ static int run_capacity(struct run *r, struct fb_err *e)
 	struct capacity_report *cr = malloc(sizeof(*cr));
 	struct journal *j = dev_journal(r->d);
 	struct identity id;
-	struct progress pr;
-	double t0 = now_ns();
+	double t0 = wall_ns();
 	uint64_t saved;
 	int rc;
 
@@ -728,10 +841,12 @@ static int run_capacity(struct run *r, struct fb_err *e)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
 		o.salt = (uint64_t)t0 ^ (uint64_t)getpid() << 32;
-	o.progress = progress_start(&pr, "--capacity", 0, c->progress);
-	o.progress_ctx = &pr;
+	if (progress_start(&r->pr, "--capacity", c->progress)) {
+		o.progress = capacity_progress;
+		o.progress_ctx = r;
+	}
 	rc = capacity_check(r->d, &o, cr, e);
-	progress_end(&pr);
+	progress_end(&r->pr);
 	saved = j ? journal_saved(j) : 0;
 	if (rc || finish_journal(r->d, c, e)) {
 		free(cr);
@@ -744,9 +859,9 @@ static int run_capacity(struct run *r, struct fb_err *e)
 	if (c->summary)
 		report_capacity_summary(r->out, &id, cr);
 	else if (c->json)
-		report_capacity_json(r->out, &id, cr, now_ns() - t0);
+		report_capacity_json(r->out, &id, cr, wall_ns() - t0);
 	else
-		report_capacity_text(r->out, &id, cr, now_ns() - t0);
+		report_capacity_text(r->out, &id, cr, wall_ns() - t0);
 	if (c->plot) {
 		struct outfile o2;
 		if (outfile_open(&o2, "--plot", c->plot, e))
@@ -762,10 +877,21 @@ static int run_capacity(struct run *r, struct fb_err *e)
 	return rc;
 }
 
-/* Put the data back, then the results in place. */
+/* Put the data back, then the results in place (after a stop, only when
+ * something complete was written: else -o is left as it was). */
 static int finish(struct run *r, struct fb_err *e)
 {
-	return finish_journal(r->d, &r->c, e) || commit_out(&r->of, e) ? -1 : 0;
+	if (finish_journal(r->d, &r->c, e))
+		return -1;
+	if (r->stopped && r->of.f && !r->rows && r->c.mode != RUN_AUTO) {
+		outfile_abort(&r->of);
+		return 0;
+	}
+	if (!r->of.f && fflush(stdout)) {
+		r->out_error = errno;
+		return out_failed(r, e);
+	}
+	return r->of.f ? commit(&r->of, e) : 0;
 }
 
 static void release(struct run *r)
@@ -777,15 +903,72 @@ static void release(struct run *r)
 	dev_close(r->d);
 }
 
+/* What was written, and where: "24MiB (25165824 bytes) written within
+ * bytes 16777216 to 41943039 of /dev/sdb", or "nothing was written". */
+static void written_note(const struct run *r, char *buf, size_t len)
+{
+	struct dev_tally t = { 0, 0, 0 };
+	char sz[32];
+
+	if (r->d)
+		dev_written(r->d, &t);
+	if (t.hi <= t.lo) {
+		snprintf(buf, len, "nothing was written");
+		return;
+	}
+	format_size(sz, sizeof(sz), t.bytes);
+	snprintf(buf, len, "%s (%llu bytes) written within bytes %llu to %llu of %s", sz, (unsigned long long)t.bytes,
+		 (unsigned long long)t.lo, (unsigned long long)t.hi - 1, r->c.device);
+}
+
+/* The run was stopped by a signal and what it finished is written: say
+ * what is complete and what was written, and end as the signal would. */
+static int stopped(struct run *r, int put_back)
+{
+	int sig = stop_requested;
+	char what[160], wrote[256];
+
+	if (r->stopped_in)
+		snprintf(what, sizeof(what), "during its %s part: findings it had not finished say \"interrupted\"",
+			 r->stopped_in);
+	else if (r->c.kind && r->c.kind->row)
+		snprintf(what, sizeof(what), "after %zu complete row%s%s; the rest were not measured", r->rows,
+			 r->rows == 1 ? "" : "s", r->c.json ? " (JSON: \"interrupted\": true)" : "");
+	else
+		snprintf(what, sizeof(what), "before the program ended: no results%s",
+			 r->c.json ? " (JSON: \"interrupted\": true)" : "");
+	if (r->c.out && r->c.mode != RUN_AUTO && !r->rows)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "; --out=%s was left as it was", r->c.out);
+	written_note(r, wrote, sizeof(wrote));
+	fprintf(stderr, "flashbench: stopped by a signal (%s) %s; %s%s\n", signal_name(sig), what, wrote,
+		put_back ? "; the saved data were put back and verified" : "");
+	release(r);
+	return end_by_signal(sig);
+}
+
 static int fail(struct run *r, struct fb_err *e)
 {
+	int quiet = r->out_error == EPIPE && stop_requested <= 0;
+	char wrote[256];
+
 	if (r->d && dev_journal(r->d)) {
 		struct fb_err why = *e;
 		if (finish_journal(r->d, &r->c, &why))
 			fprintf(stderr, "flashbench: %s\n", why.msg);
-		else
+		else if (!quiet)
 			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg),
 				 "; the saved data were put back and verified");
+	}
+	if (quiet) { /* the reader went away (| head): it wanted no more */
+		release(r);
+		return end_by_signal(SIGPIPE);
+	}
+	if (stop_requested > 0) { /* stopped while writing the results */
+		written_note(r, wrote, sizeof(wrote));
+		snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), " (%s)", wrote);
+		fprintf(stderr, "flashbench: %s\n", e->msg);
+		release(r);
+		return end_by_signal(stop_requested);
 	}
 	release(r);
 	return die(e);
@@ -811,10 +994,13 @@ int main(int argc, char **argv)
 		return do_restore(&r.c);
 	r.out = stdout;
 	if (prepare(&r, &e) ||
-	    (r.c.mode == RUN_AUTO ? run_auto(&r.c, r.d, r.out, &r, &e) :
-	     r.c.mode == RUN_CAPACITY ? run_capacity(&r, &e) : run_test(&r, &e)) ||
-	    finish(&r, &e))
+	    (r.c.mode == RUN_AUTO ? run_auto(&r, &e) : r.c.mode == RUN_CAPACITY ? run_capacity(&r, &e) : run_test(&r, &e)))
 		return fail(&r, &e);
+	rc = r.d && dev_journal(r.d) != NULL;
+	if (finish(&r, &e))
+		return fail(&r, &e);
+	if (r.stopped || stop_requested > 0)
+		return stopped(&r, rc);
 	release(&r);
 	return 0;
 }

@@ -125,6 +125,8 @@ struct walk {
 	unsigned sector;
 	uint64_t done;
 	uint64_t steps;            /* planning: bodies run */
+	unsigned depth;            /* of the node running (the root: 0) */
+	int first_path;            /* it and every node above it are first kept children */
 	struct fb_err *e;
 	vm_write_fn on_write;      /* planning: told of every write */
 	void *on_write_ctx;
@@ -316,7 +318,16 @@ static int run_body(struct walk *w, const struct vm_op *op, const struct regs *r
 			kid = &node->kid[node->nkid++];
 		}
 		memset(kid, 0, sizeof(*kid));
-		rc = exec(w, op->body[i], *r, kid);
+		{
+			int parent_first = w->first_path;
+			w->first_path = parent_first && kid != &tmp && node->nkid == 1;
+			w->depth++;
+			rc = exec(w, op->body[i], *r, kid);
+			w->depth--;
+			w->first_path = parent_first;
+			if (!rc && kid != &tmp && w->how && w->how->on_result)
+				w->how->on_result(w->how->result_ctx, kid, w->depth + 1, parent_first);
+		}
 		vm_stats_add(&node->st, &kid->st);
 		reduce(red, kid->value);
 		if (kid == &tmp)
@@ -499,13 +510,14 @@ int vm_plan_writes(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
 int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 	   struct vm_result **out, struct fb_err *e)
 {
-	struct walk w = { .dev = d, .how = how, .size = dev_size(d), .sector = dev_sector(d), .e = e };
+	struct walk w = { .dev = d, .how = how, .size = dev_size(d), .sector = dev_sector(d), .e = e, .first_path = 1 };
 	struct vm_result *node = calloc(1, sizeof(*node));
 	struct vm_plan own;
 	const struct vm_plan *plan = how && how->plan ? how->plan : &own;
 	struct regs r = { 0, 0, 0, 0 };
 	int rc;
 
+	*out = NULL;
 	if (!node)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	/* the plan checks bounds and sizes the buffer; walk it only once */
@@ -516,12 +528,12 @@ int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 	}
 	rc = exec(&w, prog, r, node);
 	free(w.buf);
-	if (rc) {
+	if (rc && !(how && how->keep_partial)) {
 		vm_result_free(node);
-		return -1;
+		node = NULL;
 	}
 	*out = node;
-	return 0;
+	return rc ? -1 : 0;
 }
 
 void vm_plan_span(const struct vm_plan *p, uint64_t *lo, uint64_t *hi)

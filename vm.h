@@ -147,17 +147,29 @@ int vm_plan_writes(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
 
 /* Called after each request with the requests done so far (may be NULL). */
 typedef void (*vm_progress_fn)(void *ctx, uint64_t done);
+/* Called when a kept result node is complete, with its depth below the root
+ * (1: a child of the root) and whether every node above it is the first
+ * kept child of its parent (the path the output formats read their rows
+ * from).  The node may move once the call returns (its parent's children
+ * grow); this is how results reach the output while a program runs, and the
+ * VM itself never prints. */
+typedef void (*vm_result_fn)(void *ctx, const struct vm_result *node, unsigned depth, int first_path);
 
 struct vm_run {
 	const volatile sig_atomic_t *stop;  /* set by a signal: stop after this request */
 	uint64_t salt;                      /* the run's signatures (sig-write, sig-read) */
 	vm_progress_fn progress;
 	void *progress_ctx;
+	vm_result_fn on_result;             /* may be NULL */
+	void *result_ctx;
+	int keep_partial;                   /* on a failure, *out gets the tree so far */
 	const struct vm_plan *plan;         /* the caller's vm_plan of this program, if it made one */
 };
 
 /* Run the program.  The result tree is freed with vm_result_free.  Returns 0,
- * or -1 with e filled (an I/O error names the offset; a stop says so). */
+ * or -1 with e filled (an I/O error names the offset; a stop says so); then
+ * *out is NULL, or with keep_partial the tree as far as it got (each node
+ * on_result was told of is complete; the others may not be). */
 int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 	   struct vm_result **out, struct fb_err *e);
 void vm_result_free(struct vm_result *r);

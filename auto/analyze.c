@@ -266,9 +266,10 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 	}
 	page->determined = 1;
 	page->value = lv->unit;
-	finding_evidence(page, "with %s reads, crossing a %s boundary costs %s, crossing a %s boundary %s",
-			 fmt_size(a, bs), fmt_size(b, r[i].align), fmt_time(c, r[i].diff), fmt_size(d, r[i - 1].align),
-			 fmt_time(e, r[i - 1].diff));
+	fmt_size(b, r[i].align);
+	fmt_size(d, r[i - 1].align);
+	finding_evidence(page, "with %s reads, crossing %s %s boundary costs %s, crossing %s %s boundary %s",
+			 fmt_size(a, bs), article(b), b, fmt_time(c, r[i].diff), article(d), d, fmt_time(e, r[i - 1].diff));
 	if (n2 >= 2) {
 		size_t j = first_step(r2, n2, lv->step);
 		have2 = 1;
@@ -917,10 +918,11 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		finding_evidence(f, "every size down to %s takes the time its length predicts (%s for %s)",
 				 fmt_size(s1, t[n - 1].size), fmt_time(s2, t[n - 1].ns), fmt_size(s3, t[n - 1].size));
 	else
-		finding_evidence(f, "a %s write takes %s, about as long as a %s write (%s): smaller writes cost as "
+		finding_evidence(f, "%s %s write takes %s, about as long as %s %s write (%s): smaller writes cost as "
 				 "much as %s; larger ones a fixed %s plus their transfer",
-				 fmt_size(s1, t[best + 1].size), fmt_time(s2, t[best + 1].ns), fmt_size(s3, t[best].size), fmt_time(s4, t[best].ns),
-				 fmt_size(s5, t[best].size), fmt_time(s6, a));
+				 article(fmt_size(s1, t[best + 1].size)), s1, fmt_time(s2, t[best + 1].ns),
+				 article(fmt_size(s3, t[best].size)), s3, fmt_time(s4, t[best].ns), fmt_size(s5, t[best].size),
+				 fmt_time(s6, a));
 	finding_evidence(f, "%s writes run at %s; %s writes at %s", fmt_size(s1, t[best].size), r1, fmt_size(s2, t[0].size), r2);
 	finding_evidence(f, "the next best candidate, %s, explains the %zu sizes worse by %.0f (squared errors in units of their spread; high needs %.0f)",
 			 fmt_size(s1, t[alt].size), n, worst_alt, MINW_HIGH);
@@ -1290,7 +1292,7 @@ void recommend(const struct finding *erase, const struct finding *page, const st
 			 (unsigned long long)(e / (2 * mib)));
 	else
 		snprintf(r->f2fs, sizeof(r->f2fs), "mkfs.f2fs (default): its 2MiB segments cannot "
-			 "make up a %s section", fmt_size(a, e));
+			 "make up %s %s section", article(fmt_size(a, e)), a);
 	{
 		/* mkfs.vfat takes only powers of two up to 128 sectors: round down */
 		uint64_t cl = unit < 4096 ? 4096 : unit > 32768 ? 32768 : unit;

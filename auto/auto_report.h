@@ -15,11 +15,13 @@
 #define AUTO_MAX_LEVELS 40
 #define AUTO_MAX_TRIALS 48
 #define AUTO_MAX_FAT 32
+#define AUTO_MAX_BURST 2048    /* writes of the cache burst kept for the chart */
 
 /* The parts of --auto, each with what it cost. */
 enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR, PHASE_OPEN_RANDOM, PHASE_FAT,
 		  AUTO_PHASES };
-extern const char *const auto_phase_name[AUTO_PHASES];
+extern const char *const auto_phase_name[AUTO_PHASES];   /* JSON keys: "open_linear" */
+extern const char *const auto_phase_title[AUTO_PHASES];  /* for people: "open erase blocks, linear" */
 struct phase_cost {
 	uint64_t reads, writes, bytes_written;
 	double device_ns;
@@ -53,6 +55,8 @@ struct auto_report {
 	uint64_t cache;                     /* bytes a write cache absorbed (0: none seen) */
 	enum cache_verdict cache_verdict;   /* UNDECIDED: steady up to the largest sought */
 	struct write_cache wcache;          /* what the cache probe saw */
+	double burst_ns[AUTO_MAX_BURST];    /* its burst, write by write (every burst_every-th) */
+	size_t nburst, burst_every;
 	uint64_t warmup;                    /* bytes written before each write measurement */
 	/* --summary: bytes per second of 1 MiB reads in turn over 16 MiB from
 	 * the middle of the device (a quarter of a smaller one); NAN when not
@@ -65,6 +69,8 @@ struct auto_report {
 	struct phase_cost cost[AUTO_PHASES];
 	uint64_t budget_ns;                 /* --budget (0: none) */
 	unsigned cut, skipped;              /* phases (1 << phase) the budget cut short, or left out */
+	int interrupted;                    /* a signal stopped the run: findings not finished say so */
+	enum auto_phase stopped_in;         /* ... in this phase */
 };
 
 #endif

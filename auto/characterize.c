@@ -36,13 +36,35 @@ struct ctx {
 	struct vm_op *held;               /* the last program run: its results point into it */
 	enum auto_phase phase;            /* whose cost the next run is */
 	double deadline;                  /* --budget: device time at which this phase stops */
+	double phase_start;               /* device time when this phase started */
+	int findings_done;                /* every finding's phase ran */
 };
 
-/* progress across programs: add what earlier programs did */
+static const double phase_weight[AUTO_PHASES];
+
+/* Where the run is: the phases before this one are done, and this one has
+ * spent a share of its usual device time (phase_weight, in seconds on the
+ * sim presets; of its --budget share when there is one), at most 90%. */
 static void progress_total(void *ctx, uint64_t done)
 {
 	struct ctx *c = ctx;
-	c->o->progress(c->o->progress_ctx, c->r->reads + c->r->writes + done);
+	struct auto_progress now = { .phase = c->phase, .phases = c->o->write ? AUTO_PHASES : 1,
+				     .requests = c->r->reads + c->r->writes + done };
+	double all = 0, before = 0, expect = phase_weight[c->phase] * 1e9, in = 0;
+	struct dev_tally t;
+
+	for (int p = 0; p < (int)now.phases; p++)
+		all += phase_weight[p];
+	for (int p = 0; p < (int)c->phase; p++)
+		before += phase_weight[p];
+	if (c->o->budget_ns && c->deadline > c->phase_start)
+		expect = c->deadline - c->phase_start;
+	if (expect > 0)
+		in = fmin(0.9, c->r->cost[c->phase].device_ns / expect);
+	now.share = (before + in * phase_weight[c->phase]) / all;
+	dev_written(c->d, &t);
+	now.bytes_written = t.bytes;
+	c->o->progress(c->o->progress_ctx, &now);
 }
 
 /* Run a program and account for it; the caller frees *res.  The program
@@ -50,8 +72,9 @@ static void progress_total(void *ctx, uint64_t done)
 static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 {
 	struct vm_run how = { .stop = c->o->stop, .progress = c->o->progress ? progress_total : NULL,
-			      .progress_ctx = c };
+			      .progress_ctx = c, .keep_partial = 1 };
 	struct vm_plan plan;
+	struct dev_tally before;
 	int rc;
 
 	*res = NULL;
@@ -61,25 +84,30 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
 	rc = vm_plan(prog, dev_size(c->d), dev_sector(c->d), &plan, c->e);
 	how.plan = &plan;
+	dev_written(c->d, &before);
 	if (!rc)
 		rc = vm_run(prog, c->d, &how, res, c->e);
-	if (!rc) {
+	if (*res) { /* what it did, also when a signal stopped it half-way */
 		struct phase_cost *pc = &c->r->cost[c->phase];
+		struct dev_tally t;
+		dev_written(c->d, &t);
 		c->r->device_ns += (*res)->st.total_ns;
 		pc->device_ns += (*res)->st.total_ns;
 		if (plan.bytes_written) {
-			c->r->writes += plan.requests;
-			c->r->bytes_written += plan.bytes_written;
-			pc->writes += plan.requests;
-			pc->bytes_written += plan.bytes_written;
-			if (c->r->written_lo == c->r->written_hi || plan.write_lo < c->r->written_lo)
-				c->r->written_lo = plan.write_lo;
-			if (plan.write_hi > c->r->written_hi)
-				c->r->written_hi = plan.write_hi;
+			c->r->writes += (*res)->st.count;
+			c->r->bytes_written += t.bytes - before.bytes;
+			pc->writes += (*res)->st.count;
+			pc->bytes_written += t.bytes - before.bytes;
+			c->r->written_lo = t.lo;
+			c->r->written_hi = t.hi;
 		} else {
-			c->r->reads += plan.requests;
-			pc->reads += plan.requests;
+			c->r->reads += (*res)->st.count;
+			pc->reads += (*res)->st.count;
 		}
+	}
+	if (rc) {
+		vm_result_free(*res);
+		*res = NULL;
 	}
 	return rc;
 }
@@ -100,6 +128,7 @@ static int phase_start(struct ctx *c, enum auto_phase p)
 	double left = (double)c->o->budget_ns - c->r->device_ns, w = 0;
 
 	c->phase = p;
+	c->phase_start = c->r->device_ns;
 	if (!c->o->budget_ns)
 		return 1;
 	if (left <= 0) {
@@ -700,6 +729,10 @@ static int cache_phase(struct ctx *c)
 			aus = 1;
 		rc = cache_burst(c, take_aus(c, aus), c->e_size, aus, per, chunk, &t, &nt, &cap);
 	}
+	/* the burst for the chart: every write, or every k-th of a long one */
+	r->burst_every = nt / AUTO_MAX_BURST + 1;
+	for (r->nburst = 0; r->nburst * r->burst_every < nt; r->nburst++)
+		r->burst_ns[r->nburst] = t[r->nburst * r->burst_every];
 	free(t);
 	if (rc)
 		return -1;
@@ -987,6 +1020,8 @@ static unsigned trial_room(const struct ctx *c, uint64_t e)
 	return (aus - 4) / 2 < AUTO_OPEN_LIMIT ? (unsigned)(aus - 4) / 2 : AUTO_OPEN_LIMIT;
 }
 
+static void write_findings(struct ctx *c);
+
 static int write_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
@@ -1047,6 +1082,15 @@ static int write_phase(struct ctx *c)
 	if (phase_start(c, PHASE_FAT) && fat_phase(c))
 		return -1;
 	budget_rest(c);
+	write_findings(c);
+	return 0;
+}
+
+/* What the write findings say together (also after a stop). */
+static void write_findings(struct ctx *c)
+{
+	struct auto_report *r = c->r;
+
 	min_write_plausible(&r->min_write, &r->page);
 	cache_caveat(r);
 	{ /* counted in erase blocks: no surer than the erase block size
@@ -1057,7 +1101,33 @@ static int write_phase(struct ctx *c)
 			if (f[i]->determined && f[i]->conf > cap)
 				f[i]->conf = cap;
 	}
-	return 0;
+}
+
+/* A signal stopped the run in phase c->phase: the findings of that phase
+ * and of those after it say so (the earlier ones are complete). */
+static void interrupted(struct ctx *c)
+{
+	struct auto_report *r = c->r;
+	struct finding *f[] = { &r->page, &r->erase, &r->min_write, &r->open_linear, &r->open_random, &r->fat };
+	static const enum auto_phase of[] = { PHASE_READ, PHASE_READ, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR,
+					      PHASE_OPEN_RANDOM, PHASE_FAT };
+
+	r->interrupted = 1;
+	r->stopped_in = c->phase;
+	if (c->findings_done) /* only --summary's read speed was left: not measured */
+		return;
+	if (c->phase == PHASE_READ) { /* their titles, as the analysis gives them */
+		analyze_page(r->rows, 0, r->bs, r->rows2, 0, r->bs2, &r->page, &r->levels);
+		analyze_erase(r->scan, 0, &r->levels, r->rows, 0, dev_size(c->d), &r->erase);
+	}
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (of[i] >= c->phase && (of[i] == PHASE_READ || c->o->write)) {
+			f[i]->nevidence = 0;
+			finding_not(f[i], "interrupted: the run was stopped by a signal %s", of[i] == c->phase ?
+				    "while measuring it" : "before it was measured");
+		}
+	if (c->o->write && c->phase > PHASE_CACHE)
+		write_findings(c);
 }
 
 static void needs_write(struct finding *f, const char *key, const char *title, int is_size)
@@ -1106,11 +1176,18 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 	needs_write(&r->open_linear, "open_linear", "open erase blocks, linear", 0);
 	needs_write(&r->open_random, "open_random", "open erase blocks, random order", 0);
 	needs_write(&r->fat, "fat_area", "FAT-optimised erase blocks at the start", 0);
-	int rc = read_phase(&c) || (o->write && write_phase(&c)) || (o->read_speed && read_speed(&c));
+	int rc = read_phase(&c) || (o->write && write_phase(&c));
+
+	if (!rc) {
+		c.findings_done = 1;
+		rc = o->read_speed && read_speed(&c);
+	}
 
 	vm_free(c.held);
-	if (rc)
+	if (rc && !(o->stop && *o->stop))
 		return -1;
+	if (rc)
+		interrupted(&c);
 	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, dev_size(d), dev_sector(d), &r->rec);
 	return 0;
 }

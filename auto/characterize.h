@@ -14,6 +14,7 @@
 
 struct dev;
 struct vm_op;
+struct auto_progress;
 
 #define AUTO_OPEN_LIMIT 16     /* open-AU search stops here ("at least 16") */
 #define AUTO_OPEN_MIN 2        /* a smaller device cannot run the write tests */
@@ -29,13 +30,25 @@ struct auto_options {
 	 * non-zero (e filled) stops the write tests on a fake card */
 	int (*capacity)(void *ctx, struct dev *d, struct fb_err *e);
 	void *capacity_ctx;
-	/* told the number of requests made so far (may be NULL) */
-	void (*progress)(void *ctx, uint64_t done);
+	/* told after each request where the run is (may be NULL) */
+	void (*progress)(void *ctx, const struct auto_progress *now);
 	void *progress_ctx;
 	uint64_t budget_ns;                  /* --budget: device time the run may take (0: no bound) */
 	int read_speed;                      /* --summary: measure the sequential read speed too */
 };
 
+/* Where a run is, for the progress line. */
+struct auto_progress {
+	enum auto_phase phase;               /* the part running */
+	unsigned phases;                     /* parts in the plan (1 without --write) */
+	double share;                        /* of the plan done, 0..1: an estimate, the plan adapts */
+	uint64_t requests;                   /* made so far */
+	uint64_t bytes_written;              /* so far, in all */
+};
+
+/* Run the plan.  0 with r filled; also 0 when o->stop stopped it (then
+ * r->interrupted is set, the findings it did not finish say "interrupted"
+ * and e says it was stopped); -1 with e filled on an error. */
 int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e);
 
 #endif

@@ -59,7 +59,7 @@ static int block_prepare(struct dev *d, uint64_t max_len, struct fb_err *e)
 	if (want < 4096)
 		want = 4096;
 	if (posix_memalign(&p, 4096, want))
-		return fb_fail(e, EXIT_DEVICE, "cannot allocate a %zu-byte I/O buffer", want);
+		return fb_fail(e, EXIT_DEVICE, "cannot allocate an I/O buffer of %zu bytes", want);
 	memset(p, 0, want);
 	free(b->buf);
 	b->buf = p;

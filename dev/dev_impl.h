@@ -13,6 +13,7 @@ struct dev {
 	unsigned sector, physical;
 	void *priv;               /* the backend's own state */
 	struct dev *lower;        /* a layer: the device it wraps (NULL for a backend) */
+	struct dev_tally written; /* what was written or discarded through this handle */
 };
 
 /* Fill d (path set, the rest zero) or return -1 with e filled. */

@@ -140,6 +140,7 @@ void json_record(struct json *j, const char *key, const struct json_member *m)
 
 void json_tool(struct json *j)
 {
+	json_uint(j, "format", FLASHBENCH_JSON_FORMAT);
 	json_object(j, "tool");
 	json_string(j, "name", "flashbench");
 	json_string(j, "version", FLASHBENCH_VERSION);

@@ -42,7 +42,8 @@ void json_members(struct json *j, const struct json_member *m);
 /* The members as one object (key NULL inside an array). */
 void json_record(struct json *j, const char *key, const struct json_member *m);
 
-/* The "tool" object (name and version) every flashbench JSON output starts with. */
+/* What every flashbench JSON output starts with: "format" (the layout's
+ * version, FLASHBENCH_JSON_FORMAT) and the "tool" object (name and version). */
 void json_tool(struct json *j);
 
 #endif

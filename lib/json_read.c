@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/version.h"
+
 #define JSON_READ_MAX_DEPTH 200  /* deeper input is refused, not a stack overflow */
 
 struct parser {
@@ -410,4 +412,19 @@ const struct json_value *json_want(const struct json_value *v, const char *path,
 		return NULL;
 	}
 	return got;
+}
+
+int json_format_check(const struct json_value *doc, const char *name, struct fb_err *e)
+{
+	const struct json_value *f = json_get(doc, "format");
+
+	if (!f)
+		return 0;
+	if (f->type != JSON_NUMBER || !(f->number >= 0) || f->number != (double)(unsigned)f->number)
+		return fb_fail(e, EXIT_USAGE, "%s:%u:%u: field format is not a whole number", name, f->line, f->column);
+	if (f->number > FLASHBENCH_JSON_FORMAT)
+		return fb_fail(e, EXIT_USAGE, "%s:%u:%u: written in JSON format %u, and this flashbench (%s) reads "
+			       "formats up to %d: read it with a newer flashbench", name, f->line, f->column,
+			       (unsigned)f->number, FLASHBENCH_VERSION, FLASHBENCH_JSON_FORMAT);
+	return 0;
 }

@@ -44,4 +44,9 @@ const struct json_value *json_want(const struct json_value *v, const char *path,
 				   const char *name, struct fb_err *e);
 const char *json_type_name(enum json_type type);
 
+/* A flashbench document's "format" is one this version reads (at most
+ * FLASHBENCH_JSON_FORMAT; none, in documents older than the field, is
+ * format 0): 0, or -1 and a usage error naming the file. */
+int json_format_check(const struct json_value *doc, const char *name, struct fb_err *e);
+
 #endif

@@ -5,6 +5,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/units.h"
+
 double wall_ns(void)
 {
 	struct timespec ts;
@@ -12,35 +14,69 @@ double wall_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static void show(void *ctx, uint64_t done)
+/* A time left as people say it: "12s", "3m20s", "1h05m". */
+static const char *left(char *buf, size_t len, double s)
 {
-	struct progress *p = ctx;
-	double now = wall_ns(), elapsed = (now - p->start) / 1e9;
-	const char *pre = p->tty ? "\r" : "", *post = p->tty ? " \033[K" : "\n";
+	unsigned long t = s > 0 && s < 1e8 ? (unsigned long)(s + 0.5) : 0;
 
-	if ((!p->force && elapsed < 2) || (p->shown && now - p->last < 250e6))
-		return;
-	p->last = now;
-	p->shown = 1;
-	if (p->total && done <= p->total)
-		fprintf(stderr, "%sflashbench: %s %3.0f%% (%llu of %llu requests), about %.0fs left%s", pre, p->test,
-			100.0 * (double)done / (double)p->total, (unsigned long long)done, (unsigned long long)p->total,
-			elapsed * (double)(p->total - done) / (double)(done ? done : 1), post);
+	if (t < 60)
+		snprintf(buf, len, "%lus", t);
+	else if (t < 3600)
+		snprintf(buf, len, "%lum%02lus", t / 60, t % 60);
 	else
-		fprintf(stderr, "%sflashbench: %s: %llu requests, %.0fs%s", pre, p->test, (unsigned long long)done,
-			elapsed, post);
+		snprintf(buf, len, "%luh%02lum", t / 3600, t / 60 % 60);
+	return buf;
 }
 
-void (*progress_start(struct progress *p, const char *test, uint64_t total, int force))(void *, uint64_t)
+void progress_update(struct progress *p, const struct progress_now *n)
+{
+	double now = wall_ns(), elapsed = (now - p->start) / 1e9, share = n->share;
+	const char *pre = p->tty ? "\r" : "", *post = p->tty ? " \033[K" : "\n";
+	char line[320], t[32], w[32];
+	int at;
+
+	if (!p->active || (!p->force && elapsed < 2) || (p->last > 0 && now - p->last < 250e6 && n->part == p->part))
+		return;
+	p->part = n->part;
+	p->last = now;
+	p->shown = 1;
+	if (n->total && n->done <= n->total) {
+		share = (double)n->done / (double)n->total;
+		at = snprintf(line, sizeof(line), "%s %3.0f%% (%llu of %llu requests)", p->test, 100.0 * share,
+			      (unsigned long long)n->done, (unsigned long long)n->total);
+	} else if (n->part) {
+		at = snprintf(line, sizeof(line), "%s: %s", p->test, n->part);
+		if (n->parts && at < (int)sizeof(line))
+			at += snprintf(line + at, sizeof(line) - (size_t)at, " (part %u of %u)", n->part_no, n->parts);
+		if (share >= 0 && at < (int)sizeof(line))
+			at += snprintf(line + at, sizeof(line) - (size_t)at, ", %.0f%% of the plan", 100.0 * share);
+	} else {
+		at = snprintf(line, sizeof(line), "%s: %llu request%s", p->test, (unsigned long long)n->done,
+			      n->done == 1 ? "" : "s");
+	}
+	if (n->writes && at < (int)sizeof(line))
+		at += snprintf(line + at, sizeof(line) - (size_t)at, ", %s written", format_size(w, sizeof(w), n->written));
+	if (at < (int)sizeof(line)) {
+		if (share > 0.01 && share <= 1)
+			snprintf(line + at, sizeof(line) - (size_t)at, ", about %s left",
+				 left(t, sizeof(t), elapsed * (1 - share) / share));
+		else
+			snprintf(line + at, sizeof(line) - (size_t)at, ", %s so far", left(t, sizeof(t), elapsed));
+	}
+	fprintf(stderr, "%sflashbench: %s%s", pre, line, post);
+}
+
+int progress_start(struct progress *p, const char *test, int force)
 {
 	p->test = test;
-	p->total = total;
 	p->start = wall_ns();
 	p->last = 0;
 	p->shown = 0;
 	p->force = force;
 	p->tty = isatty(2);
-	return p->tty || force ? show : NULL;
+	p->active = p->tty || force;
+	p->part = NULL;
+	return p->active;
 }
 
 void progress_end(struct progress *p)

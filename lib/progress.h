@@ -1,31 +1,50 @@
-/* progress.h — the progress line on stderr: "flashbench: open-au 45% (1234
- * of 2700 requests), about 12s left".  On a terminal it appears once a run
- * has taken about two seconds and is redrawn in place (at most four times a
- * second); nothing is shown when stderr is not a terminal.  --progress forces
- * it from the first request on, also into a file or pipe, where each update
- * is a plain line of its own (no terminal escapes), like dd status=progress. */
+/* progress.h — the progress line on stderr:
+ *   flashbench: open-au 45% (1234 of 2700 requests), 12MiB written, about 12s left
+ *   flashbench: --auto: open erase blocks, linear (part 4 of 6), 55% of the plan, 26.4MiB written, about 40s left
+ * On a terminal it appears once a run has taken about two seconds and is
+ * redrawn in place (at most four times a second, and whenever a new part
+ * starts); nothing is shown when
+ * stderr is not a terminal.  --progress forces it from the first request
+ * on, also into a file or pipe, where each update is a plain line of its
+ * own (no terminal escapes), like dd status=progress.  The caller says what
+ * to show (struct progress_now); this file only decides when and how. */
 #ifndef FLASHBENCH_PROGRESS_H
 #define FLASHBENCH_PROGRESS_H
 
 #include <stdint.h>
 
 struct progress {
-	const char *test;
-	uint64_t total;        /* requests in all; 0 when unknown (--auto) */
+	const char *test;      /* "open-au", "--auto" */
 	double start, last;
 	int shown;
 	int force;             /* --progress: from the first request on */
 	int tty;               /* stderr is a terminal: redraw one line */
+	int active;            /* something will be shown */
+	const char *part;      /* the part last shown */
+};
+
+/* One moment of a run. */
+struct progress_now {
+	uint64_t done, total;  /* requests made, and in all (0: not known) */
+	const char *part;      /* the part running ("open erase blocks, linear"), or NULL */
+	unsigned part_no, parts; /* it is part part_no of parts (0: not said) */
+	double share;          /* of the whole run done, 0..1, when total is not known (< 0: unknown) */
+	int writes;            /* the run writes: say how much */
+	uint64_t written;      /* bytes written so far */
 };
 
 /* Monotonic wall time in ns. */
 double wall_ns(void);
 
-/* Start timing; returns the callback to hand to the VM (a vm_progress_fn),
- * or NULL when stderr is not a terminal and force is 0. */
-void (*progress_start(struct progress *p, const char *test, uint64_t total, int force))(void *, uint64_t);
+/* Start timing; returns 1 when a progress line may be shown (stderr is a
+ * terminal, or force), else 0 (then progress_update does nothing). */
+int progress_start(struct progress *p, const char *test, int force);
 
-/* Clear the progress line, if one was drawn on a terminal. */
+/* Show now, if it is time to. */
+void progress_update(struct progress *p, const struct progress_now *now);
+
+/* Clear the progress line, if one was drawn on a terminal: at the end, and
+ * before results go to the same terminal (the next update draws it again). */
 void progress_end(struct progress *p);
 
 #endif

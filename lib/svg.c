@@ -7,11 +7,13 @@
 #include "lib/units.h"
 
 #define W 860
-#define H 520
+#define H 540
 #define LEFT 90
 #define RIGHT 200
-#define TOP 50
+#define TOP 70              /* the title, then a band for the markers' labels */
 #define BOTTOM 70
+#define TITLE_PX 9.5        /* about the width of a character of the 17px title */
+#define LABEL_PX 6.8        /* ... of a 12px label */
 
 static const char *const colour[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
 				      "#e377c2", "#7f7f7f", "#bcbd22", "#17becf" };
@@ -21,6 +23,7 @@ struct scale {
 	int log;
 	double base;
 	int pixels, origin, flip;
+	int whole;           /* values are whole numbers: no ticks between them */
 };
 
 static double tr(const struct scale *s, double v)
@@ -54,7 +57,7 @@ static void label(char *buf, size_t len, enum axis_unit u, double v)
 	}
 }
 
-void svg_escape(FILE *f, const char *s)
+static void escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '<')
@@ -70,9 +73,14 @@ void svg_escape(FILE *f, const char *s)
 	}
 }
 
+void svg_escape(FILE *f, const char *s)
+{
+	escape(f, s);
+}
+
 /* Ticks: powers of the base on log scales, 1-2-5 steps on linear ones.
  * Every loop is bounded by a count as well, whatever the range holds. */
-static int ticks(const struct scale *s, double *t, int max)
+static int ticks_of(const struct scale *s, double *t, int max)
 {
 	int n = 0, guard = 0;
 
@@ -97,11 +105,18 @@ static int ticks(const struct scale *s, double *t, int max)
 		return n;
 	}
 	{
-		double span = s->hi - s->lo, step = pow(10, floor(log10(span / 6)));
-		if (span / step > 30)
+		/* 1-2-5 steps of the base: 512KiB, 1MiB... for bytes */
+		double span = s->hi - s->lo, step = s->base == 2 ? pow(2, floor(log2(span / 6))) : pow(10, floor(log10(span / 6)));
+		if (s->base == 2) {
+			while (span / step > 10)
+				step *= 2;
+		} else if (span / step > 30) {
 			step *= 5;
-		else if (span / step > 12)
+		} else if (span / step > 12) {
 			step *= 2;
+		}
+		if (s->whole && step < 1)
+			step = 1;
 		for (double v = ceil(s->lo / step) * step; v <= s->hi + step * 1e-9 && n < max && guard++ < 1000; v += step)
 			t[n++] = fabs(v) < step * 1e-9 ? 0 : v;
 	}
@@ -180,87 +195,208 @@ static int drawable(const struct chart *c, double x, double y)
 	return isfinite(x) && isfinite(y) && (!c->xlog || x > 0) && (!c->ylog || y > 0);
 }
 
-int svg_chart(FILE *f, const struct chart *c)
+/* Ticks whose labels differ: values that print alike (a flat series, a
+ * range narrower than the labels' three digits) widen the scale around its
+ * middle until they do. */
+static int ticks(struct scale *s, enum axis_unit u, double *t, int max)
+{
+	char a[48], b[48];
+	int n = 0;
+
+	for (int tries = 0; tries < 40; tries++) {
+		int same = 0;
+		n = ticks_of(s, t, max);
+		for (int i = 1; i < n && !same; i++) {
+			label(a, sizeof(a), u, t[i - 1]);
+			label(b, sizeof(b), u, t[i]);
+			same = !strcmp(a, b);
+		}
+		if (!same)
+			break;
+		if (s->log) {
+			s->lo /= s->base;
+			s->hi *= s->base;
+		} else {
+			double mid = (s->lo + s->hi) / 2, half = (s->hi - s->lo);
+			s->lo = s->lo >= 0 && mid - half < 0 ? 0 : mid - half;
+			s->hi = mid + half;
+		}
+		sane(s);
+	}
+	return n;
+}
+
+/* Text that fits max characters: the middle gives way ("flashbench
+ * --analyze /home/…/results.txt: align diff"). */
+static void fitted(FILE *f, const char *text, size_t max)
+{
+	size_t n = strlen(text), head, tail;
+
+	if (n <= max || max < 8) {
+		escape(f, text);
+		return;
+	}
+	head = (max - 1) / 3;
+	tail = max - 1 - head;
+	/* cut between UTF-8 characters */
+	while (head > 0 && ((unsigned char)text[head] & 0xc0) == 0x80)
+		head--;
+	while (tail > 0 && ((unsigned char)text[n - tail] & 0xc0) == 0x80)
+		tail--;
+	for (size_t i = 0; i < head; i++) {
+		char one[2] = { text[i], 0 };
+		escape(f, one);
+	}
+	fputs("\u2026", f);
+	escape(f, text + n - tail);
+}
+
+/* Does the chart have a point to draw (finite, positive on a log axis)? */
+static int has_points(const struct chart *c)
+{
+	for (int i = 0; i < c->ns; i++)
+		for (size_t k = 0; k < c->s[i].n; k++)
+			if (drawable(c, c->s[i].x[k], c->s[i].y[k]))
+				return 1;
+	return 0;
+}
+
+/* The markers: dashed lines over the plot, labels in the band above it
+ * (two rows, so that neighbours do not cover each other), never over the
+ * data. */
+static void markers(FILE *f, const struct chart *c, const struct scale *xs, int y0, int pw, int ph)
+{
+	double end[2] = { -1e9, -1e9 };
+
+	for (int i = 0; i < c->nm; i++) {
+		double x, w, at;
+		int row;
+		if (!drawable(c, c->m[i].x, 1))
+			continue;
+		x = tr(xs, c->m[i].x);
+		w = LABEL_PX * (double)strlen(c->m[i].label);
+		at = x - w / 2;
+		if (at < LEFT)
+			at = LEFT;
+		if (at + w > LEFT + pw + RIGHT - 10)
+			at = LEFT + pw + RIGHT - 10 - w;
+		row = at > end[0] + 8 ? 0 : at > end[1] + 8 ? 1 : 0;
+		end[row] = at + w;
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" stroke-dasharray=\"6 4\"/>\n",
+			x, y0 + TOP - 4 - 16 * row, x, y0 + TOP + ph);
+		fprintf(f, "<text class=\"marker\" x=\"%.1f\" y=\"%d\" font-size=\"12\" fill=\"#333\">", at,
+			y0 + TOP - 8 - 16 * row);
+		escape(f, c->m[i].label);
+		fputs("</text>\n", f);
+	}
+}
+
+static int labelled_bars(const struct chart *c)
+{
+	for (int i = 0; i < c->ns; i++)
+		if (c->s[i].bars && c->s[i].text)
+			return 1;
+	return 0;
+}
+
+/* A category's name under its bars, on two lines when it is longer than
+ * max characters (split at the space nearest the middle). */
+static void category(FILE *f, const char *name, double x, int y, size_t max)
+{
+	size_t n = strlen(name), cut = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (name[i] == ' ' && (!cut || (i > n / 2 ? i - n / 2 : n / 2 - i) < (cut > n / 2 ? cut - n / 2 : n / 2 - cut)))
+			cut = i;
+	fprintf(f, "<text class=\"category\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, y);
+	if (n <= max || !cut) {
+		fitted(f, name, max);
+	} else {
+		char first[128];
+		snprintf(first, sizeof(first), "%.*s", (int)cut, name);
+		fprintf(f, "<tspan x=\"%.1f\">", x);
+		fitted(f, first, max);
+		fprintf(f, "</tspan><tspan x=\"%.1f\" dy=\"15\">", x);
+		fitted(f, name + cut + 1, max);
+		fputs("</tspan>", f);
+	}
+	fputs("</text>\n", f);
+}
+
+/* One chart, its top at y0. */
+static void panel(FILE *f, const struct chart *c, int y0)
 {
 	struct scale xs, ys;
 	double t[64], lo, hi;
 	int n, pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
 	char buf[48];
 
-	if (!c->ns)
-		return -1;
 	range(c, 0, &lo, &hi);
 	if (c->xcat) { /* bar charts: categories 0 .. ncat-1 */
 		lo = -0.5;
 		hi = c->ncat - 0.5;
 	}
-	xs = (struct scale){ lo, hi, c->xlog && !c->xcat, c->xunit == AXIS_BYTES ? 2 : 10, pw, LEFT, 0 };
+	if (c->xwhole && !c->xlog) { /* room beside the first and last points */
+		lo -= 0.5;
+		hi += 0.5;
+	}
+	xs = (struct scale){ lo, hi, c->xlog && !c->xcat, c->xunit == AXIS_BYTES ? 2 : 10, pw, LEFT, 0, c->xwhole };
 	range(c, 1, &lo, &hi);
-	ys = (struct scale){ lo, hi, c->ylog, c->yunit == AXIS_BYTES ? 2 : 10, ph, TOP + ph, 1 };
+	ys = (struct scale){ lo, hi, c->ylog, c->yunit == AXIS_BYTES ? 2 : 10, ph, y0 + TOP + ph, 1, c->ywhole };
 	if (c->ylog) { /* a little room above and below */
 		ys.lo /= 1.3;
 		ys.hi *= 1.3;
 	}
 	sane(&xs);
 	sane(&ys);
+	if (labelled_bars(c)) { /* the tallest bar takes 3/4 of the height: its label goes above */
+		if (ys.log)
+			ys.hi = ys.lo * pow(ys.hi / ys.lo, 4.0 / 3);
+		else
+			ys.hi = ys.lo + (ys.hi - ys.lo) * 4 / 3;
+	}
 
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		   "font-family=\"sans-serif\" font-size=\"13\">\n"
-		   "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H, W, H, W, H);
-	fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"17\" font-weight=\"bold\">", LEFT);
-	svg_escape(f, c->title);
+	fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\" font-size=\"17\" font-weight=\"bold\">", 20, y0 + 28);
+	fitted(f, c->title ? c->title : "", (size_t)((W - 40) / TITLE_PX));
 	fputs("</text>\n", f);
 
 	/* grid and ticks */
-	n = c->xcat ? 0 : ticks(&xs, t, 64);
-	for (int i = 0; c->xcat && i < c->ncat; i++) {
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", tr(&xs, i), TOP + ph + 18);
-		svg_escape(f, c->xcat[i]);
-		fputs("</text>\n", f);
-	}
+	n = c->xcat ? 0 : ticks(&xs, c->xunit, t, 64);
+	for (int i = 0; c->xcat && i < c->ncat; i++)
+		category(f, c->xcat[i], tr(&xs, i), y0 + TOP + ph + 18, (size_t)(pw / c->ncat / LABEL_PX));
 	for (int i = 0; i < n; i++) {
 		double x = tr(&xs, t[i]);
 		label(buf, sizeof(buf), c->xunit, t[i]);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, TOP, x, TOP + ph);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, TOP + ph + 18, buf);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, y0 + TOP, x,
+			y0 + TOP + ph);
+		fprintf(f, "<text class=\"xtick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, y0 + TOP + ph + 18,
+			buf);
 	}
-	n = ticks(&ys, t, 64);
+	n = ticks(&ys, c->yunit, t, 64);
 	for (int i = 0; i < n; i++) {
 		double y = tr(&ys, t[i]);
 		label(buf, sizeof(buf), c->yunit, t[i]);
 		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>\n", LEFT, y, LEFT + pw, y,
 			t[i] == 0 && !c->ylog ? "#888" : "#ddd");
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", LEFT - 6, y + 4, buf);
+		fprintf(f, "<text class=\"ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", LEFT - 6, y + 4, buf);
 	}
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", LEFT, TOP,
-		pw, ph);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", LEFT + pw / 2, H - 22);
-	svg_escape(f, c->xlabel);
-	fprintf(f, "</text>\n<text transform=\"translate(22 %d) rotate(-90)\" text-anchor=\"middle\">", TOP + ph / 2);
-	svg_escape(f, c->ylabel);
+	fprintf(f, "<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n",
+		LEFT, y0 + TOP, pw, ph);
+	fprintf(f, "<text class=\"xlabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", LEFT + pw / 2, y0 + H - 14);
+	escape(f, c->xlabel ? c->xlabel : "");
+	fprintf(f, "</text>\n<text class=\"ylabel\" transform=\"translate(22 %d) rotate(-90)\" text-anchor=\"middle\">",
+		y0 + TOP + ph / 2);
+	escape(f, c->ylabel ? c->ylabel : "");
 	fputs("</text>\n", f);
 
-	/* markers */
-	for (int i = 0; i < c->nm; i++) {
-		double x;
-		if (!drawable(c, c->m[i].x, 1))
-			continue;
-		x = tr(&xs, c->m[i].x);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" stroke-dasharray=\"6 4\"/>\n",
-			x, TOP, x, TOP + ph);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"#333\" transform=\"rotate(-90 %.1f %d)\" text-anchor=\"end\">",
-			x - 4, TOP + 6, x - 4, TOP + 6);
-		svg_escape(f, c->m[i].label);
-		fputs("</text>\n", f);
-	}
+	markers(f, c, &xs, y0, pw, ph);
 
 	/* series and legend */
 	for (int i = 0; i < c->ns; i++) {
 		const struct series *s = &c->s[i];
 		const char *col = colour[i % 10];
 		if (s->bars) {
-			double w = 0.8 / c->ns * pw / c->ncat, base = c->ylog ? TOP + ph : tr(&ys, 0);
+			double w = 0.8 / c->ns * pw / c->ncat, base = c->ylog ? y0 + TOP + ph : tr(&ys, 0);
 			for (size_t k = 0; k < s->n; k++) {
 				double x = tr(&xs, s->x[k]) - 0.4 * pw / c->ncat + i * w, y;
 				if (!(s->y[k] > 0) && c->ylog)
@@ -271,15 +407,15 @@ int svg_chart(FILE *f, const struct chart *c)
 				if (s->text && s->text[k]) {
 					fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"start\" "
 						   "transform=\"rotate(-90 %.1f %.1f)\">", x + w / 2 + 4, y - 4, x + w / 2 + 4, y - 4);
-					svg_escape(f, s->text[k]);
+					escape(f, s->text[k]);
 					fputs("</text>\n", f);
 				}
 			}
 		} else if (s->points) {
 			for (size_t k = 0; k < s->n; k++)
 				if (drawable(c, s->x[k], s->y[k]))
-					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
-						tr(&xs, s->x[k]), tr(&ys, s->y[k]), col);
+					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"/>\n",
+						tr(&xs, s->x[k]), tr(&ys, s->y[k]), s->n > 200 ? "2.5" : "4.5", col);
 		} else {
 			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
 			for (size_t k = 0; k < s->n; k++)
@@ -292,13 +428,38 @@ int svg_chart(FILE *f, const struct chart *c)
 						tr(&xs, s->x[k]), tr(&ys, s->y[k]), col);
 		}
 		if (i < 24) {
-			int ly = TOP + 10 + 18 * i;
+			int ly = y0 + TOP + 10 + 18 * i;
 			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", LEFT + pw + 16, ly, col);
-			fprintf(f, "<text x=\"%d\" y=\"%d\">", LEFT + pw + 36, ly + 6);
-			svg_escape(f, s->name);
+			fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", LEFT + pw + 36, ly + 6);
+			fitted(f, s->name, (size_t)((RIGHT - 40) / LABEL_PX));
 			fputs("</text>\n", f);
 		}
 	}
+}
+
+int svg_figure(FILE *f, const struct chart *const *charts, int n)
+{
+	int drawn = 0, y0 = 0;
+
+	for (int i = 0; i < n; i++)
+		drawn += charts[i]->ns > 0 && has_points(charts[i]);
+	if (!drawn)
+		return -1;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		   "font-family=\"sans-serif\" font-size=\"13\">\n"
+		   "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H * drawn, W, H * drawn, W, H * drawn);
+	for (int i = 0; i < n; i++) {
+		if (!charts[i]->ns || !has_points(charts[i]))
+			continue;
+		panel(f, charts[i], y0);
+		y0 += H;
+	}
 	fputs("</svg>\n", f);
 	return 0;
+}
+
+int svg_chart(FILE *f, const struct chart *c)
+{
+	return svg_figure(f, &c, 1);
 }

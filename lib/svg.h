@@ -1,6 +1,9 @@
 /* svg.h — self-contained SVG line and point charts: axes with ticks in the
  * tool's units (sizes, times, throughputs), linear or logarithmic scales,
- * several series, vertical markers and a legend.  No fonts or scripts are
+ * several series, vertical markers (labelled above the plot, clear of the
+ * data) and a legend; a figure stacks several charts as panels.  Titles
+ * too long for the width are shortened in the middle; tick labels always
+ * differ (a flat series gets a wider scale).  No fonts or scripts are
  * referenced; generic font families only. */
 #ifndef FLASHBENCH_SVG_H
 #define FLASHBENCH_SVG_H
@@ -29,9 +32,11 @@ struct marker {
 
 struct chart {
 	const char *title, *xlabel, *ylabel;
+	char title_buf[256];     /* room for a title made on the fly (title may point here) */
 	enum axis_unit xunit, yunit;
 	int xlog, ylog;      /* log2 for bytes, log10 otherwise */
 	int yzero;           /* linear y axis starts at zero */
+	int xwhole, ywhole;  /* the values are whole numbers (counts): ticks only there */
 	struct series s[CHART_SERIES];
 	int ns;
 	struct marker m[CHART_MARKERS];
@@ -45,5 +50,8 @@ void svg_escape(FILE *f, const char *s);
 
 /* Write the chart as an SVG document; 0 or -1 (nothing to draw). */
 int svg_chart(FILE *f, const struct chart *c);
+/* Write n charts as one SVG document, one panel below the other; a chart
+ * with nothing to draw is left out.  0, or -1 when none has anything. */
+int svg_figure(FILE *f, const struct chart *const *charts, int n);
 
 #endif

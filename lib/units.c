@@ -275,3 +275,13 @@ const char *format_duration(char *buf, size_t len, uint64_t ns)
 		format_time(buf, len, (double)ns);
 	return buf;
 }
+
+const char *article(const char *number)
+{
+	size_t digits = strspn(number, "0123456789"), lead = digits % 3 ? digits % 3 : 3;
+
+	/* the number is read from its leading group of up to three digits */
+	if (number[0] == '8' || (lead == 2 && number[0] == '1' && (number[1] == '1' || number[1] == '8')))
+		return "an";
+	return "a";
+}

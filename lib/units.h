@@ -35,4 +35,9 @@ const char *format_size(char *buf, size_t len, uint64_t bytes);
 /* Throughput in decimal units of bytes per second: "8.79M/s", "912K/s". */
 const char *format_rate(char *buf, size_t len, double bytes_per_second);
 
+/* The indefinite article before a number as it is read aloud: "an" for
+ * 8KiB, 11, 18, 80-89, 800MiB, 8000 ("eight", "eleven", "eighteen",
+ * "eighty"), "a" for the others (16KiB, 1.5MiB, 180). */
+const char *article(const char *number);
+
 #endif

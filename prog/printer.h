@@ -21,6 +21,9 @@ struct print_ctx {
 
 /* Writes a test's results as text. */
 typedef void text_printer(FILE *f, const struct vm_result *root, const struct print_ctx *p);
+/* Writes one row of them (a line, or a line and its -v lines), as soon as
+ * the row is measured. */
+typedef void row_printer(FILE *f, const struct vm_result *row, const struct print_ctx *p);
 /* Draws a test's chart; 0, or -1 when there is nothing to draw. */
 typedef int plot_printer(FILE *f, const struct vm_result *root, const struct print_ctx *p);
 

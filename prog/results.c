@@ -11,6 +11,29 @@ const struct vm_result *result_descend(const struct vm_result *r, int depth)
 	return r;
 }
 
+struct vm_result *result_rows(struct vm_result *root, unsigned rows_depth)
+{
+	struct vm_result *r = root;
+
+	for (unsigned d = 1; r && d < rows_depth; d++)
+		r = r->nkid ? &r->kid[0] : NULL;
+	return r;
+}
+
+void result_keep_rows(struct vm_result *root, unsigned rows_depth, size_t n)
+{
+	struct vm_result *rows = result_rows(root, rows_depth);
+
+	while (rows && rows->nkid > n) {
+		struct vm_result *last = &rows->kid[--rows->nkid];
+		for (size_t i = 0; i < last->nkid; i++)
+			result_keep_rows(&last->kid[i], 1, 0);
+		free(last->kid);
+		last->kid = NULL;
+		last->nkid = 0;
+	}
+}
+
 const struct vm_result *scatter_points(const struct vm_result *root)
 {
 	return root->nkid && root->kid[0].nkid ? &root->kid[0].kid[0] : NULL;
@@ -30,7 +53,13 @@ size_t fat_columns(const struct vm_result *root)
 
 uint64_t align_blocksize(const struct vm_result *root)
 {
-	return root->nkid && root->kid[0].nkid ? root->kid[0].kid[0].len : 0;
+	const struct vm_result *r = root;
+
+	/* the length of the first read: the leaf below the first kids (the
+	 * nodes above it have not set len yet) */
+	while (r->nkid)
+		r = &r->kid[0];
+	return r != root ? r->len : 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -128,13 +157,15 @@ int result_shape_check(const struct vm_op *prog, const struct result_shape *s, c
 
 	if (s->unit_rows && op->code != VM_UNIT_HALVE && op->code != VM_UNIT_DOUBLE)
 		return fb_fail(e, EXIT_USAGE, "%s: the '%s' format needs the outermost operation to be unit-halve or "
-			       "unit-double (one row per size), not '%s' (see scripts/programs/)", file, format,
+			       "unit-double (one row per size), not '%s' (the built-in programs show how: PROGRAM FILES "
+			       "in man flashbench)", file, format,
 			       vm_opcode_name(op->code));
 	for (unsigned level = 1; level <= s->keep_depth; level++) {
 		unsigned want = level == s->keep_depth ? s->last_kids : 1;
 		if (!(op->flags & VM_KEEP) || op->nbody < want)
 			return fb_fail(e, EXIT_USAGE, "%s: the '%s' format reads results kept %u levels deep, but "
-				       "'%s' at level %u %s (see scripts/programs/)", file, format, s->keep_depth,
+				       "'%s' at level %u %s (the built-in programs show how: PROGRAM FILES in man "
+				       "flashbench)", file, format, s->keep_depth,
 				       vm_opcode_name(op->code), level,
 				       !(op->flags & VM_KEEP) ? "is not marked 'keep'" : "has too few operations below it");
 		op = op->body[0];

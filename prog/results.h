@@ -26,6 +26,14 @@
 /* The first kid, depth levels down (stops early at a leaf). */
 const struct vm_result *result_descend(const struct vm_result *r, int depth);
 
+/* The node whose kids are an output format's rows, rows_depth levels below
+ * the root along first kids (1: the root itself); NULL when the tree does
+ * not reach that deep. */
+struct vm_result *result_rows(struct vm_result *root, unsigned rows_depth);
+/* Keep only the first n rows (those completed before a run stopped): the
+ * rest are freed. */
+void result_keep_rows(struct vm_result *root, unsigned rows_depth, size_t n);
+
 /* scatter: the node whose kids are the positions (NULL if none) */
 const struct vm_result *scatter_points(const struct vm_result *root);
 /* find-fat: the node of one chunk size whose kids are the erase blocks
@@ -43,7 +51,8 @@ struct align_row {
 void align_row_of(const struct vm_result *row, struct align_row *out);
 /* Up to max rows of an align tree; returns how many. */
 size_t align_rows_of(const struct vm_result *root, struct align_row *rows, size_t max);
-/* The block size of an align tree's reads (0 when empty). */
+/* The block size of an align tree's reads: the length of its first read
+ * (0 when empty). */
 uint64_t align_blocksize(const struct vm_result *root);
 
 /* The tries around one boundary (a repeat node whose kids are sequences of

@@ -31,6 +31,11 @@ struct test_kind {
 		     struct fb_err *e);
 	struct result_shape shape;   /* what the printers read */
 	text_printer *text;
+	/* one row of the text, printed as soon as it is measured, and the
+	 * depth of the rows in the result tree (1: the root's children);
+	 * NULL and 0 when the text is printed whole at the end */
+	row_printer *row;
+	unsigned row_depth;
 	void (*json_params)(struct json *j, const struct test_params *t);
 	void (*json_results)(struct json *j, const struct vm_result *root);
 	/* the chart, or NULL (no chart); 0 or -1 (nothing to draw) */

@@ -33,17 +33,9 @@ static void drop(struct arrays *a, size_t n)
 	}
 }
 
-/* Is there something to draw: at least one finite point, positive on a
- * log axis?  (An empty or degenerate chart has no scale.) */
 static int draw(FILE *f, const struct chart *c)
 {
-	for (int i = 0; i < c->ns; i++)
-		for (size_t k = 0; k < c->s[i].n; k++) {
-			double x = c->s[i].x[k], y = c->s[i].y[k];
-			if (isfinite(x) && isfinite(y) && (!c->xlog || x > 0) && (!c->ylog || y > 0))
-				return svg_chart(f, c);
-		}
-	return -1;
+	return svg_chart(f, c);
 }
 
 static void add_marker(struct chart *c, double x, const char *fmt, uint64_t v)
@@ -58,37 +50,44 @@ static void add_marker(struct chart *c, double x, const char *fmt, uint64_t v)
 	c->nm++;
 }
 
-static int align_chart(FILE *f, const char *title, const struct align_row *rows, size_t n, uint64_t page,
-		       uint64_t erase, const char *erase_fmt)
+/* A write panel's title (the device and what it shows) and axes. */
+static void axes(struct chart *c, const char *device, const char *what, const char *xlabel, enum axis_unit xunit,
+		 const char *ylabel, enum axis_unit yunit)
 {
-	struct chart c;
-	struct arrays a;
-	int rc;
+	snprintf(c->title_buf, sizeof(c->title_buf), "%s: %s", device, what);
+	c->title = c->title_buf;
+	c->xlabel = xlabel;
+	c->xunit = xunit;
+	c->ylabel = ylabel;
+	c->yunit = yunit;
+}
 
-	memset(&c, 0, sizeof(c));
-	if (grow(&a, n))
+/* The align chart: diff against alignment, page and erase steps marked. */
+static int align_panel(struct chart *c, struct arrays *a, const char *title, const struct align_row *rows, size_t n,
+		       uint64_t page, uint64_t erase, const char *erase_fmt)
+{
+	memset(c, 0, sizeof(*c));
+	if (grow(a, n))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		a.x[a.n] = (double)rows[i].align;
-		a.y[a.n++] = rows[i].diff;
+		a->x[a->n] = (double)rows[i].align;
+		a->y[a->n++] = rows[i].diff;
 	}
-	c.title = title;
-	c.xlabel = "alignment of the boundary (log scale)";
-	c.ylabel = "extra time to read across it (diff)";
-	c.xunit = AXIS_BYTES;
-	c.yunit = AXIS_NS;
-	c.xlog = 1;
-	c.yzero = 1;
-	snprintf(c.s[0].name, sizeof(c.s[0].name), "diff");
-	c.s[0].x = a.x;
-	c.s[0].y = a.y;
-	c.s[0].n = a.n;
-	c.ns = 1;
-	add_marker(&c, (double)page, "page (read unit) %s", page);
-	add_marker(&c, (double)erase, erase_fmt, erase);
-	rc = draw(f, &c);
-	drop(&a, 1);
-	return rc;
+	c->title = title;
+	c->xlabel = "alignment of the boundary (log scale)";
+	c->ylabel = "extra time to read across it (diff)";
+	c->xunit = AXIS_BYTES;
+	c->yunit = AXIS_NS;
+	c->xlog = 1;
+	c->yzero = 1;
+	snprintf(c->s[0].name, sizeof(c->s[0].name), "diff");
+	c->s[0].x = a->x;
+	c->s[0].y = a->y;
+	c->s[0].n = a->n;
+	c->ns = 1;
+	add_marker(c, (double)page, "page (read unit) %s", page);
+	add_marker(c, (double)erase, erase_fmt, erase);
+	return 0;
 }
 
 int plot_align(FILE *f, const struct vm_result *root, const struct print_ctx *p)
@@ -96,9 +95,11 @@ int plot_align(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 	struct align_row *rows = calloc(root->nkid + 1, sizeof(*rows));
 	struct read_levels lv;
 	struct finding page;
+	struct chart c;
+	struct arrays a = { NULL, NULL, 0 };
 	char title[256], bs[32];
 	uint64_t step;
-	int rc;
+	int rc = -1;
 
 	if (!rows)
 		return -1;
@@ -106,20 +107,138 @@ int plot_align(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 	analyze_page(rows, root->nkid, 0, NULL, 0, 0, &page, &lv);
 	step = align_upper_step(rows, root->nkid, &lv);
 	format_size(bs, sizeof(bs), align_blocksize(root));
-	snprintf(title, sizeof(title), "flashbench -%c %s (%s reads)", p->kind->letter, p->device, bs);
-	rc = align_chart(f, title, rows, root->nkid, page.determined ? page.value : 0, step,
-			 "step at %s (erase block?)");
+	snprintf(title, sizeof(title), "flashbench -%c %s: align diff, %s reads", p->kind->letter ? p->kind->letter : 'a',
+		 p->device, bs);
+	if (!align_panel(&c, &a, title, rows, root->nkid, page.determined ? page.value : 0, step,
+			 "step at %s (erase block?)"))
+		rc = draw(f, &c);
+	drop(&a, 1);
 	free(rows);
 	return rc;
 }
 
-int plot_auto(FILE *f, const char *device, const struct auto_report *r)
+/* --auto's write measurements, one chart each: the write-cache burst, the
+ * time per write by size, the open-AU trials, the FAT probe. */
+static int burst_panel(struct chart *c, struct arrays *a, const char *device, const struct auto_report *r)
 {
-	char title[256];
+	memset(c, 0, sizeof(*c));
+	if (grow(a, r->nburst))
+		return -1;
+	for (size_t i = 0; i < r->nburst; i++) {
+		a->x[a->n] = (double)(i * r->burst_every + 1) * (double)r->wcache.chunk;
+		a->y[a->n++] = r->burst_ns[i];
+	}
+	axes(c, device, "write cache, one burst from idle", "bytes of the burst written", AXIS_BYTES,
+	     "time of each write (log scale)", AXIS_NS);
+	c->ylog = 1;
+	c->s[0] = (struct series){ .x = a->x, .y = a->y, .n = a->n, .points = 1 };
+	format_size(c->s[0].name, sizeof(c->s[0].name), r->wcache.chunk);
+	snprintf(c->s[0].name + strlen(c->s[0].name), sizeof(c->s[0].name) - strlen(c->s[0].name), " writes");
+	c->ns = 1;
+	if (r->cache_verdict == CACHE_SEEN)
+		add_marker(c, (double)r->wcache.bytes, "write cache about %s", r->wcache.bytes);
+	return 0;
+}
 
-	snprintf(title, sizeof(title), "flashbench --auto %s: align diff, 1KiB reads", device);
-	return align_chart(f, title, r->rows, r->nrows, r->page.determined ? r->page.value : 0,
-			   r->erase.determined ? r->erase.value : 0, "erase block %s");
+static int sizes_panel(struct chart *c, struct arrays *a, const char *device, const struct auto_report *r)
+{
+	memset(c, 0, sizeof(*c));
+	if (grow(a, r->nchunks))
+		return -1;
+	for (size_t i = 0; i < r->nchunks; i++) {
+		a->x[a->n] = (double)r->chunks[i].size;
+		a->y[a->n++] = r->chunks[i].ns;
+	}
+	axes(c, device, "smallest efficient write", "write size (log scale)", AXIS_BYTES,
+	     "time per write, median (log scale)", AXIS_NS);
+	c->xlog = 1;
+	c->ylog = 1;
+	c->s[0] = (struct series){ .x = a->x, .y = a->y, .n = a->n };
+	snprintf(c->s[0].name, sizeof(c->s[0].name), "in fresh erase blocks");
+	c->ns = 1;
+	if (r->min_write.determined)
+		add_marker(c, (double)r->min_write.value, "smallest efficient write %s", r->min_write.value);
+	return 0;
+}
+
+static int open_panel(struct chart *c, struct arrays a[2], const char *device, const struct auto_report *r)
+{
+	const struct open_trial *t[2] = { r->lin, r->rnd };
+	const struct finding *found[2] = { &r->open_linear, &r->open_random };
+	size_t n[2] = { r->nlin, r->nrnd };
+	static const char *const name[2] = { "linear", "random order" };
+
+	memset(c, 0, sizeof(*c));
+	for (int k = 0; k < 2; k++) {
+		if (grow(&a[k], n[k]))
+			return -1;
+		for (size_t i = 0; i < n[k]; i++) {
+			a[k].x[a[k].n] = t[k][i].n;
+			a[k].y[a[k].n++] = t[k][i].mean_ns;
+		}
+		c->s[k] = (struct series){ .x = a[k].x, .y = a[k].y, .n = a[k].n, .points = 1 };
+		snprintf(c->s[k].name, sizeof(c->s[k].name), "%s", name[k]);
+		if (found[k]->determined && c->nm < CHART_MARKERS) {
+			c->m[c->nm].x = (double)found[k]->value;
+			snprintf(c->m[c->nm++].label, sizeof(c->m[0].label), "%s%llu open, %s",
+				 found[k]->at_least ? "at least " : "", (unsigned long long)found[k]->value, name[k]);
+		}
+	}
+	c->ns = 2;
+	axes(c, device, "open erase blocks", "erase blocks written in turn", AXIS_PLAIN,
+	     "time per write, slowest erase block (log scale)", AXIS_NS);
+	c->xwhole = 1;
+	c->ylog = 1;
+	return 0;
+}
+
+static int fat_panel(struct chart *c, struct arrays a[FAT_KINDS], const char *device, const struct auto_report *r)
+{
+	static const char *const name[FAT_KINDS] = { "linear writes", "random-order writes", "small writes" };
+
+	memset(c, 0, sizeof(*c));
+	for (int k = 0; k < FAT_KINDS; k++) {
+		if (grow(&a[k], r->nfat))
+			return -1;
+		for (size_t i = 0; i < r->nfat; i++)
+			if (r->fat_probe[i].ns[k] > 0) {
+				a[k].x[a[k].n] = (double)i;
+				a[k].y[a[k].n++] = r->fat_probe[i].ref[k] / r->fat_probe[i].ns[k];
+			}
+		c->s[k] = (struct series){ .x = a[k].x, .y = a[k].y, .n = a[k].n };
+		snprintf(c->s[k].name, sizeof(c->s[k].name), "%s", name[k]);
+	}
+	c->ns = FAT_KINDS;
+	axes(c, device, "FAT area", "erase block from the start", AXIS_PLAIN,
+	     "times faster than the same writes in the middle", AXIS_PLAIN);
+	c->xwhole = 1;
+	c->yzero = 1;
+	if (r->fat.determined && r->fat.value && c->nm < CHART_MARKERS) {
+		c->m[c->nm].x = (double)r->fat.value - 0.5;
+		snprintf(c->m[c->nm++].label, sizeof(c->m[0].label), "FAT area: %llu erase block%s",
+			 (unsigned long long)r->fat.value, r->fat.value == 1 ? "" : "s");
+	}
+	return 0;
+}
+
+int plot_auto(FILE *f, const char *what, const char *device, const struct auto_report *r)
+{
+	static struct chart c[5];   /* large: one figure at a time */
+	const struct chart *all[5] = { &c[0], &c[1], &c[2], &c[3], &c[4] };
+	struct arrays a[9];
+	char title[256], bs[32];
+	int rc;
+
+	memset(a, 0, sizeof(a));
+	format_size(bs, sizeof(bs), r->bs ? r->bs : 1024);
+	snprintf(title, sizeof(title), "flashbench %s %s: align diff, %s reads", what, device, bs);
+	rc = align_panel(&c[0], &a[0], title, r->rows, r->nrows, r->page.determined ? r->page.value : 0,
+			 r->erase.determined ? r->erase.value : 0, "erase block %s") ||
+	     burst_panel(&c[1], &a[1], device, r) || sizes_panel(&c[2], &a[2], device, r) ||
+	     open_panel(&c[3], &a[3], device, r) || fat_panel(&c[4], &a[5], device, r)
+		     ? -1 : svg_figure(f, all, 5);
+	drop(a, 9);
+	return rc;
 }
 
 int plot_scatter(FILE *f, const struct vm_result *root, const struct print_ctx *p)
@@ -137,7 +256,8 @@ int plot_scatter(FILE *f, const struct vm_result *root, const struct print_ctx *
 		a.x[a.n] = (double)pos->kid[i].off / (1 << 20);
 		a.y[a.n++] = pos->kid[i].value;
 	}
-	snprintf(title, sizeof(title), "flashbench -%c %s", p->kind->letter, p->device);
+	snprintf(title, sizeof(title), "flashbench -%c %s: read time by offset", p->kind->letter ? p->kind->letter : 's',
+		 p->device);
 	c.title = title;
 	c.xlabel = "offset (MiB)";
 	c.ylabel = "read time (best of the tries)";
@@ -196,7 +316,9 @@ static int plot_rows(FILE *f, enum rows_style style, const struct vm_result *roo
 			snprintf(c.s[j].name, sizeof(c.s[j].name), "%s", p->kind->name);
 	}
 	c.ns = (int)cols;
-	snprintf(title, sizeof(title), "flashbench -%c %s", p->kind->letter, p->device);
+	snprintf(title, sizeof(title), "flashbench -%c %s: %s", p->kind->letter ? p->kind->letter : '?', p->device,
+		 fat ? "write throughput of each erase block" : interval ? "read time by stride" :
+		 p->kind->writes ? "write throughput by chunk size" : "read throughput by request size");
 	c.title = title;
 	c.xlabel = interval ? "stride (log scale)" : p->kind->writes ? "chunk size (log scale)" : "request size (log scale)";
 	c.ylabel = interval ? "read time" : p->kind->writes ? "write throughput (log scale)" : "read throughput (log scale)";

@@ -8,18 +8,23 @@
 
 #include "prog/printer.h"
 
-/* "align 4194304\tpre 735µs\ton 1.08ms\tpost 780µs\tdiff 324µs" per line */
-text_printer report_align;
+/* Every row of a test whose kind has a row printer, in order (the same
+ * lines its rows printed one by one as they were measured). */
+text_printer report_rows;
+
+/* Row printers (testkinds.c says at which depth the rows are):
+ * "align 4194304\tpre 735µs\ton 1.08ms\tpost 780µs\tdiff 324µs" per alignment */
+row_printer report_align_row;
 /* "interval 16KiB\t21.5M/s\tmin 735µs\tavg 740µs\tmax 760µs" per stride */
-text_printer report_interval;
+row_printer report_interval_row;
 /* "offset_MiB\ttime_ms" per position, for gnuplot */
-text_printer report_scatter;
+row_printer report_scatter_row;
 /* "4MiB\t8.79M/s" per request size (open-au's chunks); -v adds
  * "\tmin ..\tavg ..\tmax .." */
-text_printer report_rates;
+row_printer report_rates_row;
 /* "4MiB\t8.79M/s\t8.81M/s..." one column per erase block; -v adds a
  * min/avg/max line per erase block below each size */
-text_printer report_find_fat;
+row_printer report_find_fat_row;
 
 /* A program's kept result nodes, indented by depth:
  * "off-span unit=64KiB off=16777216 len=65536\t<total>\t<rate>\tmin ..\tavg ..\tmax .." */

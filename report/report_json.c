@@ -130,13 +130,15 @@ void json_results_chunks(struct json *j, const struct vm_result *root)
 }
 
 void report_test_json(FILE *f, const struct test_kind *k, const struct identity *id, const struct test_params *t,
-		      const struct vm_result *root, const struct vm_plan *plan)
+		      const struct vm_result *root, const struct vm_plan *plan, int interrupted)
 {
 	struct json j;
 
 	json_start(&j, f);
 	json_identity(&j, id);
 	json_string(&j, "test", k->name);
+	if (interrupted)
+		json_bool(&j, "interrupted", 1);
 	json_object(&j, "parameters");
 	json_uint(&j, "blocksize", t->blocksize);
 	json_uint(&j, "erasesize", t->erasesize);
@@ -152,7 +154,8 @@ void report_test_json(FILE *f, const struct test_kind *k, const struct identity 
 		json_end(&j);
 	}
 	json_array(&j, "results");
-	k->json_results(&j, root);
+	if (root)
+		k->json_results(&j, root);
 	json_end(&j);
 	json_finish(&j);
 }

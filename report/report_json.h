@@ -13,9 +13,11 @@
 struct json;
 struct test_kind;
 
-/* plan gives the range written (write tests) */
+/* plan gives the range written (write tests); root may be NULL (no
+ * results); interrupted: a signal stopped the run, and the results are the
+ * rows it completed ("interrupted": true) */
 void report_test_json(FILE *f, const struct test_kind *k, const struct identity *id, const struct test_params *t,
-		      const struct vm_result *root, const struct vm_plan *plan);
+		      const struct vm_result *root, const struct vm_plan *plan, int interrupted);
 
 /* the test kinds' JSON parameters and results */
 void json_params_open_au(struct json *j, const struct test_params *t);

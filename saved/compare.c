@@ -28,7 +28,7 @@ struct cell {
 struct row {
 	char key[48], title[64];
 	enum cell_kind kind;       /* of the values */
-	int plot;                  /* drawn in the --auto bar chart */
+	int plot;                  /* the --auto chart's panel it is drawn in (0: none) */
 	struct cell cell[CARDS_MAX];
 	int differ;
 };
@@ -45,25 +45,38 @@ struct table {
 };
 
 /* The fields shown as rows: an --auto result's findings, or the parameters
- * shown above a classic test's table (when any result has them). */
+ * shown above a classic test's table (when any result has them).  The
+ * --auto chart has a panel for each kind of value, so that bytes, counts
+ * and bytes per second never share an axis. */
 enum { FOR_AUTO = 1, FOR_TABLE = 2 };
+enum { PANEL_SIZES = 1, PANEL_COUNTS, PANEL_SPEEDS, PANELS = PANEL_SPEEDS };
+static const struct panel {
+	const char *title, *ylabel;
+	enum axis_unit unit;
+	int log;
+} panels[PANELS + 1] = {
+	[PANEL_SIZES] = { "sizes", "bytes (log scale)", AXIS_BYTES, 1 },
+	[PANEL_COUNTS] = { "counts", "erase blocks", AXIS_PLAIN, 0 },
+	[PANEL_SPEEDS] = { "speed", "bytes per second", AXIS_RATE, 0 },
+};
 static const struct field {
 	const char *key, *title, *path;
 	enum cell_kind kind;
-	int plot;                  /* drawn in the --auto bar chart */
+	int plot;                  /* the --auto chart's panel (PANEL_*) it is drawn in, or 0 */
 	int used;                  /* FOR_AUTO, FOR_TABLE or both */
 } fields[] = {
 	/* every result */
 	{ "device", "device", "device.path", K_STRING, 0, FOR_AUTO | FOR_TABLE },
 	{ "size", "size", "device.size", K_BYTES, 0, FOR_AUTO | FOR_TABLE },
 	/* --auto: the findings */
-	{ "page", "page size (read unit)", "findings.page", K_FINDING, 1, FOR_AUTO },
-	{ "erase_block", "erase block size", "findings.erase_block", K_FINDING, 1, FOR_AUTO },
-	{ "min_write", "smallest efficient write", "findings.min_write", K_FINDING, 1, FOR_AUTO },
-	{ "open_linear", "open erase blocks, linear", "findings.open_linear", K_FINDING, 0, FOR_AUTO },
-	{ "open_random", "open erase blocks, random order", "findings.open_random", K_FINDING, 0, FOR_AUTO },
-	{ "fat_area", "FAT-optimised erase blocks", "findings.fat_area", K_FINDING, 0, FOR_AUTO },
-	{ "write_speed", "write speed (largest writes)", "measurements.write_sizes", K_WRITE_SPEED, 1, FOR_AUTO },
+	{ "page", "page size (read unit)", "findings.page", K_FINDING, PANEL_SIZES, FOR_AUTO },
+	{ "erase_block", "erase block size", "findings.erase_block", K_FINDING, PANEL_SIZES, FOR_AUTO },
+	{ "min_write", "smallest efficient write", "findings.min_write", K_FINDING, PANEL_SIZES, FOR_AUTO },
+	{ "open_linear", "open erase blocks, linear", "findings.open_linear", K_FINDING, PANEL_COUNTS, FOR_AUTO },
+	{ "open_random", "open erase blocks, random order", "findings.open_random", K_FINDING, PANEL_COUNTS, FOR_AUTO },
+	{ "fat_area", "FAT-optimised erase blocks", "findings.fat_area", K_FINDING, PANEL_COUNTS, FOR_AUTO },
+	{ "write_speed", "write speed (largest writes)", "measurements.write_sizes", K_WRITE_SPEED, PANEL_SPEEDS,
+	  FOR_AUTO },
 	{ "partition_start", "partition start", "recommendations.partition_start", K_BYTES, 0, FOR_AUTO },
 	/* the classic tests: their parameters */
 	{ "blocksize", "block size", "parameters.blocksize", K_BYTES, 0, FOR_TABLE },
@@ -76,10 +89,13 @@ static const struct field {
 static const struct table_kind {
 	const char *test, *key, *value, *value_title;
 	enum cell_kind value_kind;
+	const char *xlabel, *ylabel;    /* the chart's axes */
 } tables[] = {
-	{ "align", "align", "diff_ns", "diff", K_TIME },
-	{ "interval", "stride", "min_ns", "time", K_TIME },
-	{ "open-au", "chunk", "bytes_per_second", "throughput", K_RATE },
+	{ "align", "align", "diff_ns", "diff", K_TIME, "alignment of the boundary (log scale)",
+	  "extra time to read across it (diff)" },
+	{ "interval", "stride", "min_ns", "time", K_TIME, "stride (log scale)", "read time (fastest)" },
+	{ "open-au", "chunk", "bytes_per_second", "throughput", K_RATE, "chunk size (log scale)",
+	  "write throughput (log scale)" },
 };
 
 static void set_number(struct cell *c, enum cell_kind kind, double v)
@@ -295,6 +311,8 @@ static int load(struct table *t, const char *const *files, int n, struct fb_err 
 		if (!tool || tool->type != JSON_STRING || strcmp(tool->text, "flashbench"))
 			return fb_fail(e, EXIT_USAGE, "%s: not a flashbench result (field tool.name is not "
 				       "\"flashbench\"): give files written with --json", files[i]);
+		if (json_format_check(t->root[i], files[i], e))
+			return -1;
 		if (!(test = json_want(t->root[i], "test", JSON_STRING, files[i], e)))
 			return -1;
 		if (i == 0)
@@ -407,57 +425,104 @@ static void print_json(FILE *f, const struct table *t)
 	json_finish(&j);
 }
 
-/* --auto: bars of the sizes and speeds; tables: one line per card. */
-static int plot(FILE *f, const struct table *t)
-{
-	static struct chart c; /* large; one at a time */
-	static double x[CARDS_MAX][ROWS_MAX], y[CARDS_MAX][ROWS_MAX];
-	static const char *text[CARDS_MAX][ROWS_MAX], *cat[ROWS_MAX];
-	const struct table_kind *k = NULL;
-	char title[128];
+/* Which rows a chart draws, and where: a classic test's table draws the
+ * rows of its value at their key; an --auto panel the findings of its
+ * kind, one category each. */
+struct pick {
+	const struct table_kind *k;    /* a table, or NULL */
+	int panel;                     /* PANEL_* of --auto */
+};
 
-	memset(&c, 0, sizeof(c));
-	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
-		if (!strcmp(tables[i].test, t->test))
-			k = &tables[i];
-	snprintf(title, sizeof(title), "flashbench --compare: %s", t->test);
-	c.title = title;
-	c.ylog = 1;
+static int picked(const struct table *t, int r, const struct pick *p)
+{
+	if (p->k)
+		return t->row[r].kind == p->k->value_kind && !isnan(t->key[r]) && t->key[r] > 0;
+	return t->row[r].plot == p->panel;
+}
+
+/* One series per card: its values of the rows picked (bars for --auto,
+ * labelled with the table's text, under the rows' titles). */
+static void card_series(struct chart *c, const struct table *t, const struct pick *p, double x[][ROWS_MAX],
+			double y[][ROWS_MAX], const char *text[][ROWS_MAX], const char *cat[])
+{
 	for (int i = 0; i < t->ncards && i < CHART_SERIES; i++) {
-		struct series *s = &c.s[c.ns++];
+		struct series *s = &c->s[c->ns++];
 		snprintf(s->name, sizeof(s->name), "%s", t->label[i]);
 		s->x = x[i];
 		s->y = y[i];
-		s->text = text[i];
-		s->bars = !k;
+		s->text = p->k ? NULL : text[i];
+		s->bars = !p->k;
 		for (int r = 0, n = 0; r < t->nrows; r++) {
 			const struct cell *cell = &t->row[r].cell[i];
-			if (k ? t->row[r].kind != k->value_kind || isnan(t->key[r]) || t->key[r] <= 0 : !t->row[r].plot)
+			if (!picked(t, r, p))
 				continue;
-			if (!k)
-				cat[n] = t->row[r].key;
-			x[i][n] = k ? t->key[r] : n;
+			cat[n] = t->row[r].title;
+			x[i][n] = p->k ? t->key[r] : n;
 			y[i][n] = isnan(cell->value) ? 0 : cell->value;
 			text[i][n] = isnan(cell->value) ? NULL : cell->text;
 			s->n = (size_t)++n;
-			c.ncat = n;
+			c->ncat = n;
 		}
 	}
-	if (k) {
-		c.xlabel = k->key;
-		c.xunit = AXIS_BYTES;
-		c.xlog = 1;
-		c.ylabel = k->value_title;
-		c.yunit = k->value_kind == K_RATE ? AXIS_RATE : AXIS_NS;
-		c.ylog = k->value_kind == K_RATE;
-		c.yzero = 1;
-	} else {
-		c.xcat = cat;
-		c.xlabel = "finding";
-		c.ylabel = "bytes; bytes per second for speeds";
-		c.yunit = AXIS_BYTES;
-	}
-	return svg_chart(f, &c);
+}
+
+/* A classic test's table: one line per card. */
+static void table_chart(struct chart *c, const struct table *t, const struct table_kind *k,
+			double x[][ROWS_MAX], double y[][ROWS_MAX], const char *text[][ROWS_MAX], const char *cat[])
+{
+	struct pick p = { k, 0 };
+
+	snprintf(c->title_buf, sizeof(c->title_buf), "flashbench --compare: %s", t->test);
+	c->title = c->title_buf;
+	card_series(c, t, &p, x, y, text, cat);
+	c->ncat = 0;
+	c->xlabel = k->xlabel;
+	c->xunit = AXIS_BYTES;
+	c->xlog = 1;
+	c->ylabel = k->ylabel;
+	c->yunit = k->value_kind == K_RATE ? AXIS_RATE : AXIS_NS;
+	c->ylog = k->value_kind == K_RATE;
+	c->yzero = 1;
+}
+
+/* --auto results: bars per finding (named as the table names it), one
+ * panel per kind of value, a bar per card. */
+static void auto_chart(struct chart *c, int panel, const struct table *t, double x[][ROWS_MAX],
+		       double y[][ROWS_MAX], const char *text[][ROWS_MAX], const char *cat[])
+{
+	const struct panel *p = &panels[panel];
+	struct pick pk = { NULL, panel };
+
+	snprintf(c->title_buf, sizeof(c->title_buf), "flashbench --compare: %s", p->title);
+	c->title = c->title_buf;
+	card_series(c, t, &pk, x, y, text, cat);
+	c->xcat = cat;
+	c->xlabel = "finding (a bar per result, with its value and confidence)";
+	c->ylabel = p->ylabel;
+	c->yunit = p->unit;
+	c->ylog = p->log;
+	c->ywhole = p->unit == AXIS_PLAIN;
+	c->yzero = 1;
+}
+
+/* --auto: bars of the findings, a panel each for sizes, counts and speeds;
+ * tables: one line per card. */
+static int plot(FILE *f, const struct table *t)
+{
+	static struct chart c[PANELS]; /* large; one figure at a time */
+	static double x[PANELS][CARDS_MAX][ROWS_MAX], y[PANELS][CARDS_MAX][ROWS_MAX];
+	static const char *text[PANELS][CARDS_MAX][ROWS_MAX], *cat[PANELS][ROWS_MAX];
+	const struct chart *all[PANELS] = { &c[0], &c[1], &c[2] };
+
+	memset(c, 0, sizeof(c));
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (!strcmp(tables[i].test, t->test)) {
+			table_chart(&c[0], t, &tables[i], x[0], y[0], text[0], cat[0]);
+			return svg_chart(f, &c[0]);
+		}
+	for (int p = 1; p <= PANELS; p++)
+		auto_chart(&c[p - 1], p, t, x[p - 1], y[p - 1], text[p - 1], cat[p - 1]);
+	return svg_figure(f, all, PANELS);
 }
 
 int compare_files(const char *const *files, int n, enum compare_format format, FILE *out, FILE *plot_file,

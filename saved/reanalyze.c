@@ -148,8 +148,8 @@ static void classic_erase(const struct align_row *rows, size_t n, const struct r
 			 format_time(h, sizeof(h), ndown ? dn_hi : 0));
 	finding_evidence(f, "a classic table: one row per alignment, no repeated probes");
 	if (!thirds)
-		snprintf(f->why, sizeof(f->why), "-a cannot tell this from a %s erase block (3 x %s), which shows the "
-			 "same steps; writes can (--auto --write)", format_size(a, sizeof(a), 3 * e),
+		snprintf(f->why, sizeof(f->why), "-a cannot tell this from %s %s erase block (3 x %s), which shows the "
+			 "same steps; writes can (--auto --write)", article(format_size(a, sizeof(a), 3 * e)), a,
 			 format_size(b, sizeof(b), e));
 	if (f->conf > CONF_MEDIUM)
 		f->conf = CONF_MEDIUM;
@@ -277,7 +277,7 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 	if (!r->erase.determined && r->page.determined)
 		next_step(s, "-a alone does not show the erase block on this card: run `flashbench --auto --write DEV` "
 			  "(it writes), or an open-au sweep with the erase size the card reports "
-			  "(scripts/open-au-sweep.sh -e SIZE DEV)");
+			  "(flashbench-open-au-sweep -e SIZE DEV)");
 	if (r->erase.determined && t->nalign == 1)
 		next_step(s, "run `flashbench -a --blocksize=4096 DEV` too: a second run that shows the same step "
 			  "counts for more than one");
@@ -569,10 +569,10 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 		}
 		if (f->at_least)
 			next_step(s, "the %s sweep never collapsed: go on with larger --open-au-nr values "
-				  "(scripts/open-au-sweep.sh -n 16)", rnd ? "random" : "linear");
+				  "(flashbench-open-au-sweep -n 16)", rnd ? "random" : "linear");
 	}
 	if (!r->open_linear.determined && !r->open_random.determined)
-		next_step(s, "to count open erase blocks, run `scripts/open-au-sweep.sh -e SIZE DEV` or `flashbench --auto "
+		next_step(s, "to count open erase blocks, run `flashbench-open-au-sweep -e SIZE DEV` or `flashbench --auto "
 			  "--write DEV` (both write)");
 	if (s->open_unused)
 		next_step(s, "%u open-au table%s had no --open-au-nr on a header line and %s not used: put the value on "
@@ -810,7 +810,7 @@ static void open_by_card(const struct saved_text *t, struct saved_report *s)
 			mine->open[mine->nopen++] = t->open[i];
 	open_part(mine, s, &r->erase);
 	if (s->ncards)
-		next_step(s, "for each card, sweep --open-au-nr from 1 up with the same erase size (scripts/open-au-sweep.sh "
+		next_step(s, "for each card, sweep --open-au-nr from 1 up with the same erase size (flashbench-open-au-sweep "
 			  "-e SIZE DEV; it writes): one table per count says more than one count per card");
 	if (!own)
 		for (int rnd = 0; rnd < 2; rnd++)

@@ -371,6 +371,8 @@ static int read_result(struct rd *r)
 	if (strcmp(tool->text, "flashbench"))
 		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field tool.name is \"%s\": not a flashbench result",
 			       r->name, tool->line, tool->column, tool->text);
+	if (json_format_check(r->doc, r->name, r->e))
+		return -1;
 	if (!(test = want(r, 1, JSON_STRING, "test")))
 		return -1;
 	if (r->found->have)

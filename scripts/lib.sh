@@ -7,6 +7,9 @@
 
 me=${0##*/}
 FB=${FLASHBENCH:-flashbench}
+# the version of the scripts: flashbench's, kept equal to lib/version.h
+# (tests/scripts.sh checks it)
+version=0.2.0
 
 # bad MESSAGE...: a usage error: one line on stderr, exit status 2
 bad() {
@@ -15,11 +18,12 @@ bad() {
 }
 
 # device ARG...: the arguments left after a script's own options: -h or
-# --help prints its usage (the script's usage function), any other option
-# is unknown, else exactly one DEVICE, put in $dev
+# --help prints its usage (the script's usage function), --version its
+# version, any other option is unknown, else exactly one DEVICE, put in $dev
 device() {
 	case ${1-} in
 	-h | --help) usage; exit 0 ;;
+	--version) echo "$me (flashbench) $version"; exit 0 ;;
 	-*) bad "unknown option '$1' (see --help)" ;;
 	esac
 	[ $# -eq 1 ] || bad "name one device (see --help)"

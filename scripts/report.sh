@@ -10,6 +10,7 @@ lib=$(dirname "$(readlink -f "$0")")/lib.sh
 usage() {
 	cat <<USAGE
 Usage: $me [--write] [--preserve] DEVICE
+       $me --help | --version
 Print a report on DEVICE ready to paste into a mail: date, kernel, the
 device's identity from sysfs (vendor, model, and for SD/MMC cards name,
 oemid, manfid, date, serial, erase_size, preferred_erase_size), its size,

@@ -247,8 +247,8 @@ grep -qE '^FAT-optimised erase blocks at the start +4 +medium$' "$TMP/json" &&
 	pass "analyze find-fat of a noisy card: 4, medium" || fail "analyze find-fat of a noisy card" "$(grep -A3 '^FAT' "$TMP/json")"
 # tests no finding rests on are named, not analysed
 printf 'len 4096\n  off 0\n    read\n' > "$TMP/tree.fbp"
-for c in "--interval|--interval result at line 31: 7 rows" "--scatter|--scatter result at line 32: 512 rows" \
-	"--program=$TMP/tree.fbp|--program result at line 30: 1 rows"; do
+for c in "--interval|--interval result at line 32: 7 rows" "--scatter|--scatter result at line 33: 512 rows" \
+	"--program=$TMP/tree.fbp|--program result at line 31: 1 rows"; do
 	opt=${c%%|*} want=${c#*|}
 	"$FB" $opt --json sim:sd-4m | "$FB" --analyze - > "$TMP/json" 2>&1
 	grep -q "^    $want, not analysed (no finding rests on it)" "$TMP/json" &&
@@ -300,11 +300,11 @@ expect_error "analyze refuses JSON that is not ours" 2 "^flashbench: $TMP/foreig
 echo '{"tool": {"name": "fio"}, "test": "align"}' > "$TMP/fio.json"
 expect_error "analyze refuses another tool's JSON" 2 "fio.json:1:19: field tool.name is \"fio\": not a flashbench result" "$FB" --analyze "$TMP/fio.json"
 sed 's/"test": "align"/"test": "frob"/' "$TMP/a.json" > "$TMP/frob.json"
-expect_error "analyze refuses a test it does not know" 2 'frob.json:24:11: field test is "frob": not a test --analyze knows \(align, open-au, ' "$FB" --analyze "$TMP/frob.json"
+expect_error "analyze refuses a test it does not know" 2 'frob.json:25:11: field test is "frob": not a test --analyze knows \(align, open-au, ' "$FB" --analyze "$TMP/frob.json"
 sed '0,/"ns": 1100625/s//"ns": "fast"/' "$TMP/a.json" > "$TMP/type.json"
-expect_error "analyze names a field of the wrong type" 2 'type.json:35:15: field results.0.pre.ns is a string, not a number' "$FB" --analyze "$TMP/type.json"
+expect_error "analyze names a field of the wrong type" 2 'type.json:36:15: field results.0.pre.ns is a string, not a number' "$FB" --analyze "$TMP/type.json"
 sed '/"diff_ns"/d' "$TMP/a.json" > "$TMP/nodiff.json"
-expect_error "analyze names a missing field" 2 'nodiff.json:31:5: no field results.0.diff_ns' "$FB" --analyze "$TMP/nodiff.json"
+expect_error "analyze names a missing field" 2 'nodiff.json:32:5: no field results.0.diff_ns' "$FB" --analyze "$TMP/nodiff.json"
 { cat "$TMP/a.json"; head -40 "$TMP/a.json"; } > "$TMP/cut.json"
 expect_error "analyze names the line of a cut-off second result" 2 "cut.json:$(($(wc -l < "$TMP/a.json") + 41)):1: invalid JSON" "$FB" --analyze "$TMP/cut.json"
 cat "$TMP/a.json" "$TMP/auto.json" > "$TMP/mixed.json"
@@ -319,14 +319,14 @@ expect_error "analyze takes no --write" 2 "option '--write' does not apply to --
 # impossible values: refused with one line naming the file, place and field
 sed '0,/"diff_ns": [0-9]*/s//"diff_ns": -1e300/' "$TMP/a.json" > "$TMP/huge.json"
 expect_error "analyze refuses a diff no device took" 2 \
-	'huge.json:33:18: field results.0.diff_ns is -1e300, not a time a device took \(nanoseconds, -1e13 to 1e13\)' \
+	'huge.json:34:18: field results.0.diff_ns is -1e300, not a time a device took \(nanoseconds, -1e13 to 1e13\)' \
 	"$FB" --analyze "$TMP/huge.json"
 sed '0,/"ns": [0-9]*/s//"ns": -5/' "$TMP/a.json" > "$TMP/neg.json"
 expect_error "analyze refuses a negative time" 2 'neg.json:[0-9]+:[0-9]+: field results.0.pre.ns is -5, not a time a device took \(nanoseconds, 0 to 1e13\)' \
 	"$FB" --analyze "$TMP/neg.json"
 sed 's/"blocksize": [0-9]*/"blocksize": 0/' "$TMP/a.json" > "$TMP/bs0.json"
 expect_error "analyze refuses a zero block size" 2 \
-	'bs0.json:26:18: field parameters.blocksize is 0, not a size a test can use \(a positive multiple of 512 bytes\)' \
+	'bs0.json:27:18: field parameters.blocksize is 0, not a size a test can use \(a positive multiple of 512 bytes\)' \
 	"$FB" --analyze "$TMP/bs0.json"
 sed 's/"blocksize": [0-9]*/"blocksize": 1000/' "$TMP/a.json" > "$TMP/bs1000.json"
 expect_error "analyze refuses a block size that is no multiple of 512" 2 'field parameters.blocksize is 1000, not a size a test can use' \

@@ -16,13 +16,13 @@ mask() { sed -E 's/, took [^ ]+$/, took X/'; }
 (cd "$ROOT" && golden "capacity fake-wrap report golden" capacity-fake-wrap.out cat "$TMP/wrap.out")
 
 if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start, 4KiB at up to 256 places anywhere on sim:fake-drop, and 256MiB over bytes' drop.err &&
-	grep -qE 'every range is saved to .*/flashbench-sim-[0-9]+\.journal first and put back at the end$' drop.err &&
+	grep -qE 'every range is saved to .*/flashbench-sim\.[0-9]+\.journal first and put back at the end$' drop.err &&
 	grep -q '^flashbench: --capacity: put back [0-9]* bytes .* and verified them' drop.err; then
 	pass "capacity announces what it may write, and puts it back"
 else
 	fail "capacity announces what it may write, and puts it back" "$(cat drop.err)"
 fi
-if ! ls ./*.journal "${TMPDIR:-/tmp}"/flashbench-sim-*.journal "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; then
+if ! ls ./*.journal "${TMPDIR:-/tmp}"/flashbench-sim.*.journal "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; then
 	pass "capacity leaves no journal or index entry behind"
 else
 	fail "capacity leaves no journal or index entry behind" "$(ls ./*.journal "$FLASHBENCH_STATE_DIR" 2>&1)"

@@ -113,7 +113,7 @@ fi
 # --progress: the line shows from the first request, however short the run,
 # as plain lines when stderr is a file; without it nothing but the announcement
 "$FB" -O -e 4M -b 2k --progress sim:sd-4m > /dev/null 2> "$TMP/forced"
-if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: open-au +0% \(1 of 8190 requests\), about [0-9]+s left$' &&
+if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: open-au +0% \(1 of 8190 requests\), 4MiB written, ([0-9ms]+ so far|about [0-9hms]+ left)$' &&
 	! grep -q $'[\r\033]' "$TMP/forced"; then
 	pass "--progress into a file from the first request"
 else
@@ -144,3 +144,13 @@ fi
 golden "--help golden" help.out "$FB" --help
 want_version=$(sed -n 's/^#define FLASHBENCH_VERSION "\(.*\)"$/flashbench \1/p' lib/version.h)
 [ "$("$FB" --version)" = "$want_version" ] && pass "--version" || fail "--version" "$("$FB" --version) vs $want_version"
+# the erase helper names itself as it was called (erase here,
+# flashbench-erase installed: tests/deb.sh)
+ln -s "$ERASE" "$TMP/flashbench-erase"
+if [ "$("$ERASE" --version)" = "erase (flashbench) ${want_version#flashbench }" ] &&
+	[ "$("$TMP/flashbench-erase" --version)" = "flashbench-erase (flashbench) ${want_version#flashbench }" ] &&
+	"$TMP/flashbench-erase" --help | grep -q '^Usage: flashbench-erase DEVICE START LENGTH$'; then
+	pass "erase --version and --help use the name it was called by"
+else
+	fail "erase --version and --help use the name it was called by" "$("$TMP/flashbench-erase" --version 2>&1)"
+fi

@@ -30,12 +30,12 @@ got=$("$JP" rows.3.key rows.3.differ rows.3.values.0 rows.3.values.1 rows.3.conf
 
 rm -f "$TMP/c.svg"
 if "$FB" --compare --plot="$TMP/c.svg" "$TMP/usb-12m.json" "$TMP/sd-4m.json" "$TMP/cf-16m.json" > /dev/null &&
-	[ "$(grep -cE 'height="[0-9]+\.[0-9]" fill="#' "$TMP/c.svg")" = 12 ] && grep -q '>12MiB high<' "$TMP/c.svg" && grep -q '>71.9M/s<' "$TMP/c.svg" &&
-	grep -q '>write_speed<' "$TMP/c.svg" && { ! command -v python3 > /dev/null ||
+	[ "$(grep -cE 'height="[0-9]+\.[0-9]" fill="#' "$TMP/c.svg")" = 21 ] && grep -q '>12MiB high<' "$TMP/c.svg" && grep -q '>71.9M/s<' "$TMP/c.svg" &&
+	grep -q '>write speed (largest writes)<' "$TMP/c.svg" && { ! command -v python3 > /dev/null ||
 		python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$TMP/c.svg"; }; then
-	pass "compare: --plot draws 12 labelled bars (4 quantities x 3 cards), well-formed SVG"
+	pass "compare: --plot draws 21 labelled bars (7 findings x 3 cards, in 3 panels), well-formed SVG"
 else
-	fail "compare: --plot draws 12 labelled bars (4 quantities x 3 cards), well-formed SVG" \
+	fail "compare: --plot draws 21 labelled bars (7 findings x 3 cards, in 3 panels), well-formed SVG" \
 		"$(grep -cE 'height="[0-9]+\.[0-9]" fill="#' "$TMP/c.svg" 2>&1) bars"
 fi
 

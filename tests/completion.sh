@@ -52,6 +52,10 @@ same "completion: -o completes any file" "$(printf '%s\n' "$TMP/f/a.svg" "$TMP/f
 	"$(comp _flashbench "$FB -a -o $TMP/f/")"
 same "completion: --plot= offers .svg files and directories" "$(printf '%s\n' "$TMP/f/a.svg" "$TMP/f/sub")" \
 	"$(comp _flashbench "$FB -a --plot=$TMP/f/")"
+same "completion: --plot FILE (a word of its own) offers .svg files and directories" \
+	"$(printf '%s\n' "$TMP/f/a.svg" "$TMP/f/sub")" "$(comp _flashbench "$FB -a --plot $TMP/f/")"
+same "completion: -o FILE after a long option's value" "$(printf '%s\n' "$TMP/f/a.svg" "$TMP/f/b.txt" "$TMP/f/c.fbp" "$TMP/f/sub")" \
+	"$(comp _flashbench "$FB -a --out $TMP/f/")"
 same "completion: --program= offers .fbp files and directories" "$(printf '%s\n' "$TMP/f/c.fbp" "$TMP/f/sub")" \
 	"$(comp _flashbench "$FB --program=$TMP/f/")"
 same "completion: the example programs" "scripts/programs/align.fbp" \
@@ -96,6 +100,26 @@ for s in report open-au-sweep; do
 	[ -n "$offered" ] && [ -z "$bad" ] && pass "completion: flashbench-$s options match its --help" ||
 		fail "completion: flashbench-$s options match its --help" "$bad"
 done
+
+# as installed (make install's files), through bash-completion's on-demand
+# loader, which sources the file inside a function
+if [ ! -r /usr/share/bash-completion/bash_completion ]; then
+	skip "completion: through bash-completion's loader" "bash-completion is not installed (.ci/run installs it)"
+elif ! (unset MAKEFLAGS MFLAGS MAKELEVEL; make -s install PREFIX=/usr DESTDIR="$TMP/inst") > "$TMP/inst.log" 2>&1; then
+	fail "completion: through bash-completion's loader" "make install failed: $(tail -2 "$TMP/inst.log")"
+else
+	bad=""
+	for s in report open-au-sweep; do
+		got=$(complete_loaded "$TMP/inst/usr/share" "flashbench-$s --" | sort | tr '\n' ' ')
+		want=$(comp _flashbench_script "flashbench-$s --" | sort | tr '\n' ' ')
+		[ -n "$want" ] && [ "$got" = "$want" ] || bad="$bad flashbench-$s: '$got', sourced: '$want';"
+	done
+	got=$(complete_loaded "$TMP/inst/usr/share" "$FB -a --plot $TMP/f/" | sort | tr '\n' ' ')
+	[ "$got" = "$TMP/f/a.svg $TMP/f/sub " ] || bad="$bad --plot: '$got';"
+	got=$(complete_loaded "$TMP/inst/usr/share" "$FB --blocksize=1" | tr '\n' ' ')
+	[ "$got" = "1k 16k 128k 1M 1.5M 12M 16M " ] || bad="$bad --blocksize=1: '$got';"
+	[ -z "$bad" ] && pass "completion: through bash-completion's loader" || fail "completion: through bash-completion's loader" "$bad"
+fi
 
 regs=$(complete -p 2> /dev/null | grep -oE 'flashbench(-erase|-report|-open-au-sweep)?$' | sort | tr '\n' ' ')
 [ "$regs" = "flashbench flashbench-erase flashbench-open-au-sweep flashbench-report " ] &&

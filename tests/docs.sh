@@ -42,13 +42,21 @@ grep -qx 'lib=/usr/share/flashbench/lib.sh' "$TMP/root/usr/bin/flashbench-report
 	pass "make install: the scripts find their library in /usr/share/flashbench" ||
 	fail "make install: the scripts find their library in /usr/share/flashbench" \
 		"$(grep -h '^lib=' "$TMP/root/usr/bin/flashbench-"* | tr '\n' ' ')"
+missing=$(named_paths "$TMP/root")
+[ -z "$missing" ] && pass "make install: every path the commands and manual pages name is installed" ||
+	fail "make install: every path the commands and manual pages name is installed" "$(echo "$missing" | tr '\n' ' ')"
+zcat "$TMP/root/usr/share/doc/flashbench/README.gz" 2> /dev/null | cmp -s - README &&
+	pass "make install: the README in share/doc/flashbench" || fail "make install: the README in share/doc/flashbench" "missing or different"
 # installed under a PREFIX (no DESTDIR), the scripts run and say their names
 if make -s install PREFIX="$TMP/prefix" > "$TMP/inst" 2>&1 &&
 	"$TMP/prefix/bin/flashbench-report" --help 2>&1 | grep -q '^Usage: flashbench-report ' &&
-	"$TMP/prefix/bin/flashbench-open-au-sweep" --help 2>&1 | grep -q '^Usage: flashbench-open-au-sweep '; then
-	pass "installed flashbench-report and flashbench-open-au-sweep run and name themselves"
+	"$TMP/prefix/bin/flashbench-open-au-sweep" --help 2>&1 | grep -q '^Usage: flashbench-open-au-sweep ' &&
+	[ "$("$TMP/prefix/bin/flashbench-report" --version)" = "flashbench-report (flashbench) $("$FB" --version | sed 's/^flashbench //')" ] &&
+	grep -q "$TMP/prefix/share/flashbench/programs/" "$TMP/prefix/share/man/man1/flashbench.1" &&
+	grep -q "$TMP/prefix/share/doc/flashbench/README.gz" "$TMP/prefix/share/man/man1/flashbench.1"; then
+	pass "installed under a PREFIX: the scripts run, name themselves and their version; the man page names PREFIX's paths"
 else
-	fail "installed flashbench-report and flashbench-open-au-sweep run and name themselves" \
+	fail "installed under a PREFIX: the scripts run, name themselves and their version; the man page names PREFIX's paths" \
 		"$(tail -3 "$TMP/inst") $("$TMP/prefix/bin/flashbench-report" --help 2>&1 | head -2)"
 fi
 

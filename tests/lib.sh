@@ -97,3 +97,57 @@ wait_for() {
 }
 
 is_root() { [ "$(id -u)" = 0 ]; }
+
+# named_paths ROOT: what an installed flashbench shows its user (the
+# messages in its two binaries, their --help, the manual pages, the
+# scripts' text outside comments) names no file the installation lacks:
+# each /usr/... path exists under ROOT (or ROOT itself when it is a PREFIX
+# root: give PREFIX as $2), each flashbench-NAME command is in bin/, and no
+# source-tree path (scripts/..., tests/..., NAME.sh) appears unless it says
+# "in the source".  Prints what is missing, one a line; nothing when all is
+# there.
+named_paths() {
+	local root=$1 prefix=${2:-/usr} b m p
+	{
+		for b in flashbench flashbench-erase; do
+			objcopy -O binary --only-section=.rodata "$root$prefix/bin/$b" /dev/stdout 2> /dev/null | tr '\0' '\n'
+			"$root$prefix/bin/$b" --help
+		done
+		for m in "$root$prefix"/share/man/man1/*; do
+			case $m in *.gz) zcat "$m" ;; *) cat "$m" ;; esac |
+				LC_ALL=C.UTF-8 groff -man -Tutf8 -rLL=300n -rHY=0 2> /dev/null | sed 's/.\x08//g'
+		done
+		grep -hv '^[[:space:]]*#' "$root$prefix"/bin/flashbench-report "$root$prefix"/bin/flashbench-open-au-sweep \
+			"$root$prefix"/share/flashbench/lib.sh
+	} | sed -E 's/[^ ]+ in the source//g' > "$TMP/named.txt"
+	grep -oE "($prefix/[A-Za-z0-9_./-]*[A-Za-z0-9_/]|\bflashbench-[a-z][a-z-]*[a-z]\b[.(]?|\b(scripts|tests|bench)/[A-Za-z0-9_./-]*|\b[A-Za-z0-9_-]+\.sh\b)" \
+		"$TMP/named.txt" | sort -u | while IFS= read -r p; do
+		case $p in
+		"$prefix"/*) [ -e "$root$p" ] || echo "$p" ;;
+		flashbench-*.) ;; # a file name such as flashbench-sdb.journal
+		flashbench-*) p=${p%(}; [ -x "$root$prefix/bin/$p" ] || echo "$p (no such command)" ;;
+		*) echo "$p (a source-tree path)" ;;
+		esac
+	done
+}
+
+# complete_loaded DATADIR LINE: what bash-completion's on-demand loader,
+# finding the completion files in DATADIR/bash-completion/completions,
+# offers at the end of LINE (one candidate a line): the file is sourced
+# inside the loader's function, as in an interactive shell.  Needs
+# /usr/share/bash-completion/bash_completion.
+complete_loaded() {
+	XDG_DATA_DIRS=$1 BASH_COMPLETION_USER_DIR=$TMP/no-user-completions bash --norc --noprofile -c '
+		. /usr/share/bash-completion/bash_completion
+		line=$1
+		read -ra COMP_WORDS <<< "$line"
+		[[ $line == *" " ]] && COMP_WORDS+=("")
+		cmd=${COMP_WORDS[0]##*/}
+		__load_completion "$cmd" || { echo "nothing loaded for $cmd"; exit 1; }
+		spec=$(complete -p "$cmd") || exit 1
+		fn=${spec#*-F }
+		fn=${fn%% *}
+		COMP_LINE=$line COMP_POINT=${#line} COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) COMPREPLY=()
+		"$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		printf "%s\n" "${COMPREPLY[@]}"' bash "$2"
+}

@@ -46,7 +46,8 @@ else
 fi
 
 # a run stopped half-way (SIGTERM, seen after the first progress line)
-# leaves the old -o file and --plot file as they were, and nothing else
+# before any row was complete leaves the old -o file and --plot file as
+# they were, and nothing else, says so, and ends by the signal (143)
 cat > "$TMP/long.fbp" <<'PROG'
 format interval
 unit-double 512 512 keep
@@ -62,7 +63,8 @@ if wait_for "the first progress line" 60 grep -q requests "$TMP/long.err" 2> "$T
 	kill -TERM "$pid"
 	wait "$pid"
 	rc=$?
-	if [ "$rc" = 1 ] && [ "$(cat "$TMP/o/res")" = old ] && [ "$(cat "$TMP/o/p.svg")" = old ] && no_leftovers; then
+	if [ "$rc" = 143 ] && [ "$(cat "$TMP/o/res")" = old ] && [ "$(cat "$TMP/o/p.svg")" = old ] && no_leftovers &&
+		grep -q "^flashbench: stopped by a signal (SIGTERM) after 0 complete rows; .*--out=$TMP/o/res was left as it was; nothing was written" "$TMP/long.err"; then
 		pass "a stopped run leaves -o and --plot files as they were"
 	else
 		fail "a stopped run leaves -o and --plot files as they were" "exit $rc; $(tail -1 "$TMP/long.err"); $(ls -a "$TMP/o")"
@@ -188,7 +190,7 @@ if [ "$shows_wchan" = 0 ]; then
 		kill -TERM "$pid"
 		wait "$pid"
 		rc=$?
-		if [ "$rc" = 1 ] && [ "$(tail -1 "$TMP/stuck.err")" = "flashbench: stopped by a signal while writing --out=$TMP/lonely" ]; then
+		if [ "$rc" = 143 ] && [ "$(tail -1 "$TMP/stuck.err")" = "flashbench: stopped by a signal while writing the results to $TMP/lonely (nothing was written)" ]; then
 			pass "a run stopped while its FIFO is full says it was stopped by a signal"
 		else
 			fail "a run stopped while its FIFO is full says it was stopped by a signal" "exit $rc: $(cat "$TMP/stuck.err")"
@@ -202,3 +204,30 @@ if [ "$shows_wchan" = 0 ]; then
 else
 	skip "a run stopped while its FIFO is full says it was stopped by a signal" "/proc/PID/wchan does not tell where a process waits"
 fi
+
+# every JSON document says its format first ("format": 1, as smartctl's
+# json_format_version); a later format is refused by the readers, naming
+# the field's place
+JP=${FB%/flashbench}/tests/jsonpath
+bad=""
+for run in "-a sim:sd-4m" "-O sim:sd-4m" "--auto sim:usb-12m" "--analyze tests/real/seed-001-sandisk-cf-32g.txt"; do
+	# shellcheck disable=SC2086 # the options
+	"$FB" $run --json > "$TMP/f.json" 2> /dev/null
+	[ "$(sed -n 2p "$TMP/f.json")" = '  "format": 1,' ] && [ "$("$JP" format < "$TMP/f.json")" = 1 ] ||
+		bad="$bad $run: $(sed -n 2p "$TMP/f.json");"
+done
+"$FB" --auto --json sim:sd-4m > "$TMP/a.json" 2> /dev/null
+"$FB" --compare --json "$TMP/a.json" "$TMP/a.json" > "$TMP/f.json" 2> /dev/null
+[ "$("$JP" format < "$TMP/f.json")" = 1 ] || bad="$bad --compare;"
+[ -z "$bad" ] && pass "JSON: every document starts with \"format\": 1" || fail "JSON: every document starts with \"format\": 1" "$bad"
+sed 's/^  "format": 1,/  "format": 2,/' "$TMP/a.json" > "$TMP/later.json"
+expect_error "JSON: --analyze refuses a later format" 2 \
+	"^flashbench: $TMP/later.json:2:13: written in JSON format 2, and this flashbench \(.*\) reads formats up to 1: read it with a newer flashbench\$" \
+	"$FB" --analyze "$TMP/later.json"
+expect_error "JSON: --compare refuses a later format" 2 "later.json:2:13: written in JSON format 2" \
+	"$FB" --compare "$TMP/a.json" "$TMP/later.json"
+# results saved before the field (format 0) are still read
+sed '/^  "format": 1,$/d' "$TMP/a.json" > "$TMP/older.json"
+"$FB" --analyze "$TMP/older.json" > "$TMP/older.out" 2>&1 && grep -qE '^erase block size +4MiB' "$TMP/older.out" &&
+	pass "JSON: a result without \"format\" (older) is still read" ||
+	fail "JSON: a result without \"format\" (older) is still read" "$(head -3 "$TMP/older.out")"

@@ -1,5 +1,8 @@
-# tests/plot.sh — --plot writes self-contained SVG charts that parse as XML,
-# mark what they should, and render (with rsvg-convert, where installed).
+# tests/plot.sh — --plot writes self-contained SVG charts that parse as XML
+# and mark what they should; every kind of chart is rendered to PNG
+# (rsvg-convert) and tests/chart.py checks the picture: not blank, each
+# panel's title, axis labels and markers as expected, tick labels that
+# differ, marker labels clear of the data, titles that fit.
 . tests/lib.sh
 
 xml_ok() { # xml_ok FILE: well-formed XML (python3), or "skip"
@@ -41,17 +44,6 @@ skip) skip "plot: XML parsed by python3" "python3 is not installed" ;;
 *) fail "plot: XML parsed by python3" "a.svg is not well-formed" ;;
 esac
 
-if command -v rsvg-convert > /dev/null; then
-	if rsvg-convert "$TMP/a.svg" -o "$TMP/a.png" 2> "$TMP/err" &&
-		[ "$(head -c 8 "$TMP/a.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
-		[ "$(stat -c %s "$TMP/a.png")" -gt 10000 ]; then
-		pass "plot: renders to PNG"
-	else
-		fail "plot: renders to PNG" "$(cat "$TMP/err")"
-	fi
-else
-	skip "plot: renders to PNG" "rsvg-convert is not installed (Debian package librsvg2-bin)"
-fi
 
 cat > "$TMP/tree.fbp" <<'PROG'
 len 4k keep
@@ -60,3 +52,81 @@ PROG
 expect_error "plot: a tree program has no chart" 2 "the 'tree' format has none" "$FB" --program "$TMP/tree.fbp" --plot "$TMP/t.svg" sim:sd-4m
 [ ! -e "$TMP/t.svg" ] && pass "plot: no file left behind on error" || fail "plot: no file left behind on error" "t.svg exists"
 plot "plot: read-speed" r.svg "request size (log scale)" "read throughput (log scale)" ">read-speed<" -- -R sim:sd-4m
+
+# Every kind of chart, rendered: chart NAME "EXPECTED PANELS" ARGS... runs
+# flashbench ARGS --plot, renders the SVG at half size and compares what
+# tests/chart.py reads from each panel (title | x label | y label | markers)
+ALL="$(printf 'plot: rendered: %s|' align align-16k auto auto-write analyze scatter-flat interval open-au find-fat read-speed compare-auto compare-open-au program)"
+if ! command -v rsvg-convert > /dev/null; then
+	skip_all "rsvg-convert is not installed (Debian package librsvg2-bin; .ci/run installs it)"
+elif ! command -v python3 > /dev/null; then
+	skip_all "python3 is not installed"
+fi
+chart() {
+	local name=$1 want=$2 svg=$TMP/chart-$1.svg
+	shift 2
+	if ! "$FB" "$@" --plot "$svg" > /dev/null 2> "$TMP/err"; then
+		fail "plot: rendered: $name" "$(tail -1 "$TMP/err")"
+	elif ! rsvg-convert -z 0.5 "$svg" -o "${svg%.svg}.png" 2> "$TMP/err"; then
+		fail "plot: rendered: $name" "rsvg-convert: $(head -2 "$TMP/err")"
+	elif ! python3 tests/chart.py "$svg" "${svg%.svg}.png" 0.5 > "$TMP/got" 2> "$TMP/err"; then
+		fail "plot: rendered: $name" "$(cat "$TMP/err")"
+	elif [ "$(cat "$TMP/got")" != "$want" ]; then
+		fail "plot: rendered: $name" "$(diff <(echo "$want") "$TMP/got" | grep '^[<>]' | tr '\n' ' ')"
+	else
+		pass "plot: rendered: $name"
+	fi
+}
+A="alignment of the boundary (log scale) | extra time to read across it (diff)"
+chart align "flashbench -a sim:sd-4m: align diff, 1KiB reads | $A | page (read unit) 16KiB | step at 4MiB (erase block?)" \
+	-a -b 1k sim:sd-4m
+chart align-16k "flashbench -a sim:usb-12m: align diff, 16KiB reads | $A | page (read unit) 32KiB | step at 4MiB (erase block?)" \
+	-a sim:usb-12m
+chart auto "flashbench --auto sim:usb-12m: align diff, 1KiB reads | $A | page (read unit) 16KiB | erase block 12MiB" \
+	--auto sim:usb-12m
+chart auto-write "flashbench --auto sim:sd-4m: align diff, 1KiB reads | $A | page (read unit) 16KiB | erase block 4MiB
+sim:sd-4m: write cache, one burst from idle | bytes of the burst written | time of each write (log scale)
+sim:sd-4m: smallest efficient write | write size (log scale) | time per write, median (log scale) | smallest efficient write 32KiB
+sim:sd-4m: open erase blocks | erase blocks written in turn | time per write, slowest erase block (log scale) | 2 open, linear | 1 open, random order
+sim:sd-4m: FAT area | erase block from the start | times faster than the same writes in the middle | FAT area: 4 erase blocks" \
+	--auto --write sim:sd-4m
+# a long path: the title keeps its start and its end
+long=$TMP/mail/a/directory/name/long/enough/to/run/off/the/edge/of/any/chart
+mkdir -p "$long"
+cp tests/real/seed-001-sandisk-cf-32g.txt "$long/seed.txt"
+"$FB" --analyze "$long/seed.txt" --plot "$TMP/an.svg" > /dev/null
+title=$(python3 -c "import sys, xml.etree.ElementTree as E; print([t.text for t in E.parse(sys.argv[1]).iter('{http://www.w3.org/2000/svg}text') if t.get('class') == 'title'][0])" "$TMP/an.svg")
+case $title in
+"flashbench --analyze /"*"…"*"/seed.txt: align diff, 1KiB reads") pass "plot: --analyze names itself, a long path shortened in the middle" ;;
+*) fail "plot: --analyze names itself, a long path shortened in the middle" "$title" ;;
+esac
+chart analyze "flashbench --analyze standard input: align diff, 1KiB reads | $A | page (read unit) 16KiB
+standard input: open erase blocks | erase blocks written in turn | time per write, slowest erase block (log scale) | at least 2 open, random order" \
+	--analyze - < tests/real/seed-001-sandisk-cf-32g.txt
+# all equal: the ticks still read differently (tests/chart.py checks)
+chart scatter-flat "flashbench -s sim:ssd: read time by offset | offset (MiB) | read time (best of the tries)" \
+	-s --scatter-order=5 sim:ssd
+chart interval "flashbench -i sim:sd-4m: read time by stride | stride (log scale) | read time" -i sim:sd-4m
+chart open-au "flashbench -O sim:sd-4m: write throughput by chunk size | chunk size (log scale) | write throughput (log scale)" \
+	-O -r --open-au-nr=4 sim:sd-4m
+chart find-fat "flashbench -f sim:sd-4m: write throughput of each erase block | chunk size (log scale) | write throughput (log scale)" \
+	-f sim:sd-4m
+chart read-speed "flashbench -R sim:sd-4m: read throughput by request size | request size (log scale) | read throughput (log scale)" \
+	-R sim:sd-4m
+"$FB" --auto --write --json sim:usb-12m > "$TMP/usb.json" 2> /dev/null
+"$FB" --auto --write --json sim:sd-4m > "$TMP/sd.json" 2> /dev/null
+# bytes, counts and bytes per second on axes of their own, bars named as the table names them
+chart compare-auto "flashbench --compare: sizes | finding (a bar per result, with its value and confidence) | bytes (log scale)
+flashbench --compare: counts | finding (a bar per result, with its value and confidence) | erase blocks
+flashbench --compare: speed | finding (a bar per result, with its value and confidence) | bytes per second" \
+	--compare "$TMP/usb.json" "$TMP/sd.json"
+python3 -c "import sys, xml.etree.ElementTree as E; print('|'.join(''.join(t.itertext()) for t in E.parse(sys.argv[1]).iter('{http://www.w3.org/2000/svg}text') if t.get('class') == 'category'))" \
+	"$TMP/chart-compare-auto.svg" > "$TMP/cats"
+[ "$(cat "$TMP/cats")" = "page size (read unit)|erase block size|smallest efficient write|open erase blocks, linear|open erase blocks,random order|FAT-optimised erase blocks|write speed (largest writes)" ] &&
+	pass "plot: --compare names the bars as its table does" || fail "plot: --compare names the bars as its table does" "$(cat "$TMP/cats")"
+"$FB" -O --open-au-nr=1 --json sim:sd-4m > "$TMP/o1.json" 2> /dev/null
+"$FB" -O --open-au-nr=3 --json sim:sd-4m > "$TMP/o3.json" 2> /dev/null
+chart compare-open-au "flashbench --compare: open-au | chunk size (log scale) | write throughput (log scale)" \
+	--compare "$TMP/o1.json" "$TMP/o3.json"
+chart program "flashbench -a sim:sd-4m: align diff, 1KiB reads | $A | page (read unit) 16KiB | step at 4MiB (erase block?)" \
+	--program scripts/programs/align.fbp -b 1k sim:sd-4m

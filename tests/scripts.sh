@@ -30,6 +30,27 @@ grep -qE '^open erase blocks, random order +at least 3 ' "$TMP/sweep" &&
 	! grep -q '^== linear' "$TMP/sweep" && pass "open-au-sweep.sh --random -n on an SSD" ||
 	fail "open-au-sweep.sh --random -n on an SSD" "$(tail -4 "$TMP/sweep")"
 
+# without -e: the erase block size comes from --auto (read-only), never
+# from a guess; where --auto finds none the sweep is refused, saying why,
+# and nothing is written
+scripts/open-au-sweep.sh -b 96k sim:usb-12m > "$TMP/sweep" 2> "$TMP/err"
+if grep -qx '== erase block 12MiB (high confidence): reads across multiples of 12MiB cost 300µs more than across other boundaries' "$TMP/sweep" &&
+	grep -q -- '--erasesize=12MiB --blocksize=96k --open-au-nr=1 sim:usb-12m' "$TMP/sweep" &&
+	grep -qE '^open erase blocks, linear +3 ' "$TMP/sweep" && grep -qE '^open erase blocks, random order +1 ' "$TMP/sweep"; then
+	pass "open-au-sweep.sh without -e finds the 12MiB erase block with --auto first: 3 linear, 1 random"
+else
+	fail "open-au-sweep.sh without -e finds the 12MiB erase block with --auto first" "$(head -3 "$TMP/sweep") $(tail -3 "$TMP/err")"
+fi
+scripts/open-au-sweep.sh sim:ssd > "$TMP/sweep" 2> "$TMP/err"
+rc=$?
+if [ $rc = 1 ] && [ "$(wc -l < "$TMP/err")" = 1 ] &&
+	grep -qx 'open-au-sweep.sh: flashbench --auto did not determine the erase block size on sim:ssd (no boundary from 64KiB to 1GiB costs clearly more to read across than page boundaries): give the erase block size with -e SIZE' "$TMP/err" &&
+	! grep -q -- '--open-au' "$TMP/sweep"; then
+	pass "open-au-sweep.sh without -e refuses an SSD whose erase block --auto cannot find, saying why"
+else
+	fail "open-au-sweep.sh without -e refuses an SSD" "exit $rc: $(cat "$TMP/err")"
+fi
+
 scripts/report.sh sim:cf-16m > "$TMP/report" 2> "$TMP/err"
 if grep -q '^flashbench report: sim:cf-16m' "$TMP/report" && grep -q '^kernel: ' "$TMP/report" &&
 	grep -qE '^erase block size +16MiB +high' "$TMP/report" && grep -q 'needs --write' "$TMP/report"; then
@@ -43,6 +64,9 @@ grep -qE '^open erase blocks, linear +2 +high' "$TMP/report" && pass "report.sh 
 
 for s in open-au-sweep.sh report.sh; do
 	scripts/$s --help > "$TMP/help" && grep -q "^Usage: $s" "$TMP/help" && pass "$s --help" || fail "$s --help" "no usage"
+	v=$(scripts/$s --version)
+	[ "$v" = "$s (flashbench) $("$FB" --version | sed 's/^flashbench //')" ] && pass "$s --version: $v" ||
+		fail "$s --version" "'$v' is not the version of lib/version.h"
 	expect_error "$s refuses a bad option" 2 "unknown option '--frob'" scripts/$s --frob sim:sd-4m
 	expect_error "$s needs one device" 2 "name one device" scripts/$s
 done

@@ -41,6 +41,79 @@ static struct dev *open_sim(const char *spec)
 	return d;
 }
 
+/* The observer of test_vm_observer: counts the rows (depth 2 below the
+ * root along first kids) and stops the run after three of them. */
+struct rows_seen {
+	unsigned rows, other, off_path;
+	uint64_t units[8];
+	volatile sig_atomic_t stop;
+};
+
+static void saw(void *ctx, const struct vm_result *node, unsigned depth, int first_path)
+{
+	struct rows_seen *s = ctx;
+
+	if (depth == 2 && first_path) {
+		if (s->rows < 8)
+			s->units[s->rows] = node->unit;
+		if (++s->rows == 3)
+			s->stop = 1;
+	} else if (depth == 2) {
+		s->off_path++;
+	} else {
+		s->other++;
+	}
+}
+
+/* Results reach the output while a program runs (the VM never prints): each
+ * kept node once complete, in order, with its depth and whether it is on
+ * the first-kid path the formats read; a stop keeps the tree so far. */
+static void test_vm_observer(void)
+{
+	struct dev *d = open_sim("sim:erase=1M,page=4K,planes=1,size=64M");
+	struct rows_seen s = { 0, 0, 0, { 0 }, 0 };
+	struct vm_run how = { .stop = &s.stop, .on_result = saw, .result_ctx = &s, .keep_partial = 1 };
+	struct vm_result *r = NULL;
+	struct fb_err e;
+	struct vm_op *prog;
+	int rc;
+
+	if (!d)
+		return;
+	/* two kept children of the root; rows are the second level below the first */
+	prog = vm_new(VM_SEQ, 0, 0, VM_KEEP,
+		      vm_new(VM_UNIT_HALVE, 64 << 10, 4096, VM_KEEP,
+			     vm_new(VM_LEN_UNIT, 0, 0, 0, vm_new(VM_READ, 0, 0, 0, NULL), NULL), NULL),
+		      vm_new(VM_UNIT_HALVE, 64 << 10, 4096, VM_KEEP,
+			     vm_new(VM_LEN_UNIT, 0, 0, 0, vm_new(VM_READ, 0, 0, 0, NULL), NULL), NULL),
+		      NULL);
+	rc = prog ? vm_run(prog, d, &how, &r, &e) : 0;
+	check(rc == -1 && s.rows == 3 && s.units[0] == 64 << 10 && s.units[2] == 16 << 10 && s.off_path == 0 &&
+	      s.other == 0 && r && r->nkid == 1 && r->kid[0].nkid == 4 && strstr(e.msg, "stopped"),
+	      "vm: each row told when complete, a stop keeps the tree so far",
+	      "rc %d, %u rows (units %llu %llu), %u off the path, %u others, %zu kept", rc, s.rows,
+	      (unsigned long long)s.units[0], (unsigned long long)s.units[2], s.off_path, s.other,
+	      r && r->nkid ? r->kid[0].nkid : 0);
+	vm_result_free(r);
+	/* to the end: 5 rows on the first path, 5 off it, the 2 parents */
+	memset(&s, 0, sizeof(s));
+	how.stop = NULL;
+	r = NULL;
+	rc = prog ? vm_run(prog, d, &how, &r, &e) : -1;
+	check(rc == 0 && s.rows == 5 && s.off_path == 5 && s.other == 2, "vm: rows off the first path are told apart",
+	      "rc %d, %u rows, %u off the path, %u others", rc, s.rows, s.off_path, s.other);
+	vm_result_free(r);
+	/* without keep_partial a stop leaves nothing */
+	memset(&s, 0, sizeof(s));
+	how.stop = &s.stop;
+	how.keep_partial = 0;
+	r = NULL;
+	rc = prog ? vm_run(prog, d, &how, &r, &e) : 0;
+	check(rc == -1 && !r, "vm: a stop without keep_partial returns no tree", "rc %d", rc);
+	vm_free(prog);
+	dev_close(d);
+}
+
 static void test_vm_series(void)
 {
 	struct dev *d = open_sim("sim:erase=1M,page=4K,planes=1,size=64M");
@@ -186,6 +259,7 @@ void unit_vm(void)
 {
 	test_opcode_docs();
 	test_vm_series();
+	test_vm_observer();
 	test_vm_reduce();
 	test_vm_plan();
 }

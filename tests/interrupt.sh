@@ -1,0 +1,188 @@
+# tests/interrupt.sh — results survive Ctrl-C: the rows of a classic test
+# are printed and flushed as they are measured; SIGINT or SIGTERM stops a
+# run at the next request, puts back what --preserve saved, leaves the rows
+# that were complete (JSON: a valid document with "interrupted": true),
+# says how much was written where, and ends by the signal (status 130 or
+# 143); a reader that goes away (| head) ends the run quietly, a full disk
+# is still an error; --auto's progress names its part, its share of the
+# plan, what it wrote and the time left.  Every signal is sent at an event
+# (a row in the output, a line of progress), never after a time.
+. tests/lib.sh
+JP=${FB%/flashbench}/tests/jsonpath
+
+# A long test whose first rows come at once: row N reads 2^N blocks 20
+# times (84 million requests in all, about 10 s of a fast machine on a
+# simulated card), as the interval format prints them.  Its first rows are
+# those of the short one.
+long_program() { # long_program FILE SMALLEST
+	printf '%s\n' 'format interval' "unit-halve 1G $2 keep" '  len 512' '    off-span 1G' '      repeat 20' \
+		'        read' > "$1"
+}
+long_program "$TMP/long.fbp" 512
+long_program "$TMP/short.fbp" 64k
+"$FB" --program "$TMP/short.fbp" sim:sd-4m > "$TMP/short.out" 2> "$TMP/err" ||
+	fail "the short program runs" "$(cat "$TMP/err")"
+
+has_rows() { [ "$(wc -l < "$1")" -ge "${2:-1}" ]; }
+alive() { kill -0 "$1" 2> /dev/null; }
+# stop_at_row SIGNAL OUT ERR ARGS...: run flashbench ARGS in the
+# background, send SIGNAL once OUT has a row, while it still runs; sets rc
+stop_at_row() {
+	local sig=$1 out=$2 err=$3 pid
+	shift 3
+	"$FB" "$@" > "$out" 2> "$err" &
+	pid=$!
+	if ! wait_for "a first row in $out" 120 has_rows "$out"; then
+		kill -KILL "$pid" 2> /dev/null
+		wait "$pid"
+		rc=timeout
+		return
+	fi
+	alive "$pid" && still_running=1 || still_running=0
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+}
+# prefix OUT: OUT's lines begin as the short program's output does (as
+# far as both go)
+prefix() {
+	local n
+	n=$(wc -l < "$1")
+	[ "$n" -gt "$(wc -l < "$TMP/short.out")" ] && n=$(wc -l < "$TMP/short.out")
+	[ -s "$1" ] && cmp -s <(head -n "$n" "$1") <(head -n "$n" "$TMP/short.out")
+}
+rows_said() { sed -n 's/.* after \([0-9]*\) complete rows\{0,1\}[;( ].*/\1/p' "$1"; }
+
+# text: each row was on the file before the run ended (flushed as
+# measured), the rows are those an uninterrupted run prints, exit 130
+stop_at_row INT "$TMP/int.out" "$TMP/int.err" --program "$TMP/long.fbp" sim:sd-4m
+n=$(wc -l < "$TMP/int.out")
+if [ "$rc" = 130 ] && [ "$still_running" = 1 ] && prefix "$TMP/int.out" && [ "$(rows_said "$TMP/int.err")" = "$n" ] &&
+	grep -qx "flashbench: stopped by a signal (SIGINT) after $n complete rows\{0,1\}; the rest were not measured; nothing was written" "$TMP/int.err"; then
+	pass "SIGINT: the $n rows measured were printed as they came, exit 130, says what it left"
+else
+	fail "SIGINT: rows printed as they came, exit 130" "exit $rc, running $still_running, $n rows: $(tail -2 "$TMP/int.err")"
+fi
+
+# JSON: one valid document, "interrupted": true, the complete rows;
+# SIGTERM: 143.  JSON waits for the end: the event is a progress line
+# after the first rows
+"$FB" --program "$TMP/long.fbp" --progress --json sim:sd-4m > "$TMP/term.json" 2> "$TMP/term.err" &
+pid=$!
+wait_for "a progress line past the first rows" 120 grep -qE '\(([1-9][0-9]{3,}) of' "$TMP/term.err"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+n=$(rows_said "$TMP/term.err")
+if [ "$rc" = 143 ] && [ "$("$JP" interrupted format 'results#' < "$TMP/term.json" | tr '\n' ' ')" = "true 1 $n " ] &&
+	[ "$("$JP" results.0.stride < "$TMP/term.json")" = 1073741824 ] &&
+	grep -q 'stopped by a signal (SIGTERM) after .* (JSON: "interrupted": true)' "$TMP/term.err"; then
+	pass "SIGTERM with --json: a valid document of the $n complete rows, \"interrupted\": true, exit 143"
+else
+	fail "SIGTERM with --json: a valid document, exit 143" "exit $rc: $(tail -1 "$TMP/term.err"); $(head -c 200 "$TMP/term.json")"
+fi
+
+# -o: the rows complete at the stop are put in place (a stop before any
+# row leaves the file as it was: tests/output.sh); until the end they go
+# to a temporary file next to it
+mkdir -p "$TMP/o"
+echo old > "$TMP/o/res"
+temp_has_row() { cat "$TMP"/o/.res.* 2> /dev/null | grep -q '^interval'; }
+"$FB" --program "$TMP/long.fbp" -o "$TMP/o/res" sim:sd-4m 2> "$TMP/o.err" &
+pid=$!
+wait_for "a row in the temporary file" 120 temp_has_row
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" = 130 ] && prefix "$TMP/o/res" && [ "$(wc -l < "$TMP/o/res")" = "$(rows_said "$TMP/o.err")" ] &&
+	[ "$(ls -A "$TMP/o")" = res ]; then
+	pass "SIGINT with -o: the complete rows are put in place, nothing else left"
+else
+	fail "SIGINT with -o: the complete rows are put in place" "exit $rc: $(tail -1 "$TMP/o.err"); $(ls -A "$TMP/o")"
+fi
+
+# a reader that goes away ends the run quietly (status 141 as for any
+# filter); a full disk is an error
+"$FB" --program "$TMP/long.fbp" sim:sd-4m 2> "$TMP/pipe.err" | head -1 > "$TMP/pipe.out"
+rc=${PIPESTATUS[0]}
+[ "$rc" = 141 ] && [ ! -s "$TMP/pipe.err" ] && cmp -s "$TMP/pipe.out" <(head -1 "$TMP/short.out") &&
+	pass "| head: the run ends quietly when the reader goes away (status 141)" ||
+	fail "| head: the run ends quietly" "exit $rc: $(cat "$TMP/pipe.err")"
+expect_error "a full disk (standard output) is an error" 1 \
+	'^flashbench: cannot write the results to standard output: No space left on device$' \
+	sh -c '"$0" -a sim:sd-4m > /dev/full' "$FB"
+expect_error "a full disk (-o) is an error" 1 '^flashbench: cannot write the results to /dev/full: No space left on device$' \
+	"$FB" -a sim:sd-4m -o /dev/full
+
+# --auto's progress: each part (6 with --write) in order, its share of the
+# plan and the bytes written growing, the time left
+"$FB" --auto --write --progress sim:usb-12m > /dev/null 2> "$TMP/auto.err"
+parts=$(sed -n 's/^flashbench: --auto: \(.*\) (part \([0-9]\) of 6), \([0-9]*\)% of the plan, \(.*\) written, \(about [0-9hms]* left\|[0-9hms]* so far\)$/\2 \3 \4/p' "$TMP/auto.err")
+order=$(echo "$parts" | cut -d' ' -f1 | uniq | tr -d '\n')
+if [ "$order" = 123456 ] && [ "$(echo "$parts" | cut -d' ' -f2 | sort -n -c 2>&1)" = "" ] &&
+	grep -q '^flashbench: --auto: open erase blocks, linear (part 4 of 6), ' "$TMP/auto.err" &&
+	[ "$(echo "$parts" | tail -1 | cut -d' ' -f3)" != 0B ]; then
+	pass "--auto progress: parts 1-6 in order, share of the plan growing, bytes written, time left"
+else
+	fail "--auto progress: parts in order" "order '$order': $(head -4 "$TMP/auto.err" | tr '\n' '|')"
+fi
+"$FB" --auto --progress sim:usb-12m > /dev/null 2> "$TMP/auto.err"
+grep -qE '^flashbench: --auto: reads for the page and erase block, [0-9]+% of the plan, (about [0-9hms]+ left|[0-9hms]+ so far)$' "$TMP/auto.err" &&
+	! grep -q 'written\|part' "$TMP/auto.err" && pass "--auto progress without --write: one part, nothing about writes" ||
+	fail "--auto progress without --write" "$(head -2 "$TMP/auto.err")"
+
+# On a file (real I/O, so the run takes long enough to be stopped): the
+# --preserve journal is put back and the data are as before; then --auto
+# --write stopped after its reads keeps the read findings
+IMG=$TMP/card.img
+if ! head -c 96M /dev/urandom > "$IMG" 2> /dev/null || ! "$FB" -a -c 1 "$IMG" > /dev/null 2> "$TMP/err"; then
+	skip "SIGINT with --preserve on a file: data put back" "no room or no direct I/O in $TMP ($(head -c 100 "$TMP/err"))"
+else
+	orig=$(sha256sum < "$IMG")
+	printf '%s\n' 'format interval' 'unit-halve 32M 512 keep' '  len 512' '    off 16M' '      off-span 32M' \
+		'        repeat 4' '          write' > "$TMP/longw.fbp"
+	stop_at_row INT "$TMP/w.out" "$TMP/w.err" --program "$TMP/longw.fbp" --write --preserve="$TMP/j" "$IMG"
+	if [ "$rc" = 130 ] && [ "$(sha256sum < "$IMG")" = "$orig" ] && [ ! -e "$TMP/j" ] &&
+		grep -Eq "^flashbench: stopped by a signal \(SIGINT\) after [0-9]+ complete rows?; the rest were not measured; [0-9.]+[KMG]iB \([0-9]+ bytes\) written within bytes 16777216 to [0-9]+ of $IMG; the saved data were put back and verified$" "$TMP/w.err"; then
+		pass "SIGINT with --preserve on a file: data put back, says what was written where, exit 130"
+	else
+		fail "SIGINT with --preserve on a file: data put back" "exit $rc: $(tail -2 "$TMP/w.err" | tr '\n' ' ')"
+	fi
+fi
+
+# --auto --write IMG > out.txt, stopped once its writes began: the read
+# findings are in out.txt, the write findings it had not finished say
+# "interrupted", stderr says what was written where; the same as JSON
+truncate -s 2G "$TMP/big.img" 2> /dev/null
+if [ ! -s "$TMP/big.img" ] && [ "$(stat -c %s "$TMP/big.img" 2> /dev/null)" != 2147483648 ]; then
+	skip "--auto --write stopped after its reads" "cannot make a 2GiB sparse file in $TMP"
+elif ! "$FB" -a -c 1 "$TMP/big.img" > /dev/null 2> "$TMP/err"; then
+	skip "--auto --write stopped after its reads" "no direct I/O in $TMP: $(head -c 100 "$TMP/err")"
+else
+	"$FB" --auto --write --progress "$TMP/big.img" > "$TMP/auto.out" 2> "$TMP/auto.err" &
+	pid=$!
+	wait_for "the write cache part" 300 grep -q 'part 2 of 6' "$TMP/auto.err"
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	reads=$(sed -n '/^page size/,/^smallest/p' "$TMP/auto.out")
+	if [ "$rc" = 130 ] && echo "$reads" | grep -q '^erase block size ' && ! echo "$reads" | grep -q interrupted &&
+		[ "$(grep -c '^    interrupted: the run was stopped by a signal \(while measuring it\|before it was measured\)$' "$TMP/auto.out")" = 4 ] &&
+		grep -q '^interrupted: stopped by a signal in [a-z_]*; the findings it had not finished say so$' "$TMP/auto.out" &&
+		grep -Eq "^flashbench: stopped by a signal \(SIGINT\) during its [a-z ,]+ part: findings it had not finished say \"interrupted\"; [0-9.]+[KMG]?i?B \([0-9]+ bytes\) written within bytes [0-9]+ to [0-9]+ of $TMP/big.img$" "$TMP/auto.err"; then
+		pass "--auto --write > out.txt stopped after its reads: read findings kept, the rest 'interrupted', exit 130"
+	else
+		fail "--auto --write stopped after its reads" "exit $rc: $(tail -1 "$TMP/auto.err"); $(head -12 "$TMP/auto.out" | tr '\n' '|')"
+	fi
+	"$FB" --auto --write --progress --json "$TMP/big.img" > "$TMP/auto.json" 2> "$TMP/auto.err" &
+	pid=$!
+	wait_for "the write cache part" 300 grep -q 'part 2 of 6' "$TMP/auto.err"
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	got=$("$JP" interrupted findings.page.note findings.fat_area.note cost.stopped_in < "$TMP/auto.json" 2>&1 | tr '\n' '|')
+	case $rc:$got in
+	"143:true|"*"|interrupted: the run was stopped by a signal "*"|"[a-z]*"|") pass "--auto --json stopped: a valid document, \"interrupted\": true, exit 143" ;;
+	*) fail "--auto --json stopped: a valid document" "exit $rc: $got" ;;
+	esac
+fi
