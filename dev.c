@@ -96,6 +96,11 @@ void dev_written(const struct dev *d, struct dev_tally *t)
 	*t = d->written;
 }
 
+void dev_written_set(struct dev *d, const struct dev_tally *t)
+{
+	d->written = *t;
+}
+
 static void tally(struct dev *d, uint64_t off, uint64_t len, uint64_t bytes)
 {
 	struct dev_tally *t = &d->written;

@@ -93,6 +93,9 @@ struct dev_tally {
 	uint64_t bytes, lo, hi;
 };
 void dev_written(const struct dev *d, struct dev_tally *t);
+/* Set it again (--auto's capacity check: what it wrote was put back and is
+ * not --auto's to report). */
+void dev_written_set(struct dev *d, const struct dev_tally *t);
 
 /* Timed requests: 0 and *ns, or -errno.  pattern is the byte written. */
 int dev_read(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);

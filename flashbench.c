@@ -775,10 +775,12 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	struct capacity_report *cr = malloc(sizeof(*cr));
 	struct dev *lay = d;
 	struct journal *j = NULL;
+	struct dev_tally was;
 	char a[32], b[32];
 	uint64_t restored;
 	int rc = -1, own = !dev_journal(d);
 
+	dev_written(d, &was);
 	if (!cr)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
@@ -804,6 +806,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "; %s", why.msg);
 	}
 	restoring = 0;
+	dev_written_set(d, &was); /* what the check wrote is back: not --auto's to report */
 	/* the card finishes the garbage collection the check left it before
 	 * --auto times its writes */
 	if (!rc)
