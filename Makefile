@@ -46,7 +46,7 @@ UNIT_OBJ = $(patsubst %.c,$(O)/%.o,$(sort $(wildcard tests/unit/*.c)))
 $(O)/tests/unit/units: $(UNIT_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o
+$(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o $(O)/lib/utf8.o $(O)/lib/crc32c.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 # (a file where an object's folder goes is an old build's program: tests/unit

@@ -1,7 +1,8 @@
 /* erase.c — the `erase DEVICE START LENGTH` helper (flashbench-erase when
  * installed): discards a range of a block device with BLKDISCARD, after the
- * same safety checks as the write tests (refused on a mounted or otherwise
- * used device).  Help and errors use the name it was called by. */
+ * same safety checks as the write tests and under the same claim on the
+ * medium (refused on a mounted or otherwise used device, under any of its
+ * names).  Help and errors use the name it was called by. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +10,7 @@
 
 #include "dev.h"
 #include "lib/err.h"
-#include "guard/safety.h"
+#include "guard/claim.h"
 #include "lib/units.h"
 #include "lib/version.h"
 
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
 {
 	struct fb_err e = { 0, "" };
 	uint64_t start, len, ns;
+	struct claim *claim = NULL;
 	struct dev *d = NULL;
 	const char *why;
 	char sz[32];
@@ -76,8 +78,10 @@ int main(int argc, char **argv)
 		fb_fail(&e, EXIT_USAGE, "LENGTH %s: must not be zero", argv[3]);
 		return fail(&e);
 	}
-	if (safety_check_write(argv[1], &e) || dev_open(&d, argv[1], DEV_READONLY, &e))
+	if (claim_take(argv[1], &claim, &e) || dev_open(&d, argv[1], DEV_READONLY, &e)) {
+		claim_release(claim);
 		return fail(&e);
+	}
 	if (start % dev_sector(d) || len % dev_sector(d)) {
 		fb_fail(&e, EXIT_USAGE, "START and LENGTH must be multiples of the %u-byte sector size", dev_sector(d));
 		goto out;
@@ -107,8 +111,10 @@ int main(int argc, char **argv)
 	format_size(sz, sizeof(sz), len);
 	printf("discarded %llu bytes (%s) at %llu\n", (unsigned long long)len, sz, (unsigned long long)start);
 	dev_close(d);
+	claim_release(claim);
 	return 0;
 out:
 	dev_close(d);
+	claim_release(claim);
 	return fail(&e);
 }

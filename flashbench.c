@@ -23,6 +23,8 @@
 #include "lib/json_read.h"
 #include "lib/outfile.h"
 #include "report/plot.h"
+#include "guard/claim.h"
+#include "guard/outputs.h"
 #include "guard/preserve.h"
 #include "prog/programs.h"
 #include "lib/progress.h"
@@ -35,7 +37,6 @@
 #include "saved/saved_json.h"
 #include "prog/results.h"
 #include "testkinds.h"
-#include "guard/safety.h"
 #include "report/summary.h"
 #include "lib/units.h"
 #include "vm.h"
@@ -118,7 +119,7 @@ static int check_program(struct cli *c, struct fb_err *e)
 	if (c->program_writes && !c->write)
 		return fb_fail(e, EXIT_USAGE, "%s writes to the device: add --write to allow it (the data in the "
 			       "range it announces are lost)", c->program);
-	return 0;
+	return c->program_writes ? device_check_input(c->device, "--program", c->program, e) : 0;
 }
 
 static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
@@ -214,6 +215,10 @@ static int commit(struct outfile *o, struct fb_err *e)
 	int in_place = !o->tmp[0];
 
 	memcpy(target, o->target, sizeof(target));
+	if (!in_place && output_check_stdin_copy(opt, target, e)) {
+		outfile_abort(o);
+		return -1;
+	}
 	if (!outfile_commit(o, e))
 		return 0;
 	if (stop_requested > 0)
@@ -236,17 +241,45 @@ static void identify(const struct cli *c, const struct dev *d, struct identity *
 		devinfo_read(c->device, &id->info);
 }
 
-/* --auto --write: say what may be overwritten before the first write */
+/* What --auto's callback needs: the run, and what it says when it cancels. */
+struct auto_ctx {
+	const struct cli *c;
+	struct dev *d;
+	struct fb_err err;
+};
+
+/* "flashbench: --preserve: this run saves at most ..." */
+static void announce_room(const char *journal, uint64_t bytes)
+{
+	char sz[32];
+
+	format_size(sz, sizeof(sz), bytes);
+	fprintf(stderr, "flashbench: --preserve: this run saves at most %llu bytes (%s); %s has room for them\n",
+		(unsigned long long)bytes, sz, journal);
+}
+
+/* --auto --write: say what may be overwritten before the first write, and
+ * with --preserve reserve the journal's room for all of it */
 static int announce_auto(void *ctx, const uint64_t range[2][2])
 {
-	const struct cli *c = ctx;
-	char a[32], b[32];
+	struct auto_ctx *a = ctx;
+	struct journal *j = dev_journal(a->d);
+	uint64_t lo = range[0][1] < range[1][0] ? range[0][1] : range[1][0];
+	char s0[32], s1[32];
+	/* the bytes of both areas, each once */
+	uint64_t most = range[0][1] - range[0][0] + range[1][1] - range[1][0] -
+			(range[0][1] > range[1][0] && range[1][1] > range[0][0] ? range[0][1] - lo : 0);
 
-	format_size(a, sizeof(a), range[0][1] - range[0][0]);
-	format_size(b, sizeof(b), range[1][1] - range[1][0]);
+	format_size(s0, sizeof(s0), range[0][1] - range[0][0]);
+	format_size(s1, sizeof(s1), range[1][1] - range[1][0]);
 	fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
-		(unsigned long long)range[0][0], (unsigned long long)range[0][1] - 1, a,
-		(unsigned long long)range[1][0], (unsigned long long)range[1][1] - 1, b, c->device);
+		(unsigned long long)range[0][0], (unsigned long long)range[0][1] - 1, s0,
+		(unsigned long long)range[1][0], (unsigned long long)range[1][1] - 1, s1, a->c->device);
+	if (!j)
+		return 0;
+	if (journal_reserve(j, most, most / dev_sector(a->d) + 2, &a->err))
+		return -1;
+	announce_room(journal_file(j), most);
 	return 0;
 }
 
@@ -276,8 +309,8 @@ static int check_outputs(const struct cli *c, const char *journal_path, struct f
 	const char *device = c->device ? c->device : "";
 	int j = journaled(c);
 
-	return (c->out && outfile_check("--out", c->out, device, e)) ||
-	       (c->plot && outfile_check("--plot", c->plot, device, e)) ||
+	return (c->out && output_check("--out", c->out, device, e)) ||
+	       (c->plot && output_check("--plot", c->plot, device, e)) ||
 	       (j && outfile_check_dir("--preserve", journal_path, e)) ||
 	       (c->out && j && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
 	       (c->plot && j && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
@@ -291,21 +324,21 @@ static int journaled(const struct cli *c)
 }
 
 /* No output lands on a file the run reads (--compare's, --analyze's or
- * --program's), and -o and --plot land in two files: checked before
- * anything is read or run. */
+ * --program's, standard input among them), and -o and --plot land in two
+ * files: checked before anything is read or run. */
 static int check_inputs(const struct cli *c, struct fb_err *e)
 {
-	const char *in[2] = { c->program, c->analyze && strcmp(c->analyze, "-") ? c->analyze : NULL };
+	const char *in[2] = { c->program, c->analyze };
 	const char *opt[2] = { "--out", "--plot" }, *path[2] = { c->out, c->plot };
 
 	if (c->out && c->plot && outfile_check_apart("--out", c->out, "--plot", c->plot, e))
 		return -1;
 	for (int o = 0; o < 2; o++) {
 		for (int i = 0; path[o] && i < 2; i++)
-			if (in[i] && outfile_check_input(opt[o], path[o], in[i], e))
+			if (in[i] && output_check_input(opt[o], path[o], in[i], e))
 				return -1;
 		for (int i = 0; path[o] && c->mode == RUN_COMPARE && i < c->nfiles; i++)
-			if (outfile_check_input(opt[o], path[o], c->files[i], e))
+			if (output_check_input(opt[o], path[o], c->files[i], e))
 				return -1;
 	}
 	return 0;
@@ -315,16 +348,21 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 static int do_restore(const struct cli *c)
 {
 	struct fb_err e = { 0, "" };
+	struct claim *claim = NULL;
 	struct dev *d = NULL;
 	struct restore_report r;
 	char sz[32];
 	int rc;
 
 	restoring = 1;
-	if (safety_check_write(c->device, &e) || dev_open(&d, c->device, DEV_READWRITE, &e))
+	if (journal_check_target(c->device, &e) || claim_take(c->device, &claim, &e) ||
+	    dev_open(&d, c->device, DEV_READWRITE, &e)) {
+		claim_release(claim);
 		return die(&e);
+	}
 	rc = journal_restore(c->journal, d, c->device, c->device_changed ? JOURNAL_DEVICE_CHANGED : 0, &r, &e);
 	dev_close(d);
+	claim_release(claim);
 	if (r.warning[0])
 		fprintf(stderr, "flashbench: warning: %s\n", r.warning);
 	if (rc)
@@ -349,7 +387,7 @@ static int finish_journal(struct dev *d, const struct cli *c, struct fb_err *e)
 		return 0;
 	restoring = 1;
 	rc = dev_preserve_finish(d, &bytes, e) < 0 ? -1 : 0;
-	if (!rc) {
+	if (!rc && bytes) {
 		format_size(sz, sizeof(sz), bytes);
 		fprintf(stderr, "flashbench: %s: put back %llu bytes (%s) and verified them\n",
 			c->mode == RUN_CAPACITY ? "--capacity" : "--preserve", (unsigned long long)bytes, sz);
@@ -433,7 +471,7 @@ static int run_analyze(const struct cli *c)
 			"standard input)", c->analyze, strerror(errno));
 	else if (!t || !s || !found)
 		fb_fail(&e, EXIT_DEVICE, "out of memory");
-	else if (!read_stream(in, c->analyze, &text, &len, &e) &&
+	else if (!read_stream(in, stdin_ ? "standard input" : c->analyze, &text, &len, &e) &&
 		 !saved_read(text, len, stdin_ ? "standard input" : c->analyze, t, found, &e)) {
 		if (!found->have && !t->nalign && !t->nopen && !t->nfat && !t->nother)
 			fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a, -O or --find-fat table found (%u lines read); give "
@@ -451,8 +489,13 @@ static int run_analyze(const struct cli *c)
 			report_analyze_json(out.f ? out.f : stdout, name, t, s);
 		else
 			report_analyze_text(out.f ? out.f : stdout, name, t, s);
-		if (plot.f && plot_auto(plot.f, "--analyze", stdin_ ? "standard input" : name, &s->r))
-			rc = fb_fail(&e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
+		/* a chart with nothing to show loses only itself: the text
+		 * asked for is written first */
+		if (plot.f && (found->have ? plot_auto(plot.f, "--analyze", stdin_ ? "standard input" : name, &s->r)
+					   : plot_saved(plot.f, stdin_ ? "standard input" : name, t, &s->r)) &&
+		    !(rc = commit_out(&out, &e)))
+			rc = fb_fail(&e, EXIT_USAGE, "%s: the results have nothing to draw (no align, open-au or find-fat "
+				     "rows); the report was written", c->plot);
 	}
 	if (in && in != stdin)
 		fclose(in);
@@ -466,6 +509,7 @@ static int run_analyze(const struct cli *c)
 /* Everything a run holds, released in one place. */
 struct run {
 	struct cli c;
+	struct claim *claim;            /* a write run's hold on its medium */
 	struct dev *d;
 	struct vm_op *prog;
 	struct vm_result *res;
@@ -481,25 +525,37 @@ struct run {
 	const char *stopped_in;    /* --auto: the part it stopped in */
 };
 
+/* Does the run say how much it saves only once it knows what it writes
+ * (--auto's areas, --capacity's plan)? */
+static int later_room(const struct cli *c)
+{
+	return c->mode == RUN_AUTO || c->mode == RUN_CAPACITY;
+}
+
 /* --preserve: a journal, and the device wrapped in the layer that saves
  * every range into it before the range is first written. */
 static int preserve_device(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
-	uint64_t room = c->mode == RUN_AUTO || c->mode == RUN_CAPACITY ? 64ULL << 20 : r->plan.write_hi - r->plan.write_lo;
+	uint64_t bytes = 0, records = 0, none;
 	/* a simulated card's data live in this process: a journal on tmpfs
 	 * loses nothing a crash would not */
 	int volatile_ok = c->preserve_volatile || (dev_caps(r->d) & DEV_CAP_VIRTUAL_CLOCK);
 	struct journal *journal;
+	struct fb_err ignored;
 
-	if (journal_create(&journal, r->journal_path, r->d, c->device, room, volatile_ok ? JOURNAL_VOLATILE_OK : 0, e))
+	/* the most a test saves is known now; --auto's and --capacity's once
+	 * they announce what they write */
+	if (!later_room(c) && journal_plan(r->prog, r->d, &bytes, &records, e))
 		return -1;
-	if (dev_preserve(&r->d, journal, e)) {
-		uint64_t none;
-		struct fb_err ignored;
+	if (journal_create(&journal, r->journal_path, r->d, c->device, volatile_ok ? JOURNAL_VOLATILE_OK : 0, e))
+		return -1;
+	if ((!later_room(c) && journal_reserve(journal, bytes, records, e)) || dev_preserve(&r->d, journal, e)) {
 		journal_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
 		return -1;
 	}
+	if (!later_room(c))
+		announce_room(r->journal_path, bytes);
 	return 0;
 }
 
@@ -542,7 +598,7 @@ static int prepare(struct run *r, struct fb_err *e)
 	/* refuse a used device, or one with an unfinished journal, before
 	 * opening anything */
 	if (cli_writes(c) &&
-	    (safety_check_write(c->device, e) ||
+	    (journal_check_target(c->device, e) || claim_take(c->device, &r->claim, e) ||
 	     journal_check_absent(r->journal_path, c->device, journaled(c) && !c->journal, e) ||
 	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
 		return -1;
@@ -563,12 +619,8 @@ static int prepare(struct run *r, struct fb_err *e)
 	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(r->d);
 		r->d = NULL;
-		if (dev_open(&r->d, c->device, DEV_READWRITE, e)) {
-			struct fb_err why;
-			if (safety_check_write(c->device, &why))
-				*e = why;
+		if (dev_open(&r->d, c->device, DEV_READWRITE, e))
 			return -1;
-		}
 	}
 	if (c->out) {
 		if (outfile_open(&r->of, "--out", c->out, e))
@@ -639,8 +691,9 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
 static int run_auto(struct run *run, struct fb_err *e)
 {
 	const struct cli *c = &run->c;
+	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0, "" } };
 	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
-				  .ctx = (void *)c, .progress_ctx = run, .budget_ns = c->budget_ns,
+				  .ctx = &actx, .progress_ctx = run, .budget_ns = c->budget_ns,
 				  .read_speed = c->summary, .capacity = auto_capacity, .capacity_ctx = run };
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
@@ -655,6 +708,8 @@ static int run_auto(struct run *run, struct fb_err *e)
 	progress_end(&run->pr);
 	if (rc) {
 		free(r);
+		if (actx.err.msg[0]) /* the callback said why it cancelled */
+			*e = actx.err;
 		return -1;
 	}
 	run->stopped = r->interrupted;
@@ -729,21 +784,34 @@ static int run_test(struct run *r, struct fb_err *e)
 	return c->plot && (!r->stopped || r->rows) ? write_plot(c, r->res, NULL, e) : 0;
 }
 
-/* --capacity: say what may be written before the first write. */
-static int announce_capacity(void *ctx, const struct capacity_plan *p)
+/* Reserve the journal's room for the most a capacity check saves, before
+ * its first write (the journal on d, if any). */
+static int capacity_room(struct dev *d, const struct capacity_plan *p, struct fb_err *e)
+{
+	struct journal *j = dev_journal(d);
+
+	return j ? journal_reserve(j, p->max_saved, p->max_saved / dev_sector(d) + 2, e) : 0;
+}
+
+/* --capacity: say what may be written before the first write, and reserve
+ * the journal's room for all of it. */
+static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb_err *e)
 {
 	const struct run *r = ctx;
-	char probe[32], ref[32], scratch[32], flush[32];
+	char probe[32], ref[32], scratch[32], flush[32], most[32];
 
+	if (capacity_room(r->d, p, e))
+		return -1;
 	format_size(probe, sizeof(probe), p->probe_len);
 	format_size(ref, sizeof(ref), p->ref_len);
 	format_size(scratch, sizeof(scratch), p->scratch_len);
 	format_size(flush, sizeof(flush), p->flush);
+	format_size(most, sizeof(most), p->max_saved);
 	fprintf(stderr, "flashbench: --capacity writes %s of signatures at its start, %s at up to %u places "
 		"anywhere on %s, and %s over bytes %llu to %llu (%s, again and again); every range is saved to %s "
-		"first and put back at the end\n", ref, probe, p->max_probes, r->c.device, flush,
-		(unsigned long long)p->scratch_off, (unsigned long long)(p->scratch_off + p->scratch_len - 1), scratch,
-		r->journal_path);
+		"first (at most %s; it has room for them) and put back at the end\n", ref, probe, p->max_probes,
+		r->c.device, flush, (unsigned long long)p->scratch_off,
+		(unsigned long long)(p->scratch_off + p->scratch_len - 1), scratch, r->journal_path, most);
 	return 0;
 }
 
@@ -764,49 +832,74 @@ static void capacity_progress(void *ctx, uint64_t done)
  * other flash is found (the writes past the middle that --auto makes would
  * land on the user's data at the start of a card that wraps around); a fake
  * that hides its loss in a cache is left to --capacity.  Its writes go
- * through the --preserve journal, or one of their own that is put back
- * before --auto writes anything; on a fake card --auto stops there. */
+ * through the --preserve journal (put back at the end), or one of their own
+ * that is put back before --auto writes anything; on a fake card --auto
+ * stops there.  Its cost lies outside --auto's own bound: said here. */
 #define AUTO_CAPACITY_STRATA 16
 #define AUTO_CAPACITY_SETTLE 2000000000ULL  /* ns */
+
+struct quick_ctx {
+	struct dev *d;          /* the device with the journal's layer */
+	int own;                /* a journal of its own */
+};
+
+/* Say what the quick check may write and reserve the journal's room (the
+ * most --auto saves is reserved on top, when it announces its areas). */
+static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_err *e)
+{
+	const struct quick_ctx *q = ctx;
+	char ref[32], probe[32], most[32];
+
+	if (capacity_room(q->d, p, e))
+		return -1;
+	format_size(ref, sizeof(ref), p->ref_len);
+	format_size(probe, sizeof(probe), p->probe_len);
+	format_size(most, sizeof(most), p->max_saved);
+	fprintf(stderr, "flashbench: --auto --write checks the capacity first: %s of signatures at its start and %s at "
+		"up to %u places; each range is saved to %s first (at most %s) and put back %s\n", ref, probe,
+		p->max_probes, journal_file(dev_journal(q->d)), most, q->own ? "before --auto writes" : "at the end");
+	return 0;
+}
+
 static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 {
 	struct run *r = ctx;
-	struct capacity_options o = { .stop = &stop_requested, .quick = 1, .strata = AUTO_CAPACITY_STRATA };
+	struct quick_ctx q = { .d = d, .own = !dev_journal(d) };
+	struct capacity_options o = { .stop = &stop_requested, .quick = 1, .strata = AUTO_CAPACITY_STRATA,
+				      .before_writes = announce_quick, .ctx = &q };
 	struct capacity_report *cr = malloc(sizeof(*cr));
-	struct dev *lay = d;
 	struct journal *j = NULL;
 	struct dev_tally was;
 	char a[32], b[32];
 	uint64_t restored;
-	int rc = -1, own = !dev_journal(d);
+	int rc = -1;
 
 	dev_written(d, &was);
 	if (!cr)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
 		o.salt = (uint64_t)wall_ns();
-	if (own && (journal_create(&j, r->journal_path, d, r->c.device, 64ULL << 20,
-				   r->c.preserve_volatile || (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK) ? JOURNAL_VOLATILE_OK : 0, e) ||
-		    dev_preserve(&lay, j, e))) {
+	if (q.own && (journal_create(&j, r->journal_path, d, r->c.device,
+				     r->c.preserve_volatile || (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK) ? JOURNAL_VOLATILE_OK : 0,
+				     e) ||
+		      dev_preserve(&q.d, j, e))) {
 		free(cr);
 		return -1;
 	}
-	fprintf(stderr, "flashbench: --auto --write checks the capacity first: signatures at up to %u places, saved to "
-		"%s and put back\n", AUTO_CAPACITY_STRATA + 2, own ? r->journal_path : "the journal");
-	rc = capacity_check(lay, &o, cr, e);
-	if (own) {
+	rc = capacity_check(q.d, &o, cr, e);
+	if (q.own) {
 		struct fb_err why;
 		int put;
 		restoring = 1;
-		put = dev_preserve_finish(lay, &restored, rc ? &why : e);
-		lay = dev_unpreserve(lay);
+		put = dev_preserve_finish(q.d, &restored, rc ? &why : e);
+		q.d = dev_unpreserve(q.d);
 		if (put < 0 && !rc)
 			rc = -1;
 		else if (put < 0)
 			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "; %s", why.msg);
 	}
 	restoring = 0;
-	dev_written_set(d, &was); /* what the check wrote is back: not --auto's to report */
+	dev_written_set(d, &was); /* what the check wrote is not --auto's to report */
 	/* the card finishes the garbage collection the check left it before
 	 * --auto times its writes */
 	if (!rc)
@@ -820,7 +913,8 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	} else if (!rc) {
 		format_time(a, sizeof(a), cr->device_ns);
 		fprintf(stderr, "flashbench: no fake capacity seen (a cache that hides one is left to --capacity); the "
-			"check's data are back (it took %s%s)\n", a, cr->virtual_clock ? " of device time" : "");
+			"check took %s%s, outside --auto's own cost%s\n", a, cr->virtual_clock ? " of device time" : "",
+			q.own ? ", and its data are back" : "");
 	}
 	free(cr);
 	return rc;
@@ -904,6 +998,7 @@ static void release(struct run *r)
 	vm_result_free(r->res);
 	vm_free(r->prog);
 	dev_close(r->d);
+	claim_release(r->claim); /* after the device and its journal are closed */
 }
 
 /* What was written, and where: "24MiB (25165824 bytes) written within
@@ -956,9 +1051,10 @@ static int fail(struct run *r, struct fb_err *e)
 
 	if (r->d && dev_journal(r->d)) {
 		struct fb_err why = *e;
+		int saved = journal_saved(dev_journal(r->d)) > 0;
 		if (finish_journal(r->d, &r->c, &why))
 			fprintf(stderr, "flashbench: %s\n", why.msg);
-		else if (!quiet)
+		else if (saved && !quiet)
 			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg),
 				 "; the saved data were put back and verified");
 	}
@@ -981,10 +1077,15 @@ int main(int argc, char **argv)
 {
 	static struct run r;
 	struct fb_err e = { 0, "" };
-	int rc = cli_parse(argc, argv, &r.c, &e);
+	int rc;
 
+	if (output_check_stdio(NULL, &e)) /* even --help: nothing goes into a block device */
+		return die(&e);
+	rc = cli_parse(argc, argv, &r.c, &e);
 	if (rc > 0)
 		return 0;
+	if (!rc && output_check_stdio(r.c.device, &e))
+		return die(&e);
 	if (rc < 0 || check_params(&r.c, &e) || check_inputs(&r.c, &e) ||
 	    (r.c.mode == RUN_PROGRAM && check_program(&r.c, &e)))
 		return die(&e);

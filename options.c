@@ -104,7 +104,7 @@ static const struct cli_option options[] = {
 	  .help = "with --restore: accept a device that does not look\nlike the one the journal was written for (warns)" },
 	{ .name = "preserve-volatile", .arg = ARG_FLAG, .field = F(preserve_volatile),
 	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, .section = SEC_KEEP,
-	  .help = "with --preserve: accept a journal on tmpfs/ramfs,\nwhich a power cut loses" },
+	  .help = "with --preserve: accept a journal (or state directory)\non tmpfs/ramfs, which a power cut loses" },
 	/* the classic tool's geometry: accepted by every test, as it was */
 	{ .name = "blocksize", .letter = 'b', .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(t.blocksize),
 	  .applies = FOR_TESTS, .section = SEC_PARAM, .reach = 5,

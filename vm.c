@@ -196,6 +196,25 @@ static int sig_io(struct walk *w, enum vm_opcode code, const struct regs *r, str
 	return 0;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/* off = base + a * b, refused when it does not fit in 64 bits (a request
+ * there is past any device's end: said before it could wrap around). */
+static int off_at(struct walk *w, uint64_t base, uint64_t a, uint64_t b, uint64_t *off)
+{
+	uint64_t p;
+
+	if (__builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(base, p, off))
+		return fb_fail(w->e, EXIT_USAGE, "the test moves past byte %llu, beyond any device (offset %llu plus "
+			       "%llu x %llu) (use a smaller size, count or offset)", (unsigned long long)UINT64_MAX,
+			       (unsigned long long)base, (unsigned long long)a, (unsigned long long)b);
+	return 0;
+}
+
 static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, struct vm_result *node)
 {
 	uint64_t ns = 0;
@@ -207,7 +226,8 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			return fb_fail(w->e, EXIT_USAGE,
 				       "the test reaches byte %llu but the device has only %llu bytes "
 				       "(use a smaller size, count or offset)",
-				       (unsigned long long)(r->off + r->len), (unsigned long long)w->size);
+				       (unsigned long long)(r->off > w->size ? r->off : sat_add(r->off, r->len)),
+				       (unsigned long long)w->size);
 		if (!r->len)
 			return fb_fail(w->e, EXIT_USAGE,
 				       "a %s of 0 bytes at offset %llu: give it a length (len SIZE above it, or "
@@ -288,6 +308,138 @@ static int count_steps(struct walk *w, uint64_t n)
 		return 0;
 	return fb_fail(w->e, EXIT_USAGE, "the test would run more than %llu loop steps (a loop that would not end?); "
 		       "refusing", VM_MAX_STEPS);
+}
+
+/* ------------------------------------------------------------ counting */
+
+/* What a program will do, counted from its tree before any walk: loop
+ * steps (bodies run, and a step per shuffled entry, as count_steps counts
+ * them) and requests.  A loop multiplies its body's counts; only the unit
+ * loops are followed unit by unit (a body's counts depend on the unit
+ * through off-span and off-shuffle), and a unit loop's counts do not depend
+ * on the unit around it, so each is counted once (memo).  Saturates at
+ * UINT64_MAX. */
+struct tally {
+	uint64_t steps, requests;
+};
+
+struct counter {
+	const struct vm_op *op[64];
+	struct tally val[64];
+	size_t n;
+};
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static void tally_add(struct tally *t, struct tally b)
+{
+	t->steps = sat_add(t->steps, b.steps);
+	t->requests = sat_add(t->requests, b.requests);
+}
+
+static struct tally times(uint64_t n, struct tally b)
+{
+	return (struct tally){ sat_mul(n, b.steps), sat_mul(n, b.requests) };
+}
+
+static struct tally count_op(struct counter *c, const struct vm_op *op, uint64_t unit);
+
+/* One run of op's body: a step, and what its children do. */
+static struct tally count_body(struct counter *c, const struct vm_op *op, uint64_t unit)
+{
+	struct tally t = { 1, 0 };
+
+	for (size_t i = 0; i < op->nbody; i++)
+		tally_add(&t, count_op(c, op->body[i], unit));
+	return t;
+}
+
+static struct tally count_units(struct counter *c, const struct vm_op *op)
+{
+	struct tally t = { 0, 0 };
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->op[i] == op)
+			return c->val[i];
+	if (op->code == VM_UNIT_HALVE) {
+		uint64_t to = op->b > 0 ? (uint64_t)op->b : 1;
+		for (uint64_t u = (uint64_t)op->a; u >= to && u; u /= 2) {
+			tally_add(&t, count_body(c, op, u));
+			if (u % 2)
+				break;
+		}
+	} else {
+		uint64_t from = op->a > 0 ? (uint64_t)op->a : 1;
+		for (uint64_t u = from; u <= (uint64_t)op->b; u *= 2) {
+			tally_add(&t, count_body(c, op, u));
+			if (u > UINT64_MAX / 2)
+				break;
+		}
+	}
+	if (c->n < sizeof(c->op) / sizeof(c->op[0])) {
+		c->op[c->n] = op;
+		c->val[c->n++] = t;
+	}
+	return t;
+}
+
+static struct tally count_op(struct counter *c, const struct vm_op *op, uint64_t unit)
+{
+	uint64_t n;
+
+	if ((unsigned)op->code < VM_NOPCODES && opinfo[op->code].io)
+		return (struct tally){ 0, 1 };
+	switch (op->code) {
+	case VM_REPEAT:
+		return op->a > 0 ? times((uint64_t)op->a, count_body(c, op, unit)) : (struct tally){ 0, 0 };
+	case VM_OFF_LINEAR:
+		return op->b > 0 ? times((uint64_t)op->b, count_body(c, op, unit)) : (struct tally){ 0, 0 };
+	case VM_OFF_SPAN:
+	case VM_OFF_SHUFFLE: {
+		struct tally t;
+		if (!unit)
+			return (struct tally){ 0, 0 }; /* refused when walked */
+		n = (uint64_t)op->a / unit;
+		t = times(n, count_body(c, op, unit));
+		if (op->code == VM_OFF_SHUFFLE)
+			t.steps = sat_add(t.steps, n);
+		return t;
+	}
+	case VM_OFF_LIST:
+		return times(op->nlist, count_body(c, op, unit));
+	case VM_LEN_UNIT:
+		return count_body(c, op, unit);
+	case VM_UNIT_HALVE:
+	case VM_UNIT_DOUBLE:
+		return count_units(c, op);
+	default:
+		return count_body(c, op, unit);
+	}
+}
+
+/* Refuse a program that would run too long before walking any of it. */
+static int check_counts(const struct vm_op *prog, struct fb_err *e)
+{
+	struct counter *c = calloc(1, sizeof(*c));
+	struct tally t;
+
+	if (!c)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	t = count_op(c, prog, 0);
+	free(c);
+	if (t.requests > VM_MAX_REQUESTS)
+		return fb_fail(e, EXIT_USAGE, "the test would make %s%llu requests, more than %llu; refusing",
+			       t.requests == UINT64_MAX ? "more than " : "", (unsigned long long)t.requests,
+			       VM_MAX_REQUESTS);
+	if (t.steps > VM_MAX_STEPS)
+		return fb_fail(e, EXIT_USAGE, "the test would run %s%llu loop steps, more than %llu (a loop that would "
+			       "not end?); refusing", t.steps == UINT64_MAX ? "more than " : "",
+			       (unsigned long long)t.steps, VM_MAX_STEPS);
+	return 0;
 }
 
 /* Run the body once with registers r, adding one child per body op. */
@@ -402,23 +554,34 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 		rc = run_body(w, op, &r, node, &red);
 		break;
 	case VM_OFF:
-		if (op->a < 0 && (uint64_t)-op->a > r.off)
+		if (op->a < 0 && (0 - (uint64_t)op->a) > r.off)
 			return fb_fail(w->e, EXIT_USAGE, "the test would start before the beginning of the device");
-		r.off += (uint64_t)op->a;
+		if (op->a >= 0 && off_at(w, r.off, (uint64_t)op->a, 1, &r.off))
+			return -1;
+		if (op->a < 0)
+			r.off -= (0 - (uint64_t)op->a);
 		node->off = r.off;
 		rc = run_body(w, op, &r, node, &red);
 		break;
-	case VM_OFF_UNIT:
+	case VM_OFF_UNIT: {
+		uint64_t step;
 		if (op->b <= 0)
 			return fb_fail(w->e, EXIT_USAGE, "off-unit needs a positive divisor");
-		r.off += r.unit * (uint64_t)op->a / (uint64_t)op->b;
+		if (__builtin_mul_overflow(r.unit, (uint64_t)op->a, &step))
+			step = r.unit / (uint64_t)op->b * (uint64_t)op->a; /* unit * a overflows: divide first */
+		else
+			step /= (uint64_t)op->b;
+		if (off_at(w, r.off, step, 1, &r.off))
+			return -1;
 		node->off = r.off;
 		rc = run_body(w, op, &r, node, &red);
 		break;
+	}
 	case VM_OFF_LINEAR: {
 		uint64_t base = r.off, step = op->a ? (uint64_t)op->a : r.unit;
 		for (int64_t i = 0; i < op->b && !rc; i++) {
-			r.off = base + (uint64_t)i * step;
+			if (off_at(w, base, (uint64_t)i, step, &r.off))
+				return -1;
 			rc = run_body(w, op, &r, node, &red);
 		}
 		break;
@@ -434,7 +597,8 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 		if (op->code == VM_OFF_SHUFFLE && (rc = shuffle_order(w, n, (uint64_t)op->b, &order)))
 			return rc;
 		for (uint64_t i = 0; i < n && !rc; i++) {
-			r.off = base + (order ? order[i] : i) * r.unit;
+			if ((rc = off_at(w, base, order ? order[i] : i, r.unit, &r.off)))
+				break;
 			rc = run_body(w, op, &r, node, &red);
 		}
 		free(order);
@@ -443,9 +607,12 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 	case VM_OFF_LIST: {
 		uint64_t base = r.off;
 		for (size_t i = 0; i < op->nlist && !rc; i++) {
-			if (op->list[i] < 0 && (uint64_t)-op->list[i] > base)
+			if (op->list[i] < 0 && (0 - (uint64_t)op->list[i]) > base)
 				return fb_fail(w->e, EXIT_USAGE, "the test would start before the beginning of the device");
-			r.off = base + (uint64_t)op->list[i];
+			if (op->list[i] < 0)
+				r.off = base - (0 - (uint64_t)op->list[i]);
+			else if (off_at(w, base, (uint64_t)op->list[i], 1, &r.off))
+				return -1;
 			rc = run_body(w, op, &r, node, &red);
 		}
 		break;
@@ -490,6 +657,8 @@ static int plan_walk(const struct vm_op *prog, uint64_t dev_size, unsigned secto
 
 	memset(plan, 0, sizeof(*plan));
 	memset(&node, 0, sizeof(node));
+	if (check_counts(prog, e))
+		return -1;
 	rc = exec(&w, prog, r, &node);
 	free(node.kid);
 	return rc;

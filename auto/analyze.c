@@ -416,15 +416,21 @@ static void not_separated(struct finding *erase, uint64_t e, const struct separa
 	fmt_size(h, s->out_hi_at);
 	fmt_time(k, s->out_hi);
 	fmt_size(l, s->in_lo_at);
+	/* "460µs", not "460µs to 460µs" */
+	if (!strcmp(b, c))
+		c[0] = '\0';
+	if (!strcmp(d, g))
+		g[0] = '\0';
 	if (s->in_lo <= s->out_hi)
-		finding_not(erase, "crossing a multiple of %s costs %s to %s (%u rows), crossing the %u others %s to %s: "
-			    "they overlap (%s costs %s, more than %s's %s), so no step is determined", a, b, c, s->nin,
-			    s->nout, d, g, h, k, l, fmt_time(m, s->in_lo));
+		finding_not(erase, "crossing a multiple of %s costs %s%s%s (%u rows), crossing the %u others %s%s%s: "
+			    "they overlap (%s costs %s, %s %s's %s), so no step is determined", a, b, c[0] ? " to " : "", c,
+			    s->nin, s->nout, d, g[0] ? " to " : "", g, h, k, s->in_lo < s->out_hi ? "more than" : "as much as",
+			    l, fmt_time(m, s->in_lo));
 	else
-		finding_not(erase, "crossing a multiple of %s costs %s to %s (%u rows), crossing the %u others %s to %s: "
-			    "only %s apart, less than %g x the reads' own noise (%s), so no step is determined", a, b, c,
-			    s->nin, s->nout, d, g, fmt_time(h, s->in_lo - s->out_hi), ERASE_SEPARATE_NOISES,
-			    fmt_time(k, margin / ERASE_SEPARATE_NOISES));
+		finding_not(erase, "crossing a multiple of %s costs %s%s%s (%u rows), crossing the %u others %s%s%s: "
+			    "only %s apart, less than %g x the reads' own noise (%s), so no step is determined", a, b,
+			    c[0] ? " to " : "", c, s->nin, s->nout, d, g[0] ? " to " : "", g,
+			    fmt_time(h, s->in_lo - s->out_hi), ERASE_SEPARATE_NOISES, fmt_time(k, margin / ERASE_SEPARATE_NOISES));
 }
 
 /* The q-quantile of v (sorted in place): the value with n*q below it. */

@@ -532,6 +532,8 @@ static void plan(struct ctx *c)
 	p->scratch_off = top >= SCRATCH + 2 * c->G ? (top - c->G - SCRATCH) / SCRATCH * SCRATCH : c->ref_len;
 	p->flush = c->o->quick ? 0 : r->max_cache;
 	p->max_written = c->ref_len + p->max_probes * c->plen + 3 * p->flush;
+	/* a bisection round flushes too, even in a quick check */
+	p->max_saved = c->ref_len + p->max_probes * c->plen + p->scratch_len;
 }
 
 void capacity_account(struct capacity_report *r, const struct dev *d)
@@ -567,8 +569,8 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 	c.G = CAP_RESOLUTION;
 	c.ref_len = ref_length(r->size);
 	plan(&c);
-	if (o->before_writes && o->before_writes(o->ctx, &r->plan))
-		return fb_fail(e, EXIT_DEVICE, "--capacity: cancelled before the first write");
+	if (o->before_writes && o->before_writes(o->ctx, &r->plan, e))
+		return -1;
 
 	/* the spread: reference, probes (in ascending order, the end last),
 	 * read at once, then the alias grid */

@@ -62,6 +62,7 @@ struct capacity_plan {
 	uint64_t scratch_off, scratch_len; /* the scratch area rewritten to flush caches */
 	uint64_t flush;                    /* bytes written there at most */
 	uint64_t max_written;              /* bytes written in all at most */
+	uint64_t max_saved;                /* bytes the journal saves at most (each byte once) */
 };
 
 struct capacity_options {
@@ -71,8 +72,8 @@ struct capacity_options {
 	unsigned strata;                   /* spread probes (0: the default) */
 	int quick;                         /* no flush: what is lost at once is found, a cache is not sought */
 	/* called once before the first write with what may be written (the
-	 * scratch area, probe count and size); non-zero cancels */
-	int (*before_writes)(void *ctx, const struct capacity_plan *p);
+	 * scratch area, probe count and size); non-zero cancels, e says why */
+	int (*before_writes)(void *ctx, const struct capacity_plan *p, struct fb_err *e);
 	void *ctx;
 	void (*progress)(void *ctx, uint64_t done);
 	void *progress_ctx;

@@ -1029,8 +1029,6 @@ static int write_phase(struct ctx *c)
 	uint64_t ranges[2][2];
 	double collapse = 0;
 
-	if (c->o->capacity && c->o->capacity(c->o->capacity_ctx, c->d, c->e))
-		return -1; /* a fake card: every write past its real size would land elsewhere */
 	if (trial_room(c, r->erase.determined ? r->erase.value : STAND_IN_ERASE) < AUTO_OPEN_MIN &&
 	    r->erase.determined && r->erase.conf <= CONF_LOW && trial_room(c, STAND_IN_ERASE) >= AUTO_OPEN_MIN)
 		r->erase_set_aside = 1; /* a doubtful size must not stop the write tests */
@@ -1055,6 +1053,9 @@ static int write_phase(struct ctx *c)
 		return budget_rest(c);
 	if (c->o->before_writes && c->o->before_writes(c->o->ctx, (const uint64_t(*)[2])ranges))
 		return fb_fail(c->e, EXIT_DEVICE, "write tests cancelled");
+	/* said and reserved: now the first write, the quick capacity check */
+	if (c->o->capacity && c->o->capacity(c->o->capacity_ctx, c->d, c->e))
+		return -1; /* a fake card: every write past its real size would land elsewhere */
 
 	if (cache_phase(c))
 		return -1;

@@ -26,7 +26,8 @@ struct auto_options {
 	 * written; returning non-zero cancels the write tests */
 	int (*before_writes)(void *ctx, const uint64_t range[2][2]);
 	void *ctx;
-	/* called first thing in the write plan: a quick capacity check (i23);
+	/* called right after before_writes, before the first write: a quick
+	 * capacity check (i23), which says and reserves what it writes itself;
 	 * non-zero (e filled) stops the write tests on a fake card */
 	int (*capacity)(void *ctx, struct dev *d, struct fb_err *e);
 	void *capacity_ctx;

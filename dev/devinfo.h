@@ -1,7 +1,7 @@
 /* devinfo.h — what the system says about the device under test (sysfs:
  * model, vendor, serial; for SD/MMC cards name, OEM and manufacturer ids,
- * date and the erase sizes the card reports), and an identity that outlives
- * a replug.  Best effort, no I/O to the device itself. */
+ * date and the erase sizes the card reports).  Best effort, no I/O to the
+ * device itself; what medium a path is on is medium.h's. */
 #ifndef FLASHBENCH_DEVINFO_H
 #define FLASHBENCH_DEVINFO_H
 
@@ -19,13 +19,5 @@ struct devinfo {
 };
 
 void devinfo_read(const char *path, struct devinfo *di);
-
-/* What names this medium whatever node it appears as, for telling after a
- * replug that a journal belongs to it: the card's CID, the disk's serial or
- * WWID, or for a loop device the file (device and inode) or block device
- * behind it and the offset; a partition adds its start sector.  "key=value"
- * pairs separated by ';', or "" when the system offers none (or path is not
- * a block device). */
-void devinfo_identity(const char *path, char *buf, size_t len);
 
 #endif

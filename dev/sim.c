@@ -115,6 +115,9 @@ void sim_defaults(struct sim_params *p)
 
 /* ---------------------------------------------------------------- parsing */
 
+#define SIM_MAX_TIME_NS 3.6e12   /* a time key: at most an hour */
+#define SIM_MAX_SIZE (1ULL << 60)
+
 static int parse_time_ns(const char *v, uint64_t *out)
 {
 	char *end;
@@ -122,7 +125,7 @@ static int parse_time_ns(const char *v, uint64_t *out)
 
 	errno = 0;
 	x = strtod(v, &end);
-	if (errno || end == v || x < 0)
+	if (errno || end == v || !isfinite(x) || x < 0)
 		return -1;
 	if (!*end || strcmp(end, "ns") == 0)
 		;
@@ -133,6 +136,8 @@ static int parse_time_ns(const char *v, uint64_t *out)
 	else if (strcmp(end, "s") == 0)
 		x *= 1e9;
 	else
+		return -1;
+	if (x > SIM_MAX_TIME_NS) /* llround would overflow; no request takes an hour */
 		return -1;
 	*out = (uint64_t)llround(x);
 	return 0;
@@ -182,7 +187,8 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		if (strcmp(key, times[i].name) == 0) {
 			if (parse_time_ns(val, times[i].field) == 0)
 				return 0;
-			return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a time such as 300us, 1.5ms or 800 (ns)", key, val);
+			return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a time such as 300us, 1.5ms or 800 (ns), at most "
+				       "1 hour", key, val);
 		}
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		if (strcmp(key, counts[i].name) == 0) {
@@ -198,7 +204,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 				x /= 100;
 				end++;
 			}
-			if (end == val || *end || x < 0 || x > fractions[i].max)
+			if (end == val || *end || !isfinite(x) || x < 0 || x > fractions[i].max)
 				return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a number from 0 to %g (0.05 or 5%%)",
 					       key, val, fractions[i].max);
 			*fractions[i].field = x;
@@ -273,6 +279,9 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: erase must not be zero (the erase block size, e.g. erase=4M)");
 	if (p->erase % (p->page * p->planes))
 		return fb_fail(e, EXIT_USAGE, "sim: erase must be a multiple of page x planes");
+	if (p->size > SIM_MAX_SIZE)
+		return fb_fail(e, EXIT_USAGE, "sim: size must be at most 1EiB (1152921504606846976 bytes), larger than "
+			       "any device");
 	if (p->size < 2 * p->erase || p->size % p->sector)
 		return fb_fail(e, EXIT_USAGE, "sim: size must be a multiple of the sector and hold two erase blocks");
 	if (p->fat > p->size / p->erase)

@@ -21,11 +21,11 @@ struct journal_header {
 	uint64_t dev_size;
 	uint32_t sector;
 	uint32_t max_record;       /* largest data length of one record */
-	uint64_t dev_number;       /* st_rdev of a block device, inode of a file */
+	uint64_t dev_number;       /* the medium: its whole disk's st_rdev, or a file's inode */
 	uint64_t created;          /* Unix seconds */
 	uint64_t id;               /* random: names the journal in the index */
 	char device[257];          /* path it was written for */
-	char identity[JOURNAL_IDENTITY + 1]; /* sysfs identity, "" if none */
+	char identity[JOURNAL_IDENTITY + 1]; /* medium_identity() (dev/medium.h); "" or other text: older journals */
 };
 
 /* Fill the 512-byte header block. */

@@ -6,22 +6,22 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/crc32c.h"
 #include "dev.h"
-#include "dev/devinfo.h"
+#include "dev/medium.h"
+#include "guard/statedir.h"
+#include "lib/crc32c.h"
 #include "lib/grow.h"
+#include "lib/units.h"
 #include "vm.h"
 
 struct extent {
@@ -103,183 +103,47 @@ static void sync_dir_of(const char *path)
 	}
 }
 
-/* The device number of the whole disk holding block device dev. */
-static dev_t whole_disk(dev_t dev)
-{
-	char link[64], real[PATH_MAX], part[PATH_MAX + 16], devfile[PATH_MAX + 16], buf[32];
-	unsigned ma, mi;
-	FILE *f;
-
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
-	if (!realpath(link, real))
-		return dev;
-	snprintf(part, sizeof(part), "%s/partition", real);
-	if (access(part, F_OK))
-		return dev;
-	snprintf(devfile, sizeof(devfile), "%s/../dev", real);
-	if (!(f = fopen(devfile, "re")))
-		return dev;
-	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%u:%u", &ma, &mi) != 2)
-		ma = major(dev), mi = minor(dev);
-	fclose(f);
-	return makedev(ma, mi);
-}
-
 /* ------------------------------------------------------------ identity */
 
-/* What a journal or an index entry records of the medium a path is on. */
-struct medium {
-	int is_block;
-	uint64_t number;                 /* st_rdev, or the inode of a file */
-	uint64_t disk;                   /* the whole disk's st_rdev, or a file's st_dev */
-	char identity[JOURNAL_IDENTITY]; /* devinfo_identity(), "" if none */
+/* What a journal or an index entry records of the medium: its identity
+ * (medium.h), as text too. */
+struct recorded {
+	struct medium m;
+	char text[JOURNAL_IDENTITY];
+	int legacy;                      /* written before identities: only numbers */
+	int is_block;                    /* legacy: what the numbers are */
+	uint64_t number, disk;
 };
 
-static int medium_of(const char *path, struct medium *m)
+static void record_of(const struct medium *m, struct recorded *r)
 {
-	struct stat st;
+	memset(r, 0, sizeof(*r));
+	r->m = *m;
+	medium_identity(m, r->text, sizeof(r->text));
+	r->is_block = m->kind == MEDIUM_DISK || m->how[0];
+	r->number = m->kind == MEDIUM_FILE ? m->ino : m->dev;
+	r->disk = m->dev;
+}
 
-	memset(m, 0, sizeof(*m));
-	if (!strncmp(path, "sim:", 4)) { /* a simulated card (--capacity): its spec names it */
-		uint64_t h = 0xcbf29ce484222325ULL;
-		for (const char *p = path; *p; p++)
-			h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-		m->number = h;
+/* Is what was recorded the medium now (exact: the same window too)?  A
+ * record from before identities matches only loosely (never exactly). */
+static int recorded_is(const struct recorded *was, const struct medium *now, int exact)
+{
+	if (!was->legacy)
+		return medium_matches(&was->m, now, exact);
+	if (exact)
 		return 0;
-	}
-	if (stat(path, &st))
-		return -1;
-	m->is_block = S_ISBLK(st.st_mode);
-	m->number = m->is_block ? (uint64_t)st.st_rdev : (uint64_t)st.st_ino;
-	m->disk = m->is_block ? (uint64_t)whole_disk(st.st_rdev) : (uint64_t)st.st_dev;
-	if (m->is_block)
-		devinfo_identity(path, m->identity, sizeof(m->identity));
-	return 0;
+	return now->kind == MEDIUM_FILE ? was->number == now->ino && (!was->disk || was->disk == now->dev)
+					: was->number == now->dev || was->disk == now->dev;
 }
 
-/* The identity of the whole disk: without a partition's start. */
-static void disk_identity(const char *id, char *out, size_t len)
+static void describe(const struct recorded *r, char *buf, size_t len)
 {
-	const char *start = strstr(id, ";start=");
-
-	snprintf(out, len, "%.*s", start ? (int)(start - id) : (int)strlen(id), id);
-}
-
-/* Is b on the same disk (or the same file) as a? */
-static int same_disk(const struct medium *a, const struct medium *b)
-{
-	char da[JOURNAL_IDENTITY], db[JOURNAL_IDENTITY];
-
-	if (a->is_block != b->is_block)
-		return 0;
-	if (!a->is_block)
-		return a->number == b->number && a->disk == b->disk;
-	disk_identity(a->identity, da, sizeof(da));
-	disk_identity(b->identity, db, sizeof(db));
-	if (da[0] && db[0])
-		return strcmp(da, db) == 0;
-	return a->disk == b->disk;
-}
-
-/* Where a medium's data finally live: the file or whole disk under its loop
- * devices (loops over loops followed), else the medium itself; with the
- * byte offset there (0 for a whole file or disk). */
-struct bottom {
-	int is_file;
-	uint64_t a, b;          /* file: st_dev and inode; disk: st_rdev and 0 */
-	int offset_known_zero;  /* no loop offset, no partition start on the way */
-};
-
-static void bottom_block(dev_t rdev, struct bottom *b)
-{
-	*b = (struct bottom){ 0, 0, 0, 1 };
-	for (int depth = 0; depth < 8; depth++) {
-		char p[128], file[PATH_MAX], off[32] = "0";
-		struct stat st;
-		FILE *f;
-		int got = 0;
-
-		if (whole_disk(rdev) != rdev)
-			b->offset_known_zero = 0;
-		rdev = whole_disk(rdev);
-		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/loop/backing_file", major(rdev), minor(rdev));
-		if ((f = fopen(p, "re"))) {
-			got = fscanf(f, "%4095[^\n]", file) == 1;
-			fclose(f);
-		}
-		if (!got || stat(file, &st))
-			break;
-		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/loop/offset", major(rdev), minor(rdev));
-		if ((f = fopen(p, "re"))) {
-			if (fscanf(f, "%31s", off) != 1 || strcmp(off, "0"))
-				b->offset_known_zero = 0;
-			fclose(f);
-		}
-		if (!S_ISBLK(st.st_mode)) {
-			b->is_file = 1;
-			b->a = st.st_dev;
-			b->b = st.st_ino;
-			return;
-		}
-		rdev = st.st_rdev;
-	}
-	b->a = rdev;
-}
-
-/* The bottom of a medium as recorded (a loop device's backing as its
- * identity names it, so that it is known after the loop is gone).  0 when
- * the medium is a plain block device (no loop, no file). */
-static int bottom_of(const struct medium *m, struct bottom *b)
-{
-	unsigned long long d, i;
-	unsigned ma, mi;
-	const char *loop = strstr(m->identity, "loop=");
-
-	if (!m->is_block) {
-		*b = (struct bottom){ 1, m->disk, m->number, 1 };
-		return 1;
-	}
-	if (!loop)
-		return 0;
-	if (sscanf(loop, "loop=file:%llu:%llu", &d, &i) == 2)
-		*b = (struct bottom){ 1, d, i, 1 };
-	else if (sscanf(loop, "loop=block:%u:%u", &ma, &mi) == 2)
-		bottom_block(makedev(ma, mi), b);
+	if (!r->legacy)
+		snprintf(buf, len, "%s", r->text);
 	else
-		return 0;
-	if (strstr(m->identity, ";start=") || (strstr(m->identity, "loop_offset=") &&
-						  !strstr(m->identity, "loop_offset=0")))
-		b->offset_known_zero = 0;
-	return 1;
-}
-
-/* Are a and b one medium seen through loop devices: a file and the loop
- * devices over it, or a disk and the loops over it (either way round)?
- * exact: the same bytes at the same offsets, not just the same medium. */
-static int same_bottom(const struct medium *a, const struct medium *b, int exact)
-{
-	struct bottom x, y;
-	int hx = bottom_of(a, &x), hy = bottom_of(b, &y);
-
-	if (!hx && !hy)
-		return 0; /* two plain block devices: same_disk decides */
-	if (!hx)
-		bottom_block((dev_t)a->number, &x);
-	if (!hy)
-		bottom_block((dev_t)b->number, &y);
-	if (exact && (!x.offset_known_zero || !y.offset_known_zero))
-		return 0;
-	return x.is_file == y.is_file && x.a == y.a && x.b == y.b;
-}
-
-static void describe_medium(const char *identity, uint64_t number, int is_block, char *buf, size_t len)
-{
-	if (identity[0])
-		snprintf(buf, len, "%s", identity);
-	else if (is_block)
-		snprintf(buf, len, "device number %u:%u", major((dev_t)number), minor((dev_t)number));
-	else
-		snprintf(buf, len, "inode %llu", (unsigned long long)number);
+		snprintf(buf, len, "%s %llu, recorded before flashbench recorded the medium's identity",
+			 r->is_block ? "device number" : "inode", (unsigned long long)r->number);
 }
 
 struct journal {
@@ -287,53 +151,25 @@ struct journal {
 	int fd;
 	struct dev *d;
 	struct extents saved;
-	uint64_t bytes;
+	uint64_t bytes;             /* data saved */
+	uint64_t file_bytes;        /* the journal's size: header, records and data */
+	uint64_t reserved;          /* journal bytes reserved (or found free) so far */
 	uint32_t seq;               /* records written */
 	uint64_t id;
 	char abspath[PATH_MAX * 2]; /* for the index */
 	char device[PATH_MAX];
-	struct medium m;
+	struct recorded m;
+	int unlisted;               /* a simulated card's: not in the index */
 	void *buf;
 };
 
 /* ------------------------------------------------------------ index */
 
-void journal_state_dir(char *buf, size_t len)
-{
-	const char *s = getenv("FLASHBENCH_STATE_DIR"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
-
-	if (s && *s)
-		snprintf(buf, len, "%s", s);
-	else if (geteuid() == 0)
-		snprintf(buf, len, "/var/lib/flashbench");
-	else if (x && x[0] == '/')
-		snprintf(buf, len, "%s/flashbench", x);
-	else if (h && h[0] == '/')
-		snprintf(buf, len, "%s/.local/state/flashbench", h);
-	else
-		snprintf(buf, len, "/var/tmp/flashbench-%u", (unsigned)getuid());
-}
-
-static int mkdir_p(const char *dir)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s", dir);
-	for (char *s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = '\0';
-			if (mkdir(p, 0700) && errno != EEXIST)
-				return -1;
-			*s = '/';
-		}
-	return mkdir(p, 0700) && errno != EEXIST ? -1 : 0;
-}
-
 static void entry_path(uint64_t id, char *buf, size_t len)
 {
 	char dir[PATH_MAX];
 
-	journal_state_dir(dir, sizeof(dir));
+	state_dir(dir, sizeof(dir));
 	snprintf(buf, len, "%s/%016llx.entry", dir, (unsigned long long)id);
 }
 
@@ -345,16 +181,17 @@ static int index_write(const struct journal *j, struct fb_err *e)
 	char dir[PATH_MAX], entry[PATH_MAX + 32], tmp[PATH_MAX + 40], text[PATH_MAX * 4 + 512];
 	int fd, n;
 
-	journal_state_dir(dir, sizeof(dir));
-	if (mkdir_p(dir))
-		return fb_fail(e, EXIT_DEVICE, "--preserve: cannot create the journal index %s: %s (set "
-			       "FLASHBENCH_STATE_DIR to a writable directory)", dir, strerror(errno));
+	if (j->unlisted)
+		return 0;
+	if (state_dir_make(dir, sizeof(dir), "the index of unfinished --preserve journals", e))
+		return -1;
 	entry_path(j->id, entry, sizeof(entry));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", entry);
-	n = snprintf(text, sizeof(text), "journal %s\ndevice %s\nblock %d\nnumber %llu\ndisk %llu\nidentity %s\n"
+	n = snprintf(text, sizeof(text), "journal %s\ndevice %s\nblock %d\nnumber %llu\ndisk %llu\nmedium %s\n"
 		     "saved %u %llu\n", j->abspath, j->device, j->m.is_block, (unsigned long long)j->m.number,
-		     (unsigned long long)j->m.disk, j->m.identity, j->seq, (unsigned long long)j->bytes);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		     (unsigned long long)j->m.disk, j->m.text, j->seq, (unsigned long long)j->bytes);
+	unlink(tmp); /* a stale one, whatever it is: ours is made new */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || write_all(fd, text, (size_t)n) || fsync(fd) || close(fd) || rename(tmp, entry)) {
 		int err = errno;
 		if (fd >= 0)
@@ -368,7 +205,7 @@ static int index_write(const struct journal *j, struct fb_err *e)
 
 struct entry {
 	char journal[PATH_MAX];
-	struct medium m;
+	struct recorded m;
 	unsigned records;       /* saved and synced */
 };
 
@@ -381,6 +218,7 @@ static int entry_read(const char *path, struct entry *en)
 	if (!f)
 		return -1;
 	memset(en, 0, sizeof(*en));
+	en->m.legacy = 1;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long v;
 		line[strcspn(line, "\n")] = '\0';
@@ -394,8 +232,10 @@ static int entry_read(const char *path, struct entry *en)
 			got |= 4, en->m.disk = v;
 		else if (sscanf(line, "saved %u", &en->records) == 1)
 			continue;
-		else if (!strncmp(line, "identity ", 9))
-			snprintf(en->m.identity, sizeof(en->m.identity), "%.*s", JOURNAL_IDENTITY - 1, line + 9);
+		else if (!strncmp(line, "medium ", 7) && !medium_parse_identity(line + 7, &en->m.m)) {
+			en->m.legacy = 0;
+			snprintf(en->m.text, sizeof(en->m.text), "%.*s", JOURNAL_IDENTITY - 1, line + 7);
+		}
 	}
 	fclose(f);
 	return got == 7 ? 0 : -1;
@@ -422,19 +262,27 @@ static const char *kind_of(mode_t mode)
 	       S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
 }
 
-/* Is the journal whose header is jh one of the medium m (by its identity,
- * its device number or inode, or through its index entry: the file behind
- * a loop device)?  exact: the same bytes, for --restore. */
+/* What the journal whose header is jh recorded of its medium. */
+static void recorded_of_header(const struct journal_header *jh, struct recorded *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (!medium_parse_identity(jh->identity, &r->m)) {
+		snprintf(r->text, sizeof(r->text), "%.*s", JOURNAL_IDENTITY - 1, jh->identity);
+		return;
+	}
+	r->legacy = 1;
+	r->number = jh->dev_number;
+	r->is_block = jh->identity[0] != '\0';
+}
+
+/* Is the journal whose header is jh one of the medium m?  exact: the same
+ * bytes, for --restore. */
 static int journal_of(const struct journal_header *jh, const struct medium *m, int exact)
 {
-	char entry[PATH_MAX + 32];
-	struct entry en;
+	struct recorded r;
 
-	if (jh->identity[0] && m->identity[0] ? !strcmp(jh->identity, m->identity) : jh->dev_number == m->number)
-		return 1;
-	entry_path(jh->id, entry, sizeof(entry));
-	return jh->id && entry_read(entry, &en) == 0 && (exact ? same_bottom(&en.m, m, 1) :
-							  same_disk(&en.m, m) || same_bottom(&en.m, m, 0));
+	recorded_of_header(jh, &r);
+	return recorded_is(&r, m, exact);
 }
 
 /* The header of the journal at path: 0, or -1 when path is no regular
@@ -462,7 +310,7 @@ int journal_check_absent(const char *path, const char *device, int creating, str
 	struct stat st, lst, dst;
 	struct dirent *de;
 	DIR *dp;
-	int rc = 0, have_m = !medium_of(device, &m);
+	int rc = 0, have_m = !medium_of(device, &m) && m.kind != MEDIUM_NONE;
 
 	if (!lstat(path, &lst) && stat(path, &st)) {
 		if (creating)
@@ -488,7 +336,7 @@ int journal_check_absent(const char *path, const char *device, int creating, str
 				       "--preserve writes a new file; name another path", path,
 				       S_ISREG(st.st_mode) ? "a file" : kind_of(st.st_mode));
 	}
-	journal_state_dir(dir, sizeof(dir));
+	state_dir(dir, sizeof(dir));
 	if (!have_m || !(dp = opendir(dir)))
 		return 0;
 	while (!rc && (de = readdir(dp))) {
@@ -497,7 +345,7 @@ int journal_check_absent(const char *path, const char *device, int creating, str
 		if (n < 6 || strcmp(de->d_name + n - 6, ".entry"))
 			continue;
 		snprintf(entry, sizeof(entry), "%s/%s", dir, de->d_name);
-		if (entry_read(entry, &en) || !(same_disk(&en.m, &m) || same_bottom(&en.m, &m, 0)))
+		if (entry_read(entry, &en) || !recorded_is(&en.m, &m, 0))
 			continue;
 		if (access(en.journal, F_OK) == 0)
 			rc = fb_fail(e, EXIT_DEVICE, "%s: an unfinished --preserve run saved data of this medium in %s; "
@@ -514,17 +362,76 @@ int journal_check_absent(const char *path, const char *device, int creating, str
 
 /* ------------------------------------------------------------ create */
 
-int journal_create(struct journal **out, const char *path, struct dev *d, const char *device,
-		   uint64_t room, unsigned flags, struct fb_err *e)
+int journal_holds(const char *path, char *device, size_t len)
+{
+	struct journal_header jh;
+
+	if (header_at(path, &jh))
+		return 0;
+	snprintf(device, len, "%s", jh.device);
+	return 1;
+}
+
+int journal_check_target(const char *device, struct fb_err *e)
+{
+	struct journal_header jh;
+
+	if (header_at(device, &jh))
+		return 0;
+
+	return fb_fail(e, EXIT_USAGE, "%s is a flashbench journal (data saved from %.200s): writing to it would "
+		       "destroy what it saved; put it back first (flashbench --restore %s %.200s) or name another "
+		       "device", device, jh.device, device, jh.device);
+}
+
+/* Does the file system holding path lie on medium m (through loops, a
+ * btrfs of several devices, an image file on a disk...)?  how says where. */
+static int lies_on(const char *path, const struct medium *m, char *how, size_t len)
+{
+	struct medium under[16];
+	size_t n = medium_under(path, under, sizeof(under) / sizeof(under[0]));
+
+	for (size_t i = 0; i < n; i++)
+		if (medium_same(&under[i], m)) {
+			snprintf(how, len, "%s%.400s", under[i].how[0] ? ": its file system is on " : "", under[i].how);
+			return 1;
+		}
+	return 0;
+}
+
+/* Would the journal or the index be lost with it in a power cut? */
+static int refuse_volatile(const char *path, const char *dir, struct fb_err *e)
+{
+	char state[PATH_MAX];
+	const char *fs = state_volatile(dir);
+
+	if (fs)
+		return fb_fail(e, EXIT_USAGE, "--preserve: the journal %s would be on %s, which loses it in the power "
+			       "cut it is there for; put it on a disk (--preserve=/path/on/disk/FILE), or add "
+			       "--preserve-volatile to accept that", path, fs);
+	if (state_dir_make(state, sizeof(state), "the index of unfinished --preserve journals", e))
+		return -1;
+	if ((fs = state_volatile(state)))
+		return fb_fail(e, EXIT_USAGE, "--preserve: the index of unfinished journals (%s) is on %s, which a "
+			       "power cut empties, and then a journal cut short could no longer be told from a whole "
+			       "one; set FLASHBENCH_STATE_DIR to a directory on a disk, or add --preserve-volatile to "
+			       "accept that", state, fs);
+	return 0;
+}
+
+int journal_create(struct journal **out, const char *path, struct dev *d, const char *device, unsigned flags,
+		   struct fb_err *e)
 {
 	unsigned char h[JOURNAL_HEADER];
-	char tmp[PATH_MAX], dir[PATH_MAX], absdir[PATH_MAX], abspath[PATH_MAX * 2];
+	char tmp[PATH_MAX], dir[PATH_MAX], absdir[PATH_MAX], abspath[PATH_MAX * 2], how[600];
 	struct journal_header jh;
-	struct statvfs vfs;
-	struct statfs fs;
-	struct stat jst, dst;
+	struct stat jst;
 	struct medium m;
 	struct journal *j;
+	/* a simulated card (--capacity's): what it holds lives in this process
+	 * and dies with it, so there is no medium to name, nothing a later run
+	 * could restore and no index entry to make */
+	int in_process = !(dev_caps(d) & DEV_CAP_STORES_DATA);
 
 	if (!(dev_caps(d) & DEV_CAP_HOLDS_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
@@ -534,36 +441,24 @@ int journal_create(struct journal **out, const char *path, struct dev *d, const 
 	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
 	if (stat(dir, &jst) || !realpath(dir, absdir))
 		return fb_fail(e, EXIT_USAGE, "--preserve: the journal's directory %s: %s", dir, strerror(errno));
-	if (stat(device, &dst) == 0 && S_ISBLK(dst.st_mode) && whole_disk(jst.st_dev) == whole_disk(dst.st_rdev))
-		return fb_fail(e, EXIT_USAGE, "--preserve: the journal %s would be on the device under test; "
-			       "put it on another disk (--preserve=/other/disk/file.journal)", path);
-	if (!(flags & JOURNAL_VOLATILE_OK) && statfs(dir, &fs) == 0 &&
-	    ((unsigned long)fs.f_type == TMPFS_MAGIC || (unsigned long)fs.f_type == RAMFS_MAGIC))
-		return fb_fail(e, EXIT_USAGE, "--preserve: the journal %s would be on %s, which loses it in the power "
-			       "cut it is there for; put it on a disk (--preserve=/path/on/disk/FILE), or add "
-			       "--preserve-volatile to accept that", path,
-			       (unsigned long)fs.f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs");
-	if (statvfs(dir, &vfs) == 0) {
-		uint64_t pieces = room / JOURNAL_PIECE + 1024;
-		uint64_t need = room + pieces * JOURNAL_RECORD + JOURNAL_HEADER;
-		uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-		if (avail < need)
-			return fb_fail(e, EXIT_USAGE, "--preserve: %s has room for %llu bytes but the journal needs up to "
-				       "%llu; free some space or put it elsewhere (--preserve=FILE)", dir,
-				       (unsigned long long)avail, (unsigned long long)need);
-	}
-	if (medium_of(device, &m))
-		return fb_fail(e, EXIT_DEVICE, "%s: %s", device, strerror(errno));
+	medium_of(device, &m);
+	if (m.kind == MEDIUM_NONE && !in_process)
+		return fb_fail(e, EXIT_DEVICE, "%s: %s", device, strerror(errno ? errno : ENODEV));
+	if (!in_process && lies_on(dir, &m, how, sizeof(how)))
+		return fb_fail(e, EXIT_USAGE, "--preserve: the journal %s would be on the device under test%s; "
+			       "put it on another disk (--preserve=/other/disk/file.journal)", path, how);
+	if (!(flags & JOURNAL_VOLATILE_OK) && !in_process && refuse_volatile(path, dir, e))
+		return -1;
 	memset(&jh, 0, sizeof(jh));
 	jh.dev_size = dev_size(d);
 	jh.sector = dev_sector(d);
 	jh.max_record = JOURNAL_PIECE;
-	jh.dev_number = m.number;
+	jh.dev_number = m.kind == MEDIUM_FILE ? m.ino : m.dev;
 	jh.created = (uint64_t)time(NULL);
 	if (getrandom(&jh.id, sizeof(jh.id), 0) != sizeof(jh.id) || !jh.id)
 		jh.id = jh.created << 20 ^ (uint64_t)getpid() ^ (uint64_t)clock();
 	snprintf(jh.device, sizeof(jh.device), "%s", device);
-	snprintf(jh.identity, sizeof(jh.identity), "%s", m.identity);
+	medium_identity(&m, jh.identity, sizeof(jh.identity));
 	journal_header_build(h, &jh);
 	snprintf(tmp, sizeof(tmp), "%s", path);
 	snprintf(abspath, sizeof(abspath), "%s/%s", absdir, basename(tmp));
@@ -586,11 +481,13 @@ int journal_create(struct journal **out, const char *path, struct dev *d, const 
 		goto fail;
 	}
 	sync_dir_of(path);
+	j->file_bytes = j->reserved = JOURNAL_HEADER;
 	/* listed only once the header is on disk; nothing is saved before */
 	j->id = jh.id;
-	j->m = m;
+	record_of(&m, &j->m);
 	snprintf(j->abspath, sizeof(j->abspath), "%s", abspath);
 	snprintf(j->device, sizeof(j->device), "%s", device);
+	j->unlisted = in_process;
 	if (index_write(j, e))
 		goto fail;
 	*out = j;
@@ -601,6 +498,72 @@ fail:
 	free(j->buf);
 	free(j);
 	return -1;
+}
+
+/* ------------------------------------------------------------ room */
+
+/* Make the journal's file system hold `end` bytes of journal: reserved with
+ * fallocate (so nothing else can take the room while the run goes on), or
+ * where the file system cannot, found free.  what names the bytes in a
+ * refusal. */
+static int room_for(struct journal *j, uint64_t end, const char *what, struct fb_err *e)
+{
+	struct statvfs vfs;
+	uint64_t avail;
+
+	if (end <= j->reserved)
+		return 0;
+	if (end <= (uint64_t)INT64_MAX && !fallocate(j->fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)end)) {
+		j->reserved = end;
+		return 0;
+	}
+	if (end <= (uint64_t)INT64_MAX && errno != ENOSPC && errno != EFBIG && !fstatvfs(j->fd, &vfs) &&
+	    (uint64_t)vfs.f_bavail * vfs.f_frsize >= end - j->file_bytes) {
+		j->reserved = end; /* no fallocate here: the room was free when looked at */
+		return 0;
+	}
+	avail = !fstatvfs(j->fd, &vfs) ? (uint64_t)vfs.f_bavail * vfs.f_frsize : 0;
+	return fb_fail(e, EXIT_USAGE, "--preserve: the file system of %s has room for %llu more bytes but the "
+		       "journal needs up to %llu more (%s); free some space or put it elsewhere (--preserve=FILE)",
+		       j->path, (unsigned long long)avail, (unsigned long long)(end - j->file_bytes), what);
+}
+
+int journal_reserve(struct journal *j, uint64_t bytes, uint64_t records, struct fb_err *e)
+{
+	char what[96], sz[32];
+
+	format_size(sz, sizeof(sz), bytes);
+	snprintf(what, sizeof(what), "this run saves at most %llu bytes (%s)", (unsigned long long)bytes, sz);
+	/* on top of what is held or reserved already */
+	return room_for(j, (j->reserved > j->file_bytes ? j->reserved : j->file_bytes) + bytes + records * JOURNAL_RECORD,
+			what, e);
+}
+
+/* Records a range of len bytes is saved in. */
+static uint64_t pieces(uint64_t len)
+{
+	return len / JOURNAL_PIECE + (len % JOURNAL_PIECE != 0);
+}
+
+int journal_plan(const struct vm_op *prog, struct dev *d, uint64_t *bytes, uint64_t *records, struct fb_err *e)
+{
+	struct extents want = { 0 };
+
+	*bytes = *records = 0;
+	if (vm_plan_writes(prog, dev_size(d), dev_sector(d), collect, &want, e)) {
+		free(want.v);
+		return -1;
+	}
+	if (want.cap == SIZE_MAX) {
+		free(want.v);
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	}
+	for (size_t i = 0; i < want.n; i++) {
+		*bytes += want.v[i].hi - want.v[i].lo;
+		*records += pieces(want.v[i].hi - want.v[i].lo);
+	}
+	free(want.v);
+	return 0;
 }
 
 /* ------------------------------------------------------------ save */
@@ -619,6 +582,7 @@ static int save_range(struct journal *j, uint64_t lo, uint64_t hi, struct fb_err
 		if (write_all(j->fd, r, sizeof(r)) || write_all(j->fd, j->buf, n))
 			return fb_fail(e, EXIT_DEVICE, "--preserve: cannot write %s: %s", j->path, strerror(errno));
 		j->bytes += n;
+		j->file_bytes += sizeof(r) + n;
 		lo += n;
 	}
 	return 0;
@@ -640,15 +604,28 @@ int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *
 		free(want.v);
 		return 0;
 	}
-	{ /* is there room for the worst case (nothing saved yet)? */
-		struct statvfs vfs;
-		uint64_t total = 0;
-		for (size_t i = 0; i < want.n; i++)
-			total += want.v[i].hi - want.v[i].lo;
-		if (fstatvfs(j->fd, &vfs) == 0 &&
-		    (uint64_t)vfs.f_bavail * vfs.f_frsize < total + (total / JOURNAL_PIECE + want.n + 1) * JOURNAL_RECORD)
-			rc = fb_fail(e, EXIT_DEVICE, "--preserve: the file system of %s is too full for the next %llu bytes",
-				     j->path, (unsigned long long)total);
+	{ /* room for what this step saves that is not saved yet: each range once */
+		uint64_t bytes = 0, records = 0;
+		char what[96];
+		for (size_t i = 0; i < want.n; i++) {
+			uint64_t lo = want.v[i].lo, hi = want.v[i].hi;
+			for (size_t k = 0; k < j->saved.n && lo < hi; k++) {
+				const struct extent *sv = &j->saved.v[k];
+				if (sv->hi <= lo || sv->lo >= hi)
+					continue;
+				if (sv->lo > lo) {
+					bytes += sv->lo - lo;
+					records += pieces(sv->lo - lo);
+				}
+				lo = sv->hi;
+			}
+			if (lo < hi) {
+				bytes += hi - lo;
+				records += pieces(hi - lo);
+			}
+		}
+		snprintf(what, sizeof(what), "for the next %llu bytes to save", (unsigned long long)bytes);
+		rc = room_for(j, j->file_bytes + bytes + records * JOURNAL_RECORD, what, e);
 	}
 	for (size_t i = 0; i < want.n && !rc; i++) {
 		uint64_t lo = want.v[i].lo, hi = want.v[i].hi;
@@ -690,6 +667,11 @@ void journal_abandon(struct journal *j)
 uint64_t journal_saved(const struct journal *j)
 {
 	return j->bytes;
+}
+
+const char *journal_file(const struct journal *j)
+{
+	return j->path;
 }
 
 /* ------------------------------------------------------------ restore */
@@ -845,12 +827,29 @@ static long read_fd(void *ctx, void *buf, size_t len, uint64_t pos)
 	return (long)done;
 }
 
+/* A simulated card's journal (journal_create): what it holds lives in this
+ * process, so only the journal this run wrote for this very spec is put
+ * back. */
+static int in_process_journal(const char *path, struct dev *d, const char *device, int fd, struct journal_header *jh,
+			      struct fb_err *e)
+{
+	unsigned char h[JOURNAL_HEADER];
+	const char *why;
+
+	if (read_fd(&fd, h, sizeof(h), 0) != JOURNAL_HEADER || journal_header_parse(h, jh, &why) ||
+	    jh->identity[0] || strcmp(jh->device, device) || jh->dev_size != dev_size(d) || jh->sector != dev_sector(d))
+		return fb_fail(e, EXIT_USAGE, "%s is no journal of %s; a simulated card's data live only in the run that "
+			       "wrote them, so there is nothing to put back", path, device);
+	return 0;
+}
+
 /* Open the journal and check that it is one, written for this medium. */
 static int open_journal(const char *path, struct dev *d, const char *device, unsigned flags, int *fd,
 			struct journal_header *jh, struct restore_report *r, struct fb_err *e)
 {
 	unsigned char h[JOURNAL_HEADER];
-	char was[JOURNAL_IDENTITY + 40], now[JOURNAL_IDENTITY + 40];
+	char wtext[JOURNAL_IDENTITY + 80], ntext[JOURNAL_IDENTITY], how[600];
+	struct recorded was;
 	struct medium m;
 	struct stat st;
 	const char *why;
@@ -863,6 +862,16 @@ static int open_journal(const char *path, struct dev *d, const char *device, uns
 		return fb_fail(e, EXIT_DEVICE, "cannot open the journal %s: %s", path, strerror(errno));
 	if (fstat(*fd, &st) || !S_ISREG(st.st_mode))
 		return fb_fail(e, EXIT_USAGE, "%s is not a journal: it is %s; nothing was done", path, kind_of(st.st_mode));
+	if (!(dev_caps(d) & DEV_CAP_STORES_DATA)) /* a simulated card's, made by this run: no medium */
+		return in_process_journal(path, d, device, *fd, jh, e);
+	medium_of(device, &m);
+	if (m.kind == MEDIUM_NONE)
+		return fb_fail(e, EXIT_DEVICE, "%s: %s", device, strerror(errno ? errno : ENODEV));
+	if ((m.kind == MEDIUM_FILE && (dev_t)m.dev == st.st_dev && (ino_t)m.ino == st.st_ino) ||
+	    lies_on(path, &m, how, sizeof(how)))
+		return fb_fail(e, EXIT_USAGE, "%s lies on %s itself%s: restoring would overwrite the journal while "
+			       "reading it; nothing was done (copy the journal to another disk first)", path, device,
+			       how);
 	if (st.st_size < JOURNAL_HEADER)
 		return fb_fail(e, EXIT_USAGE, "%s is not a flashbench journal (%lld bytes, shorter than a journal "
 			       "header); nothing was done and it is kept (a run killed while creating its journal, "
@@ -878,18 +887,17 @@ static int open_journal(const char *path, struct dev *d, const char *device, uns
 			       "(%llu bytes, %u-byte sectors); nothing was done", path, jh->device,
 			       (unsigned long long)jh->dev_size, jh->sector, device, (unsigned long long)dev_size(d),
 			       dev_sector(d));
-	if (medium_of(device, &m))
-		return fb_fail(e, EXIT_DEVICE, "%s: %s", device, strerror(errno));
 	if (journal_of(jh, &m, 1))
 		return 0;
-	describe_medium(jh->identity, jh->dev_number, m.is_block, was, sizeof(was));
-	describe_medium(m.identity, m.number, m.is_block, now, sizeof(now));
+	recorded_of_header(jh, &was);
+	describe(&was, wtext, sizeof(wtext));
+	medium_identity(&m, ntext, sizeof(ntext));
 	if (!(flags & JOURNAL_DEVICE_CHANGED))
-		return fb_fail(e, EXIT_USAGE, "%s was written for %.100s (%.120s), and %s is not recognised as the "
-			       "same medium (%.120s); nothing was done.  If it is (a card back under a new name), add "
-			       "--device-changed", path, jh->device, was, device, now);
-	snprintf(r->warning, sizeof(r->warning), "%.100s was written for %.100s (%.80s); %.60s (%.80s) is taken for "
-		 "the same medium because of --device-changed", path, jh->device, was, device, now);
+		return fb_fail(e, EXIT_USAGE, "%s was written for %.100s (%.160s), and %s is not recognised as the "
+			       "same medium (%.160s); nothing was done.  If it is (a card back under a new name), add "
+			       "--device-changed", path, jh->device, wtext, device, ntext);
+	snprintf(r->warning, sizeof(r->warning), "%.80s was written for %.80s (%.100s); %.60s (%.100s) is taken for "
+		 "the same medium because of --device-changed", path, jh->device, wtext, device, ntext);
 	return 0;
 }
 

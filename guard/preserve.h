@@ -27,10 +27,6 @@ struct journal;
 /* "flashbench-NAME.journal" for /dev/NAME (or a file NAME). */
 void journal_default_path(const char *device, char *buf, size_t len);
 
-/* The index directory: $FLASHBENCH_STATE_DIR, else /var/lib/flashbench for
- * root, else $XDG_STATE_HOME/flashbench or ~/.local/state/flashbench. */
-void journal_state_dir(char *buf, size_t len);
-
 /* Refuse (e filled) when path holds an unfinished journal of the medium
  * `device` is on, or the index lists one: a run that did not finish.  With
  * `creating` (the --preserve journal about to be made), also refuse
@@ -39,14 +35,37 @@ void journal_state_dir(char *buf, size_t len);
  * file. */
 int journal_check_absent(const char *path, const char *device, int creating, struct fb_err *e);
 
-/* Create a new journal for device d (opened for writing) after checking
- * that it is not on the same disk, not on tmpfs/ramfs (unless flags has
- * JOURNAL_VOLATILE_OK) and that its file system has room for `room` bytes
- * of saved data; then list it in the index. */
-int journal_create(struct journal **out, const char *path, struct dev *d, const char *device,
-		   uint64_t room, unsigned flags, struct fb_err *e);
+/* Is path a journal (a regular file with a journal's header)?  1 with the
+ * device it was written for in device, else 0. */
+int journal_holds(const char *path, char *device, size_t len);
 
-/* Save every range the program will write that is not saved yet, and sync
+/* Refuse a write test on device when it is itself a journal (saved data). */
+int journal_check_target(const char *device, struct fb_err *e);
+
+/* Create a new journal for device d (opened for writing) after checking
+ * that it does not lie on the medium under test (medium.h: through loops,
+ * image files, btrfs devices), and that neither it nor the index lie on
+ * tmpfs/ramfs (unless flags has JOURNAL_VOLATILE_OK); then list it in the
+ * index.  A simulated card's journal (--capacity's: a device that holds
+ * data only in this process) has no medium to check or record and is not
+ * listed: nothing of it outlives the run. */
+int journal_create(struct journal **out, const char *path, struct dev *d, const char *device, unsigned flags,
+		   struct fb_err *e);
+
+/* The most a program saves: the bytes it writes (each byte once) and the
+ * records they take. */
+int journal_plan(const struct vm_op *prog, struct dev *d, uint64_t *bytes, uint64_t *records, struct fb_err *e);
+
+/* Reserve room in the journal's file system (fallocate, or a free-space
+ * check where it cannot) for the most the run will save from now on: bytes
+ * of data in at most `records` records, on top of what the journal holds or
+ * has reserved already (--auto --write reserves for its areas, then its
+ * quick capacity check for its own).  Refused (usage error) when there is not that much room: before anything
+ * more is saved or written. */
+int journal_reserve(struct journal *j, uint64_t bytes, uint64_t records, struct fb_err *e);
+
+/* Save every range the program will write that is not saved yet (beyond
+ * the reserved room only when the file system has room for it), and sync
  * the journal: after this the program may run. */
 int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e);
 
@@ -55,6 +74,8 @@ void journal_abandon(struct journal *j);
 
 /* Bytes saved so far. */
 uint64_t journal_saved(const struct journal *j);
+/* The journal's file name. */
+const char *journal_file(const struct journal *j);
 
 /* Put every saved range back, verify it, remove the journal and free j
  * (also on failure, when the journal is kept for --restore). */

@@ -1,8 +1,8 @@
-/* safety.c — finding who uses a device before a write test (see safety.h). */
+/* safety.c — what uses a medium's aliases before a write (see safety.h). */
 #include "guard/safety.h"
 
 #include <dirent.h>
-#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,112 +11,150 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define MAX_DEVS 256
+#include "dev/medium.h"
 
-struct devset {
-	dev_t dev[MAX_DEVS];
-	size_t n;
+#define MAX_NAMESPACES 4096
+
+static const char keep_reading[] = "; unmount it before a write test (read-only tests such as -a still work)";
+
+void safety_alias_phrase(const char *path, dev_t target, const struct medium_alias *al, char *buf, size_t len)
+{
+	if (target && al->rdev == target)
+		snprintf(buf, len, "%s", path);
+	else if (al->m.how[0])
+		snprintf(buf, len, "%s, %.400s,", medium_alias_name(al), al->m.how);
+	else
+		snprintf(buf, len, "%s", medium_alias_name(al));
+}
+
+static const struct medium_alias *alias_of(const struct medium_aliases *a, dev_t d)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i].rdev == d)
+			return &a->v[i];
+	return NULL;
+}
+
+/* The "flags:" field of an fdinfo file (octal). */
+static int read_flags(const char *info, char *buf, size_t len)
+{
+	FILE *f = fopen(info, "re");
+	char line[128];
+	int rc = -1;
+
+	while (f && rc && fgets(line, sizeof(line), f))
+		if (sscanf(line, "flags: %31s", buf) == 1 && strlen(buf) < len)
+			rc = 0;
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+static void comm_of(long pid, char *buf, size_t len)
+{
+	char p[64];
+
+	snprintf(p, sizeof(p), "/proc/%ld", pid);
+	if (medium_read_attr(p, "comm", buf, len))
+		snprintf(buf, len, "?");
+}
+
+/* ------------------------------------------------------------ mounts */
+
+struct ns_scan {
+	const char *path;
+	dev_t target;
+	const struct medium_aliases *a;
+	struct fb_err *e;
 };
 
-static int in_set(const struct devset *s, dev_t d)
+/* One mountinfo file; root is where that namespace's paths start ("" for
+ * ours), pid its process (0 for ours). */
+static int scan_mountinfo(const struct ns_scan *s, const char *file, const char *root, long pid)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (s->dev[i] == d)
-			return 1;
-	return 0;
-}
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-/* The device itself and every partition on it (sysfs). */
-static void collect(struct devset *s, dev_t d)
-{
-	char dir[128], path[512], buf[64];
-	DIR *dp;
-	struct dirent *de;
-
-	s->dev[s->n++] = d;
-	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(d), minor(d));
-	if (!(dp = opendir(dir)))
-		return;
-	while ((de = readdir(dp)) && s->n < MAX_DEVS) {
-		unsigned ma, mi;
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/partition", dir, de->d_name);
-		if (access(path, F_OK))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/dev", dir, de->d_name);
-		if (read_line(path, buf, sizeof(buf)) == 0 && sscanf(buf, "%u:%u", &ma, &mi) == 2)
-			s->dev[s->n++] = makedev(ma, mi);
-	}
-	closedir(dp);
-}
-
-/* Undo the octal escapes of /proc files ("\040" for a space). */
-static void unescape(char *s)
-{
-	char *o = s;
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 4;
-		} else {
-			*o++ = *s++;
-		}
-	}
-	*o = '\0';
-}
-
-static int check_mounts(const char *path, const struct devset *s, struct fb_err *e)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	FILE *f = fopen(file, "re");
+	struct mount_line *ml = malloc(sizeof(*ml));
 	char *line = NULL;
 	size_t cap = 0;
 	int rc = 0;
 
-	if (!f)
+	if (!f || !ml) {
+		if (f)
+			fclose(f);
+		free(ml);
 		return 0;
+	}
 	while (!rc && getline(&line, &cap, f) > 0) {
-		char mp[4096], src[4096] = "", *dash;
-		unsigned ma, mi;
+		const struct medium_alias *al;
+		char src[PATH_MAX + 64], who[600], ns[128] = "";
 		struct stat st;
-		int hit = 0;
-
-		if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &ma, &mi, mp) != 3)
+		if (medium_mount_line(line, ml))
 			continue;
-		hit = in_set(s, makedev(ma, mi));
-		if ((dash = strstr(line, " - ")) && sscanf(dash + 3, "%*s %4095s", src) == 1) {
-			unescape(src);
-			if (!hit && src[0] == '/' && stat(src, &st) == 0 && S_ISBLK(st.st_mode))
-				hit = in_set(s, st.st_rdev);
+		al = alias_of(s->a, ml->dev);
+		snprintf(src, sizeof(src), "%s%s", root, ml->source);
+		if (!al && ml->source[0] == '/' && !stat(src, &st) && S_ISBLK(st.st_mode))
+			al = alias_of(s->a, st.st_rdev);
+		if (!al)
+			continue;
+		safety_alias_phrase(s->path, s->target, al, who, sizeof(who));
+		if (pid) {
+			char comm[32];
+			comm_of(pid, comm, sizeof(comm));
+			snprintf(ns, sizeof(ns), " in the mount namespace of process %ld (%s)", pid, comm);
 		}
-		if (hit) {
-			unescape(mp);
-			rc = fb_fail(e, EXIT_DEVICE,
-				     "%s is in use: %s is mounted on %s; unmount it before a write test "
-				     "(read-only tests such as -a still work)", path, src[0] ? src : "a file system", mp);
-		}
+		rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s is mounted on %.300s%s%s", s->path, who, ml->point, ns,
+			     keep_reading);
 	}
 	free(line);
+	free(ml);
 	fclose(f);
 	return rc;
 }
 
-static int check_swaps(const char *path, const struct devset *s, const struct stat *file, struct fb_err *e)
+/* Ours first, then every other mount namespace once. */
+static int check_mounts(const struct ns_scan *s)
+{
+	ino_t *seen = malloc(MAX_NAMESPACES * sizeof(*seen));
+	size_t nseen = 0;
+	struct stat st;
+	DIR *dp;
+	struct dirent *de;
+	int rc;
+
+	if (!seen)
+		return 0;
+	if (!stat("/proc/self/ns/mnt", &st))
+		seen[nseen++] = st.st_ino;
+	rc = scan_mountinfo(s, "/proc/self/mountinfo", "", 0);
+	if (!rc && (dp = opendir("/proc"))) {
+		while (!rc && (de = readdir(dp)) && nseen < MAX_NAMESPACES) {
+			char p[300], root[300];
+			char *end;
+			long pid = strtol(de->d_name, &end, 10);
+			int dup = 0;
+			if (*end || pid <= 0 || pid == (long)getpid())
+				continue;
+			snprintf(p, sizeof(p), "/proc/%ld/ns/mnt", pid);
+			if (stat(p, &st))
+				continue; /* gone, or not ours to see */
+			for (size_t i = 0; i < nseen && !dup; i++)
+				dup = seen[i] == st.st_ino;
+			if (dup)
+				continue;
+			seen[nseen++] = st.st_ino;
+			snprintf(p, sizeof(p), "/proc/%ld/mountinfo", pid);
+			snprintf(root, sizeof(root), "/proc/%ld/root", pid);
+			rc = scan_mountinfo(s, p, root, pid);
+		}
+		closedir(dp);
+	}
+	free(seen);
+	return rc;
+}
+
+/* ------------------------------------------------------------ swap */
+
+static int check_swaps(const struct ns_scan *s, const struct medium *m)
 {
 	FILE *f = fopen("/proc/swaps", "re");
 	char line[4200];
@@ -124,153 +162,280 @@ static int check_swaps(const char *path, const struct devset *s, const struct st
 
 	if (!f)
 		return 0;
-	if (!fgets(line, sizeof(line), f)) { /* header */
+	if (!fgets(line, sizeof(line), f)) { /* the header */
 		fclose(f);
 		return 0;
 	}
 	while (!rc && fgets(line, sizeof(line), f)) {
-		char name[4096];
+		char name[4096], who[600];
+		const struct medium_alias *al;
 		struct stat st;
 		if (sscanf(line, "%4095s", name) != 1)
 			continue;
-		unescape(name);
+		medium_unescape(name);
 		if (stat(name, &st))
 			continue;
-		if ((S_ISBLK(st.st_mode) && s && in_set(s, st.st_rdev)) ||
-		    (file && S_ISREG(st.st_mode) && st.st_dev == file->st_dev && st.st_ino == file->st_ino))
-			rc = fb_fail(e, EXIT_DEVICE, "%s is in use: %s is an active swap area; run swapoff %s first",
-				     path, name, name);
+		if (S_ISBLK(st.st_mode) && (al = alias_of(s->a, st.st_rdev))) {
+			safety_alias_phrase(s->path, s->target, al, who, sizeof(who));
+			rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s is an active swap area; run swapoff %s first",
+				     s->path, who, name);
+		} else if (S_ISREG(st.st_mode) && m->kind == MEDIUM_FILE && st.st_dev == (dev_t)m->dev &&
+			   st.st_ino == (ino_t)m->ino) {
+			if (s->target)
+				rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s, the file behind it, is an active swap "
+					     "area; run swapoff %s first", s->path, name, name);
+			else
+				rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s is an active swap area; run swapoff %s "
+					     "first", s->path, name, name);
+		}
 	}
 	fclose(f);
 	return rc;
 }
 
-static int check_holders(const char *path, const struct devset *s, struct fb_err *e)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		char dir[128], name[300], dm[64] = "";
-		DIR *dp;
-		struct dirent *de;
+/* ------------------------------------------------------------ holders */
 
-		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders", major(s->dev[i]), minor(s->dev[i]));
-		if (!(dp = opendir(dir)))
+static int check_holders(const struct ns_scan *s)
+{
+	for (size_t i = 0; i < s->a->n; i++) {
+		const struct medium_alias *al = &s->a->v[i];
+		char dir[300], name[128] = "";
+		if (!al->holder)
 			continue;
-		while ((de = readdir(dp))) {
-			if (de->d_name[0] == '.')
-				continue;
-			snprintf(name, sizeof(name), "/sys/block/%s/dm/name", de->d_name);
-			if (read_line(name, dm, sizeof(dm)))
-				dm[0] = '\0';
-			snprintf(name, sizeof(name), "%s", de->d_name);
-			closedir(dp);
-			return fb_fail(e, EXIT_DEVICE,
-				       "%s is in use: held by %s%s%s%s (device-mapper, md or similar); "
-				       "stop that first", path, name, dm[0] ? " (" : "", dm, dm[0] ? ")" : "");
-		}
-		closedir(dp);
+		snprintf(dir, sizeof(dir), "/sys/class/block/%s", al->name);
+		medium_read_attr(dir, "dm/name", name, sizeof(name));
+		if (!name[0])
+			medium_read_attr(dir, "md/level", name, sizeof(name));
+		return fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s%s%s%s is %.300s; stop it first (dmsetup remove, "
+			       "mdadm --stop)", s->path, medium_alias_name(al), name[0] ? " (" : "", name,
+			       name[0] ? ")" : "", al->m.how);
 	}
 	return 0;
 }
 
-#define MAX_LOOP_DEPTH 8   /* loops over loops over ... */
+/* ------------------------------------------------------------ btrfs */
 
-/* What a loop device is backed by: 1 and *st filled, or 0 when name is no
- * loop device (or has no backing). */
-static int loop_backing(const char *sysdir, struct stat *st, char *back, size_t len)
+/* Where the btrfs whose devices are listed in devs is mounted (ours). */
+static void btrfs_mount(const char *devs, char *point, size_t len)
 {
-	char p[PATH_MAX + 32];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct mount_line *ml = malloc(sizeof(*ml));
+	char *line = NULL;
+	size_t cap = 0;
 
-	snprintf(p, sizeof(p), "%s/loop/backing_file", sysdir);
-	return read_line(p, back, len) == 0 && stat(back, st) == 0;
+	snprintf(point, len, "in a mount namespace this process cannot see");
+	while (f && ml && getline(&line, &cap, f) > 0) {
+		char p[PATH_MAX + 300];
+		if (medium_mount_line(line, ml) || strcmp(ml->fstype, "btrfs") || strncmp(ml->source, "/dev/", 5))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", devs, ml->source + 5);
+		if (!access(p, F_OK)) {
+			snprintf(point, len, "on %.300s", ml->point);
+			break;
+		}
+	}
+	free(line);
+	free(ml);
+	if (f)
+		fclose(f);
 }
 
-static int check_block(const char *path, dev_t rdev, int depth, struct fb_err *e);
-
-/* The loop devices whose backing is the file `file`, or a block device in
- * set s, are in use: then path is too. */
-static int check_loops_over(const char *path, const struct stat *file, const struct devset *s, int depth,
-			    struct fb_err *e)
+static int check_btrfs(const struct ns_scan *s)
 {
-	DIR *dp = opendir("/sys/block");
+	DIR *dp = opendir("/sys/fs/btrfs");
 	struct dirent *de;
 	int rc = 0;
 
-	if (!dp)
-		return 0;
-	while (!rc && (de = readdir(dp))) {
-		char dir[300], back[4096], dev[64];
-		struct stat st;
-		unsigned ma, mi;
-		struct fb_err inner;
-
-		if (strncmp(de->d_name, "loop", 4))
+	while (dp && !rc && (de = readdir(dp))) {
+		char devs[300], p[700], who[600], point[400];
+		if (de->d_name[0] == '.')
 			continue;
-		snprintf(dir, sizeof(dir), "/sys/block/%s", de->d_name);
-		if (!loop_backing(dir, &st, back, sizeof(back)))
-			continue;
-		if (file ? (!S_ISREG(st.st_mode) || st.st_dev != file->st_dev || st.st_ino != file->st_ino)
-			 : (!S_ISBLK(st.st_mode) || !in_set(s, st.st_rdev)))
-			continue;
-		snprintf(dir, sizeof(dir), "/sys/block/%s/dev", de->d_name);
-		if (read_line(dir, dev, sizeof(dev)) || sscanf(dev, "%u:%u", &ma, &mi) != 2)
-			continue;
-		snprintf(dir, sizeof(dir), "/dev/%s", de->d_name);
-		if (check_block(dir, makedev(ma, mi), depth + 1, &inner))
-			rc = fb_fail(e, EXIT_DEVICE, "%s backs %s, which %s", path, dir, inner.msg + strlen(dir) + 1);
+		snprintf(devs, sizeof(devs), "/sys/fs/btrfs/%.200s/devices", de->d_name);
+		for (size_t i = 0; i < s->a->n && !rc; i++) {
+			snprintf(p, sizeof(p), "%s/%s", devs, s->a->v[i].name);
+			if (access(p, F_OK))
+				continue;
+			safety_alias_phrase(s->path, s->target, &s->a->v[i], who, sizeof(who));
+			btrfs_mount(devs, point, sizeof(point));
+			rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s is a device of the btrfs file system %s, "
+				     "mounted %s%s", s->path, who, de->d_name, point, keep_reading);
+		}
 	}
-	closedir(dp);
+	if (dp)
+		closedir(dp);
 	return rc;
 }
 
-/* A loop device (or a partition of one) over a block device writes to that
- * device: it must be unused too. */
-static int check_loop_under(const char *path, dev_t rdev, int depth, struct fb_err *e)
-{
-	char link[64], dir[PATH_MAX], back[4096];
-	struct stat st;
-	struct fb_err inner;
+/* ------------------------------------------------------------ open */
 
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
-	if (!realpath(link, dir))
-		return 0;
-	if (!loop_backing(dir, &st, back, sizeof(back))) {
-		char *slash = strrchr(dir, '/'); /* a partition: its disk */
-		if (!slash)
-			return 0;
-		*slash = '\0';
-		if (!loop_backing(dir, &st, back, sizeof(back)))
-			return 0;
+/* Call fn for every descriptor of every other process that this one may
+ * see (its fd number as text, and what it names); a non-zero return stops. */
+typedef int (*fd_fn)(void *ctx, long pid, const char *fd, const struct stat *st);
+
+static int each_open_fd(fd_fn fn, void *ctx)
+{
+	DIR *dp = opendir("/proc");
+	struct dirent *de;
+	int rc = 0;
+
+	while (dp && !rc && (de = readdir(dp))) {
+		char p[300];
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		DIR *fds;
+		struct dirent *fe;
+		if (*end || pid <= 0 || pid == (long)getpid())
+			continue;
+		snprintf(p, sizeof(p), "/proc/%ld/fd", pid);
+		if (!(fds = opendir(p)))
+			continue;
+		while (!rc && (fe = readdir(fds))) {
+			char fd[600];
+			struct stat st;
+			snprintf(fd, sizeof(fd), "%s/%s", p, fe->d_name);
+			if (fe->d_name[0] != '.' && !stat(fd, &st))
+				rc = fn(ctx, pid, fe->d_name, &st);
+		}
+		closedir(fds);
 	}
-	if (!S_ISBLK(st.st_mode) || !check_block(back, st.st_rdev, depth + 1, &inner))
-		return 0;
-	return fb_fail(e, EXIT_DEVICE, "%s is a loop device over %s, which %s", path, back, inner.msg + strlen(back) + 1);
+	if (dp)
+		closedir(dp);
+	return rc;
 }
 
-static int check_block(const char *path, dev_t rdev, int depth, struct fb_err *e)
-{
-	struct devset s = { .n = 0 };
+struct opener {
+	const struct medium_aliases *a;
+	char *buf;
+	size_t len;
+};
 
-	collect(&s, rdev);
-	if (check_mounts(path, &s, e) || check_swaps(path, &s, NULL, e) || check_holders(path, &s, e))
-		return -1;
-	if (depth < MAX_LOOP_DEPTH &&
-	    (check_loops_over(path, NULL, &s, depth, e) || check_loop_under(path, rdev, depth, e)))
-		return -1;
+static int opens_alias(void *ctx, long pid, const char *fd, const struct stat *st)
+{
+	struct opener *o = ctx;
+	const struct medium_alias *al;
+	char comm[32];
+
+	(void)fd;
+	if (!S_ISBLK(st->st_mode) || !(al = alias_of(o->a, st->st_rdev)))
+		return 0;
+	comm_of(pid, comm, sizeof(comm));
+	snprintf(o->buf, o->len, "by process %ld (%s), which has %s open", pid, comm, medium_alias_name(al));
+	return 1;
+}
+
+void safety_who_opens(const struct medium_aliases *a, char *buf, size_t len)
+{
+	struct opener o = { a, buf, len };
+
+	buf[0] = '\0';
+	each_open_fd(opens_alias, &o);
+}
+
+/* ------------------------------------------------------------ writers, locks */
+
+/* Is what fd (of /proc/PID/fd) names the medium, or an alias of it?  Its
+ * name for a message in buf. */
+static int names_medium(const struct ns_scan *s, const struct medium *m, const struct stat *st, char *buf,
+			size_t len)
+{
+	const struct medium_alias *al;
+
+	if (S_ISREG(st->st_mode) && m->kind == MEDIUM_FILE && st->st_dev == (dev_t)m->dev &&
+	    st->st_ino == (ino_t)m->ino) {
+		snprintf(buf, len, "%s", s->target ? "the file behind it" : s->path);
+		return 1;
+	}
+	if (S_ISBLK(st->st_mode) && (al = alias_of(s->a, st->st_rdev))) {
+		snprintf(buf, len, "%s", al->rdev == s->target ? s->path : medium_alias_name(al));
+		return 1;
+	}
 	return 0;
 }
 
-int safety_check_write(const char *path, struct fb_err *e)
-{
-	struct stat st;
+struct writer {
+	const struct ns_scan *s;
+	const struct medium *m;
+};
 
-	if (strncmp(path, "sim:", 4) == 0)
+static int writes_medium(void *ctx, long pid, const char *fd, const struct stat *st)
+{
+	struct writer *w = ctx;
+	char info[300], flags[32], what[600], comm[32];
+
+	if (!names_medium(w->s, w->m, st, what, sizeof(what)))
 		return 0;
-	if (stat(path, &st))
-		return fb_fail(e, EXIT_DEVICE, "%s: %s", path,
-			       errno == ENOENT ? "no such device or file" : strerror(errno));
-	if (S_ISBLK(st.st_mode))
-		return check_block(path, st.st_rdev, 0, e);
-	if (S_ISREG(st.st_mode))
-		return check_swaps(path, NULL, &st, e) || check_loops_over(path, &st, NULL, 0, e) ? -1 : 0;
-	return 0;
+	snprintf(info, sizeof(info), "/proc/%ld/fdinfo/%.100s", pid, fd);
+	if (read_flags(info, flags, sizeof(flags)) || (strtoul(flags, NULL, 8) & O_ACCMODE) == O_RDONLY)
+		return 0;
+	comm_of(pid, comm, sizeof(comm));
+	return fb_fail(w->s->e, EXIT_DEVICE, "%s is in use: process %ld (%s) has %s open for writing; stop it first",
+		       w->s->path, pid, comm, what);
+}
+
+/* A program with the medium (or an alias) open for writing: a virtual
+ * machine, dd in another terminal, an NBD server... */
+static int check_writers(const struct ns_scan *s, const struct medium *m)
+{
+	struct writer w = { s, m };
+
+	return each_open_fd(writes_medium, &w);
+}
+
+/* A lock on the medium file or an alias's node (/proc/locks): qemu and
+ * other programs lock the images they use. */
+static int check_locks(const struct ns_scan *s, const struct medium *m)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	char line[512];
+	int rc = 0;
+
+	while (f && !rc && fgets(line, sizeof(line), f)) {
+		char kind[16], type[16];
+		unsigned ma, mi;
+		unsigned long long ino;
+		long pid;
+		struct stat st = { 0 };
+		char what[600], who[64] = "";
+		if (sscanf(line, "%*s %15s %*s %15s %ld %x:%x:%llu", kind, type, &pid, &ma, &mi, &ino) != 6 &&
+		    sscanf(line, "%*s %*s %15s %*s %15s %ld %x:%x:%llu", kind, type, &pid, &ma, &mi, &ino) != 6)
+			continue;
+		st.st_dev = makedev(ma, mi);
+		st.st_ino = (ino_t)ino;
+		st.st_mode = S_IFREG;
+		if (!names_medium(s, m, &st, what, sizeof(what))) {
+			int hit = 0;
+			for (size_t i = 0; i < s->a->n && !hit; i++) {
+				struct stat node;
+				if (s->a->v[i].node[0] && !stat(s->a->v[i].node, &node) && node.st_dev == st.st_dev &&
+				    node.st_ino == st.st_ino) {
+					snprintf(what, sizeof(what), "%s", s->a->v[i].rdev == s->target ? s->path :
+						 medium_alias_name(&s->a->v[i]));
+					hit = 1;
+				}
+			}
+			if (!hit)
+				continue;
+		}
+		if (pid > 0 && pid != (long)getpid()) {
+			char comm[32];
+			comm_of(pid, comm, sizeof(comm));
+			snprintf(who, sizeof(who), " (process %ld, %s)", pid, comm);
+		} else if (pid == (long)getpid()) {
+			continue;
+		}
+		rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: a program holds a %s lock on %s%s, as programs that "
+			     "use an image do (a virtual machine...); stop it first", s->path, type, what, who);
+	}
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+int safety_check(const char *path, const struct medium *m, dev_t target, const struct medium_aliases *a,
+		 struct fb_err *e)
+{
+	struct ns_scan s = { .path = path, .target = target, .a = a, .e = e };
+
+	return check_mounts(&s) || check_swaps(&s, m) || check_holders(&s) || check_btrfs(&s) ||
+	       check_writers(&s, m) || check_locks(&s, m) ? -1 : 0;
 }

@@ -1,19 +1,37 @@
-/* safety.h — may this device be written?  Finds who uses a block device (or
- * the partitions on it): a mounted file system (/proc/self/mountinfo), an
- * active swap area (/proc/swaps), or a holder such as device-mapper or md
- * (sysfs).  Devices are matched by device number, never by name, so an alias
- * like /dev/disk/by-id/... is caught too.  A regular file is checked for use
- * as swap and as the backing file of a loop device that is in use.  Loop
- * devices are followed both ways over block devices too: a mounted loop over
- * /dev/sdb1 makes /dev/sdb1 (and /dev/sdb) in use, and a loop over a mounted
- * /dev/sdb1 is in use. */
+/* safety.h — may these bytes be written?  Given the medium under test and
+ * every alias of it whose window meets the bytes under test (medium.h),
+ * finds what uses any of them: a mounted file system in any mount namespace
+ * (/proc/PID/mountinfo, matched by device number, where readable), an
+ * active swap area (/proc/swaps, a block device by number, a file by its
+ * identity), a holder such as device-mapper or md (sysfs), a btrfs that has
+ * the device as one of its devices (/sys/fs/btrfs), and a program that
+ * holds a device open (named for EBUSY).  The message names the alias, how
+ * it lies on the medium, and what uses it.  The run's claim (claim.h) calls
+ * this after taking its locks. */
 #ifndef FLASHBENCH_SAFETY_H
 #define FLASHBENCH_SAFETY_H
 
+#include <stddef.h>
+#include <sys/types.h>
+
 #include "lib/err.h"
 
-/* 0 when nothing uses path; -1 with e naming the mount point, swap area or
- * holder otherwise (or when path cannot be examined). */
-int safety_check_write(const char *path, struct fb_err *e);
+struct medium;
+struct medium_alias;
+struct medium_aliases;
+
+/* 0 when nothing uses the aliases in a (or, for a file, the file itself as
+ * swap); -1 with e filled.  path is the device under test as named, m its
+ * medium, target its device number (0 for a regular file). */
+int safety_check(const char *path, const struct medium *m, dev_t target, const struct medium_aliases *a,
+		 struct fb_err *e);
+
+/* "ALIAS" when it is the device under test, else "ALIAS, a loop device over
+ * X,": how a message names an alias. */
+void safety_alias_phrase(const char *path, dev_t target, const struct medium_alias *al, char *buf, size_t len);
+
+/* Who has one of the aliases in a open, for a message: "by process 123
+ * (python3), which has /dev/loop1 open", or "" when no process shows one. */
+void safety_who_opens(const struct medium_aliases *a, char *buf, size_t len);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "lib/utf8.h"
 #include "lib/version.h"
 
 static void indent(struct json *j)
@@ -12,10 +13,23 @@ static void indent(struct json *j)
 		fputs("  ", j->f);
 }
 
+/* A string as JSON: always valid UTF-8, whatever the bytes (text read from
+ * outside may hold any): a byte that is no part of a UTF-8 sequence is
+ * written as U+FFFD. */
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		size_t n = utf8_len(p);
+		if (!n) {
+			fputs("\\ufffd", f);
+			continue;
+		}
+		if (n > 1) {
+			fwrite(p, 1, n, f);
+			p += n - 1;
+			continue;
+		}
 		switch (*p) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;

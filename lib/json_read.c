@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "lib/crc32c.h"
+
+#include "lib/utf8.h"
 #include "lib/version.h"
 
 #define JSON_READ_MAX_DEPTH 200  /* deeper input is refused, not a stack overflow */
@@ -61,30 +65,6 @@ static int hex4(const char *s, unsigned *out)
 	return 0;
 }
 
-static size_t put_utf8(char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xc0 | cp >> 6);
-		o[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xe0 | cp >> 12);
-		o[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		o[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | cp >> 18);
-	o[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	o[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	o[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 /* A string at ps->p (which is '"'), decoded into a new buffer. */
 static int string(struct parser *ps, char **out)
 {
@@ -136,7 +116,7 @@ static int string(struct parser *ps, char **out)
 			free(o);
 			return syntax(ps, "a \\u escape of a character other than NUL or a lone surrogate");
 		}
-		n += put_utf8(o + n, cp);
+		n += utf8_put(o + n, cp);
 		ps->p += 5;
 	}
 	ps->p++;
@@ -330,23 +310,56 @@ int json_parse(const char *text, size_t len, const char *name, struct json_value
 	return 0;
 }
 
+static struct {
+	int read;
+	uint64_t len;
+	uint32_t crc;
+} from_stdin;
+
+int read_stream_stdin(uint64_t *len, uint32_t *crc)
+{
+	*len = from_stdin.len;
+	*crc = from_stdin.crc;
+	return from_stdin.read;
+}
+
+static int too_large(const char *name, struct fb_err *e)
+{
+	return fb_fail(e, EXIT_USAGE, "%s is larger than %u MiB, far more than any saved flashbench result: give "
+		       "the saved output itself (nothing was read past %u MiB)", name, READ_STREAM_MAX >> 20,
+		       READ_STREAM_MAX >> 20);
+}
+
 int read_stream(FILE *in, const char *name, char **text, size_t *len, struct fb_err *e)
 {
 	size_t cap = 0, got;
+	struct stat st;
 
 	*text = NULL;
 	*len = 0;
+	if (!fstat(fileno(in), &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > READ_STREAM_MAX)
+		return too_large(name, e);
 	do {
-		if (*len + 65536 > cap) {
-			char *p = realloc(*text, cap = 2 * cap + 65536);
+		if (*len + 65536 > cap) { /* doubling, but never past what may be read */
+			size_t want = 2 * cap + 65536 < READ_STREAM_MAX + 65536 ? 2 * cap + 65536 : READ_STREAM_MAX + 65536;
+			char *p = realloc(*text, cap = want);
 			if (!p)
 				return fb_fail(e, EXIT_DEVICE, "%s: out of memory", name);
 			*text = p;
 		}
 		got = fread(*text + *len, 1, cap - *len, in);
 		*len += got;
+		if (*len > READ_STREAM_MAX)
+			return too_large(name, e);
 	} while (got);
-	return ferror(in) ? fb_fail(e, EXIT_USAGE, "cannot read %s: %s", name, strerror(errno)) : 0;
+	if (ferror(in))
+		return fb_fail(e, EXIT_USAGE, "cannot read %s: %s", name, strerror(errno));
+	if (in == stdin) {
+		from_stdin.read = 1;
+		from_stdin.crc = crc32c(from_stdin.crc, *text, *len);
+		from_stdin.len += *len;
+	}
+	return 0;
 }
 
 int json_load(const char *path, struct json_value **out, struct fb_err *e)
@@ -360,7 +373,7 @@ int json_load(const char *path, struct json_value **out, struct fb_err *e)
 	*out = NULL;
 	if (!f)
 		return fb_fail(e, EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
-	rc = read_stream(f, path, &buf, &len, e);
+	rc = read_stream(f, is_stdin ? "standard input" : path, &buf, &len, e);
 	if (!is_stdin)
 		fclose(f);
 	if (rc == 0)

@@ -6,6 +6,7 @@
 #define FLASHBENCH_JSON_READ_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lib/err.h"
@@ -30,8 +31,15 @@ int json_parse(const char *text, size_t len, const char *name, struct json_value
 int json_load(const char *path, struct json_value **out, struct fb_err *e);
 void json_free(struct json_value *v);
 /* All of in (a file or standard input; name is used in errors) into *text,
- * which the caller frees, also after an error. */
+ * which the caller frees, also after an error.  More than READ_STREAM_MAX
+ * bytes are refused (saved results are far smaller): a file by its size,
+ * before reading; a pipe once that much has come. */
+#define READ_STREAM_MAX (64u << 20)
 int read_stream(FILE *in, const char *name, char **text, size_t *len, struct fb_err *e);
+/* What read_stream took from standard input so far: 0 when it read none,
+ * else 1 with its length and CRC-32C (so an output can refuse to replace
+ * the file it came from through a pipe). */
+int read_stream_stdin(uint64_t *len, uint32_t *crc);
 
 /* The value at path below v, or NULL.  Parts are separated by '.'; in an
  * array a part is an index from 0; "" is v itself.  The first member of a

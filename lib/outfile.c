@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* The directory part of path ("." when it has none). */
@@ -22,62 +21,6 @@ static void dir_of(const char *path, char *dir, size_t len)
 		snprintf(dir, len, "/");
 	else
 		snprintf(dir, len, "%.*s", (int)(slash - path), path);
-}
-
-/* Open a sysfs file of block device rdev. */
-static FILE *sysfs_open(dev_t rdev, const char *name)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s", major(rdev), minor(rdev), name);
-	return fopen(path, "re");
-}
-
-/* The whole disk a partition belongs to (rdev itself for a whole disk). */
-static dev_t whole_disk(dev_t rdev)
-{
-	char path[128], real[PATH_MAX];
-	unsigned ma, mi;
-	int got;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", major(rdev), minor(rdev));
-	if (access(path, F_OK) || !realpath(path, real))
-		return rdev;
-	*strrchr(real, '/') = '\0';                       /* .../sdb/sdb1 */
-	snprintf(strrchr(real, '/'), sizeof(real) - (size_t)(strrchr(real, '/') - real), "/dev");
-	if (!(f = fopen(real, "re")))
-		return rdev;
-	got = fscanf(f, "%u:%u", &ma, &mi);
-	fclose(f);
-	return got == 2 ? makedev(ma, mi) : rdev;
-}
-
-/* Is block device rdev a loop device over the file st? */
-static int loop_over(dev_t rdev, const struct stat *st)
-{
-	char file[PATH_MAX];
-	struct stat b;
-	FILE *f = sysfs_open(rdev, "loop/backing_file");
-	int got;
-
-	if (!f)
-		return 0;
-	got = fscanf(f, "%4095[^\n]", file);
-	fclose(f);
-	return got == 1 && !stat(file, &b) && b.st_dev == st->st_dev && b.st_ino == st->st_ino;
-}
-
-static int same_device(const struct stat *a, const struct stat *b)
-{
-	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
-		return a->st_rdev == b->st_rdev || whole_disk(a->st_rdev) == b->st_rdev ||
-		       whole_disk(b->st_rdev) == a->st_rdev;
-	if (S_ISBLK(a->st_mode) && S_ISREG(b->st_mode))
-		return loop_over(a->st_rdev, b);
-	if (S_ISREG(a->st_mode) && S_ISBLK(b->st_mode))
-		return loop_over(b->st_rdev, a);
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
 int outfile_check_dir(const char *opt, const char *path, struct fb_err *e)
@@ -97,18 +40,18 @@ int outfile_check_dir(const char *opt, const char *path, struct fb_err *e)
 	return 0;
 }
 
-int outfile_check(const char *opt, const char *path, const char *device, struct fb_err *e)
+int outfile_check(const char *opt, const char *path, struct fb_err *e)
 {
-	struct stat st, dst;
+	struct stat st;
 
 	if (!*path)
 		return fb_fail(e, EXIT_USAGE, "%s needs a file name", opt);
 	if (stat(path, &st))
 		return errno == ENOENT ? outfile_check_dir(opt, path, e)
 				       : fb_fail(e, EXIT_USAGE, "%s=%s: %s", opt, path, strerror(errno));
-	if (strncmp(device, "sim:", 4) && !stat(device, &dst) && same_device(&st, &dst))
-		return fb_fail(e, EXIT_USAGE, "%s=%s is the device under test (%s): the output would overwrite it; "
-			       "name another file", opt, path, device);
+	if (S_ISBLK(st.st_mode))
+		return fb_fail(e, EXIT_USAGE, "%s=%s is a block device: an output never goes to one (it would "
+			       "overwrite what is stored there); name a file", opt, path);
 	if (S_ISDIR(st.st_mode))
 		return fb_fail(e, EXIT_USAGE, "%s=%s is a directory; name a file", opt, path);
 	if (access(path, W_OK))
@@ -226,10 +169,20 @@ int outfile_open(struct outfile *o, const char *opt, const char *path, struct fb
 		}
 		return 0;
 	}
-	if (exists && !S_ISREG(st.st_mode)) {
+	if (exists && !S_ISREG(st.st_mode)) { /* a character device such as /dev/null, written in place */
+		struct stat now;
 		snprintf(o->target, sizeof(o->target), "%s", path);
-		if (!(o->f = fopen(path, "w")))
+		if ((fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)) < 0)
 			return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot write it: %s", opt, path, strerror(errno));
+		if (fstat(fd, &now) || S_ISBLK(now.st_mode) || S_ISREG(now.st_mode) || S_ISDIR(now.st_mode)) {
+			close(fd); /* it changed since it was checked */
+			return fb_fail(e, EXIT_USAGE, "%s=%s changed since it was checked (it is no longer a character "
+				       "device); nothing was written", opt, path);
+		}
+		if (!(o->f = fdopen(fd, "w"))) {
+			close(fd);
+			return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot write it: %s", opt, path, strerror(errno));
+		}
 		return 0;
 	}
 	if (!exists || !realpath(path, o->target))

@@ -2,11 +2,11 @@
  * a regular file (or a new one) is written to a temporary file in the same
  * directory and renamed over the target only when everything was written;
  * a non-regular target (device node, FIFO, /dev/null) is written in place
- * and never removed; a FIFO nobody reads is refused (not waited on).  Nothing is removed that this run did not create.
- * Before a test runs, outfile_check refuses a path that cannot be written or
- * that is the device under test (the same file, the same device number, a
- * partition of it or the disk holding it, or the file behind its loop
- * device). */
+ * and never removed; a FIFO nobody reads is refused (not waited on); a
+ * block device is never written.  Nothing is removed that this run did not
+ * create.  Before a test runs, outfile_check refuses a path that cannot be
+ * written (or is a block device).  What an output must never be (the medium
+ * under test, an input of the run) is guard/outputs.h's to decide. */
 #ifndef FLASHBENCH_OUTFILE_H
 #define FLASHBENCH_OUTFILE_H
 
@@ -23,9 +23,8 @@ struct outfile {
 	char tmp[PATH_MAX];     /* our temporary file; "" when written in place */
 };
 
-/* opt names the option in messages ("--out"); device is the device under
- * test (a sim: spec matches nothing).  Usage errors. */
-int outfile_check(const char *opt, const char *path, const char *device, struct fb_err *e);
+/* opt names the option in messages ("--out").  Usage errors. */
+int outfile_check(const char *opt, const char *path, struct fb_err *e);
 
 /* Can a new file be made next to path (its directory exists and is
  * writable)?  For the --preserve journal. */

@@ -24,7 +24,8 @@ uint64_t align_spacing(uint64_t size, uint64_t max_align)
 {
 	uint64_t s = 1;
 
-	while (s * 2 * (ALIGN_POSITIONS + 1) <= size && (!max_align || s * 2 <= max_align))
+	/* s * 2 * (positions + 1) <= size, written so that it cannot overflow */
+	while (s <= size / (2 * (ALIGN_POSITIONS + 1)) && (!max_align || s * 2 <= max_align))
 		s *= 2;
 	return s;
 }

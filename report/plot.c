@@ -9,6 +9,7 @@
 #include "auto/analyze.h"
 #include "prog/results.h"
 #include "prog/testkind.h"
+#include "saved/classic_read.h"
 #include "lib/svg.h"
 #include "lib/units.h"
 
@@ -345,4 +346,59 @@ int plot_rates(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 int plot_find_fat(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
 	return plot_rows(f, ROWS_FAT, root, p);
+}
+
+/* The open-au tables read by --analyze (one line each) when no sweep gave
+ * trials (open: a single run, a table of cards), else the first find-fat
+ * table (one line per erase block). */
+static int tables_panel(struct chart *c, struct arrays *a, const char *source, const struct saved_text *t, int open)
+{
+	int fat = !open || !t->nopen;
+	size_t n = fat ? (t->nfat ? t->fat[0].nblocks : 0) : t->nopen;
+
+	memset(c, 0, sizeof(*c));
+	if (n > CHART_SERIES)
+		n = CHART_SERIES;
+	for (size_t j = 0; j < n; j++) {
+		size_t rows = fat ? t->fat[0].n : t->open[j].n;
+		if (grow(&a[j], rows))
+			return -1;
+		for (size_t i = 0; i < rows; i++) {
+			a[j].x[a[j].n] = (double)(fat ? t->fat[0].size[i] : t->open[j].size[i]);
+			a[j].y[a[j].n++] = fat ? t->fat[0].rate[i][j] : t->open[j].rate[i];
+		}
+		c->s[j] = (struct series){ .x = a[j].x, .y = a[j].y, .n = a[j].n };
+		if (fat)
+			snprintf(c->s[j].name, sizeof(c->s[j].name), "erase block %zu", j);
+		else if (t->open[j].column)
+			snprintf(c->s[j].name, sizeof(c->s[j].name), "%.40s", t->open[j].card[0] ? t->open[j].card : "column");
+		else
+			snprintf(c->s[j].name, sizeof(c->s[j].name), "line %u: %u open%s", t->open[j].line, t->open[j].nr,
+				 t->open[j].random ? ", random" : "");
+	}
+	c->ns = (int)n;
+	axes(c, source, fat ? "the find-fat table" : "the open-au tables", "chunk size (log scale)", AXIS_BYTES,
+	     "write throughput (log scale)", AXIS_RATE);
+	c->xlog = 1;
+	c->ylog = 1;
+	return 0;
+}
+
+int plot_saved(FILE *f, const char *source, const struct saved_text *t, const struct auto_report *r)
+{
+	static struct chart c[3];   /* large: one figure at a time */
+	const struct chart *all[3] = { &c[0], &c[1], &c[2] };
+	struct arrays a[3 + CHART_SERIES];
+	char title[256], bs[32];
+	int rc;
+
+	memset(a, 0, sizeof(a));
+	format_size(bs, sizeof(bs), r->bs ? r->bs : 1024);
+	snprintf(title, sizeof(title), "flashbench --analyze %s: align diff, %s reads", source, bs);
+	rc = align_panel(&c[0], &a[0], title, r->rows, r->nrows, r->page.determined ? r->page.value : 0,
+			 r->erase.determined ? r->erase.value : 0, "erase block %s") ||
+	     open_panel(&c[1], &a[1], source, r) || tables_panel(&c[2], &a[3], source, t, !r->nlin && !r->nrnd)
+		     ? -1 : svg_figure(f, all, 3);
+	drop(a, 3 + CHART_SERIES);
+	return rc;
 }

@@ -19,5 +19,9 @@ plot_printer plot_align, plot_scatter, plot_interval, plot_rates, plot_find_fat;
  * measured): the align rows, and with --write the write-cache burst, time
  * per write by size, the open-AU trials and the FAT probe, one panel each. */
 int plot_auto(FILE *f, const char *what, const char *device, const struct auto_report *r);
+/* --analyze of tables: --auto's panels from the findings' rows, and the
+ * open-au and find-fat tables read, as their tests draw them. */
+struct saved_text;
+int plot_saved(FILE *f, const char *source, const struct saved_text *t, const struct auto_report *r);
 
 #endif

@@ -54,6 +54,11 @@ static void read_text(FILE *f, const struct saved_text *t, const struct saved_re
 			t->json_results ? "from its parameters" :
 			run->bs_given ? "from the command line" : "half the smallest alignment",
 			run->computed_diffs ? ", diffs cut off computed from pre, on and post" : "");
+		if (run->card[0])
+			fprintf(f, "        of %s\n", run->card);
+		if (run->copy_of)
+			fprintf(f, "        a copy of the run at line %u (every row the same): not a second measurement\n",
+				run->copy_of);
 		for (int i = 0; i < run->nnotes; i++)
 			fprintf(f, "        %s\n", run->notes[i]);
 	}
@@ -67,6 +72,10 @@ static void read_text(FILE *f, const struct saved_text *t, const struct saved_re
 	for (size_t k = 0; k < t->nother; k++)
 		fprintf(f, "    --%s result at line %u: %zu rows, not analysed (no finding rests on it)\n",
 			strcmp(t->other[k].test, "tree") ? t->other[k].test : "program", t->other[k].line, t->other[k].rows);
+	for (int k = 0; k < t->nnotes; k++)
+		fprintf(f, "    %s\n", t->notes[k]);
+	if (t->notes_left)
+		fprintf(f, "    (%u more notes like these)\n", t->notes_left);
 }
 
 void report_analyze_text(FILE *f, const char *source, const struct saved_text *t, const struct saved_report *s)
@@ -85,11 +94,19 @@ void report_analyze_text(FILE *f, const char *source, const struct saved_text *t
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		report_finding_text(f, all[i]);
 	for (size_t c = 0; c < s->ncards; c++) {
-		fprintf(f, "\ncard \"%s\" (its column of the table at line %u)\n", s->cards[c].name, s->cards[c].line);
-		if (s->cards[c].linear)
-			report_finding_text(f, &s->cards[c].open_linear);
-		if (s->cards[c].random)
-			report_finding_text(f, &s->cards[c].open_random);
+		const struct saved_card *k = &s->cards[c];
+		fprintf(f, "\ncard \"%s\" (%s line %u)\n", k->name, k->column ? "its column of the table at" : "its tables from",
+			k->line);
+		if (k->align) {
+			report_finding_text(f, &k->page);
+			report_finding_text(f, &k->erase);
+		}
+		if (k->linear)
+			report_finding_text(f, &k->open_linear);
+		if (k->random)
+			report_finding_text(f, &k->open_random);
+		if (k->fat)
+			report_finding_text(f, &k->fat_area);
 	}
 	if (s->cards_left)
 		fprintf(f, "\n%u more column%s of card tables not analysed (at most %d cards are)\n", s->cards_left,
@@ -124,7 +141,9 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 		json_members(&j, (const struct json_member[]){ { "line", JM_UINT, .uint = run->line },
 			{ "rows", JM_UINT, .uint = run->n }, { "blocksize", JM_UINT, .uint = run->bs },
 			{ "blocksize_given", JM_BOOL, .uint = run->bs_given }, { "repaired", JM_UINT, .uint = run->repaired },
-			{ "dropped", JM_UINT, .uint = run->dropped }, JM_END });
+			{ "dropped", JM_UINT, .uint = run->dropped },
+			{ "card", JM_STRING, .string = run->card[0] ? run->card : NULL },
+			{ "copy_of_line", JM_UINT, .uint = run->copy_of }, JM_END });
 		json_array(&j, "notes");
 		for (int i = 0; i < run->nnotes; i++)
 			json_string(&j, NULL, run->notes[i]);
@@ -139,13 +158,18 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 			{ "random", JM_BOOL, .uint = t->open[k].random }, { "erasesize", JM_UINT, .uint = t->open[k].erase },
 			{ "interrupted", JM_BOOL, .uint = t->open[k].interrupted },
 			{ "column", JM_UINT, .uint = t->open[k].column },
-			{ "card", JM_STRING, .string = t->open[k].column ? t->open[k].card : NULL }, JM_END });
+			{ "card", JM_STRING, .string = t->open[k].card[0] ? t->open[k].card : NULL }, JM_END });
 	json_end(&j);
 	json_array(&j, "find_fat_tables");
 	for (size_t k = 0; k < t->nfat; k++)
 		json_record(&j, NULL, (const struct json_member[]){ { "line", JM_UINT, .uint = t->fat[k].line },
 			{ "rows", JM_UINT, .uint = t->fat[k].n }, { "erase_blocks", JM_UINT, .uint = t->fat[k].nblocks },
-			{ "erasesize", JM_UINT, .uint = t->fat[k].erase }, JM_END });
+			{ "erasesize", JM_UINT, .uint = t->fat[k].erase },
+			{ "card", JM_STRING, .string = t->fat[k].card[0] ? t->fat[k].card : NULL }, JM_END });
+	json_end(&j);
+	json_array(&j, "notes");
+	for (int k = 0; k < t->nnotes; k++)
+		json_string(&j, NULL, t->notes[k]);
 	json_end(&j);
 	json_array(&j, "not_analysed");
 	for (size_t k = 0; k < t->nother; k++)
@@ -176,8 +200,14 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 		json_uint(&j, "line", s->cards[c].line);
 		json_uint(&j, "tables", s->cards[c].tables);
 		json_object(&j, "findings");
+		if (s->cards[c].align) {
+			report_finding_json(&j, &s->cards[c].page);
+			report_finding_json(&j, &s->cards[c].erase);
+		}
 		report_finding_json(&j, &s->cards[c].open_linear);
 		report_finding_json(&j, &s->cards[c].open_random);
+		if (s->cards[c].fat)
+			report_finding_json(&j, &s->cards[c].fat_area);
 		json_end(&j);
 		json_end(&j);
 	}

@@ -13,11 +13,14 @@
 #include "saved/classic_read.h"
 
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "lib/grow.h"
+#include "lib/utf8.h"
 #include "lib/units.h"
 
 struct tok {
@@ -192,27 +195,26 @@ int classic_time(const char *s, double *ns, enum time_unit *unit)
 		*unit = ul ? TU_N : TU_NONE;
 		return 0;
 	}
-	if (end[ul - 1] != 's')
-		return -1;
-	if (ul == 1) {
+	if (ul == 1 && end[0] == 's') {
 		*ns = v * 1e9;
 		*unit = TU_S;
 		return 0;
 	}
-	if (ul == 2 && (end[0] == 'm' || end[0] == 'n')) {
+	if (ul == 2 && (end[0] == 'm' || end[0] == 'n') && end[1] == 's') {
 		*ns = end[0] == 'm' ? v * 1e6 : v;
 		*unit = end[0] == 'm' ? TU_MS : TU_NS;
 		return 0;
 	}
 	/* µ as UTF-8, Latin-1, the Greek mu, mangled ("Âµ"), lost ("?"), or an
-	 * HTML entity */
+	 * HTML entity; its "s" may be lost too ("734u") */
 	{
-		int junk = 1;
-		for (size_t i = 0; i + 1 < ul; i++)
+		size_t ml = end[ul - 1] == 's' ? ul - 1 : ul;
+		int junk = ml > 0;
+		for (size_t i = 0; i < ml; i++)
 			if (!((unsigned char)end[i] >= 0x80 || end[i] == '?'))
 				junk = 0;
 		for (int i = 0; micro[i] && !junk; i++)
-			if (strlen(micro[i]) == ul - 1 && !strncmp(end, micro[i], ul - 1))
+			if (strlen(micro[i]) == ml && !strncmp(end, micro[i], ml))
 				junk = 1;
 		if (!junk)
 			return -1;
@@ -233,28 +235,55 @@ static int size_word(const char *s, uint64_t *out)
 	return parse_size(s, out, &why);
 }
 
-/* "8.79M/s", "912K/s", "1.2G/s", "500B/s": bytes per second. */
+/* "8.79M/s", "912K/s", "1.2G/s", "500B/s", "8.4MB/s", "8MiB/s" (binary),
+ * "900kB/s": bytes per second. */
 static int rate_word(const char *s, double *out)
 {
+	static const char prefix[] = "KMGT";
 	char *end;
+	const char *p;
 	double v, mult = 1;
 
 	if (!isdigit((unsigned char)s[0]))
 		return -1;
 	v = strtod(s, &end);
-	switch (*end) {
-	case 'K': case 'k': mult = 1e3; end++; break;
-	case 'M': mult = 1e6; end++; break;
-	case 'G': mult = 1e9; end++; break;
-	case 'T': mult = 1e12; end++; break;
-	default: break;
+	if ((p = strchr(prefix, *end == 'k' ? 'K' : *end)) && *end) {
+		int k = (int)(p - prefix) + 1;
+		end++;
+		if (*end == 'i') { /* KiB/s, MiB/s: powers of 1024 */
+			end++;
+			while (k--)
+				mult *= 1024;
+		} else {
+			while (k--)
+				mult *= 1000;
+		}
 	}
 	if (*end == 'B')
 		end++;
 	if (strcmp(end, "/s"))
 		return -1;
 	*out = v * mult;
-	return 0;
+	/* a throughput no device reached: read, but no row (1) */
+	return *out >= 0 && *out <= SAVED_MAX_RATE ? 0 : 1;
+}
+
+/* A word that looks like a throughput in a unit rate_word does not read
+ * ("8.8Mb/s" bits or bytes?, "8.8m/s", a bare "8.8M"): 1 and its unit. */
+static int rate_unknown(const char *s, const char **unit)
+{
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p) || *p == '.')
+		p++;
+	*unit = p;
+	if (!*p || strlen(p) > 6)
+		return 0;
+	if (strchr("kKMGT", *p) && !p[1])
+		return 1;
+	return strstr(p, "/s") && strlen(strstr(p, "/s")) == 2 && isalpha((unsigned char)*p);
 }
 
 static int is_integer(const char *s)
@@ -270,11 +299,13 @@ static int is_integer(const char *s)
 /* ------------------------------------------------------------ context */
 
 struct ctx {
-	int mode;           /* 0 unknown, 'a' align, 'O' open-au, 'f' find-fat */
+	int mode;           /* 0 unknown, 'a' align, 'O' open-au, 'f' find-fat, 'R' read-speed */
 	uint64_t bs, erase;
 	unsigned nr;
 	int nr_var;         /* --open-au-nr=$i: the value comes from an echo line */
 	int random;
+	unsigned line;      /* of the command */
+	char dev[SAVED_CARD_NAME];  /* the device the command names ("" when none) */
 };
 
 /* An option's value: the word itself, or a bash product such as
@@ -339,6 +370,11 @@ static size_t option(const struct tok *t, size_t n, size_t i, struct ctx *c)
 		return c->mode = 'f', 1;
 	if (!strcmp(s, "-r") || !strcmp(s, "--random"))
 		return c->random = 1, 1;
+	/* tests no finding rests on: their rows are not open-au rows */
+	if (c->line && t[i].line <= c->line + 1 &&
+	    (!strcmp(s, "-R") || !strcmp(s, "--read-speed") || !strcmp(s, "-i") || !strcmp(s, "--interval") ||
+	     !strcmp(s, "-s") || !strcmp(s, "--scatter")))
+		return c->mode = 'R', 1;
 	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
 		size_t len = strlen(opts[k].name), used;
 		const char *v = NULL;
@@ -390,6 +426,16 @@ static int keyed(const struct tok *t, size_t n, size_t *i, const char *key, doub
 	if (*i >= n)
 		return -1;
 	if (!strcmp(t[*i].s, key) && *i + 1 < n && !classic_time(t[*i + 1].s, v, &u)) {
+		char joined[64];
+		/* "734 µs": the unit a word of its own */
+		if (u == TU_NONE && *i + 2 < n && strlen(t[*i + 1].s) + strlen(t[*i + 2].s) < sizeof(joined) &&
+		    isalpha((unsigned char)t[*i + 2].s[0]) + ((unsigned char)t[*i + 2].s[0] >= 0x80) &&
+		    (strcpy(joined, t[*i + 1].s), strcat(joined, t[*i + 2].s), 1) &&
+		    !classic_time(joined, v, &u) && u != TU_NONE) {
+			*unit = (unsigned char)u;
+			*i += 3;
+			return 0;
+		}
 		*unit = (unsigned char)u;
 		*i += 2;
 		return 0;
@@ -433,6 +479,14 @@ static int align_record(const struct tok *t, size_t n, size_t *i, struct align_r
 
 #define CONTEXTS 8
 
+/* An align row as read, before it is put in a run. */
+struct seg_row {
+	struct align_row row;
+	unsigned line;
+	unsigned char unit[4];
+	int computed;
+};
+
 struct reader {
 	struct saved_text *out;
 	const struct words *w;
@@ -441,17 +495,44 @@ struct reader {
 	size_t nseen;
 	struct saved_open_table *cols[SAVED_FAT_BLOCKS];  /* the columns being read, or ncols 0 */
 	size_t ncols;
-	struct saved_align_run *run;     /* the run being read, or NULL */
+	struct seg_row *seg;             /* the align rows read since the context last changed */
+	size_t nseg, segcap;
+	uint64_t seg_bs;                 /* their block size and card, from the context of the first */
+	char seg_card[SAVED_CARD_NAME];
 	struct saved_open_table *table;
 	struct saved_fat_table *fat;
+	struct saved_other *other;       /* the --read-speed (-R) rows being read, or NULL */
+	char heading[SAVED_CARD_NAME];   /* the last card heading ("Card A: ..."), "" when none */
+	char headings[CONTEXTS][SAVED_CARD_NAME];  /* the headings seen, as first written */
+	size_t nheadings;
 	unsigned last_line;
 };
+
+/* The card the tables read now belong to: a heading above them names it,
+ * else the device of their command line; "" when the text does not say. */
+static const char *identity(const struct reader *rd)
+{
+	return rd->heading[0] ? rd->heading : rd->c.dev;
+}
 
 static void row_line(struct reader *rd, unsigned line)
 {
 	if (line != rd->last_line)
 		rd->out->table_lines++;
 	rd->last_line = line;
+}
+
+void saved_note(struct saved_text *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->nnotes >= SAVED_TEXT_NOTES) {
+		t->notes_left++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->notes[t->nnotes++], sizeof(t->notes[0]), fmt, ap);
+	va_end(ap);
 }
 
 void *saved_new_table(struct saved_text *t, void *tables, size_t *n, size_t max, size_t size, size_t rows)
@@ -470,24 +551,116 @@ void *saved_new_table(struct saved_text *t, void *tables, size_t *n, size_t max,
 static void add_align(struct reader *rd, const struct align_row *row, int computed, const unsigned char unit[4],
 		      unsigned line)
 {
-	struct saved_text *o = rd->out;
+	struct seg_row *g = grow(rd->seg, &rd->segcap, rd->nseg, sizeof(*g), 64);
 
-	if (!rd->run || row->align >= rd->run->rows[rd->run->n - 1].align || rd->run->n == SAVED_ALIGN_ROWS) {
-		struct saved_align_run *run = SAVED_NEW_TABLE(o, align, 1);
-		if (!run)
-			return;
-		rd->run = run;
-		rd->run->line = line;
-		rd->run->bs = rd->c.bs;
-		rd->run->bs_given = rd->c.bs != 0;
+	if (!g) {
+		rd->out->dropped++;
+		return;
 	}
-	rd->run->row_line[rd->run->n] = line;
-	memcpy(rd->run->unit[rd->run->n], unit, 4);
-	rd->run->rows[rd->run->n++] = *row;
-	rd->run->computed_diffs += computed;
+	rd->seg = g;
+	if (!rd->nseg) {
+		rd->seg_bs = rd->c.bs;
+		snprintf(rd->seg_card, sizeof(rd->seg_card), "%s", identity(rd));
+	}
+	g[rd->nseg].row = *row;
+	g[rd->nseg].line = line;
+	memcpy(g[rd->nseg].unit, unit, 4);
+	g[rd->nseg++].computed = computed;
 	row_line(rd, line);
 }
 
+static int same_row(const struct align_row *a, const struct align_row *b)
+{
+	return a->align == b->align && a->pre == b->pre && a->on == b->on && a->post == b->post && a->diff == b->diff;
+}
+
+/* A new run for the rows from g, in the segment's context. */
+static struct saved_align_run *new_run(struct reader *rd, const struct seg_row *g)
+{
+	struct saved_align_run *run = SAVED_NEW_TABLE(rd->out, align, 1);
+
+	if (!run)
+		return NULL;
+	run->line = g->line;
+	run->bs = rd->seg_bs;
+	run->bs_given = rd->seg_bs != 0;
+	memcpy(run->card, rd->seg_card, sizeof(run->card));
+	return run;
+}
+
+static int run_has(const struct saved_align_run *run, uint64_t align)
+{
+	for (size_t i = 0; i < run->n; i++)
+		if (run->rows[i].align == align)
+			return 1;
+	return 0;
+}
+
+/* The align rows read in one context become runs.  A run is printed
+ * largest alignment first, each alignment once: where the alignments rise
+ * again, the rows that follow are a new run only when they repeat an
+ * alignment of the run before (a table pasted twice, a second run without
+ * its command line).  A row printed twice in a row is read once, and rows
+ * out of order (two swapped, a table printed smallest first) stay one run:
+ * a copy accident is not a second measurement. */
+static void end_align(struct reader *rd)
+{
+	struct seg_row *g = rd->seg;
+	size_t m = 0, k = 0, first_run = rd->out->nalign;
+	struct saved_align_run *run = NULL;
+
+	if (!rd->nseg)
+		return;
+	for (size_t i = 0; i < rd->nseg; i++) {
+		if (m && same_row(&g[i].row, &g[m - 1].row)) {
+			saved_note(rd->out, "line %u repeats line %u (align %llu) exactly: read once", g[i].line,
+				   g[m - 1].line, (unsigned long long)g[i].row.align);
+			continue;
+		}
+		g[m++] = g[i];
+	}
+	rd->nseg = 0;
+	while (k < m) {
+		size_t e = k + 1, overlap = 0;
+		int first_only;
+		while (e < m && g[e].row.align < g[e - 1].row.align) /* a falling piece */
+			e++;
+		for (size_t i = k; run && i < e; i++)
+			overlap += run_has(run, g[i].row.align);
+		first_only = run && overlap == 1 && run->rows[run->n - 1].align == g[k].row.align;
+		if (first_only) {
+			saved_note(rd->out, "line %u reads align %llu again, with other times than line %u: kept the first",
+				   g[k].line, (unsigned long long)g[k].row.align, run->row_line[run->n - 1]);
+			k++;
+		} else if (overlap) {
+			run = NULL;
+		}
+		for (; k < e; k++) {
+			if ((!run || run->n == SAVED_ALIGN_ROWS) && !(run = new_run(rd, &g[k])))
+				continue;
+			run->row_line[run->n] = g[k].line;
+			memcpy(run->unit[run->n], g[k].unit, 4);
+			run->rows[run->n++] = g[k].row;
+			run->computed_diffs += g[k].computed;
+		}
+	}
+	/* the classic tool reads down to twice the block size: a command line
+	 * whose block size is larger was not this table's */
+	for (size_t r = first_run; r < rd->out->nalign; r++) {
+		struct saved_align_run *a = &rd->out->align[r];
+		uint64_t lo = UINT64_MAX;
+		char x[32], y[32];
+		for (size_t i = 0; i < a->n; i++)
+			lo = a->rows[i].align < lo ? a->rows[i].align : lo;
+		if (a->bs_given && a->n && lo < 2 * a->bs) {
+			saved_note(rd->out, "the command line above the -a run at line %u says --blocksize=%s, but the run "
+				   "goes down to align %s, which reads of that size never reach: the block size is taken "
+				   "from the rows", a->line, format_size(x, sizeof(x), a->bs), format_size(y, sizeof(y), lo));
+			a->bs = 0;
+			a->bs_given = 0;
+		}
+	}
+}
 static void add_open(struct reader *rd, uint64_t size, double rate, unsigned line)
 {
 	struct saved_text *o = rd->out;
@@ -502,6 +675,7 @@ static void add_open(struct reader *rd, uint64_t size, double rate, unsigned lin
 		tb->erase = rd->c.erase;
 		tb->bs = rd->c.bs;
 		tb->line = line;
+		snprintf(tb->card, sizeof(tb->card), "%s", identity(rd));
 	}
 	tb->size[tb->n] = size;
 	tb->rate[tb->n++] = rate;
@@ -516,8 +690,12 @@ static void add_fat(struct reader *rd, uint64_t size, const struct tok *t, size_
 	struct saved_fat_table *tb = rd->fat;
 
 	o->fat_rows++;
-	if (ncols > SAVED_FAT_BLOCKS)
+	if (ncols > SAVED_FAT_BLOCKS) {
+		if (!rd->fat || rd->fat->nblocks != SAVED_FAT_BLOCKS)
+			saved_note(o, "line %u: a find-fat row of %zu erase blocks; the first %d are read", line, ncols,
+				   SAVED_FAT_BLOCKS);
 		ncols = SAVED_FAT_BLOCKS;
+	}
 	if (!tb || size >= tb->size[tb->n - 1] || tb->n == SAVED_FAT_ROWS || ncols != tb->nblocks) {
 		if (!(tb = SAVED_NEW_TABLE(o, fat, 1)))
 			return;
@@ -525,6 +703,7 @@ static void add_fat(struct reader *rd, uint64_t size, const struct tok *t, size_
 		tb->erase = rd->c.erase;
 		tb->nblocks = (unsigned)ncols;
 		tb->line = line;
+		snprintf(tb->card, sizeof(tb->card), "%s", identity(rd));
 	}
 	tb->size[tb->n] = size;
 	for (size_t k = 0; k < ncols; k++)
@@ -582,25 +761,19 @@ static size_t header_cells(const char *p, size_t n, char cells[][SAVED_CARD_NAME
 	return 0;
 }
 
-/* The header line above a table of ncols rate columns whose first row is
- * on line `line`: 1 and the columns' names (or "" each, when the cells do
- * not match the columns), 0 when there is none (blank and separator lines
- * skipped; a command line, prose with rates, or rows are not a header). */
-static int column_header(const struct words *w, unsigned line, size_t ncols, char names[][SAVED_CARD_NAME])
+/* Is p[0..n) the header of a table of ncols rate columns?  1 and the
+ * columns' names (or "" each, when the cells do not match the columns);
+ * 0 when it is not one (a command line, prose with rates, rows).  joined:
+ * the header was wrapped over lines and joined again: then only its
+ * starting with the rows' label makes it one. */
+static int header_text(const char *p, size_t n, size_t ncols, char names[][SAVED_CARD_NAME], int joined)
 {
+	static const char *const labels[] = { "size", "chunk", "block", "segment", NULL };
 	char cells[SAVED_FAT_BLOCKS + 2][SAVED_CARD_NAME];
-	const char *p = NULL;
-	size_t n = 0, nc;
+	const char *q = p;
+	size_t nc;
 	int letters = 0;
 
-	while (line > 1) {
-		p = line_text(w, --line, &n);
-		if (!p || !separator_line(p, n))
-			break;
-		p = NULL;
-	}
-	if (!p)
-		return 0;
 	for (size_t i = 0; i < n; i++)
 		letters |= isalpha((unsigned char)p[i]) != 0;
 	if (!letters)
@@ -620,21 +793,52 @@ static int column_header(const struct words *w, unsigned line, size_t ncols, cha
 	nc = header_cells(p, n, cells, sizeof(cells) / sizeof(cells[0]));
 	for (size_t k = 0; k < ncols; k++)
 		names[k][0] = '\0';
-	if (nc == ncols + 1 || nc == ncols) {
+	if (!joined && (nc == ncols + 1 || nc == ncols)) {
 		for (size_t k = 0; k < ncols; k++)
 			memcpy(names[k], cells[k + (nc - ncols)], SAVED_CARD_NAME);
 		return 1;
 	}
 	/* cells that do not match the columns: a header only when it starts
 	 * with the rows' label ("Size ..."), not prose above a table */
-	{
-		static const char *const labels[] = { "size", "chunk", "block", "segment", NULL };
-		const char *q = p;
-		while (q < p + n && (*q == ' ' || *q == '\t' || *q == '|' || *q == '!' || *q == '>'))
-			q++;
-		for (int k = 0; labels[k]; k++)
-			if ((size_t)(p + n - q) >= strlen(labels[k]) && !strncasecmp(q, labels[k], strlen(labels[k])))
-				return 1;
+	while (q < p + n && (*q == ' ' || *q == '\t' || *q == '|' || *q == '!' || *q == '>'))
+		q++;
+	for (int k = 0; labels[k]; k++)
+		if ((size_t)(p + n - q) >= strlen(labels[k]) && !strncasecmp(q, labels[k], strlen(labels[k])))
+			return 1;
+	return 0;
+}
+
+/* The header line above a table of ncols rate columns whose first row is
+ * on line `line` (blank and separator lines skipped): see header_text.  A
+ * header wrapped over two or three lines (a narrow mail) counts too. */
+static int column_header(const struct words *w, unsigned line, size_t ncols, char names[][SAVED_CARD_NAME])
+{
+	const char *p = NULL;
+	size_t n = 0;
+	char joined[512] = "";
+
+	while (line > 1) {
+		p = line_text(w, --line, &n);
+		if (!p || !separator_line(p, n))
+			break;
+		p = NULL;
+	}
+	if (!p)
+		return 0;
+	if (header_text(p, n, ncols, names, 0))
+		return 1;
+	for (int k = 1; k < 3 && line > 1; k++) {
+		size_t jl = strlen(joined), m;
+		const char *above = line_text(w, --line, &m);
+		char tmp[512];
+		if (!above || separator_line(above, m))
+			return 0;
+		if (!jl)
+			snprintf(joined, sizeof(joined), "%.*s", (int)(n < 500 ? n : 500), p);
+		snprintf(tmp, sizeof(tmp), "%.*s %.250s", (int)(m < 250 ? m : 250), above, joined);
+		memcpy(joined, tmp, sizeof(joined));
+		if (header_text(joined, strlen(joined), ncols, names, 1))
+			return 1;
 	}
 	return 0;
 }
@@ -663,6 +867,7 @@ static void add_columns(struct reader *rd, uint64_t size, const struct tok *t, s
 			tb->column = (unsigned)k + 1;
 			if (names)
 				memcpy(tb->card, names[k], SAVED_CARD_NAME);
+			utf8_printable(tb->card);
 			rd->cols[rd->ncols++] = tb;
 		}
 	}
@@ -688,11 +893,85 @@ static void note_context(struct reader *rd)
 		rd->seen[rd->nseen++] = rd->c;
 }
 
+/* The tables being read end (a command line, a heading, other rows). */
+static void end_tables(struct reader *rd)
+{
+	end_align(rd);
+	rd->table = NULL;
+	rd->fat = NULL;
+	rd->other = NULL;
+	rd->ncols = 0;
+}
+
+/* A --read-speed (-R) row: named as a result, not analysed. */
+static void add_other(struct reader *rd, const char *test, unsigned line)
+{
+	struct saved_text *o = rd->out;
+
+	if (!rd->other) {
+		if (o->nother == SAVED_OTHER)
+			return;
+		rd->other = &o->other[o->nother++];
+		memset(rd->other, 0, sizeof(*rd->other));
+		snprintf(rd->other->test, sizeof(rd->other->test), "%s", test);
+		rd->other->line = line;
+	}
+	rd->other->rows++;
+	row_line(rd, line);
+}
+
+/* "Card A: SanDisk Ultra 8GB", "Card B (Kingston 4GB)", "## Device 2:" at
+ * words t[i..] starting a line: a heading that names the card of the
+ * tables below it.  The second word is a label (a capital letter or a
+ * number), so prose ("Drive conforms to ...", "stick can ...") is not one.  Returns the
+ * words of the line (0: not a heading) and the name. */
+static size_t card_heading(const struct tok *t, size_t n, size_t i, char *name, size_t len)
+{
+	static const char *const kinds[] = { "card", "device", "stick", "drive", "disk", "medium", NULL };
+	const char *w = t[i].s;
+	size_t e = i, o = 0, lab;
+	int kind = 0;
+
+	while (*w == '#' || *w == '*' || *w == '=')
+		w++;
+	if (!*w && i + 1 < n && t[i + 1].line == t[i].line)
+		w = t[++e].s;
+	for (int k = 0; kinds[k]; k++)
+		kind |= !strcasecmp(w, kinds[k]);
+	if (!kind || e + 1 >= n || t[e + 1].line != t[i].line)
+		return 0;
+	/* the label: one capital letter, or a number ("#2" too) */
+	{
+		const char *l = t[e + 1].s + (t[e + 1].s[0] == '#');
+		lab = strcspn(l, ":,)(-");
+		if (!(lab == 1 && isupper((unsigned char)l[0])) && !(lab && lab <= 3 && strspn(l, "0123456789") == lab))
+			return 0;
+	}
+	for (e = i; e < n && t[e].line == t[i].line; e++) {
+		if (e - i > 12 || is_command(t[e].s))
+			return 0;
+		o += (size_t)snprintf(name + o, o < len ? len - o : 0, "%s%s", o ? " " : "", t[e].s);
+		if (o >= len)
+			o = len - 1;
+	}
+	/* the markup around it goes */
+	while (o && strchr(":*=#", name[o - 1]))
+		name[--o] = '\0';
+	{
+		size_t lead = strspn(name, "#*= ");
+		memmove(name, name + lead, strlen(name + lead) + 1);
+	}
+	utf8_printable(name);
+	return e - i;
+}
+
 void classic_read(const char *text, size_t len, struct saved_text *out)
 {
 	struct words w;
 	struct reader rd;
 	size_t i = 0;
+	unsigned skipped = 0, skipped_line = 0;
+	char skipped_unit[16] = "";
 
 	memset(out, 0, sizeof(*out));
 	memset(&rd, 0, sizeof(rd));
@@ -712,11 +991,15 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 		double rate;
 		size_t used;
 		int computed;
+		const char *unknown;
 
 		if (!align_record(w.t, w.n, &i, &row, &computed, unit)) {
-			rd.table = NULL;
-			rd.fat = NULL;
-			rd.ncols = 0;
+			if (rd.table || rd.fat || rd.ncols || rd.other) {
+				rd.table = NULL;
+				rd.fat = NULL;
+				rd.other = NULL;
+				rd.ncols = 0;
+			}
 			add_align(&rd, &row, computed, unit, t->line);
 			continue;
 		}
@@ -725,22 +1008,24 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			double more;
 			while (k < w.n && !rate_word(w.t[k].s, &more))
 				k++;
-			rd.run = NULL;
-			if (rd.ncols && k - i - 1 < rd.ncols && size < rd.cols[0]->size[rd.cols[0]->n - 1]) {
+			end_align(&rd);
+			if (rd.c.mode == 'R') {
+				add_other(&rd, "read-speed", t->line);
+			} else if (rd.ncols && k - i - 1 < rd.ncols && size < rd.cols[0]->size[rd.cols[0]->n - 1]) {
 				/* a row of a table of columns with cells missing:
 				 * cut off where the copy ended */
 				out->cut_rows++;
 			} else if (k > i + 2 && rd.c.mode != 'f') {
 				/* several columns: one card each under a header
-				 * line of names, or after an -O command; else (as
-				 * posted without its command) find-fat */
+				 * line of names; else find-fat (the one classic test
+				 * that prints several, posted without its command) */
 				char names[SAVED_FAT_BLOCKS][SAVED_CARD_NAME];
 				size_t nc = k - i - 1;
 				int cont = rd.ncols == (nc < SAVED_FAT_BLOCKS ? nc : SAVED_FAT_BLOCKS) &&
 					   size < rd.cols[0]->size[rd.cols[0]->n - 1];
 				int header = !cont && !rd.fat && column_header(&w, t->line, nc < SAVED_FAT_BLOCKS ? nc :
 									       SAVED_FAT_BLOCKS, names);
-				if (cont || header || (rd.c.mode == 'O' && !rd.fat)) {
+				if (cont || header) {
 					rd.table = NULL;
 					rd.fat = NULL;
 					add_columns(&rd, size, &w.t[i + 1], nc, t->line, header ? names : NULL);
@@ -765,13 +1050,41 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			i = k;
 			continue;
 		}
+		/* a size and a throughput no device reached: skipped, and said */
+		if (!size_word(t->s, &size) && i + 1 < w.n && rate_word(w.t[i + 1].s, &rate) == 1) {
+			char r[32];
+			snprintf(r, sizeof(r), "%.24s", w.t[i + 1].s);
+			utf8_printable(r);
+			saved_note(out, "line %u: a throughput of %s is more than any device reached (10 TB/s): row skipped",
+				   t->line, r);
+			i += 2;
+			while (i < w.n && w.t[i].line == t->line && rate_word(w.t[i].s, &rate) >= 0)
+				i++;
+			continue;
+		}
+		/* an align row with a value that is no time: skipped, and said */
+		if (!strcmp(t->s, "align") && i + 2 < w.n && is_integer(w.t[i + 1].s) && !strncmp(w.t[i + 2].s, "pre", 3)) {
+			saved_note(out, "line %u: the row for align %.20s has a value that is not a time: row skipped", t->line,
+				   w.t[i + 1].s);
+			i += 2;
+			continue;
+		}
+		/* a size and a throughput in a unit not read: skipped, and said */
+		if (!size_word(t->s, &size) && i + 1 < w.n && w.t[i + 1].line == t->line &&
+		    rate_unknown(w.t[i + 1].s, &unknown)) {
+			if (!skipped++) {
+				skipped_line = t->line;
+				snprintf(skipped_unit, sizeof(skipped_unit), "%s", unknown);
+				utf8_printable(skipped_unit);
+			}
+			i += 2;
+			continue;
+		}
 		if (is_command(t->s)) {
 			note_context(&rd);
+			end_tables(&rd);
 			memset(&rd.c, 0, sizeof(rd.c));
-			rd.run = NULL;
-			rd.table = NULL;
-			rd.fat = NULL;
-			rd.ncols = 0;
+			rd.c.line = t->line;
 			i++;
 			continue;
 		}
@@ -801,16 +1114,44 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			i++;
 			continue;
 		}
+		/* the device a command line names (on its line or the next) */
+		if (rd.c.line && t->line <= rd.c.line + 1 && (!strncmp(t->s, "/dev/", 5) || !strncmp(t->s, "sim:", 4))) {
+			snprintf(rd.c.dev, sizeof(rd.c.dev), "%.*s", (int)strcspn(t->s, ";'\""), t->s);
+			utf8_printable(rd.c.dev);
+			end_tables(&rd);
+			i++;
+			continue;
+		}
+		if ((i == 0 || w.t[i - 1].line != t->line) &&
+		    (used = card_heading(w.t, w.n, i, rd.heading, sizeof(rd.heading)))) {
+			/* "Card A: first run", "Card A: again": one card, the name
+			 * it was first given */
+			size_t k, key = strcspn(rd.heading, " ");
+			key += strcspn(rd.heading + key + 1, " :,()-") + 1;
+			for (k = 0; k < rd.nheadings; k++)
+				if (!strncasecmp(rd.headings[k], rd.heading, key) && strchr(" :,()-", rd.headings[k][key] ? rd.headings[k][key] : ' '))
+					break;
+			if (k < rd.nheadings)
+				memcpy(rd.heading, rd.headings[k], sizeof(rd.heading));
+			else if (rd.nheadings < CONTEXTS)
+				memcpy(rd.headings[rd.nheadings++], rd.heading, sizeof(rd.heading));
+			end_tables(&rd);
+			i += used;
+			continue;
+		}
 		if ((used = option(w.t, w.n, i, &rd.c))) {
-			rd.table = NULL;
-			rd.run = NULL;
-			rd.fat = NULL;
-			rd.ncols = 0;
+			end_tables(&rd);
 			i += used;
 			continue;
 		}
 		i++;
 	}
+	end_tables(&rd);
+	free(rd.seg);
+	if (skipped)
+		saved_note(out, "%u row%s with a throughput in \"%s\" (line %u%s) %s skipped: not a unit --analyze reads "
+			   "(B/s, K/s, M/s, G/s, KB/s, MB/s, KiB/s, MiB/s, GiB/s)", skipped, skipped == 1 ? "" : "s",
+			   skipped_unit, skipped_line, skipped == 1 ? "" : " and on", skipped == 1 ? "was" : "were");
 	/* columns read before (or without) their command line: the text's
 	 * one -O command, when it has exactly one */
 	note_context(&rd);

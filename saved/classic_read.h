@@ -28,6 +28,13 @@
 #define SAVED_OTHER 8
 #define SAVED_CARD_NAME 48
 #define SAVED_NOTES 4
+#define SAVED_TEXT_NOTES 8
+
+/* Limits of what a device can have measured: a request that took longer
+ * than SAVED_MAX_NS (about 3 hours), or less than nothing, is no
+ * measurement; neither is a throughput beyond SAVED_MAX_RATE (10 TB/s). */
+#define SAVED_MAX_NS 1e13
+#define SAVED_MAX_RATE 1e13
 
 /* How a time was written: its unit decides what a copy can have lost. */
 enum time_unit { TU_NONE, TU_NS, TU_N, TU_US, TU_MS, TU_S };
@@ -37,6 +44,8 @@ struct saved_align_run {
 	uint64_t bs;                /* block size */
 	int bs_given;               /* from the command line (else: half the smallest alignment) */
 	unsigned line;              /* where the run starts (1-based) */
+	unsigned copy_of;           /* the line of an earlier run it repeats row for row (0: none) */
+	char card[SAVED_CARD_NAME]; /* the card it measured ("" when the text does not say) */
 	unsigned computed_diffs;    /* rows whose diff was cut off: on - (pre+post)/2 */
 	unsigned repaired, dropped; /* rows row_hygiene repaired, dropped */
 	char notes[SAVED_NOTES][300];  /* what it repaired or dropped, and why */
@@ -57,7 +66,8 @@ struct saved_open_table {
 	uint64_t bs;                /* --blocksize, 0 when not given */
 	int interrupted;            /* ^C: the rows stop early */
 	unsigned column;            /* a column of a table of several (1-based), 0: a table of its own */
-	char card[SAVED_CARD_NAME]; /* the column's name from the header line, "" when none */
+	char card[SAVED_CARD_NAME]; /* the card: the column's name from the header line, else the card
+	                             * heading or device above it; "" when the text does not say */
 	unsigned line;
 	size_t n;
 	uint64_t size[SAVED_OPEN_ROWS];
@@ -69,6 +79,7 @@ struct saved_open_table {
 struct saved_fat_table {
 	uint64_t erase;             /* --erasesize (0: not given, the default 4MiB) */
 	unsigned line;
+	char card[SAVED_CARD_NAME]; /* as for -O tables */
 	unsigned nblocks;           /* columns: erase blocks 0 to nblocks-1 */
 	size_t n;
 	uint64_t size[SAVED_FAT_ROWS];
@@ -96,7 +107,14 @@ struct saved_text {
 	unsigned dropped;           /* rows beyond the limits above */
 	unsigned cut_rows;          /* rows of a table of columns with cells missing (cut off), dropped */
 	uint64_t card_erase;        /* preferred_erase_size the text quotes, 0 if none */
+	char notes[SAVED_TEXT_NOTES][300];  /* what the reader skipped, dropped or doubted, and why */
+	int nnotes;
+	unsigned notes_left;        /* notes beyond SAVED_TEXT_NOTES */
 };
+
+/* Add a note to t (what was skipped or doubted); counted when full. */
+void saved_note(struct saved_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 
 /* The next table of one kind in t (KIND: align, open or fat), zeroed and
  * counted; NULL when every one is taken, and then the rows it would have

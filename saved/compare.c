@@ -98,6 +98,20 @@ static const struct table_kind {
 	  "write throughput (log scale)" },
 };
 
+/* A number read from a result must be one its field can hold: finite, and
+ * for a size a whole number of bytes from 0 below 2^63. */
+static int sane_number(const struct json_value *v, enum cell_kind kind, const char *file, const char *path,
+		       struct fb_err *e)
+{
+	if (!isfinite(v->number))
+		return fb_fail(e, EXIT_USAGE, "%s:%u:%u: field %s is %s, too large", file, v->line, v->column, path,
+			       v->text);
+	if (kind == K_BYTES && (v->number < 0 || v->number >= 9.2e18 || v->number != floor(v->number)))
+		return fb_fail(e, EXIT_USAGE, "%s:%u:%u: field %s is %s, not a whole number of bytes", file, v->line,
+			       v->column, path, v->text);
+	return 0;
+}
+
 static void set_number(struct cell *c, enum cell_kind kind, double v)
 {
 	c->value = v;
@@ -148,7 +162,8 @@ static void write_speed_cell(const struct json_value *sizes, struct cell *c)
 
 	for (size_t i = 0; sizes && sizes->type == JSON_ARRAY && i < sizes->n; i++) {
 		const struct json_value *sz = json_get(&sizes->item[i], "size"), *t = json_get(&sizes->item[i], "median_ns");
-		if (sz && t && sz->type == JSON_NUMBER && t->type == JSON_NUMBER && sz->number > best && t->number > 0) {
+		if (sz && t && sz->type == JSON_NUMBER && t->type == JSON_NUMBER && isfinite(sz->number) &&
+		    isfinite(t->number) && sz->number > best && t->number > 0) {
 			best = sz->number;
 			ns = t->number;
 		}
@@ -181,6 +196,8 @@ static int fill_row(struct table *t, struct row *r, const struct field *a, struc
 		} else if (v && v->type == JSON_BOOL) {
 			snprintf(c->text, sizeof(c->text), "%s", v->boolean ? "yes" : "no");
 		} else if (v && v->type == JSON_NUMBER) {
+			if (sane_number(v, a->kind, t->file[i], a->path, e))
+				return -1;
 			set_number(c, a->kind, v->number);
 		}
 	}
@@ -235,7 +252,9 @@ static int build_table(struct table *t, const struct table_kind *k, struct fb_er
 			snprintf(kpath, sizeof(kpath), "results.%zu.%s", j, k->key);
 			snprintf(vpath, sizeof(vpath), "results.%zu.%s", j, k->value);
 			if (!(key = json_want(t->root[i], kpath, JSON_NUMBER, t->file[i], e)) ||
-			    !(val = json_want(t->root[i], vpath, JSON_NUMBER, t->file[i], e)))
+			    !(val = json_want(t->root[i], vpath, JSON_NUMBER, t->file[i], e)) ||
+			    sane_number(key, K_BYTES, t->file[i], kpath, e) ||
+			    sane_number(val, k->value_kind, t->file[i], vpath, e))
 				return -1;
 			for (r = first; r < t->nrows && t->key[r] != key->number; r++)
 				;

@@ -1,14 +1,18 @@
 /* reanalyze.c — findings from saved classic tables (see reanalyze.h).
  *
  * -a rows: the powers of two go to analyze_page (with a second run at
- * another block size as its rows2, like --auto's two block sizes); then
+ * another block size as its rows2 when that run can show the step); then
  * every row above the page becomes a one-probe level for analyze_erase,
  * whose rule "exactly the multiples of e cost extra" fits a classic table
- * as it fits --auto's boundary scan.  -O tables: each sweep (linear or
- * random, one erase size) becomes open-AU trials judged by write_collapsed
- * against that sweep's own smallest --open-au-nr, then analyze_open; a
- * sweep of one --open-au-nr is judged on its own (single_sweep).  Tables
- * that compare several cards (one column each) are analysed card by card. */
+ * as it fits --auto's boundary scan.  A step is placed only between rows
+ * that are there, and only when the rows under it lie at one level.  -O
+ * tables: each sweep (linear or random, one erase size, until
+ * --open-au-nr starts over) becomes open-AU trials judged by majority at
+ * its smallest chunks against its own smallest --open-au-nr, which is
+ * first judged on its own (single_sweep), then analyze_open.  Counts are
+ * never surer than the erase block they are counted in.  The tables of
+ * each card (a column of a table of several, a heading, a device) are
+ * analysed on their own. */
 #include "saved/reanalyze.h"
 
 #include <math.h>
@@ -66,51 +70,168 @@ static size_t run_rows(const struct saved_align_run *run, int pow2_only, struct 
 	return n;
 }
 
+static int has_row(const struct align_row *r, size_t n, uint64_t align)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].align == align)
+			return 1;
+	return 0;
+}
+
+/* "160µs", or "157µs to 171µs" */
+static const char *time_range(char *buf, size_t len, double lo, double hi)
+{
+	char a[32], b[32];
+
+	format_time(a, sizeof(a), lo);
+	format_time(b, sizeof(b), hi);
+	if (!strcmp(a, b))
+		snprintf(buf, len, "%s", a);
+	else
+		snprintf(buf, len, "%.31s to %.31s", a, b);
+	return buf;
+}
+
+/* "16KiB or 32KiB", or "32KiB to 128KiB": the powers of two above lo up to hi */
+static const char *size_bracket(char *buf, size_t len, uint64_t lo, uint64_t hi)
+{
+	char a[32], b[32];
+
+	format_size(a, sizeof(a), 2 * lo);
+	format_size(b, sizeof(b), hi);
+	snprintf(buf, len, "%.31s %s %.31s", a, hi == 4 * lo ? "or" : "to", b);
+	return buf;
+}
+
+/* Why the page step was not found, in the rows' own terms: a row that
+ * costs extra under one that does not, or rows too few to tell. */
+static void page_not_found(const struct align_row *r, size_t n, const struct read_levels *lv, struct finding *page)
+{
+	char a[32], b[32], c[32], d[32], e[32];
+	size_t hi = n;
+
+	if (!n)
+		return;
+	/* the largest row that costs extra, and the cheap one above it */
+	for (size_t k = n; k-- > 0;)
+		if (r[k].diff > lv->step) {
+			hi = k;
+			break;
+		}
+	if (hi < n && hi + 1 < n)
+		finding_not(page, "no alignment from which every larger one costs more than %s to read across: the %s row "
+			    "costs %s, but the %s row above it only %s", format_time(a, sizeof(a), lv->step),
+			    format_size(b, sizeof(b), r[hi].align), format_time(c, sizeof(c), r[hi].diff),
+			    format_size(d, sizeof(d), r[hi + 1].align), format_time(e, sizeof(e), r[hi + 1].diff));
+	else if (hi == n && r[n - 1].align < CLASSIC_PAGE_MAX)
+		finding_not(page, "no boundary from %s to %s costs more to read across than %s; the table stops at %s, "
+			    "too few rows to say whether alignment matters", format_size(a, sizeof(a), r[0].align),
+			    format_size(b, sizeof(b), r[n - 1].align), format_time(c, sizeof(c), lv->step),
+			    format_size(d, sizeof(d), r[n - 1].align));
+}
+
 /* ------------------------------------------------------------ -a */
 
-/* Page from runs a (and b, another block size, or SIZE_MAX). */
+/* Page from runs a (and b, another block size, or SIZE_MAX).  A second run
+ * confirms the step only where it can show it: with rows at the step and
+ * just below.  A step whose row below is missing (not in the table, or
+ * dropped) is not placed: the read unit is any size between the rows. */
 static void classic_page(const struct saved_text *t, size_t a, size_t b, struct finding *page, struct read_levels *lv)
 {
 	struct align_row r1[SAVED_ALIGN_ROWS], r2[SAVED_ALIGN_ROWS];
 	size_t n1 = run_rows(&t->align[a], 1, r1), n2 = b == SIZE_MAX ? 0 : run_rows(&t->align[b], 1, r2);
-	char x[32], y[32], z[32];
+	char x[32], y[32], z[32], w[80], v[80];
 
-	analyze_page(r1, n1, t->align[a].bs, r2, n2, b == SIZE_MAX ? 0 : t->align[b].bs, page, lv);
-	if (page->determined && page->value > CLASSIC_PAGE_MAX) {
+	analyze_page(r1, n1, t->align[a].bs, NULL, 0, 0, page, lv);
+	if (!page->determined) {
+		page_not_found(r1, n1, lv, page);
+		return;
+	}
+	if (page->value > CLASSIC_PAGE_MAX) {
 		/* the one step is an erase-block boundary: below it lies the level
 		 * every other boundary costs, page boundaries included */
-		double below[SAVED_ALIGN_ROWS];
+		double below[SAVED_ALIGN_ROWS], lo = 1e300, hi = 0;
 		size_t m = 0;
 		for (size_t k = 0; k < n1; k++)
-			if (r1[k].align < page->value)
+			if (r1[k].align < page->value) {
 				below[m++] = r1[k].diff;
+				lo = fmin(lo, r1[k].diff);
+				hi = fmax(hi, r1[k].diff);
+			}
 		lv->page_diff = middle(below, m);
 		lv->unit = 0;
 		page->nevidence = 0;
 		if (m)
-			finding_not(page, "the first step is at %s, too large for a page; from %s up to it every boundary "
-				    "costs about the same (%s)", format_size(x, sizeof(x), page->value),
-				    format_size(y, sizeof(y), r1[0].align), format_time(z, sizeof(z), lv->page_diff));
+			finding_not(page, "the first step is at %s, too large for a page; from %s up to it the boundaries cost "
+				    "%s (about %s): no page step among them", format_size(x, sizeof(x), page->value),
+				    format_size(y, sizeof(y), r1[0].align), time_range(w, sizeof(w), lo, hi),
+				    format_time(z, sizeof(z), lv->page_diff));
 		else
 			finding_not(page, "every boundary from %s up costs extra to read across, too large for a page: "
 				    "the table does not reach down to the page",
 				    format_size(x, sizeof(x), page->value));
+		return;
+	}
+	{
+		uint64_t u = page->value;
+		size_t i = 0;
+		while (i < n1 && r1[i].align != u)
+			i++;
+		if (i > 0 && i < n1 && r1[i - 1].align != u / 2) {
+			finding_not(page, "reads step between %s (%s) and %s (%s), but the rows between them are missing "
+				    "(not in the table, or dropped): the read unit is %s", format_size(x, sizeof(x), r1[i - 1].align),
+				    format_time(y, sizeof(y), r1[i - 1].diff), format_size(z, sizeof(z), u),
+				    format_time(w, sizeof(w), r1[i].diff), size_bracket(v, sizeof(v), r1[i - 1].align, u));
+			page->nevidence = 0;
+			return;
+		}
+	}
+	if (n2 && has_row(r2, n2, page->value) && has_row(r2, n2, page->value / 2)) {
+		analyze_page(r1, n1, t->align[a].bs, r2, n2, t->align[b].bs, page, lv);
+	} else if (n2) {
+		finding_evidence(page, "reads of %s cannot show it (their rows have no %s and %s), so they do not confirm it",
+				 format_size(x, sizeof(x), t->align[b].bs), format_size(y, sizeof(y), page->value / 2),
+				 format_size(z, sizeof(z), page->value));
+	}
+	if (page->determined && page->value == r1[0].align)
+		page->at_most = 1; /* "the read unit may be smaller" */
+	/* a row below the step that costs extra too: one cell or the other is
+	 * out of line, and the step rests on it */
+	for (size_t k = 0; page->determined && k < n1 && r1[k].align < page->value / 2; k++)
+		if (r1[k].diff > lv->step) {
+			finding_evidence(page, "but the %s row below it costs %s too: a row is out of line (low)",
+					 format_size(x, sizeof(x), r1[k].align), format_time(y, sizeof(y), r1[k].diff));
+			page->conf = CONF_LOW;
+			break;
+		}
+	/* a read unit of three pages (three planes read together, 3 x 2^n)
+	 * costs a third of a crossing at every power of two from 2^n up: the
+	 * same steps as a 2^n one */
+	if (page->determined) {
+		if (page->conf > CONF_MEDIUM)
+			page->conf = CONF_MEDIUM;
+		if (!page->why[0])
+			snprintf(page->why, sizeof(page->why), "-a cannot tell this from %s %s read unit (3 x %s: three "
+				 "planes read together), which shows the same steps at powers of two",
+				 article(format_size(x, sizeof(x), 3 * page->value)), x, format_size(y, sizeof(y), page->value));
 	}
 }
 
-/* Erase block from one run's rows (ascending, all alignments). */
-static void classic_erase(const struct align_row *rows, size_t n, const struct read_levels *lv, struct finding *f)
+/* Erase block from one run's rows (ascending, all alignments).  Returns 1
+ * when the run cannot tell it from three times its size (no rows at
+ * multiples of 3). */
+static int classic_erase(const struct align_row *rows, size_t n, const struct read_levels *lv, struct finding *f)
 {
 	struct scan_level *lvl = calloc(n ? n : 1, sizeof(*lvl));
 	uint64_t from = lv->unit ? 2 * lv->unit : 0, e;
-	size_t nl = 0, nup = 0, ndown = 0, thirds = 0;
-	double up_lo = 1e300, up_hi = -1e300, dn_lo = 1e300, dn_hi = -1e300;
-	char a[32], b[32], c[32], d[32], g[32], h[32];
+	size_t nl = 0, nup = 0, ndown = 0, thirds = 0, below = SIZE_MAX;
+	double up_lo = 1e300, up_hi = -1e300, dn_lo = 1e300, dn_hi = -1e300, others[SAVED_ALIGN_ROWS], level;
+	char a[32], b[32], c[32], d[32], g[80], h[80], k2[80];
 
 	finding_init(f, "erase_block", "erase block size", 1);
 	if (!lvl) {
 		finding_not(f, "out of memory");
-		return;
+		return 0;
 	}
 	for (size_t k = 0; k < n; k++)
 		if (rows[k].align >= from) {
@@ -118,10 +239,15 @@ static void classic_erase(const struct align_row *rows, size_t n, const struct r
 			lvl[nl].npoints = 1;
 			lvl[nl++].d[0] = rows[k].diff;
 		}
+	if (!nl) {
+		free(lvl);
+		finding_not(f, "no row above the page to look for the erase block in");
+		return 0;
+	}
 	analyze_erase(lvl, nl, lv, rows, n, 0, f);
 	free(lvl);
 	if (!f->determined)
-		return;
+		return 0;
 	/* say it in a classic table's terms */
 	e = f->value;
 	for (size_t k = 0; k < n; k++) {
@@ -133,26 +259,59 @@ static void classic_erase(const struct align_row *rows, size_t n, const struct r
 			up_lo = fmin(up_lo, rows[k].diff);
 			up_hi = fmax(up_hi, rows[k].diff);
 		} else {
-			ndown++;
+			others[ndown++] = rows[k].diff;
 			dn_lo = fmin(dn_lo, rows[k].diff);
 			dn_hi = fmax(dn_hi, rows[k].diff);
 		}
 	}
 	f->nevidence = 0;
-	finding_evidence(f, "crossing a multiple of %s costs %s to %s (%zu row%s); crossing the %zu other "
-			 "alignment%s from %s costs %s to %s", format_size(a, sizeof(a), e),
-			 format_time(b, sizeof(b), up_lo), format_time(c, sizeof(c), up_hi), nup,
-			 nup == 1 ? "" : "s",
-			 ndown, ndown == 1 ? "" : "s", format_size(d, sizeof(d), from ? from : rows[0].align),
-			 format_time(g, sizeof(g), ndown ? dn_lo : 0),
-			 format_time(h, sizeof(h), ndown ? dn_hi : 0));
+	/* the row just under the step must be there: else any size between the
+	 * rows fits as well */
+	for (size_t k = 0; k < n; k++)
+		if (rows[k].align < e && rows[k].align >= from && (below == SIZE_MAX || rows[k].align > rows[below].align))
+			below = k;
+	if (below != SIZE_MAX && rows[below].align < e / 2) {
+		finding_not(f, "reads step between %s (%s) and %s, but the rows between them are missing (not in the table, "
+			    "or dropped): the erase block is %s", format_size(a, sizeof(a), rows[below].align),
+			    format_time(b, sizeof(b), rows[below].diff), format_size(c, sizeof(c), e),
+			    size_bracket(g, sizeof(g), rows[below].align, e));
+		return 0;
+	}
+	/* the rows under the step must lie at one level: a row between that
+	 * level and the step's (a boundary the card handles only part of the
+	 * time, or noise) leaves the step's place open */
+	level = middle(others, ndown);
+	if (below != SIZE_MAX && rows[below].align == e / 2 && rows[below].diff > level + lv->step && ndown > 1) {
+		uint64_t lo = e / 2;
+		for (size_t k = below; k-- > 0 && rows[k].align >= from && rows[k].align == lo / 2 &&
+					rows[k].diff > level + lv->step;)
+			lo = rows[k].align;
+		finding_not(f, "crossing a multiple of %s costs %s, the %s row %s, and the other rows from %s about %s: the "
+			    "%s step is not clear, so the erase block is %s", format_size(a, sizeof(a), e),
+			    time_range(g, sizeof(g), up_lo, up_hi), format_size(b, sizeof(b), e / 2),
+			    format_time(c, sizeof(c), rows[below].diff), format_size(d, sizeof(d), from ? from : rows[0].align),
+			    format_time(h, sizeof(h), level), format_size(a, sizeof(a), e), size_bracket(k2, sizeof(k2), lo / 2, e));
+		return 0;
+	}
+	finding_evidence(f, "crossing a multiple of %s costs %s (%zu row%s); crossing the %zu other alignment%s from %s "
+			 "costs %s", format_size(a, sizeof(a), e), time_range(g, sizeof(g), up_lo, up_hi), nup,
+			 nup == 1 ? "" : "s", ndown, ndown == 1 ? "" : "s", format_size(d, sizeof(d), from ? from : rows[0].align),
+			 time_range(h, sizeof(h), ndown ? dn_lo : 0, ndown ? dn_hi : 0));
 	finding_evidence(f, "a classic table: one row per alignment, no repeated probes");
+	/* a row far above the others' level, not next to the step: noise, or a
+	 * pattern the rows cannot show */
+	if (ndown > 1 && dn_hi > level + lv->step && f->conf > CONF_LOW) {
+		f->conf = CONF_LOW;
+		finding_evidence(f, "one of the other rows costs %s, above their level (%s): low", format_time(a, sizeof(a), dn_hi),
+				 format_time(b, sizeof(b), level));
+	}
 	if (!thirds)
 		snprintf(f->why, sizeof(f->why), "-a cannot tell this from %s %s erase block (3 x %s), which shows the "
 			 "same steps; writes can (--auto --write)", article(format_size(a, sizeof(a), 3 * e)), a,
 			 format_size(b, sizeof(b), e));
 	if (f->conf > CONF_MEDIUM)
 		f->conf = CONF_MEDIUM;
+	return !thirds;
 }
 
 static void run_erase(const struct saved_text *t, size_t k, struct finding *f)
@@ -168,14 +327,15 @@ static void run_erase(const struct saved_text *t, size_t k, struct finding *f)
 
 /* Noise from repeated rows: runs at run a's block size that read the same
  * alignment differ by this much (median), 0 when no alignment repeats.  The
- * erase step must stand out of it as it must of pre against post. */
+ * erase step must stand out of it as it must of pre against post.  A copy
+ * (copy_of) is no repeated measurement. */
 static double repeat_noise(const struct saved_text *t, size_t a)
 {
 	double v[SAVED_ALIGN_RUNS * SAVED_ALIGN_ROWS];
 	size_t m = 0;
 
 	for (size_t k = 0; k < t->nalign; k++) {
-		if (k == a || t->align[k].bs != t->align[a].bs)
+		if (k == a || t->align[k].bs != t->align[a].bs || t->align[k].copy_of)
 			continue;
 		for (size_t i = 0; i < t->align[a].n; i++)
 			for (size_t j = 0; j < t->align[k].n; j++)
@@ -183,6 +343,18 @@ static double repeat_noise(const struct saved_text *t, size_t a)
 					v[m++] = fabs(t->align[k].rows[j].diff - t->align[a].rows[i].diff);
 	}
 	return middle(v, m);
+}
+
+/* Can run k show an erase step at e: rows at e and at e/2? */
+static int run_sees(const struct saved_align_run *run, uint64_t e)
+{
+	int at = 0, under = 0;
+
+	for (size_t i = 0; i < run->n; i++) {
+		at |= run->rows[i].align == e;
+		under |= run->rows[i].align == e / 2;
+	}
+	return at && under;
 }
 
 static void align_part(const struct saved_text *t, struct saved_report *s)
@@ -200,13 +372,17 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 		next_step(s, "run `flashbench -a --blocksize=1024 DEV` (it only reads) to see the page and erase-block steps");
 		return;
 	}
-	/* rows: the smallest block size (pages show best); rows2: the next larger one */
+	/* rows: the smallest block size (pages show best); rows2: the next
+	 * larger one; a copy of another run is no run of its own */
 	for (size_t k = 0; k < t->nalign; k++)
-		if (a == SIZE_MAX || t->align[k].bs < t->align[a].bs ||
-		    (t->align[k].bs == t->align[a].bs && t->align[k].n > t->align[a].n))
+		if (!t->align[k].copy_of && (a == SIZE_MAX || t->align[k].bs < t->align[a].bs ||
+					     (t->align[k].bs == t->align[a].bs && t->align[k].n > t->align[a].n)))
 			a = k;
+	if (a == SIZE_MAX)
+		a = 0;
 	for (size_t k = 0; k < t->nalign; k++)
-		if (t->align[k].bs > t->align[a].bs && (b == SIZE_MAX || t->align[k].bs < t->align[b].bs))
+		if (!t->align[k].copy_of && t->align[k].bs > t->align[a].bs &&
+		    (b == SIZE_MAX || t->align[k].bs < t->align[b].bs))
 			b = k;
 	s->primary = a;
 	s->second = b;
@@ -222,16 +398,23 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 		if (rep > r->levels.noise)
 			r->levels.noise = rep;
 	}
-	classic_erase(r->rows, r->nrows, &r->levels, &r->erase);
+	s->erase_thirds = classic_erase(r->rows, r->nrows, &r->levels, &r->erase);
 
-	/* the other runs on their own: combined where they agree */
+	/* the other runs on their own: combined where they agree, when they can
+	 * show the step at all */
 	for (size_t k = 0; k < t->nalign; k++) {
 		struct finding *o = &s->run_erase[k];
 		const char *how;
 		run_erase(t, k, o);
-		if (k == a)
+		if (k == a || t->align[k].copy_of)
 			continue;
 		how = t->align[k].bs == t->align[a].bs ? "another run" : "the run";
+		if (r->erase.determined && !run_sees(&t->align[k], r->erase.value)) {
+			finding_evidence(&r->erase, "%s with %s reads (line %u) has no rows at %s and %s: it cannot show the step",
+					 how, format_size(x, sizeof(x), t->align[k].bs), t->align[k].line,
+					 format_size(y, sizeof(y), r->erase.value / 2), format_size(z, sizeof(z), r->erase.value));
+			continue;
+		}
 		if (o->determined && r->erase.determined && o->value == r->erase.value) {
 			finding_evidence(&r->erase, "%s with %s reads (line %u) shows the same step", how,
 					 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line);
@@ -293,80 +476,152 @@ static uint64_t sweep_erase(const struct saved_open_table *tb)
 	return tb->erase ? tb->erase : 4ULL << 20; /* the classic default */
 }
 
-/* Mean rate at chunk size c over the tables with --open-au-nr=nr of one
- * sweep; 0 when none has that size. */
-static double rate_at(const struct saved_text *t, int rnd, uint64_t erase, unsigned nr, uint64_t c)
+/* A sweep: the tables of one run of --open-au-nr values, linear or random,
+ * at one erase size, in the order of the text.  Where a value comes again
+ * (the sweep starts over: repeated, or another card on the same device
+ * name), a new sweep begins: the two are judged apart, never mixed. */
+struct sweep {
+	int rnd;
+	uint64_t erase;
+	size_t n;
+	const struct saved_open_table *tb[SAVED_OPEN_TABLES];
+};
+
+static size_t find_sweeps(const struct saved_text *t, int rnd, struct sweep *sw)
 {
-	double v[SAVED_OPEN_TABLES];
-	size_t m = 0;
+	size_t nsw = 0;
 
 	for (size_t i = 0; i < t->nopen; i++) {
 		const struct saved_open_table *tb = &t->open[i];
-		if (tb->random != rnd || sweep_erase(tb) != erase || tb->nr != nr)
+		size_t k = nsw;
+		int again = 0;
+		if (tb->random != rnd || !tb->nr || !tb->n)
 			continue;
-		for (size_t k = 0; k < tb->n; k++)
-			if (tb->size[k] == c)
-				v[m++] = tb->rate[k];
+		while (k > 0 && sw[k - 1].erase != sweep_erase(tb))
+			k--;
+		for (size_t j = 0; k && j < sw[k - 1].n; j++)
+			again |= sw[k - 1].tb[j]->nr == tb->nr;
+		if (!k || again) {
+			k = ++nsw;
+			memset(&sw[k - 1], 0, sizeof(sw[0]));
+			sw[k - 1].rnd = rnd;
+			sw[k - 1].erase = sweep_erase(tb);
+		}
+		sw[k - 1].tb[sw[k - 1].n++] = tb;
 	}
-	return middle(v, m);
+	return nsw;
 }
 
-/* One evidence line: the first table of the sweep with --open-au-nr=nr
- * against the reference runs (--open-au-nr=base). */
-static void describe(const struct saved_text *t, int rnd, uint64_t erase, unsigned base, double ref, unsigned nr,
+static const struct saved_open_table *sweep_base(const struct sweep *sw)
+{
+	const struct saved_open_table *b = NULL;
+
+	for (size_t i = 0; i < sw->n; i++)
+		if (!b || sw->tb[i]->nr < b->nr)
+			b = sw->tb[i];
+	return b;
+}
+
+/* The rate of table tb at chunk c, 0 when it has none. */
+static double rate_of(const struct saved_open_table *tb, uint64_t c)
+{
+	for (size_t k = 0; k < tb->n; k++)
+		if (tb->size[k] == c)
+			return tb->rate[k];
+	return 0;
+}
+
+/* The index of the middle of v[0..m) (the lower middle of an even
+ * number), v unchanged. */
+static size_t middle_of(const double *v, size_t m)
+{
+	for (size_t i = 0; i < m; i++) {
+		size_t below = 0;
+		for (size_t j = 0; j < m; j++)
+			below += v[j] < v[i] || (v[j] == v[i] && j < i);
+		if (below == (m - 1) / 2)
+			return i;
+	}
+	return 0;
+}
+
+/* Table tb against the sweep's reference: at the SWEEP_VOTE_CHUNKS
+ * smallest chunk sizes both reached, is it a garbage-collection collapse?
+ * 1 or 0 by majority (two must agree), -1 when they do not (or only one
+ * chunk is shared: one cell decides nothing).  *ratio is the middle
+ * slowdown and *at its chunk. */
+static int vote(const struct saved_open_table *tb, const struct saved_open_table *ref, int rnd, double ref_ns,
+		double *ratio, uint64_t *at)
+{
+	double r[SWEEP_VOTE_CHUNKS];
+	uint64_t c[SWEEP_VOTE_CHUNKS];
+	size_t m = 0, yes = 0;
+
+	for (size_t k = tb->n; k-- > 0 && m < SWEEP_VOTE_CHUNKS;) {
+		double theirs = rate_of(ref, tb->size[k]);
+		if (theirs <= 0 || tb->rate[k] <= 0)
+			continue;
+		r[m] = theirs / tb->rate[k];
+		c[m] = tb->size[k];
+		/* random order: one erase block too many makes only one of the
+		 * blocks pay, a smaller step (analyze.h random_collapsed) */
+		yes += rnd && tb->nr > ref->nr ? random_collapsed(ref_ns * r[m], ref_ns, 0) :
+						 write_collapsed(ref_ns * r[m], ref_ns, 0);
+		m++;
+	}
+	if (m < 2)
+		return -1;
+	*ratio = r[middle_of(r, m)];
+	*at = c[middle_of(r, m)];
+	if (2 * yes > m)
+		return 1;
+	if (2 * (m - yes) > m)
+		return 0;
+	return -1;
+}
+
+/* One evidence line: table tb of the sweep against the reference. */
+static void describe(const struct saved_open_table *tb, const struct saved_open_table *ref, int rnd, double ref_ns,
 		     struct finding *f)
 {
 	char a[32], b[32], c[32], g[64];
+	double ratio = 1;
+	uint64_t at = 0;
+	int v;
 
-	if (!nr)
+	if (!tb)
 		return;
-	for (size_t i = 0; i < t->nopen; i++) {
-		const struct saved_open_table *tb = &t->open[i];
-		double theirs = 0, ratio;
-		size_t k;
-		if (tb->random != rnd || sweep_erase(tb) != erase || tb->nr != nr)
-			continue;
-		for (k = tb->n; k-- > 0;)
-			if ((theirs = rate_at(t, rnd, erase, base, tb->size[k])) > 0)
-				break;
-		if (k == (size_t)-1 || tb->rate[k] <= 0)
-			continue;
-		ratio = theirs / tb->rate[k];
-		snprintf(g, sizeof(g), " (line %u%s)", tb->line, tb->interrupted ? ", stopped with ^C" : "");
-		format_rate(a, sizeof(a), tb->rate[k]);
-		format_rate(c, sizeof(c), theirs);
-		if (nr == base)
-			finding_evidence(f, "--open-au-nr=%u%s: %s at %s", nr, g, a, format_size(b, sizeof(b), tb->size[k]));
-		else if (ratio > 0.9 && ratio < 1.1)
-			finding_evidence(f, "--open-au-nr=%u%s: %s at %s, as fast as --open-au-nr=%u (%s)", nr, g, a,
-					 format_size(b, sizeof(b), tb->size[k]), base, c);
-		else
-			finding_evidence(f, "--open-au-nr=%u%s: %s at %s, %.1fx %s --open-au-nr=%u (%s)%s", nr, g, a,
-					 format_size(b, sizeof(b), tb->size[k]), ratio >= 1 ? ratio : 1 / ratio,
-					 ratio >= 1 ? "slower than" : "faster than", base, c,
-					 write_collapsed(ref * ratio, ref, 0) ? ": garbage collection" : "");
+	snprintf(g, sizeof(g), " (line %u%s)", tb->line, tb->interrupted ? ", stopped with ^C" : "");
+	if (tb == ref) {
+		finding_evidence(f, "--open-au-nr=%u%s: %s at %s", tb->nr, g, format_rate(a, sizeof(a), tb->rate[tb->n - 1]),
+				 format_size(b, sizeof(b), tb->size[tb->n - 1]));
 		return;
 	}
+	v = vote(tb, ref, rnd, ref_ns, &ratio, &at);
+	format_rate(a, sizeof(a), rate_of(tb, at));
+	format_rate(c, sizeof(c), rate_of(ref, at));
+	format_size(b, sizeof(b), at);
+	if (ratio > 0.9 && ratio < 1.1)
+		finding_evidence(f, "--open-au-nr=%u%s: %s at %s, as fast as --open-au-nr=%u (%s)", tb->nr, g, a, b, ref->nr, c);
+	else
+		finding_evidence(f, "--open-au-nr=%u%s: %s at %s, %.1fx %s --open-au-nr=%u (%s)%s", tb->nr, g, a, b,
+				 ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "slower than" : "faster than", ref->nr, c,
+				 v == 1 ? ": garbage collection" : "");
 }
 
-/* A sweep run with one --open-au-nr only: do its smallest writes collect
- * garbage (each costs a good share of writing a whole erase block) or not
- * (a command's overhead)?  See SWEEP_COLLAPSE_SHARE. */
-static void single_sweep(const struct saved_text *t, int rnd, uint64_t erase, unsigned nr, struct finding *f)
+/* A run with one --open-au-nr judged on its own: do its smallest writes
+ * collect garbage (each costs a good share of writing a whole erase block)
+ * or not (a command's overhead)?  See SWEEP_COLLAPSE_SHARE. */
+static void single_sweep(const struct saved_open_table *tb, int rnd, uint64_t erase, struct finding *f)
 {
-	const struct saved_open_table *tb = NULL;
-	double large = 0, small, per_write, extra, whole, share;
+	double large = 0, small, per_write, whole, share;
 	uint64_t s_small, s_large = 0;
+	unsigned nr = tb->nr;
 	char a[32], b[32], c[32], d[32], g[32], h[64];
 
-	for (size_t i = 0; i < t->nopen; i++)
-		if (t->open[i].random == rnd && sweep_erase(&t->open[i]) == erase && t->open[i].nr == nr &&
-		    (!tb || t->open[i].n > tb->n))
-			tb = &t->open[i];
 	finding_init(f, f->key, f->title, 0);
-	if (!tb || tb->n < 2) {
-		finding_not(f, "every run with --erasesize=%s used --open-au-nr=%u, and its table has too few rows to "
-			    "judge on its own", format_size(a, sizeof(a), erase), nr);
+	if (tb->n < 2) {
+		finding_not(f, "the --open-au-nr=%u run (line %u) has too few rows to judge on its own", nr, tb->line);
 		return;
 	}
 	/* the large-write rate: the best of the larger chunks (the first row
@@ -376,17 +631,31 @@ static void single_sweep(const struct saved_text *t, int rnd, uint64_t erase, un
 			large = tb->rate[k];
 			s_large = tb->size[k];
 		}
-	s_small = tb->size[tb->n - 1];
-	small = tb->rate[tb->n - 1];
-	if (large <= 0 || small <= 0 || s_small >= s_large) {
-		finding_not(f, "every run with --erasesize=%s used --open-au-nr=%u: nothing to compare",
-			    format_size(a, sizeof(a), erase), nr);
-		return;
+	/* the extra time per write at the smallest chunks (up to
+	 * SWEEP_VOTE_CHUNKS of them, below the large one): the middle one, so
+	 * that one slow cell or a write below the card's minimum decides
+	 * nothing */
+	{
+		double shares[SWEEP_VOTE_CHUNKS];
+		size_t idx[SWEEP_VOTE_CHUNKS], m = 0, mid = 0;
+		whole = (double)erase / (large > 0 ? large : 1) * 1e9;
+		for (size_t k = tb->n; k-- > 0 && m < SWEEP_VOTE_CHUNKS && large > 0;) {
+			if (tb->size[k] >= s_large || tb->rate[k] <= 0)
+				continue;
+			shares[m] = fmax(0, (double)tb->size[k] / tb->rate[k] * 1e9 - (double)tb->size[k] / large * 1e9) / whole;
+			idx[m++] = k;
+		}
+		if (!m) {
+			finding_not(f, "the --open-au-nr=%u run (line %u) has no small writes to compare with its large ones",
+				    nr, tb->line);
+			return;
+		}
+		mid = middle_of(shares, m);
+		share = shares[mid];
+		s_small = tb->size[idx[mid]];
+		small = tb->rate[idx[mid]];
+		per_write = (double)s_small / small * 1e9;
 	}
-	per_write = (double)s_small / small * 1e9;
-	extra = per_write - (double)s_small / large * 1e9;
-	whole = (double)erase / large * 1e9;
-	share = extra / whole;
 	snprintf(h, sizeof(h), "--open-au-nr=%u%s (line %u%s)", nr, rnd ? " --random" : "", tb->line,
 		 tb->interrupted ? ", stopped with ^C" : "");
 	format_rate(a, sizeof(a), large);
@@ -407,93 +676,114 @@ static void single_sweep(const struct saved_text *t, int rnd, uint64_t erase, un
 		f->determined = 1;
 		f->at_least = 1;
 		f->value = nr;
-		f->conf = CONF_MEDIUM;
+		f->conf = CONF_LOW;
 		finding_evidence(f, "%s: %s at %s, %s at %s; each %s write takes %s, %.1f%% of the time to write a whole "
-				 "%s erase block: no garbage collection with %u erase blocks open", h, a, b, c, d, d, g,
-				 100 * share, format_size(b, sizeof(b), erase), nr);
+				 "%s erase block: no garbage collection with %u erase block%s open", h, a, b, c, d, d, g,
+				 100 * share, format_size(b, sizeof(b), erase), nr, nr == 1 ? "" : "s");
+		finding_evidence(f, "low: a card that copies an erase block in a few milliseconds would look the same");
 	} else {
 		finding_not(f, "%s: each %s write takes %s, %.0f%% of the time to write a whole %s erase block at %s: "
-			    "between a small write's cost (%.1f%% or less) and garbage collection (%.0f%% or more)", h, d, g,
-			    100 * share, format_size(b, sizeof(b), erase), a, 100 * SWEEP_FLAT_SHARE,
-			    100 * SWEEP_COLLAPSE_SHARE);
+			    "between a small write's cost (%.3g%% or less) and garbage collection (%.3g%% or more); a fixed "
+			    "cost per write and a fast copy look alike", h, d, g, 100 * share, format_size(b, sizeof(b), erase),
+			    a, 100 * SWEEP_FLAT_SHARE, 100 * SWEEP_COLLAPSE_SHARE);
 		return;
 	}
-	finding_evidence(f, "a single sweep: no run with another --open-au-nr to compare with, so at most medium");
-	snprintf(f->why, sizeof(f->why), "counted in the %s erase blocks the sweep used; a sweep over --open-au-nr=1 "
-		 "to %u says more", format_size(a, sizeof(a), erase), nr + 1);
+	snprintf(f->why, sizeof(f->why), "a single run: no run with another --open-au-nr to compare with; a sweep over "
+		 "--open-au-nr=1 to %u says more", nr + 1);
 }
 
-/* One sweep (linear or random, one erase size): trials for analyze_open. */
-static void open_sweep(const struct saved_text *t, int rnd, uint64_t erase, struct open_trial *tr, size_t *ntr,
-		       struct finding *f, double *ref_out, uint64_t *chunk_out)
+/* One sweep judged: its runs against its reference (the smallest
+ * --open-au-nr), which is first judged on its own: a reference that
+ * collapses already makes every run look as fast as it. */
+static void judge_sweep(const struct sweep *sw, struct finding *f, struct open_trial *tr, size_t *ntr, double *ref_out,
+			uint64_t *chunk_out)
 {
-	unsigned base = 0, top = 0;
-	uint64_t cmin = UINT64_MAX;
+	const struct saved_open_table *base = sweep_base(sw);
+	struct finding g;
+	unsigned top = 0;
 	double ref;
-	char a[32];
+	uint64_t cmin;
+	char a[32], b[32];
 
 	*ntr = 0;
-	for (size_t i = 0; i < t->nopen; i++) {
-		const struct saved_open_table *tb = &t->open[i];
-		if (tb->random == rnd && sweep_erase(tb) == erase && tb->nr && (!base || tb->nr < base))
-			base = tb->nr;
+	*ref_out = 0;
+	*chunk_out = 0;
+	finding_init(&g, f->key, f->title, 0);
+	single_sweep(base, sw->rnd, sw->erase, &g);
+	for (size_t i = 0; i < sw->n; i++)
+		top = sw->tb[i]->nr > top ? sw->tb[i]->nr : top;
+	if (top == base->nr || (g.determined && g.at_most)) {
+		*f = g;
+		if (top > base->nr)
+			finding_evidence(f, "the runs with --open-au-nr=%u to %u are not judged: their reference, "
+					 "--open-au-nr=%u, collects garbage already", base->nr + 1, top, base->nr);
+		return;
 	}
-	for (size_t i = 0; i < t->nopen; i++) {
-		const struct saved_open_table *tb = &t->open[i];
-		if (tb->random == rnd && sweep_erase(tb) == erase && tb->nr == base && tb->n &&
-		    tb->size[tb->n - 1] < cmin)
-			cmin = tb->size[tb->n - 1];
-	}
-	ref = (double)cmin * 1e9 / rate_at(t, rnd, erase, base, cmin);
-	for (size_t i = 0; i < t->nopen && *ntr < AUTO_MAX_TRIALS; i++) {
-		const struct saved_open_table *tb = &t->open[i];
-		double mine = 0, theirs = 0;
+	cmin = base->size[base->n - 1];
+	ref = (double)cmin * 1e9 / base->rate[base->n - 1];
+	for (size_t i = 0; i < sw->n && *ntr < AUTO_MAX_TRIALS; i++) {
+		double ratio = 1;
 		uint64_t at = 0;
-		if (tb->random != rnd || sweep_erase(tb) != erase || !tb->nr)
+		int v = sw->tb[i] == base ? 0 : vote(sw->tb[i], base, sw->rnd, ref, &ratio, &at);
+		if (v < 0)
 			continue;
-		/* compare at the smallest chunk this table reached that the
-		 * reference runs have too */
-		for (size_t k = tb->n; k-- > 0 && !at;)
-			if ((theirs = rate_at(t, rnd, erase, base, tb->size[k])) > 0) {
-				at = tb->size[k];
-				mine = tb->rate[k];
-			}
-		if (!at || mine <= 0)
-			continue;
-		tr[*ntr].n = tb->nr;
-		tr[*ntr].mean_ns = ref * theirs / mine;   /* its slowdown, at the reference chunk */
-		tr[*ntr].collapsed = write_collapsed(tr[*ntr].mean_ns, ref, 0);
-		if (tb->nr > top)
-			top = tb->nr;
+		tr[*ntr].n = sw->tb[i]->nr;
+		tr[*ntr].mean_ns = ref * ratio;
+		tr[*ntr].collapsed = v;
 		(*ntr)++;
 	}
 	*ref_out = ref;
 	*chunk_out = cmin;
-	if (top <= base) {
-		single_sweep(t, rnd, erase, base, f);
-		return;
-	}
-	analyze_open(tr, *ntr, top, rnd, cmin, ref, f);
+	analyze_open(tr, *ntr, top, sw->rnd, cmin, ref, f);
 	if (!f->determined)
 		return;
 	/* the evidence in the tables' own terms: the last healthy count and
 	 * the first that collapsed */
 	f->nevidence = 0;
-	describe(t, rnd, erase, base, ref, (unsigned)f->value, f);
-	if (!f->at_least)
-		describe(t, rnd, erase, base, ref, (unsigned)f->value + 1, f);
-	finding_evidence(f, "%zu run%s with --erasesize=%s%s, each judged against --open-au-nr=%u of the same sweep "
-			 "at the smallest chunk both reached", *ntr, *ntr == 1 ? "" : "s",
-			 format_size(a, sizeof(a), erase), rnd ? " --random" : "",
-			 base);
-	if (base != 1)
-		snprintf(f->why, sizeof(f->why), "no --open-au-nr=1 run: judged against --open-au-nr=%u", base);
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned want = (unsigned)f->value + (unsigned)pass;
+		if (pass && f->at_least)
+			break;
+		for (size_t i = 0; i < sw->n; i++)
+			if (sw->tb[i]->nr == want) {
+				describe(sw->tb[i], base, sw->rnd, ref, f);
+				break;
+			}
+	}
+	finding_evidence(f, "%zu run%s with --erasesize=%s%s (from line %u), each judged against --open-au-nr=%u at the "
+			 "%d smallest chunk sizes both reached", *ntr, *ntr == 1 ? "" : "s",
+			 format_size(a, sizeof(a), sw->erase), sw->rnd ? " --random" : "", sw->tb[0]->line, base->nr,
+			 SWEEP_VOTE_CHUNKS);
+	if (!g.determined) {
+		if (f->conf > CONF_MEDIUM)
+			f->conf = CONF_MEDIUM;
+		finding_evidence(f, "the reference itself is not clearly healthy: %s", g.why);
+	}
+	if (base->nr != 1 && !f->why[0])
+		snprintf(f->why, sizeof(f->why), "no --open-au-nr=1 run: judged against --open-au-nr=%u", base->nr);
+	(void)b;
+}
+
+/* The counts a finding allows: [lo, hi] (hi UINT64_MAX: no bound). */
+static void count_range(const struct finding *f, uint64_t *lo, uint64_t *hi)
+{
+	*lo = f->at_most ? 0 : f->value;
+	*hi = f->at_least ? UINT64_MAX : f->value;
+}
+
+static void count_text(char *buf, size_t len, const struct finding *f)
+{
+	if (f->at_most)
+		snprintf(buf, len, "fewer than %llu", (unsigned long long)f->value + 1);
+	else
+		snprintf(buf, len, "%s%llu", f->at_least ? "at least " : "", (unsigned long long)f->value);
 }
 
 static void open_part(const struct saved_text *t, struct saved_report *s, const struct finding *erase)
 {
 	struct auto_report *r = &s->r;
-	char a[32], b[32];
+	struct sweep *sw = malloc(SAVED_OPEN_TABLES * sizeof(*sw));
+	char a[32], b[32], c[48];
 
 	for (size_t i = 0; i < t->nopen; i++)
 		s->open_unused += !t->open[i].nr;
@@ -501,76 +791,104 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 		struct finding *f = rnd ? &r->open_random : &r->open_linear;
 		struct open_trial *tr = rnd ? r->rnd : r->lin;
 		size_t *ntr = rnd ? &r->nrnd : &r->nlin;
-		uint64_t best = 0, erases[SAVED_OPEN_TABLES];
-		size_t ne = 0, most = 0, agree = 0;
+		size_t nsw, lead = 0, agree = 0, differ = 0;
 		double ref;
+		uint64_t chunk, lo, hi;
 
 		finding_init(f, rnd ? "open_random" : "open_linear",
 			     rnd ? "open erase blocks, random order" : "open erase blocks, linear", 0);
-		/* the erase sizes swept; the one with most tables leads */
-		for (size_t i = 0; i < t->nopen; i++) {
-			size_t cnt = 0, k;
-			if (t->open[i].random != rnd || !t->open[i].nr)
-				continue;
-			for (k = 0; k < ne && erases[k] != sweep_erase(&t->open[i]); k++)
-				;
-			if (k < ne)
-				continue;
-			erases[ne++] = sweep_erase(&t->open[i]);
-			for (size_t j = 0; j < t->nopen; j++)
-				cnt += t->open[j].random == rnd && t->open[j].nr &&
-				       sweep_erase(&t->open[j]) == sweep_erase(&t->open[i]);
-			if (cnt > most) {
-				most = cnt;
-				best = sweep_erase(&t->open[i]);
-			}
+		if (!sw) {
+			finding_not(f, "out of memory");
+			continue;
 		}
-		if (!best) {
+		nsw = find_sweeps(t, rnd, sw);
+		if (!nsw) {
 			finding_not(f, "no %s open-au sweep (-O%s with --open-au-nr) in the input", rnd ? "random-order" : "linear",
 				    rnd ? " --random" : "");
 			continue;
 		}
-		s->sweep_erase[rnd] = best;
-		open_sweep(t, rnd, best, tr, ntr, f, &ref, &r->trial_chunk);
-		r->write_ref = rnd ? r->write_ref : ref;
+		/* the sweep with most runs leads; of equals, the one at the erase
+		 * size -a found, else the first */
+		for (size_t k = 1; k < nsw; k++)
+			if (sw[k].n > sw[lead].n ||
+			    (sw[k].n == sw[lead].n && erase->determined && sw[k].erase == erase->value &&
+			     sw[lead].erase != erase->value))
+				lead = k;
+		s->sweep_erase[rnd] = sw[lead].erase;
+		judge_sweep(&sw[lead], f, tr, ntr, &ref, &chunk);
+		if (!rnd) {
+			r->write_ref = ref;
+			r->trial_chunk = chunk;
+		}
 		if (!f->determined)
 			continue;
-		/* the other erase sizes swept: do they count the same? */
-		for (size_t k = 0; k < ne; k++) {
+		count_range(f, &lo, &hi);
+		/* the other sweeps: do they count the same? */
+		for (size_t k = 0; k < nsw; k++) {
 			struct open_trial other[AUTO_MAX_TRIALS];
 			struct finding g;
 			size_t no;
-			uint64_t ch;
+			uint64_t ch, glo, ghi;
 			double rf;
-			if (erases[k] == best)
+			if (k == lead)
 				continue;
-			open_sweep(t, rnd, erases[k], other, &no, &g, &rf, &ch);
-			if (g.determined && g.value == f->value && g.at_least == f->at_least && g.conf >= CONF_MEDIUM) {
-				agree++;
-				finding_evidence(f, "the sweep with --erasesize=%s counts the same", format_size(a, sizeof(a), erases[k]));
-			} else if (g.determined && no > 1) {
-				finding_evidence(f, "the sweep with --erasesize=%s counts %s%llu", format_size(a, sizeof(a), erases[k]),
-						 g.at_least ? "at least " : "", (unsigned long long)g.value);
+			finding_init(&g, f->key, f->title, 0);
+			judge_sweep(&sw[k], &g, other, &no, &rf, &ch);
+			if (!g.determined)
+				continue;
+			count_range(&g, &glo, &ghi);
+			count_text(c, sizeof(c), &g);
+			snprintf(b, sizeof(b), "%s", format_size(a, sizeof(a), sw[k].erase));
+			if (glo == lo && ghi == hi) {
+				agree += sw[k].erase != sw[lead].erase && !f->at_least && !f->at_most;
+				finding_evidence(f, "the sweep at line %u (--erasesize=%s) counts the same", sw[k].tb[0]->line, b);
+			} else if (glo <= hi && lo <= ghi) {
+				finding_evidence(f, "the sweep at line %u (--erasesize=%s) counts %s", sw[k].tb[0]->line, b, c);
+			} else if (sw[k].erase == sw[lead].erase) {
+				/* the same sweep run twice, counting apart: nothing says
+				 * which is right */
+				char d[48];
+				count_text(d, sizeof(d), f);
+				finding_not(f, "the sweeps at line %u and line %u (both --erasesize=%s%s) disagree: %s against %s "
+					    "(two cards under one device name, or one that adapts to the pattern)",
+					    sw[lead].tb[0]->line, sw[k].tb[0]->line, b, rnd ? " --random" : "", d, c);
+				f->nevidence = 0;
+				break;
+			} else if (!differ++) {
+				f->conf = CONF_LOW;
+				snprintf(f->why, sizeof(f->why), "the sweep at line %u (--erasesize=%s%s) counts %s: the sweeps "
+					 "disagree (another card, or one that adapts to the pattern)", sw[k].tb[0]->line, b,
+					 rnd ? " --random" : "", c);
 			}
 		}
-		/* sweeps with other erase sizes that count the same repeat the
-		 * trial: together they are as good as --auto's confirmed knee */
-		if (agree && f->conf == CONF_MEDIUM)
+		if (!f->determined)
+			continue;
+		/* sweeps with other erase sizes that find the same knee repeat the
+		 * trial: together as good as --auto's confirmed knee */
+		if (agree && !differ && f->conf == CONF_MEDIUM)
 			f->conf = CONF_HIGH;
-		/* counted in erase blocks of the size the sweep used: unless the
-		 * file shows that size, or sweeps of other sizes agree, it may be
-		 * the wrong unit */
-		if (!agree && !(erase->determined && erase->conf >= CONF_MEDIUM && erase->value == best) &&
-		    f->conf > CONF_MEDIUM) {
-			f->conf = CONF_MEDIUM;
+		/* a count is never surer than the erase block it is counted in:
+		 * the sweep's --erasesize must be what -a found (or a multiple);
+		 * else, if the erase block is larger, several regions share one
+		 * and a sweep that never collapses says nothing */
+		if (erase->determined && erase->conf >= CONF_MEDIUM && sw[lead].erase % erase->value == 0) {
+			if (f->conf > erase->conf)
+				f->conf = erase->conf;
+		} else {
+			if (f->conf > CONF_MEDIUM)
+				f->conf = CONF_MEDIUM;
+			if (f->at_least && f->conf > CONF_LOW)
+				f->conf = CONF_LOW;
 			if (!f->why[0])
-				snprintf(f->why, sizeof(f->why), "counted in the %s erase blocks the sweep used, a size "
-					 "these results do not confirm", format_size(b, sizeof(b), best));
+				snprintf(f->why, sizeof(f->why), "counted in the %s regions the sweep wrote (--erasesize), a size "
+					 "these results do not confirm as the erase block%s", format_size(a, sizeof(a), sw[lead].erase),
+					 f->at_least ? ": if it is larger, several regions share one, and the card may keep fewer open" : "");
 		}
 		if (f->at_least)
 			next_step(s, "the %s sweep never collapsed: go on with larger --open-au-nr values "
 				  "(flashbench-open-au-sweep -n 16)", rnd ? "random" : "linear");
 	}
+	free(sw);
 	if (!r->open_linear.determined && !r->open_random.determined)
 		next_step(s, "to count open erase blocks, run `flashbench-open-au-sweep -e SIZE DEV` or `flashbench --auto "
 			  "--write DEV` (both write)");
@@ -656,6 +974,17 @@ static void fat_table(const struct saved_fat_table *tb, struct finding *f)
 		}
 		for (size_t r = 0; r < tb->n; r++)
 			others += (r < from || r >= from + run) && k[r] && k[r] != area;
+		/* the erase blocks after the area must write alike: blocks that
+		 * differ among themselves as much as the area differs from them
+		 * show no single area at the start */
+		if (area + 1 < tb->nblocks && alike >= fat_table_apart()) {
+			finding_not(f, "erase block%s 0%s%s differ%s from erase block %u at %zu chunk sizes (line %u), but "
+				    "erase blocks %u to %u differ among themselves too (up to %.2fx): no single area at the start",
+				    area == 1 ? "" : "s", area == 1 ? "" : " to ",
+				    area == 1 ? "" : (snprintf(g, sizeof(g), "%u", area - 1), g), area == 1 ? "s" : "",
+				    tb->nblocks - 1, run, tb->line, area, tb->nblocks - 1, alike);
+			return;
+		}
 		f->determined = 1;
 		f->value = area;
 		finding_evidence(f, "erase block%s 0%s%s (the first %s) write%s at least %.1fx %s than erase block %u at "
@@ -681,9 +1010,11 @@ static void fat_table(const struct saved_fat_table *tb, struct finding *f)
 		return;
 	}
 	if (4 * nout <= tb->n) {
+		/* low: an area that covers every erase block of the table looks
+		 * the same */
 		f->determined = 1;
 		f->value = 0;
-		f->conf = CONF_MEDIUM;
+		f->conf = CONF_LOW;
 		finding_evidence(f, "in %zu of %zu rows (line %u) none of erase blocks 0 to %u writes %.1fx faster or "
 				 "slower than erase block %u", tb->n - nout, tb->n, tb->line, tb->nblocks - 2,
 				 fat_table_apart(), tb->nblocks - 1);
@@ -702,6 +1033,42 @@ static void fat_table(const struct saved_fat_table *tb, struct finding *f)
 		    "adjacent chunk sizes: too noisy to tell", nout, tb->n, tb->line, FAT_RUN_ROWS);
 }
 
+/* The area in the erase blocks -a found: a table counts in its columns
+ * (--erasesize, 4MiB by default), which are erase blocks only if that is
+ * the erase block's size.  Never surer than the erase block. */
+static void fat_units(const struct saved_fat_table *tb, const struct finding *erase, struct finding *f)
+{
+	uint64_t col = fat_erase(tb), bytes = f->value * col;
+	char a[32], b[32], c[32];
+
+	if (!f->determined || !f->value)
+		return;
+	format_size(a, sizeof(a), col);
+	format_size(b, sizeof(b), bytes);
+	if (erase->determined && erase->conf >= CONF_MEDIUM) {
+		format_size(c, sizeof(c), erase->value);
+		if (bytes % erase->value) {
+			finding_not(f, "the first %llu columns of %s (%s) differ, not a whole number of the %s erase blocks "
+				    "-a found", (unsigned long long)f->value, a, b, c);
+			f->nevidence = 0;
+			return;
+		}
+		if (col != erase->value) {
+			f->value = bytes / erase->value;
+			finding_evidence(f, "that is %s: %llu erase block%s of the %s -a found (the table's columns are %s)", b,
+					 (unsigned long long)f->value, f->value == 1 ? "" : "s", c, a);
+		}
+		if (f->conf > erase->conf)
+			f->conf = erase->conf;
+		return;
+	}
+	if (f->conf > CONF_MEDIUM)
+		f->conf = CONF_MEDIUM;
+	if (!f->why[0])
+		snprintf(f->why, sizeof(f->why), "counted in the table's %s columns (--erasesize): %s; they are erase blocks "
+			 "only if the erase block is %s, which these results do not show", a, b, a);
+}
+
 static void fat_part(const struct saved_text *t, struct saved_report *s)
 {
 	struct finding *f = &s->r.fat;
@@ -717,11 +1084,13 @@ static void fat_part(const struct saved_text *t, struct saved_report *s)
 		if (best == SIZE_MAX || t->fat[i].n * t->fat[i].nblocks > t->fat[best].n * t->fat[best].nblocks)
 			best = i;
 	fat_table(&t->fat[best], f);
+	fat_units(&t->fat[best], &s->r.erase, f);
 	for (size_t i = 0; i < t->nfat; i++) {
 		struct finding o;
 		if (i == best)
 			continue;
 		fat_table(&t->fat[i], &o);
+		fat_units(&t->fat[i], &s->r.erase, &o);
 		if (o.determined && f->determined && o.value == f->value) {
 			finding_evidence(f, "the table at line %u counts the same", t->fat[i].line);
 		} else if (o.determined || f->determined) {
@@ -742,101 +1111,223 @@ static void fat_part(const struct saved_text *t, struct saved_report *s)
 			  "middle of the device (it writes)");
 }
 
-/* The name of column table tb's card. */
-static void card_name(const struct saved_open_table *tb, char *buf, size_t len)
+/* ------------------------------------------------------------ cards */
+
+/* Every finding of the tables of one card. */
+static void analyse_tables(const struct saved_text *t, struct saved_report *s)
 {
-	if (tb->card[0])
-		snprintf(buf, len, "%s", tb->card);
-	else
-		snprintf(buf, len, "column %u", tb->column);
+	struct auto_report *r = &s->r;
+	struct finding e;
+
+	align_part(t, s);
+	open_part(t, s, &r->erase);
+	finding_init(&r->min_write, "min_write", "smallest efficient write", 1);
+	finding_not(&r->min_write, "not in -a or -O tables (flashbench --auto --write measures it)");
+	fat_part(t, s);
+	/* -a alone cannot tell the erase block from three times it: the advice
+	 * is for both (multiples of the larger are multiples of the smaller) */
+	e = r->erase;
+	if (s->erase_thirds && e.determined)
+		e.value *= 3;
+	recommend(&e, &r->page, &r->min_write, &r->open_linear, 0, 512, &r->rec);
+	if (s->erase_thirds && e.determined && r->rec.have) {
+		char a[32], b[32];
+		size_t l = strlen(r->rec.note);
+		format_size(a, sizeof(a), r->erase.value);
+		format_size(b, sizeof(b), e.value);
+		snprintf(r->rec.note + l, sizeof(r->rec.note) - l, "%s-a cannot tell %s %s erase block from %s %s one: the "
+			 "start, sizes and stripes above are multiples of %s, right for both", l ? "; " : "", article(a), a,
+			 article(b), b, b);
+	}
 }
 
-/* Open-au tables that compare several cards (one column each): each card's
- * tables analysed on their own, never mixed with another card's; the rest
- * (tables of their own) make the report's own findings. */
-static void open_by_card(const struct saved_text *t, struct saved_report *s)
+/* The card of a table: its column's name, "column N", or the heading or
+ * device above it ("" when the text does not say). */
+static void open_card(const struct saved_open_table *tb, char *buf, size_t len)
 {
-	struct saved_text *mine = malloc(sizeof(*mine));
-	struct saved_report *tmp = malloc(sizeof(*tmp));
-	struct auto_report *r = &s->r;
-	char name[SAVED_CARD_NAME + 16];
-	size_t own = 0;
+	if (tb->column && !tb->card[0])
+		snprintf(buf, len, "column %u", tb->column);
+	else
+		snprintf(buf, len, "%s", tb->card);
+}
 
-	if (!mine || !tmp) {
-		free(mine);
-		free(tmp);
-		open_part(t, s, &r->erase);
-		return;
+/* Add the card named to s (or find it): its index, or SIZE_MAX. */
+static size_t card_of(struct saved_report *s, const char *name, unsigned line)
+{
+	size_t c;
+
+	for (c = 0; c < s->ncards && strcmp(s->cards[c].name, name); c++)
+		;
+	if (c < s->ncards)
+		return c;
+	if (s->ncards == SAVED_CARDS) {
+		s->cards_left++;
+		return SIZE_MAX;
 	}
+	memset(&s->cards[c], 0, sizeof(s->cards[c]));
+	snprintf(s->cards[c].name, sizeof(s->cards[c].name), "%s", name);
+	s->cards[c].line = line;
+	s->ncards++;
+	return c;
+}
+
+/* The tables of card `name` ("" : those the text does not give a card) into
+ * sub; returns how many. */
+static size_t card_tables(const struct saved_text *t, const char *name, struct saved_text *sub)
+{
+	char c[SAVED_CARD_NAME + 16];
+
+	memset(sub, 0, sizeof(*sub));
+	sub->card_erase = t->card_erase;
+	for (size_t i = 0; i < t->nalign; i++)
+		if (!strcmp(t->align[i].card, name))
+			sub->align[sub->nalign++] = t->align[i];
 	for (size_t i = 0; i < t->nopen; i++) {
-		size_t c;
-		if (!t->open[i].column) {
-			own++;
-			continue;
-		}
-		card_name(&t->open[i], name, sizeof(name));
-		for (c = 0; c < s->ncards && strcmp(s->cards[c].name, name); c++)
-			;
-		if (c == s->ncards && s->ncards == SAVED_CARDS)
-			s->cards_left++;
-		if (c == s->ncards && s->ncards < SAVED_CARDS) {
-			snprintf(s->cards[c].name, sizeof(s->cards[c].name), "%s", name);
-			s->cards[c].line = t->open[i].line;
-			s->ncards++;
-		}
-		if (c < s->ncards) {
-			s->cards[c].tables++;
-			s->cards[c].random |= t->open[i].random;
-			s->cards[c].linear |= !t->open[i].random;
-		}
+		open_card(&t->open[i], c, sizeof(c));
+		if (!strcmp(c, name))
+			sub->open[sub->nopen++] = t->open[i];
 	}
-	for (size_t c = 0; c < s->ncards; c++) {
-		struct finding none;
-		finding_init(&none, "erase_block", "erase block size", 1);
-		memset(mine, 0, sizeof(*mine));
-		for (size_t i = 0; i < t->nopen; i++) {
-			card_name(&t->open[i], name, sizeof(name));
-			if (t->open[i].column && !strcmp(name, s->cards[c].name))
-				mine->open[mine->nopen++] = t->open[i];
-		}
-		memset(tmp, 0, sizeof(*tmp));
-		open_part(mine, tmp, &none); /* a column's card is not the -a table's */
-		s->cards[c].open_linear = tmp->r.open_linear;
-		s->cards[c].open_random = tmp->r.open_random;
-	}
-	memset(mine, 0, sizeof(*mine));
+	for (size_t i = 0; i < t->nfat; i++)
+		if (!strcmp(t->fat[i].card, name))
+			sub->fat[sub->nfat++] = t->fat[i];
+	return sub->nalign + sub->nopen + sub->nfat;
+}
+
+/* The cards of the input: the columns of tables that compare several, and
+ * the headings or devices of the rest when there are two or more.  One
+ * card's tables never confirm another's. */
+static void find_cards(const struct saved_text *t, struct saved_report *s)
+{
+	char c[SAVED_CARD_NAME + 16], first[SAVED_CARD_NAME + 16] = "";
+	int named = 0, columns = 0;
+
 	for (size_t i = 0; i < t->nopen; i++)
-		if (!t->open[i].column)
-			mine->open[mine->nopen++] = t->open[i];
-	open_part(mine, s, &r->erase);
-	if (s->ncards)
-		next_step(s, "for each card, sweep --open-au-nr from 1 up with the same erase size (flashbench-open-au-sweep "
-			  "-e SIZE DEV; it writes): one table per count says more than one count per card");
-	if (!own)
-		for (int rnd = 0; rnd < 2; rnd++)
-			finding_not(rnd ? &r->open_random : &r->open_linear, "the open-au tables here compare %zu card%s, one "
-				    "column each: each card is judged on its own below", s->ncards, s->ncards == 1 ? "" : "s");
-	free(mine);
-	free(tmp);
+		columns |= t->open[i].column != 0;
+	/* are there two names among the tables of their own? */
+	for (size_t i = 0; i < t->nalign + t->nopen + t->nfat; i++) {
+		const char *n = i < t->nalign ? t->align[i].card :
+				i < t->nalign + t->nopen ? (t->open[i - t->nalign].column ? "" : t->open[i - t->nalign].card) :
+				t->fat[i - t->nalign - t->nopen].card;
+		if (!n[0])
+			continue;
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", n);
+		else if (strcmp(first, n))
+			named = 1;
+	}
+	if (!named && !columns)
+		return;
+	for (size_t i = 0; i < t->nalign; i++)
+		if (named && t->align[i].card[0])
+			card_of(s, t->align[i].card, t->align[i].line);
+	for (size_t i = 0; i < t->nopen; i++) {
+		open_card(&t->open[i], c, sizeof(c));
+		if (c[0] && (named || t->open[i].column))
+			card_of(s, c, t->open[i].line);
+	}
+	for (size_t i = 0; i < t->nfat; i++)
+		if (named && t->fat[i].card[0])
+			card_of(s, t->fat[i].card, t->fat[i].line);
+	if (!named) /* one name, and columns: the named tables are the report's own */
+		for (size_t k = 0; k < s->ncards; k++)
+			if (!strcmp(s->cards[k].name, first)) {
+				memmove(&s->cards[k], &s->cards[k + 1], (s->ncards - k - 1) * sizeof(s->cards[0]));
+				s->ncards--;
+				break;
+			}
 }
 
 void reanalyze(const struct saved_text *t, struct saved_report *s)
 {
-	struct auto_report *r = &s->r;
-	int columns = 0;
+	struct saved_text *sub;
+	struct saved_report *tmp;
+	size_t own;
 
 	memset(s, 0, sizeof(*s));
-	align_part(t, s);
-	for (size_t i = 0; i < t->nopen; i++)
-		columns |= t->open[i].column != 0;
-	if (columns)
-		open_by_card(t, s);
-	else
-		open_part(t, s, &r->erase);
-	finding_init(&r->min_write, "min_write", "smallest efficient write", 1);
-	finding_not(&r->min_write, "not in -a or -O tables (flashbench --auto --write measures it)");
-	fat_part(t, s);
-	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, 0, 512, &r->rec);
+	find_cards(t, s);
+	if (!s->ncards) {
+		analyse_tables(t, s);
+		return;
+	}
+	sub = malloc(sizeof(*sub));
+	tmp = malloc(sizeof(*tmp));
+	if (!sub || !tmp) {
+		free(sub);
+		free(tmp);
+		s->ncards = 0;
+		analyse_tables(t, s);
+		return;
+	}
+	for (size_t c = 0; c < s->ncards; c++) {
+		struct saved_card *k = &s->cards[c];
+		k->tables = card_tables(t, k->name, sub);
+		k->column = sub->nopen && sub->open[0].column;
+		k->align = sub->nalign > 0;
+		k->fat = sub->nfat > 0;
+		for (size_t i = 0; i < sub->nopen; i++) {
+			k->linear |= sub->open[i].nr && !sub->open[i].random;
+			k->random |= sub->open[i].nr && sub->open[i].random;
+		}
+		memset(tmp, 0, sizeof(*tmp));
+		analyse_tables(sub, tmp);
+		k->page = tmp->r.page;
+		k->erase = tmp->r.erase;
+		k->open_linear = tmp->r.open_linear;
+		k->open_random = tmp->r.open_random;
+		k->fat_area = tmp->r.fat;
+		for (int i = 0; i < tmp->nnext; i++)
+			next_step(s, "%s", tmp->next[i]);
+	}
+	/* the tables of no card (or of the one name, beside columns) */
+	{
+		char keep[SAVED_CARD_NAME] = "";
+		own = card_tables(t, "", sub);
+		for (size_t i = 0; !own && i < t->nalign + t->nopen + t->nfat; i++) {
+			const char *n = i < t->nalign ? t->align[i].card :
+					i < t->nalign + t->nopen ? (t->open[i - t->nalign].column ? "" : t->open[i - t->nalign].card) :
+					t->fat[i - t->nalign - t->nopen].card;
+			size_t c;
+			for (c = 0; c < s->ncards && strcmp(s->cards[c].name, n); c++)
+				;
+			if (n[0] && c == s->ncards) {
+				snprintf(keep, sizeof(keep), "%s", n);
+				own = card_tables(t, keep, sub);
+			}
+		}
+	}
+	{
+		struct saved_card cards[SAVED_CARDS];
+		size_t ncards = s->ncards;
+		unsigned left = s->cards_left;
+		int nnext = s->nnext;
+		char next[NEXT_MAX][320];
+		memcpy(cards, s->cards, sizeof(cards));
+		memcpy(next, s->next, sizeof(next));
+		analyse_tables(sub, s);
+		memcpy(s->cards, cards, sizeof(cards));
+		s->ncards = ncards;
+		s->cards_left = left;
+		for (int i = 0; i < nnext; i++)
+			next_step(s, "%s", next[i]);
+	}
+	if (!own) {
+		const char *why = "the tables here come from %zu cards: each is judged on its own below";
+		struct auto_report *r = &s->r;
+		struct finding *all[] = { &r->page, &r->erase, &r->open_linear, &r->open_random, &r->fat };
+		for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+			finding_not(all[i], why, s->ncards);
+			all[i]->nevidence = 0;
+		}
+		r->nrows = r->nrows2 = 0;
+	}
+	for (size_t c = 0; c < s->ncards; c++)
+		if (s->cards[c].column) {
+			next_step(s, "for each card, sweep --open-au-nr from 1 up with the same erase size (flashbench-open-au-sweep "
+				  "-e SIZE DEV; it writes): one table per count says more than one count per card");
+			break;
+		}
+	free(sub);
+	free(tmp);
 }
 
 /* ------------------------------------------------------------ --auto results */

@@ -23,20 +23,31 @@
 /* A single open-au sweep (one --open-au-nr) judged on its own: the extra
  * time its smallest writes take beyond their transfer, against the time
  * to write one whole erase block at the sweep's own large-write rate.
- * Garbage collection copies (part of) an erase block per write: at least
- * SWEEP_COLLAPSE_SHARE of it (cards copy a few times faster than they
- * write).  A write that does not collect costs a command's overhead: at
- * most SWEEP_FLAT_SHARE of it.  Between the two nothing is said. */
-#define SWEEP_COLLAPSE_SHARE (1.0 / 16)
+ * Garbage collection copies (the rest of) an erase block per write: with a
+ * copy at most a few times faster than the card writes, at least
+ * SWEEP_COLLAPSE_SHARE of it.  A write that does not collect costs a
+ * command's overhead: at most SWEEP_FLAT_SHARE of it.  Between the two a
+ * fixed cost per write (a slow stick's 15ms) and a fast copy look alike, so
+ * nothing is said; and since a copy-back inside the chip can be fast, even
+ * a flat sweep says "at least N" only at low confidence. */
+#define SWEEP_COLLAPSE_SHARE (1.0 / 8)
 #define SWEEP_FLAT_SHARE (1.0 / 64)
 
-/* One card of a table that compares several, one column each. */
+/* A run of a sweep is judged against the sweep's reference run at the
+ * smallest chunk sizes both reached, this many of them, by majority: one
+ * cell out of line (a pause) never decides. */
+#define SWEEP_VOTE_CHUNKS 3
+
+/* One card of the input: a column of a table that compares several, or
+ * the tables under a card heading or of one device, when the input holds
+ * more than one card. */
 struct saved_card {
-	char name[SAVED_CARD_NAME + 16];     /* from the header line, or "column N" */
+	char name[SAVED_CARD_NAME + 16];     /* from the header line, heading or device, or "column N" */
 	unsigned line;                       /* its first table */
 	size_t tables;
-	int linear, random;                  /* it has tables of that kind */
-	struct finding open_linear, open_random;
+	int column;                          /* a column of a table of several */
+	int align, linear, random, fat;      /* it has tables of that kind */
+	struct finding page, erase, open_linear, open_random, fat_area;
 };
 
 struct saved_report {
@@ -45,10 +56,11 @@ struct saved_report {
 	size_t primary, second;              /* runs used as rows and rows2 (SIZE_MAX: none) */
 	uint64_t sweep_erase[2];             /* erase size of the linear and random sweep used */
 	unsigned open_unused;                /* open-au tables without --open-au-nr */
+	int erase_thirds;                    /* -a cannot tell the erase block from 3 times it */
 	char next[NEXT_MAX][320];            /* what to run next */
 	int nnext;
 	const struct saved_findings *found;  /* an --auto or --analyze result read, or NULL */
-	struct saved_card cards[SAVED_CARDS]; /* cards of column tables, each analysed on its own */
+	struct saved_card cards[SAVED_CARDS]; /* the cards of the input, each analysed on its own */
 	size_t ncards;
 	unsigned cards_left;                 /* more cards than SAVED_CARDS: not analysed */
 };

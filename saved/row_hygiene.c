@@ -120,6 +120,15 @@ void row_hygiene(struct saved_align_run *run)
 
 		d->align = r->align;
 		d->line = run->row_line[k];
+		/* a time no device took (hours, or less than nothing) */
+		if (!(r->pre >= 0 && r->pre <= SAVED_MAX_NS && r->on >= 0 && r->on <= SAVED_MAX_NS && r->post >= 0 &&
+		      r->post <= SAVED_MAX_NS && r->diff >= -SAVED_MAX_NS && r->diff <= SAVED_MAX_NS)) {
+			snprintf(d->why, sizeof(d->why), "it holds a time no device took (more than 1e13 ns, or below 0)");
+			if (run->unit[k][3] == TU_NONE && run->computed_diffs)
+				run->computed_diffs--;
+			ndrop++;
+			continue;
+		}
 		/* pre, on, post: a unit, and a value like the other rows' */
 		for (int f = 0; f < 3 && !bad; f++) {
 			double v = field(r, f), s;

@@ -5,6 +5,7 @@
  * contributes is written down in one table (kinds[]). */
 #include "saved/saved_json.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 
 #include "lib/json_read.h"
 #include "saved/row_hygiene.h"
+#include "lib/utf8.h"
 
 struct rd {
 	char path[160];               /* the field last looked up */
@@ -55,11 +57,8 @@ static const struct json_value *want(struct rd *r, int required, enum json_type 
 	return NULL;
 }
 
-/* Limits of what a device can have measured: a request that took longer
- * than MAX_NS (about 3 hours), or less than nothing, is no measurement;
- * neither is a throughput beyond MAX_RATE (10 TB/s). */
-#define MAX_NS 1e13
-#define MAX_RATE 1e13
+#define MAX_NS SAVED_MAX_NS
+#define MAX_RATE SAVED_MAX_RATE
 
 /* A number (v from want, so NULL is an error already reported). */
 static int number(struct rd *r, double *out, const struct json_value *v)
@@ -120,10 +119,12 @@ static int block(struct rd *r, uint64_t *out, const struct json_value *v)
 	return 0;
 }
 
-/* An optional size read as is: 0 unless a whole number in range. */
-static uint64_t size_or_0(const struct json_value *v)
+/* An optional size (NULL: absent, 0): when present, a positive whole
+ * multiple of 512 bytes like any size a device or test has. */
+static int opt_size(struct rd *r, uint64_t *out, const struct json_value *v)
 {
-	return v && v->number >= 1 && v->number < 1.8e19 ? (uint64_t)v->number : 0;
+	*out = 0;
+	return v ? block(r, out, v) : 0;
 }
 
 #define NUM(...) want(r, 1, JSON_NUMBER, __VA_ARGS__)
@@ -134,6 +135,18 @@ static const struct json_value *results(struct rd *r)
 }
 
 /* ------------------------------------------------------------ the tests */
+
+/* The result's device: the card its tables belong to (results of two
+ * devices are never one card's). */
+static void result_card(struct rd *r, char *card, size_t len)
+{
+	const struct json_value *v = want(r, 0, JSON_STRING, "device.path");
+
+	if (v) {
+		snprintf(card, len, "%s", v->text);
+		utf8_printable(card);
+	}
+}
 
 static int read_align(struct rd *r)
 {
@@ -148,6 +161,7 @@ static int read_align(struct rd *r)
 	run->bs = bs;
 	run->bs_given = 1;
 	run->line = res->line;
+	result_card(r, run->card, sizeof(run->card));
 	for (size_t i = 0; i < res->n; i++) {
 		struct align_row *row = &run->rows[run->n];
 		uint64_t a;
@@ -183,6 +197,7 @@ static int read_open(struct rd *r)
 	tb->nr = nr < 100000 ? (unsigned)nr : 0;
 	tb->random = rnd->boolean;
 	tb->line = res->line;
+	result_card(r, tb->card, sizeof(tb->card));
 	if (block(r, &tb->erase, NUM("parameters.erasesize")) || block(r, &tb->bs, NUM("parameters.blocksize")))
 		return -1;
 	for (size_t i = 0; i < res->n; i++) {
@@ -208,6 +223,7 @@ static int read_fat(struct rd *r)
 	if (!(tb = SAVED_NEW_TABLE(r->t, fat, res->n)))
 		return 0;
 	tb->line = res->line;
+	result_card(r, tb->card, sizeof(tb->card));
 	if (block(r, &tb->erase, NUM("parameters.erasesize")))
 		return -1;
 	for (size_t i = 0; i < res->n; i++) {
@@ -271,11 +287,21 @@ static int read_finding(struct rd *r, const char *key, char *title, size_t title
 	if (!name || !det || !conf || !ev)
 		return -1;
 	snprintf(title, title_len, "%s", name->text);
+	utf8_printable(title);
 	f->title = title;
 	f->determined = det->boolean;
 	if (f->determined) {
-		if (whole(r, &f->value, NUM("findings.%s.value", key)))
+		const struct json_value *val = NUM("findings.%s.value", key);
+		if (whole(r, &f->value, val))
 			return -1;
+		/* advice is built from it: a size no device has is refused */
+		if (f->is_size && (f->value < 512 || f->value % 512 || f->value > (1ULL << 40)))
+			return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field findings.%s.value is %s, not a size a device has "
+				       "(a multiple of 512 bytes, at most 1TiB)", r->name, val->line, val->column, key,
+				       val->text);
+		if (!f->is_size && f->value > 100000)
+			return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field findings.%s.value is %s, not a count of erase "
+				       "blocks", r->name, val->line, val->column, key, val->text);
 	}
 	if ((v = want(r, 0, JSON_BOOL, "findings.%s.at_least", key)))
 		f->at_least = v->boolean;
@@ -292,9 +318,11 @@ static int read_finding(struct rd *r, const char *key, char *title, size_t title
 		if (!s)
 			return -1;
 		finding_evidence(f, "%s", s->text);
+		utf8_printable(f->evidence[f->nevidence - 1]);
 	}
 	if ((v = want(r, 0, JSON_STRING, "findings.%s.note", key)))
 		snprintf(f->why, sizeof(f->why), "%s", v->text);
+	utf8_printable(f->why);
 	return 0;
 }
 
@@ -315,7 +343,10 @@ static int read_findings(struct rd *r)
 		snprintf(s->version, sizeof(s->version), "%s", v->text);
 	if ((v = want(r, 0, JSON_STRING, "device.path")))
 		snprintf(s->device, sizeof(s->device), "%s", v->text);
-	s->size = size_or_0(want(r, 0, JSON_NUMBER, "device.size"));
+	utf8_printable(s->version);
+	utf8_printable(s->device);
+	if (opt_size(r, &s->size, want(r, 0, JSON_NUMBER, "device.size")))
+		return -1;
 	s->sector = 512;
 	if ((v = want(r, 0, JSON_NUMBER, "device.logical_sector")) && v->number >= 512 && v->number <= 65536)
 		s->sector = (unsigned)v->number;
@@ -331,18 +362,26 @@ static int read_findings(struct rd *r)
 		if (read_finding(r, finding_keys[i].key, s->title[i], sizeof(s->title[i]), f))
 			return -1;
 	}
+	if (s->page.determined && s->erase.determined && s->page.value >= s->erase.value) {
+		v = want(r, 1, JSON_NUMBER, "findings.page.value");
+		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field findings.page.value (%llu) is not smaller than "
+			       "findings.erase_block.value (%llu): a page lies inside an erase block", r->name, v->line,
+			       v->column, (unsigned long long)s->page.value, (unsigned long long)s->erase.value);
+	}
 	/* the align rows, for --plot (an --auto result has them) */
-	s->bs = size_or_0(want(r, 0, JSON_NUMBER, "parameters.blocksize"));
+	if (opt_size(r, &s->bs, want(r, 0, JSON_NUMBER, "parameters.blocksize")))
+		return -1;
 	for (size_t i = 0; align && i < align->n && s->nrows < AUTO_MAX_ROWS; i++) {
 		struct align_row *row = &s->rows[s->nrows];
 		const struct json_value *a = NUM("measurements.align.%zu.align", i);
 		memset(row, 0, sizeof(*row));
-		if (!a || time_ns(r, &row->pre, NUM("measurements.align.%zu.pre_ns", i), 0) ||
+		uint64_t at;
+		if (!a || opt_size(r, &at, a) || time_ns(r, &row->pre, NUM("measurements.align.%zu.pre_ns", i), 0) ||
 		    time_ns(r, &row->on, NUM("measurements.align.%zu.on_ns", i), 0) ||
 		    time_ns(r, &row->post, NUM("measurements.align.%zu.post_ns", i), 0) ||
 		    time_ns(r, &row->diff, NUM("measurements.align.%zu.diff_ns", i), 1))
 			return -1;
-		row->align = size_or_0(a);
+		row->align = at;
 		s->nrows += row->align > 0;
 	}
 	return 0;
@@ -355,6 +394,7 @@ static const struct kind {
 } kinds[] = {
 	{ "align", read_align },       { "open-au", read_open }, { "find-fat", read_fat },
 	{ "interval", read_other },    { "scatter", read_other }, { "tree", read_other },
+	{ "read-speed", read_other },
 	{ "auto", read_findings },     { "analyze", read_findings },
 };
 
@@ -461,10 +501,13 @@ int saved_is_json(const char *text, size_t len)
 	return first_value_parses(text, len, &e);
 }
 
-static int read_json(const char *text, size_t len, const char *name, struct saved_text *t,
+/* The results from text[from] on (errors name the place in the whole
+ * text).  embedded: JSON pasted into a mail: the text after its results
+ * is not read. */
+static int read_json(const char *text, size_t len, size_t from, int embedded, const char *name, struct saved_text *t,
 		     struct saved_findings *found, struct fb_err *e)
 {
-	size_t i = skip_blank(text, len, 0), line = 1, line_at = 0;
+	size_t i = skip_blank(text, len, from), line = 1, line_at = 0;
 
 	for (size_t k = 0; k < len; k++)
 		t->lines += text[k] == '\n';
@@ -501,13 +544,44 @@ static int read_json(const char *text, size_t len, const char *name, struct save
 		if (rc)
 			return -1;
 		i = skip_blank(text, len, end);
+		/* prose after the results (a mail's signature) is not JSON */
+		if (i < len && (embedded ? text[i] != '{' : isalpha((unsigned char)text[i]))) {
+			if (!embedded) {
+				for (; line_at < i; line_at++)
+					line += text[line_at] == '\n';
+				saved_note(t, "the text from line %zu on is not JSON and was not read", line);
+			}
+			break;
+		}
 	}
 	return 0;
 }
 
-/* A pasted table holds only what a device can have measured: the same
- * limits as the JSON fields (times, throughputs, sizes from its command
- * lines). */
+/* A run that repeats an earlier one row for row (the same table pasted
+ * twice, or under another command line) is a copy, not a second
+ * measurement: no two runs of a device read alike to the last digit. */
+static void mark_copies(struct saved_text *t)
+{
+	for (size_t k = 0; k < t->nalign; k++)
+		for (size_t j = 0; j < k && !t->align[k].copy_of; j++) {
+			const struct saved_align_run *a = &t->align[j], *b = &t->align[k];
+			size_t same = 0;
+			if (a->n != b->n || !a->n || a->copy_of || strcmp(a->card, b->card))
+				continue;
+			for (size_t x = 0; x < b->n; x++)
+				for (size_t y = 0; y < a->n; y++)
+					if (b->rows[x].align == a->rows[y].align) {
+						same += b->rows[x].pre == a->rows[y].pre && b->rows[x].on == a->rows[y].on &&
+							b->rows[x].post == a->rows[y].post && b->rows[x].diff == a->rows[y].diff;
+						break;
+					}
+			if (same == b->n)
+				t->align[k].copy_of = a->line;
+		}
+}
+
+/* A pasted table's command lines hold sizes a test can use (rows out of
+ * range are dropped and named by the reader and row_hygiene). */
 static int text_check(const struct saved_text *t, const char *name, struct fb_err *e)
 {
 	for (size_t i = 0; i < t->nalign; i++) {
@@ -515,59 +589,140 @@ static int text_check(const struct saved_text *t, const char *name, struct fb_er
 		if (run->bs_given && (!run->bs || run->bs % 512))
 			return fb_fail(e, EXIT_USAGE, "%s:%u: the -a run's block size %llu is not a positive multiple of "
 				       "512 bytes", name, run->line, (unsigned long long)run->bs);
-		for (size_t k = 0; k < run->n; k++) {
-			const struct align_row *w = &run->rows[k];
-			if (!(w->pre >= 0 && w->pre <= MAX_NS && w->on >= 0 && w->on <= MAX_NS && w->post >= 0 &&
-			      w->post <= MAX_NS && w->diff >= -MAX_NS && w->diff <= MAX_NS))
-				return fb_fail(e, EXIT_USAGE, "%s:%u: the -a run's row for align %llu holds a time no device "
-					       "took (times in nanoseconds must be 0 to 1e13, diffs -1e13 to 1e13)", name,
-					       run->line, (unsigned long long)w->align);
-		}
 	}
 	for (size_t i = 0; i < t->nopen; i++) {
 		const struct saved_open_table *tb = &t->open[i];
 		if (tb->erase % 512 || tb->bs % 512)
 			return fb_fail(e, EXIT_USAGE, "%s:%u: the -O table's erase or block size is not a multiple of 512 "
 				       "bytes", name, tb->line);
-		for (size_t k = 0; k < tb->n; k++)
-			if (!(tb->rate[k] >= 0 && tb->rate[k] <= MAX_RATE))
-				return fb_fail(e, EXIT_USAGE, "%s:%u: the -O table's row for %llu bytes holds a throughput "
-					       "no device reached (bytes per second must be 0 to 1e13)", name, tb->line,
-					       (unsigned long long)tb->size[k]);
 	}
-	for (size_t i = 0; i < t->nfat; i++) {
-		const struct saved_fat_table *tb = &t->fat[i];
-		for (size_t k = 0; k < tb->n; k++)
-			for (size_t b = 0; b < tb->nblocks; b++)
-				if (!(tb->rate[k][b] >= 0 && tb->rate[k][b] <= MAX_RATE))
-					return fb_fail(e, EXIT_USAGE, "%s:%u: the find-fat table's row for %llu bytes holds a "
-						       "throughput no device reached (bytes per second must be 0 to 1e13)",
-						       name, tb->line, (unsigned long long)tb->size[k]);
+	return 0;
+}
+
+/* A line of the text that starts a JSON value that parses: its offset,
+ * or len.  (JSON pasted into a mail after a line of prose.)  Only the
+ * first few lines that start with '{' are tried: each try may read to the
+ * end of the text. */
+#define JSON_TRIES 8
+static size_t json_inside(const char *text, size_t len)
+{
+	int tries = 0;
+
+	for (size_t i = 0; i < len && tries < JSON_TRIES; i++) {
+		struct fb_err e = { 0, "" };
+		if ((i == 0 || text[i - 1] == '\n') && text[i] == '{' && (++tries, first_value_parses(text + i, len - i, &e)))
+			return i;
 	}
+	return len;
+}
+
+/* Is this flashbench's own text report (--auto or --analyze), whose
+ * findings are prose, not measurements? */
+static const char *own_report(const char *text, size_t len)
+{
+	static const char *const heads[] = { "flashbench --auto:", "flashbench --analyze:", NULL };
+
+	for (size_t i = 0; i < len; i++)
+		if (i == 0 || text[i - 1] == '\n')
+			for (int k = 0; heads[k]; k++)
+				if (len - i >= strlen(heads[k]) && !strncmp(text + i, heads[k], strlen(heads[k])))
+					return heads[k];
+	return NULL;
+}
+
+static int read_utf8(const char *text, size_t len, const char *name, struct saved_text *t,
+		     struct saved_findings *found, struct fb_err *e)
+{
+	size_t i = skip_blank(text, len, 0), at;
+
+	memset(found, 0, sizeof(*found));
+	if (!saved_is_json(text, len)) {
+		const char *own;
+		classic_read(text, len, t);
+		/* it started like JSON, parsed as none, and holds no table:
+		 * most likely JSON cut short or broken, so say where */
+		if (json_like(text, len, i) && !t->nalign && !t->nopen && !t->nfat && !t->nother) {
+			memset(t, 0, sizeof(*t));
+			return read_json(text, len, 0, 0, name, t, found, e);
+		}
+		/* a result pasted after a line or two of prose */
+		if (!t->nalign && !t->nopen && !t->nfat && !t->nother && (at = json_inside(text, len)) < len) {
+			unsigned line = 1;
+			for (size_t k = 0; k < at; k++)
+				line += text[k] == '\n';
+			memset(t, 0, sizeof(*t));
+			if (read_json(text, len, at, 1, name, t, found, e))
+				return -1;
+			saved_note(t, "read the --json result%s from line %u; the text around %s is not", t->json_results == 1 ? "" : "s",
+				   line, t->json_results == 1 ? "it" : "them");
+			mark_copies(t);
+			return 0;
+		}
+		/* a result quoted in a reply ("> {"): read without the quoting */
+		if (!t->nalign && !t->nopen && !t->nfat && !t->nother && memchr(text, '>', len)) {
+			char *plain = malloc(len + 1);
+			size_t n = 0;
+			int rc = 1;
+			if (!plain)
+				return fb_fail(e, EXIT_DEVICE, "out of memory");
+			for (size_t k = 0; k < len;) {
+				if (k == 0 || text[k - 1] == '\n')
+					while (k < len && (text[k] == '>' || text[k] == ' ') && text[k] != '\n') {
+						int quote = text[k] == '>';
+						k++;
+						if (quote && k < len && text[k] == ' ')
+							k++;
+					}
+				if (k < len)
+					plain[n++] = text[k++];
+			}
+			if ((at = json_inside(plain, n)) < n) {
+				memset(t, 0, sizeof(*t));
+				rc = read_json(plain, n, at, 1, name, t, found, e);
+				if (!rc) {
+					saved_note(t, "read the --json result quoted in the text (\"> \" taken off each line)");
+					mark_copies(t);
+				}
+			}
+			free(plain);
+			if (rc <= 0)
+				return rc;
+		}
+		if (!t->nalign && !t->nopen && !t->nfat && !t->nother && (own = own_report(text, len)))
+			return fb_fail(e, EXIT_USAGE, "%s: this is the text report of `%.*s` (its findings, not its "
+				       "measurements): give --analyze the --json form (add --json to the command that "
+				       "made it)", name, (int)strlen(own) - 1, own);
+		if (text_check(t, name, e))
+			return -1;
+		/* each row checked against itself (its diff) and its run */
+		for (size_t k = 0; k < t->nalign; k++)
+			row_hygiene(&t->align[k]);
+		mark_copies(t);
+		return 0;
+	}
+	memset(t, 0, sizeof(*t));
+	if (read_json(text, len, 0, 0, name, t, found, e))
+		return -1;
+	mark_copies(t);
 	return 0;
 }
 
 int saved_read(const char *text, size_t len, const char *name, struct saved_text *t, struct saved_findings *found,
 	       struct fb_err *e)
 {
-	size_t i = skip_blank(text, len, 0);
+	int order = utf16_order(text, len), rc;
+	char *utf8;
+	size_t n;
 
-	memset(found, 0, sizeof(*found));
-	if (!saved_is_json(text, len)) {
-		classic_read(text, len, t);
-		/* it started like JSON, parsed as none, and holds no table:
-		 * most likely JSON cut short or broken, so say where */
-		if (json_like(text, len, i) && !t->nalign && !t->nopen && !t->nfat && !t->nother) {
-			memset(t, 0, sizeof(*t));
-			return read_json(text, len, name, t, found, e);
-		}
-		if (text_check(t, name, e))
-			return -1;
-		/* each row checked against itself (its diff) and its run */
-		for (size_t k = 0; k < t->nalign; k++)
-			row_hygiene(&t->align[k]);
-		return 0;
+	if (!order) {
+		/* a UTF-8 byte-order mark is no text */
+		if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+			return read_utf8(text + 3, len - 3, name, t, found, e);
+		return read_utf8(text, len, name, t, found, e);
 	}
-	memset(t, 0, sizeof(*t));
-	return read_json(text, len, name, t, found, e);
+	if (!(utf8 = utf16_to_utf8(text, len, order, &n)))
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	rc = read_utf8(utf8, n, name, t, found, e);
+	free(utf8);
+	return rc;
 }

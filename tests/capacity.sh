@@ -16,7 +16,7 @@ mask() { sed -E 's/, took [^ ]+$/, took X/'; }
 (cd "$ROOT" && golden "capacity fake-wrap report golden" capacity-fake-wrap.out cat "$TMP/wrap.out")
 
 if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start, 4KiB at up to 256 places anywhere on sim:fake-drop, and 256MiB over bytes' drop.err &&
-	grep -qE 'every range is saved to .*/flashbench-sim\.[0-9]+\.journal first and put back at the end$' drop.err &&
+	grep -qE 'every range is saved to .*/flashbench-sim\.[0-9]+\.journal first \(at most 19MiB; it has room for them\) and put back at the end$' drop.err &&
 	grep -q '^flashbench: --capacity: put back [0-9]* bytes .* and verified them' drop.err; then
 	pass "capacity announces what it may write, and puts it back"
 else
@@ -107,10 +107,13 @@ else
 	fail "capacity: Ctrl-C puts everything back" "status $rc: $(tail -2 int.err | tr '\n' ' ')"
 fi
 
-# --auto --write checks the capacity first, and stops on a fake
+# --auto --write says (and reserves) what it writes, then checks the capacity
+# before its first write of its own, and stops on a fake
 if ! "$FB" -A --write sim:fake-wrap > auto.out 2> auto.err && [ ! -s auto.out ] &&
 	grep -q 'sim:fake-wrap: fake: wraps around (usable 512MiB of 2GiB); --auto --write measures nothing on it' auto.err &&
-	! grep -q 'overwrites bytes' auto.err && ! ls ./*.journal > /dev/null 2>&1; then
+	[ "$(grep -c '^flashbench: ' auto.err)" = 3 ] && head -1 auto.err | grep -q 'overwrites bytes' &&
+	sed -n 2p auto.err | grep -q 'checks the capacity first: .*at most 19MiB) and put back before --auto writes$' &&
+	! ls ./*.journal > /dev/null 2>&1; then
 	pass "auto --write on a fake: stops before its write tests and says why"
 else
 	fail "auto --write on a fake: stops before its write tests and says why" "$(cat auto.err)"

@@ -71,13 +71,14 @@ fi
 # an output naming the device under test (the node, another node with the
 # same number, the file behind it, a partition of it) is refused before
 # anything runs, and leaves the device alone
-expect_error "-o naming the loop device under test" 2 "--out=$L is the device under test" "$FB" -a -c 1 "$L" -o "$L"
+expect_error "-o naming the loop device under test" 2 "--out=$L is a block device: an output never goes to one" \
+	"$FB" -a -c 1 "$L" -o "$L"
 mknod "$TMP/node" b "$(stat -c '%t' "$L" | xargs printf '%d')" "$(stat -c '%T' "$L" | xargs printf '%d')"
-expect_error "-o naming another node of the device" 2 "--out=$TMP/node is the device under test" \
+expect_error "-o naming another node of the device" 2 "--out=$TMP/node is a block device: an output never goes to one" \
 	"$FB" -O -e 1M -b 512k "$L" -o "$TMP/node"
 expect_error "-o naming the image behind the loop device" 2 "--out=$img is the device under test" \
 	"$FB" -a -c 1 "$L" -o "$img"
-expect_error "-o naming the loop device over the image under test" 2 "--out=$L is the device under test" \
+expect_error "-o naming the loop device over the image under test" 2 "--out=$L is a block device" \
 	"$FB" -a -c 1 "$img" -o "$L"
 [ "$(sum "$L" 0 "$SIZE")" = "$before" ] || fail "-o naming the loop device under test" "the device changed"
 parted=$TMP/parted.img
@@ -88,9 +89,9 @@ f.write(struct.pack('<B3sB3sII', 0, bytes(3), 0x83, bytes(3), 2048, 8192)); f.se
 	"$parted" 2> /dev/null)
 if [ "$mbr_ok" = ok ] && attach -P "$parted" && [ -e "/sys/block/${DEV#/dev/}/${DEV#/dev/}p1" ] &&
 	wait_for "partition node ${DEV}p1" 30 test -b "${DEV}p1" 2> "$TMP/werr"; then
-	expect_error "--plot naming a partition of the device" 2 "--plot=${DEV}p1 is the device under test" \
+	expect_error "--plot naming a partition of the device" 2 "--plot=${DEV}p1 is a block device" \
 		"$FB" -a -c 1 "$DEV" --plot "${DEV}p1"
-	expect_error "-o naming the disk of the partition" 2 "--out=$DEV is the device under test" \
+	expect_error "-o naming the disk of the partition" 2 "--out=$DEV is a block device" \
 		"$FB" -a -c 1 -b 4k "${DEV}p1" -o "$DEV"
 else
 	skip "--plot naming a partition of the device" "this kernel does not scan partitions of loop devices (or no python3)"
@@ -169,7 +170,9 @@ open(sys.argv[2], 'w').write('held')
 signal.pause()" "$LM" "$TMP/held" &
 	holder=$!
 	if wait_for "python3 to hold $LM" 60 grep -q held "$TMP/held" 2> "$TMP/werr"; then
-		expect_error "write refused while another program holds the device" 1 "$LM: device is in use" "$FB" -O "$LM"
+		expect_error "write refused while another program holds the device" 1 \
+			"$LM is in use: $LM is held open exclusively by process $holder \(python3\), which has $LM open; stop it first" \
+			"$FB" -O "$LM"
 	else
 		fail "write refused while another program holds the device" "$(cat "$TMP/werr")"
 	fi

@@ -101,7 +101,8 @@ case $title in
 *) fail "plot: --analyze names itself, a long path shortened in the middle" "$title" ;;
 esac
 chart analyze "flashbench --analyze standard input: align diff, 1KiB reads | $A | page (read unit) 16KiB
-standard input: open erase blocks | erase blocks written in turn | time per write, slowest erase block (log scale) | at least 2 open, random order" \
+standard input: open erase blocks | erase blocks written in turn | time per write, slowest erase block (log scale) | at least 2 open, random order
+standard input: the find-fat table | chunk size (log scale) | write throughput (log scale)" \
 	--analyze - < tests/real/seed-001-sandisk-cf-32g.txt
 # all equal: the ticks still read differently (tests/chart.py checks)
 chart scatter-flat "flashbench -s sim:ssd: read time by offset | offset (MiB) | read time (best of the tries)" \

@@ -147,7 +147,7 @@ echo "SIGINT fault injection: $trials trials, $failures failures"
 # A run killed while it reads for ever after writing leaves a journal of 8
 # records of 1 MiB (device bytes 8 to 16 MiB), all of them overwritten.
 printf '%s\n' seq '  off 8M' '    len 1M' '      pattern 0x5a' '        off-linear 1M 8' '          write' \
-	'  len 4k' '    repeat 50000000' '      read' > hold.fbp
+	'  len 16M' '    repeat 1000000' '      read' > hold.fbp
 head -c 8M /dev/zero | tr '\0' '\132' > z8
 dd if="$L" iflag=direct of=orig.img bs=1M status=none
 mib() { dd if="$1" iflag=direct bs=1M skip="$2" count=1 status=none | sha256sum; }
@@ -359,7 +359,7 @@ if held elsewhere/moved.journal; then
 	attach other.img
 	LO=$DEV
 	expect_error "restore: another medium is refused" 2 \
-		"spare.journal was written for /dev/loop[0-9]+ \(loop=file:[0-9:]+;loop_offset=0\), and $LO is not recognised as the same medium \(loop=file:[0-9:]+;loop_offset=0\); nothing was done.  If it is \(a card back under a new name\), add --device-changed" \
+		"spare.journal was written for /dev/loop[0-9]+ \(medium=file:[0-9:]+;offset=0\), and $LO is not recognised as the same medium \(medium=file:[0-9:]+;offset=0\); nothing was done.  If it is \(a card back under a new name\), add --device-changed" \
 		"$FB" --restore spare.journal "$LO"
 	if "$FB" --restore spare.journal --device-changed "$LO" > out 2> err &&
 		grep -q "warning: spare.journal was written for .* is taken for the same medium because of --device-changed" err &&
@@ -460,7 +460,8 @@ if mount -t tmpfs -o size=1m tmpfs tiny 2> /dev/null; then
 	expect_error "preserve: refuses a journal on tmpfs" 2 \
 		"the journal $TMP/tiny/j would be on tmpfs, which loses it in the power cut it is there for; put it on a disk \(--preserve=/path/on/disk/FILE\), or add --preserve-volatile to accept that" \
 		"$FB" -O -e 4M --preserve="$TMP/tiny/j" "$L"
-	expect_error "preserve: refuses a journal without room" 2 "tiny has room for .* but the journal needs up to" \
+	expect_error "preserve: refuses a journal without room" 2 \
+		"the file system of $TMP/tiny/j has room for [0-9]+ more bytes but the journal needs up to [0-9]+ more \(this run saves at most 8388608 bytes \(8MiB\)\)" \
 		"$FB" -O -e 4M --preserve="$TMP/tiny/j" --preserve-volatile "$L"
 else
 	skip "preserve: refuses a journal on tmpfs" "cannot mount a small tmpfs here"

@@ -67,7 +67,7 @@ bad "program error: format after an operation" "bad.fbp:2:1: 'format' must come 
 bad "program error: unknown format" "bad.fbp:1:8: expected a format" "format pretty"
 bad "program error: trailing operator" "bad.fbp:1:8: expected a number after '\\*'" "len 4k*"
 bad "program error: past the end" "reaches byte .* but the device has only 8589934592 bytes" $'off 8G\n  len 4k\n    read'
-bad "program error: does not end" "would make more than 100000000 requests" \
+bad "program error: does not end" "would make 10000000000 requests, more than 100000000; refusing" \
 	$'repeat 100000\n  repeat 100000\n    len 4k\n      read'
 bad "program error: empty" "no operation in the program" "# nothing"
 expect_error "program error: missing file" 2 "nonexistent.fbp: cannot read the program" \

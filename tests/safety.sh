@@ -31,10 +31,10 @@ mkdir -p mnt
 if mkfs.ext4 -q -F "$B" > /dev/null 2>&1 && mount "$B" mnt; then
 	MNTS+=("$TMP/mnt")
 	expect_error "safety: a block device under a mounted loop is in use" 1 \
-		"^flashbench: $A backs $B, which is in use: $B is mounted on $TMP/mnt; unmount it" \
+		"^flashbench: $A is in use: $B, a loop device over $A, which is a loop device over $TMP/a.img, is mounted on $TMP/mnt; unmount it" \
 		"$FB" -O -e 1M -b 256k "$A"
 	expect_error "safety: erase under a mounted loop is refused" 1 \
-		"^erase: $A backs $B, which is in use: $B is mounted on $TMP/mnt" "$ERASE" "$A" 0 1M
+		"^erase: $A is in use: $B, a loop device over $A, .* is mounted on $TMP/mnt" "$ERASE" "$A" 0 1M
 	# C over B over A: A is still in use, two levels down
 	attach "$B"
 	C=$DEV
@@ -42,7 +42,7 @@ if mkfs.ext4 -q -F "$B" > /dev/null 2>&1 && mount "$B" mnt; then
 	if mount "$C" mnt; then
 		MNTS+=("$TMP/mnt")
 		expect_error "safety: a stack of loops is followed" 1 \
-			"^flashbench: $A backs $B, which backs $C, which is in use: $C is mounted" \
+			"^flashbench: $A is in use: $C, a loop device over $B, which is a loop device over $A, .* is mounted" \
 			"$FB" -f -e 1M -b 256k "$A"
 		umount mnt && MNTS=()
 	else
@@ -61,7 +61,7 @@ if mount "$B" mnt 2> /dev/null; then
 	attach "$B"
 	D=$DEV
 	expect_error "safety: a loop over a mounted block device is in use" 1 \
-		"^flashbench: $D is a loop device over $B, which is in use: $B is mounted on $TMP/mnt" \
+		"^flashbench: $D is in use: $B, a loop device over $A, .* is mounted on $TMP/mnt" \
 		"$FB" -O -e 1M -b 256k "$D"
 	umount mnt && MNTS=()
 else

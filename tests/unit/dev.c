@@ -1,9 +1,14 @@
 /* tests/unit/dev.c — unit tests of dev/: the flash model (sim.c) reads,
- * writes, noise, spec errors and its misbehaving cards. */
+ * writes, noise, spec errors and its misbehaving cards; the medium's
+ * identity (medium.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "dev/medium.h"
 #include "dev/sim.h"
 #include "dev/simstore.h"
 #include "lib/sig.h"
@@ -341,10 +346,52 @@ static void test_sim_fakes(void)
 	}
 }
 
+/* A medium's identity: written and read back, matched by serial or
+ * numbers, windows meeting or not; a file is its device and inode. */
+static void test_medium_identity(void)
+{
+	struct medium a = { .kind = MEDIUM_DISK, .dev = makedev(8, 16), .offset = 1048576, .size = 1 << 20 };
+	struct medium b, f, none;
+	char text[192];
+	struct stat st;
+
+	snprintf(a.serial, sizeof(a.serial), "0x1b534d3030303030");
+	medium_identity(&a, text, sizeof(text));
+	check(!strcmp(text, "medium=disk:8:16;offset=1048576;serial=0x1b534d3030303030"), "medium: a disk's identity",
+	      "%s", text);
+	check(!medium_parse_identity(text, &b) && medium_matches(&b, &a, 1), "medium: an identity reads back", "%s",
+	      text);
+	b.dev = makedev(8, 32); /* replugged as sdc: the serial decides */
+	check(medium_matches(&b, &a, 1), "medium: a disk under a new number matches by its serial", "%s", text);
+	b.offset = 0;
+	check(!medium_matches(&b, &a, 1) && medium_matches(&b, &a, 0), "medium: another window matches only loosely",
+	      "offsets %llu %llu", (unsigned long long)b.offset, (unsigned long long)a.offset);
+	check(medium_parse_identity("loop=file:1:2;loop_offset=0", &b) == -1, "medium: an older journal's identity is "
+	      "not taken for one", "parsed");
+	medium_of("tests/unit/dev.c", &f);
+	stat("tests/unit/dev.c", &st);
+	check(f.kind == MEDIUM_FILE && f.dev == st.st_dev && f.ino == st.st_ino && f.size == (uint64_t)st.st_size,
+	      "medium: a file is its device and inode", "kind %d", (int)f.kind);
+	medium_identity(&f, text, sizeof(text));
+	check(!medium_parse_identity(text, &b) && medium_matches(&b, &f, 1) && !strstr(text, "serial"),
+	      "medium: a file's identity reads back", "%s", text);
+	b.ino++;
+	check(!medium_matches(&b, &f, 0), "medium: another inode on the same file system is another medium", "%s", text);
+	medium_of("/nonexistent/flashbench", &none);
+	check(none.kind == MEDIUM_NONE && !medium_same(&none, &none), "medium: what does not exist is no medium",
+	      "kind %d", (int)none.kind);
+	b = a;
+	b.offset = a.offset + a.size;
+	check(medium_same(&a, &b) && !medium_overlap(&a, &b), "medium: windows side by side do not meet", "at %llu", (unsigned long long)b.offset);
+	b.offset--;
+	check(medium_overlap(&a, &b), "medium: windows sharing a byte meet", "at %llu", (unsigned long long)b.offset);
+}
+
 void unit_dev(void)
 {
 	test_simstore();
 	test_sim_fakes();
+	test_medium_identity();
 	test_sim_reads();
 	test_sim_writes();
 	test_sim_noise();

@@ -1,6 +1,7 @@
 /* tests/unit/vm.c — unit tests of the VM (vm.c): offset and length series,
  * reductions, plans, and the README's opcode list against vm.h's table. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -255,6 +256,42 @@ static void test_vm_plan(void)
 	vm_free(prog);
 }
 
+/* Loop counts come from the tree before any walk: nested unit loops are
+ * counted unit by unit, other loops multiply; offsets never wrap. */
+static void test_vm_counts(void)
+{
+	struct vm_plan plan;
+	struct fb_err e = { 0, "" };
+	struct vm_op *prog;
+	int rc;
+
+	/* 41 units x (1 + 41 units x (1 + 10^6 x (1 + 1))) = 3362001722 steps */
+	prog = vm_new(VM_UNIT_DOUBLE, 1, 1LL << 40, 0,
+		      vm_new(VM_UNIT_DOUBLE, 1, 1LL << 40, 0, vm_new(VM_REPEAT, 1000000, 0, 0, vm_new(VM_SEQ, 0, 0, 0, NULL),
+								       NULL), NULL), NULL);
+	rc = vm_plan(prog, 1 << 30, 512, &plan, &e);
+	check(rc != 0 && strstr(e.msg, "would run 3362001722 loop steps"), "vm: loop steps are counted from the tree",
+	      "%s", e.msg);
+	vm_free(prog);
+
+	/* off-span's count follows the unit: 8 + 4 + 2 + 1 requests */
+	prog = vm_new(VM_UNIT_HALVE, 4096, 512, 0,
+		      vm_new(VM_OFF_SPAN, 4096, 0, 0, vm_new(VM_LEN_UNIT, 0, 0, 0, vm_new(VM_READ, 0, 0, 0, NULL), NULL), NULL),
+		      NULL);
+	rc = vm_plan(prog, 1 << 30, 512, &plan, &e);
+	check(rc == 0 && plan.requests == 15, "vm: a unit loop's body is counted per unit", "rc %d requests %llu: %s", rc,
+	      (unsigned long long)plan.requests, e.msg);
+	vm_free(prog);
+
+	prog = vm_new(VM_OFF, INT64_MAX, 0, 0,
+		      vm_new(VM_OFF, INT64_MAX, 0, 0, vm_new(VM_OFF, INT64_MAX, 0, 0, vm_new(VM_LEN, 512, 0, 0,
+									vm_new(VM_READ, 0, 0, 0, NULL), NULL), NULL), NULL), NULL);
+	rc = vm_plan(prog, 1 << 30, 512, &plan, &e);
+	check(rc != 0 && strstr(e.msg, "moves past byte 18446744073709551615"), "vm: an offset past 2^64 is refused, not "
+	      "wrapped", "%s", e.msg);
+	vm_free(prog);
+}
+
 void unit_vm(void)
 {
 	test_opcode_docs();
@@ -262,4 +299,5 @@ void unit_vm(void)
 	test_vm_observer();
 	test_vm_reduce();
 	test_vm_plan();
+	test_vm_counts();
 }

@@ -1,0 +1,201 @@
+/* claim.c — the run's claim on its medium (see claim.h). */
+#include "guard/claim.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "dev/medium.h"
+#include "guard/safety.h"
+#include "guard/statedir.h"
+
+struct claim {
+	int lock;               /* the flock'ed lock file */
+	char file[PATH_MAX + 128];
+	int *held;              /* O_EXCL descriptors */
+	size_t nheld;
+};
+
+void claim_release(struct claim *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nheld; i++)
+		close(c->held[i]);
+	if (c->lock >= 0) { /* removed while still held: a run that opens it after finds another file */
+		unlink(c->file);
+		close(c->lock);
+	}
+	free(c->held);
+	free(c);
+}
+
+/* Hold the lock file: 0, 1 when another run holds it (pid read into pid),
+ * or -1 (errno). */
+static int lock_once(struct claim *c, char *pid, size_t len)
+{
+	struct stat held, now;
+	ssize_t n;
+
+	if ((c->lock = open(c->file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600)) < 0)
+		return -1;
+	if (fstat(c->lock, &held) || !S_ISREG(held.st_mode))
+		return errno = EINVAL, -1;
+	if (flock(c->lock, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK)
+			return -1;
+		n = pread(c->lock, pid, len - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		return 1;
+	}
+	/* the run before may have removed it between our open and flock */
+	if (stat(c->file, &now) || now.st_ino != held.st_ino || now.st_dev != held.st_dev) {
+		close(c->lock);
+		c->lock = -1;
+		return 2;
+	}
+	return 0;
+}
+
+/* The lock of medium m: held by this run from now on, or refused. */
+static int take_lock(const char *path, const struct medium *m, struct claim *c, struct fb_err *e)
+{
+	char dir[PATH_MAX], key[96], pid[32] = "";
+	int rc = 2;
+
+	if (state_dir_make(dir, sizeof(dir), "the lock that keeps two runs off one medium", e))
+		return -1;
+	medium_key(m, key, sizeof(key));
+	snprintf(c->file, sizeof(c->file), "%s/%s.lock", dir, key);
+	for (int tries = 0; rc == 2 && tries < 100; tries++)
+		rc = lock_once(c, pid, sizeof(pid));
+	if (rc == 1) {
+		close(c->lock);
+		c->lock = -1;
+		return fb_fail(e, EXIT_DEVICE, "%s is in use: another flashbench run%s%s%s is writing to this medium "
+			       "(it holds %s); wait until it ends", path, pid[0] ? " (process " : "", pid,
+			       pid[0] ? ")" : "", c->file);
+	}
+	if (rc) {
+		int err = errno;
+		if (c->lock >= 0)
+			close(c->lock);
+		c->lock = -1;
+		return fb_fail(e, EXIT_DEVICE, "cannot lock %s: %s; remove it if it is not a regular file, or set "
+			       "FLASHBENCH_STATE_DIR to a writable directory", c->file, rc == 2 ? "it keeps changing" :
+			       strerror(err));
+	}
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(c->lock, 0) || pwrite(c->lock, pid, strlen(pid), 0) < 0)
+		return fb_fail(e, EXIT_DEVICE, "cannot write the lock file %s: %s", c->file, strerror(errno));
+	return 0;
+}
+
+/* The alias open O_EXCL: its descriptor, or -1 (errno EBUSY: held). */
+static int excl(const struct medium_alias *al)
+{
+	return al->node[0] ? open(al->node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK) : -2;
+}
+
+static int held(const char *path, dev_t target, const struct medium_alias *al, const struct medium_aliases *a,
+		struct fb_err *e)
+{
+	char who[600], opener[400];
+
+	safety_alias_phrase(path, target, al, who, sizeof(who));
+	safety_who_opens(a, opener, sizeof(opener));
+	return fb_fail(e, EXIT_DEVICE, "%s is in use: %s is held open exclusively %s; stop it first", path, who,
+		       opener[0] ? opener : "by the kernel or another program (a mount in a mount namespace this "
+		       "process cannot read, a RAID or device-mapper set, a virtual machine...)");
+}
+
+int claim_take(const char *path, struct claim **out, struct fb_err *e)
+{
+	struct medium m;
+	struct medium_alias busy;
+	struct medium_aliases a;
+	struct stat st;
+	struct claim *c;
+	dev_t target = 0, target_disk = 0;
+	int rc = 0, is_busy = 0;
+
+	*out = NULL;
+	if (!strncmp(path, "sim:", 4))
+		return 0;
+	if (stat(path, &st))
+		return fb_fail(e, EXIT_DEVICE, "%s: %s", path, errno == ENOENT ? "no such device or file" : strerror(errno));
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
+		return 0; /* the device backend refuses it */
+	medium_of(path, &m);
+	if (S_ISBLK(st.st_mode)) {
+		char disk[PATH_MAX], self[PATH_MAX];
+		target = st.st_rdev;
+		if (!medium_sysfs_dirs(path, disk, self) && strcmp(disk, self)) {
+			/* a partition: its disk is held by the kernel for it once we open it O_EXCL */
+			char devfile[PATH_MAX + 8];
+			unsigned ma, mi;
+			FILE *f;
+			snprintf(devfile, sizeof(devfile), "%s/dev", disk);
+			if ((f = fopen(devfile, "re"))) {
+				if (fscanf(f, "%u:%u", &ma, &mi) == 2)
+					target_disk = makedev(ma, mi);
+				fclose(f);
+			}
+		}
+	}
+	if (!(c = calloc(1, sizeof(*c))))
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	c->lock = -1;
+	if (take_lock(path, &m, c, e)) {
+		claim_release(c);
+		return -1;
+	}
+	if (medium_aliases(&m, &a) || !(c->held = calloc(a.n + 1, sizeof(*c->held)))) {
+		medium_aliases_free(&a);
+		claim_release(c);
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	}
+	/* the aliases the bytes under test show through: probe partitions and
+	 * the device itself (a partition's disk is left alone: its other
+	 * partitions may be in use), then hold every other whole device */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < a.n; i++) {
+			const struct medium_alias *al = &a.v[i];
+			int probe = al->partition || al->rdev == target, fd;
+			if (!medium_overlap(&al->m, &m) || al->rdev == target_disk || probe != !pass)
+				continue;
+			if ((fd = excl(al)) >= 0 && probe)
+				close(fd);
+			else if (fd >= 0)
+				c->held[c->nheld++] = fd;
+			else if (fd == -1 && errno == EBUSY && !is_busy)
+				busy = *al, is_busy = 1;
+		}
+	/* what uses the aliases that meet the bytes under test (a partition's
+	 * disk among them: a file system on the whole disk covers it too) */
+	{
+		size_t k = 0;
+		for (size_t i = 0; i < a.n; i++)
+			if (medium_overlap(&a.v[i].m, &m))
+				a.v[k++] = a.v[i];
+		a.n = k;
+	}
+	rc = safety_check(path, &m, target, &a, e);
+	if (!rc && is_busy)
+		rc = held(path, target, &busy, &a, e);
+	medium_aliases_free(&a);
+	if (rc) {
+		claim_release(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}

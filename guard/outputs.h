@@ -1,0 +1,34 @@
+/* outputs.h — what an output (-o, --plot) must never be: the medium under
+ * test under any of its names (a block device is never an output at all,
+ * lib/outfile.c refuses it; a file is matched by its identity, so the image
+ * under test, the file behind a loop device under test, a hard link or a
+ * symlink to either are refused), or an input of the run, standard input
+ * included.  lib/outfile.c does the writing. */
+#ifndef FLASHBENCH_OUTPUTS_H
+#define FLASHBENCH_OUTPUTS_H
+
+#include "lib/err.h"
+
+/* Can path be written, and is it not the medium of device (NULL or a sim:
+ * device: none)?  Usage errors. */
+int output_check(const char *opt, const char *path, const char *device, struct fb_err *e);
+
+/* Is path the input file `input` ("-": standard input, compared by
+ * fstat(0))?  Usage errors. */
+int output_check_input(const char *opt, const char *path, const char *input, struct fb_err *e);
+
+/* Before an output replaces target: refuse when target holds exactly what
+ * the run read from standard input (it came through a pipe:
+ * `cat a.json | flashbench --compare - b.json -o a.json`). */
+int output_check_stdin_copy(const char *opt, const char *target, struct fb_err *e);
+
+/* Is the device under test (its medium) the input file of option opt? */
+int device_check_input(const char *device, const char *opt, const char *input, struct fb_err *e);
+
+/* Standard output and standard error are outputs too: neither may be a
+ * block device or the medium of device (NULL or sim: none).  When standard
+ * error is, it is pointed at /dev/null first (the refusal cannot be said
+ * there).  Usage errors. */
+int output_check_stdio(const char *device, struct fb_err *e);
+
+#endif
