@@ -86,6 +86,10 @@ static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 	if (c->mode == RUN_CAPACITY && dev_size(d) < CAP_MIN_SIZE)
 		return fb_fail(e, EXIT_USAGE, "%s has %llu bytes: --capacity checks devices of 64MiB or more", dev_path(d),
 			       (unsigned long long)dev_size(d));
+	if (c->mode == RUN_CAPACITY && c->max_cache > dev_size(d))
+		return fb_fail(e, EXIT_USAGE, "--max-cache=%llu is more than %s holds (%llu bytes): a cache of the latest "
+			       "writes is flash of the card itself; give at most its size", (unsigned long long)c->max_cache,
+			       dev_path(d), (unsigned long long)dev_size(d));
 	return 0;
 }
 

@@ -1249,16 +1249,6 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 
 /* ------------------------------------------------------------ advice */
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 void recommend(const struct finding *erase, const struct finding *page, const struct finding *minwrite,
 	       const struct finding *open_linear, uint64_t dev_size, unsigned sector, struct recommendations *r)
 {
@@ -1275,7 +1265,7 @@ void recommend(const struct finding *erase, const struct finding *page, const st
 	e = erase->value;
 	r->have = 1;
 	r->align = e;
-	r->start = e / gcd64(e, mib) * mib; /* a multiple of both */
+	r->start = e / size_gcd(e, mib) * mib; /* a multiple of both */
 	size = (dev_size - r->start) / e * e;
 	unit = minwrite->determined && minwrite->conf >= CONF_MEDIUM ? minwrite->value
 	       : page->determined && page->conf >= CONF_MEDIUM ? page->value : 4096;

@@ -23,6 +23,7 @@
 #define FLUSH_FIRST (4ULL << 20)     /* the first flush checkpoint; then doubling */
 #define GRID_MAX 65536               /* one-sector reads of the alias grid at most */
 #define ROUND_MAX 15                 /* probes in one bisection round at most */
+#define SPAN_MAX (4ULL << 20)        /* an edge's last round writes a stretch this long at most */
 
 const double cap_missing_share[4] = { 0.01, 0.05, 0.10, 0.20 };
 
@@ -285,15 +286,27 @@ static int read_reference(struct ctx *c, struct sig_tally *t)
 	return 0;
 }
 
+static uint64_t dist(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
 /* A read at `at` found the signature written for `from`: both reach the
  * same flash, and the addresses repeat every |at - from| bytes or a divisor
- * of it; the smallest such distance is the period. */
+ * of it.  Every such distance is a whole number of periods, so the period
+ * is their greatest common divisor (not the smallest one: when the period
+ * is shorter than the reference, later writes overwrite it, and what a
+ * read finds may lie any number of periods away).  The nearest pair is
+ * kept for the evidence. */
 static void alias_seen(struct capacity_report *r, uint64_t at, uint64_t from)
 {
-	uint64_t d = at > from ? at - from : from - at;
+	uint64_t d = dist(at, from);
 
-	if (d && (!r->period || d < r->period)) {
-		r->period = d;
+	if (!d)
+		return;
+	r->aliases++;
+	r->period = size_gcd(r->period, d);
+	if (!r->alias_at || d < dist(r->alias_at, r->alias_from)) {
 		r->alias_at = at;
 		r->alias_from = from;
 	}
@@ -425,8 +438,69 @@ static int edge(const struct capacity_report *r, int up, uint64_t *good, uint64_
 	return up || *good < r->size;
 }
 
-/* Refine one edge to within G: rounds of m probes between the good and the
- * lost one, written, then read after `needed` bytes of flush. */
+/* One request of bs bytes at each of off[0..n): signatures written, or
+ * read and tallied into t. */
+static int span_run(struct ctx *c, int write, uint64_t bs, unsigned pass, const int64_t *off, size_t n,
+		    struct sig_tally *t)
+{
+	struct vm_result *res = NULL;
+
+	if (run(c, write ? "capacity-sig-write" : "capacity-sig-read", bs, pass, off, n, write ? NULL : &res))
+		return -1;
+	if (res)
+		sig_tally_add(t, &res->st.sig);
+	vm_result_free(res);
+	return 0;
+}
+
+/* Write (or read and tally into t) the signatures of [a, b), at most
+ * SPAN_MAX bytes: whole chunks, then the rest. */
+static int span_io(struct ctx *c, int write, uint64_t a, uint64_t b, unsigned pass, struct sig_tally *t)
+{
+	uint64_t whole = (b - a) / CHUNK * CHUNK;
+	int64_t list[SPAN_MAX / CHUNK], tail = (int64_t)(a + whole);
+	size_t n = 0;
+
+	for (uint64_t at = a; at < a + whole && n < sizeof(list) / sizeof(list[0]); at += CHUNK)
+		list[n++] = (int64_t)at;
+	if (n && span_run(c, write, CHUNK, pass, list, n, t))
+		return -1;
+	return b > a + whole ? span_run(c, write, b - a - whole, pass, &tail, 1, t) : 0;
+}
+
+/* The last round of an edge: the stretch between the nearest good probe
+ * and the nearest lost one, the lost probe's own sectors with it, written
+ * whole and read back sector by sector after `needed` bytes of flush.  Up
+ * (loss begins in it): the first sector that did not keep its signature is
+ * where; every sector below it did.  Down (loss ends in it): the end of the
+ * last one that did not.  A stretch that reads back whole (the card kept
+ * this time what it lost before) leaves the probes' edge. */
+static int exact_edge(struct ctx *c, int up, uint64_t good, uint64_t lost, uint64_t needed, unsigned round)
+{
+	struct capacity_report *r = c->r;
+	uint64_t a = up ? good + c->plen : lost, b = up ? lost + c->plen : good;
+	struct sig_tally t = { 0 };
+
+	if (span_io(c, 1, a, b, 1 + round, NULL) || flush(c, needed) || span_io(c, 0, a, b, 1 + round, &t))
+		return -1;
+	if (r->nspans >= sizeof(r->spans) / sizeof(r->spans[0]))
+		return 0;
+	r->spans[r->nspans].off = a;
+	r->spans[r->nspans].len = b - a;
+	r->spans[r->nspans].bad_lo = t.bad_lo;
+	r->spans[r->nspans].bad_hi = t.bad_hi;
+	r->spans[r->nspans].up = up;
+	r->nspans++;
+	if (t.bad_hi && up)
+		r->exact_from = t.bad_lo;
+	else if (t.bad_hi)
+		r->exact_to = t.bad_hi;
+	return 0;
+}
+
+/* Refine one edge: rounds of m probes between the good and the lost one,
+ * written, then read after `needed` bytes of flush, until a stretch short
+ * enough for exact_edge is left. */
 static int bisect(struct ctx *c, int up, uint64_t needed, unsigned *round)
 {
 	struct capacity_report *r = c->r;
@@ -441,7 +515,9 @@ static int bisect(struct ctx *c, int up, uint64_t needed, unsigned *round)
 	while (edge(r, up, &good, &lost)) {
 		uint64_t lo = up ? good : lost, hi = up ? lost : good;
 		size_t n = 0;
-		if (hi - lo <= c->G || r->nprobes + m > CAP_MAX_PROBES)
+		if (hi - lo <= SPAN_MAX - c->plen && hi - lo <= (m + 1) * c->G)
+			return exact_edge(c, up, good, lost, needed, ++*round);
+		if (r->nprobes + m > CAP_MAX_PROBES)
 			break;
 		for (unsigned i = 1; i <= m; i++) {
 			uint64_t at = (lo + (hi - lo) / (m + 1) * i) / c->G * c->G;
@@ -488,31 +564,78 @@ static int settle(struct ctx *c, uint64_t needed)
 	return flush(c, needed) || look(c, -1, 1) ? -1 : 0;
 }
 
-/* A card that wraps around after P bytes: reads across [P, P + ref_len)
- * must find the reference's signatures of P less. */
+/* Does the sector read at `at` hold the new signature written for `from`
+ * in pass `pass` (the two addresses reach the same flash)? */
+static int holds_new(struct ctx *c, uint64_t at, uint64_t from, unsigned pass, int *same)
+{
+	struct vm_result *res = NULL;
+	int64_t list[1] = { (int64_t)at };
+
+	*same = 0;
+	if (at + c->ss > c->r->size)
+		return 0;
+	if (run(c, "capacity-sig-read", c->ss, pass, list, 1, &res))
+		return -1;
+	*same = res->st.sig.moved && res->st.sig.moved_from == from && res->st.sig.moved_pass == pass;
+	vm_result_free(res);
+	return 0;
+}
+
+/* The prime factors of n (trial division to 2^16; what is left over is
+ * taken as one factor), with multiplicity; returns how many. */
+static unsigned factors(uint64_t n, uint64_t *f, unsigned max)
+{
+	unsigned k = 0;
+
+	for (uint64_t p = 2; p <= 65536 && p * p <= n && k < max; p += p == 2 ? 1 : 2)
+		while (n % p == 0 && k < max) {
+			f[k++] = p;
+			n /= p;
+		}
+	if (n > 1 && k < max)
+		f[k++] = n;
+	return k;
+}
+
+/* The period, proved with a write of its own.  Every distance seen between
+ * two addresses that share flash is a whole number of periods, so the true
+ * period divides their greatest common divisor Q.  A new pass is written
+ * over the first W bytes (W at most the period and 64 KiB); then for each
+ * prime factor f of Q (in sectors) a read at P / f that finds the new
+ * signature of byte 0 means the period divides P / f as well, and P shrinks
+ * to it.  Last, reads at P, P + W/4, P + W/2, P + 3W/4 and 2P must find the
+ * new signatures of the bytes P (or 2P) below them: the start's flash
+ * again.  Reads only, but for the one write. */
 static int confirm_period(struct ctx *c)
 {
 	struct capacity_report *r = c->r;
-	int64_t list[4];
-	struct vm_result *res = NULL;
-	size_t n = 0;
+	uint64_t f[64], w = r->period < (64u << 10) ? r->period : 64u << 10, p = r->period;
+	unsigned pass = 0xa0, nf = factors(r->period / c->ss, f, 64);
+	int64_t zero[1] = { 0 };
+	int same;
 
-	for (unsigned j = 0; j < 4; j++) {
-		uint64_t at = (r->period + j * c->ref_len / 4) / c->ss * c->ss;
-		if (at + c->ss <= r->size)
-			list[n++] = (int64_t)at;
-	}
-	if (!n)
-		return 0;
-	if (run(c, "capacity-sig-read", c->ss, 1, list, n, &res))
+	w = w / c->ss * c->ss;
+	r->period_seen = r->period;
+	if (run(c, "capacity-sig-write", w, pass, zero, 1, NULL))
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		const struct vm_result *node = at_offset(res, i);
-		r->period_checks++;
-		if (node && node->st.sig.moved && node->st.sig.moved_at - node->st.sig.moved_from == r->period)
-			r->period_agree++;
+	for (unsigned i = 0; i < nf; i++) {
+		if (p / c->ss % f[i])
+			continue;
+		if (holds_new(c, p / f[i], 0, pass, &same))
+			return -1;
+		if (same)
+			p /= f[i];
 	}
-	vm_result_free(res);
+	r->period = p;
+	for (unsigned j = 0; j < 5; j++) {
+		uint64_t y = j < 4 ? j * w / 4 / c->ss * c->ss : 0, at = (j < 4 ? p : 2 * p) + y;
+		if (at + c->ss > r->size)
+			continue;
+		if (holds_new(c, at, y, pass, &same))
+			return -1;
+		r->period_checks++;
+		r->period_agree += same;
+	}
 	return 0;
 }
 
@@ -531,9 +654,10 @@ static void plan(struct ctx *c)
 	/* at the top, below the end probe: past the real end of a fake card */
 	p->scratch_off = top >= SCRATCH + 2 * c->G ? (top - c->G - SCRATCH) / SCRATCH * SCRATCH : c->ref_len;
 	p->flush = c->o->quick ? 0 : r->max_cache;
-	p->max_written = c->ref_len + p->max_probes * c->plen + 3 * p->flush;
+	p->max_written = c->ref_len + p->max_probes * c->plen + 2 * SPAN_MAX + 3 * p->flush;
+	p->span_max = SPAN_MAX;
 	/* a bisection round flushes too, even in a quick check */
-	p->max_saved = c->ref_len + p->max_probes * c->plen + p->scratch_len;
+	p->max_saved = c->ref_len + p->max_probes * c->plen + 2 * SPAN_MAX + p->scratch_len;
 }
 
 void capacity_account(struct capacity_report *r, const struct dev *d)
@@ -554,6 +678,8 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 	r->size = dev_size(d);
 	r->sector = dev_sector(d);
 	r->max_cache = o->max_cache ? o->max_cache : CAP_MAX_CACHE;
+	if (r->max_cache > r->size) /* a cache is flash of the card: never larger than it */
+		r->max_cache = r->size;
 	r->virtual_clock = dev_clock(d) >= 0;
 	r->clock0 = r->virtual_clock ? dev_clock(d) : wall_now();
 	if (strata > STRATA * 4)

@@ -61,6 +61,7 @@ struct capacity_plan {
 	uint64_t ref_len;                  /* the reference block at byte 0 */
 	uint64_t scratch_off, scratch_len; /* the scratch area rewritten to flush caches */
 	uint64_t flush;                    /* bytes written there at most */
+	uint64_t span_max;                 /* each edge's last round: one stretch this long at most */
 	uint64_t max_written;              /* bytes written in all at most */
 	uint64_t max_saved;                /* bytes the journal saves at most (each byte once) */
 };
@@ -98,9 +99,19 @@ struct capacity_report {
 	uint64_t piece_caught;             /* a missing piece this large (anywhere) cannot pass */
 	struct cap_probe probe[CAP_MAX_PROBES];
 	unsigned nprobes;
+	struct cap_span {                  /* an edge's last round: a stretch written whole */
+		uint64_t off, len;
+		uint64_t bad_lo, bad_hi;   /* what did not keep its signature (bad_hi 0: none) */
+		int up;                    /* where loss begins (else where it ends) */
+	} spans[2];
+	unsigned nspans;
+	uint64_t exact_from, exact_to;     /* the edges to the sector the spans gave (0: none) */
+	uint64_t resolution;               /* the usable size is found to within this */
 	uint64_t grid_step;                /* the alias grid: one-sector reads this far apart */
 	unsigned grid_reads, grid_moved;
-	uint64_t alias_at, alias_from;     /* wrap: the first read that found another offset's signature */
+	uint64_t alias_at, alias_from;     /* wrap: the nearest pair found sharing flash */
+	unsigned aliases;                  /* reads that found this run's signature of another offset */
+	uint64_t period_seen;              /* wrap: the greatest common divisor of the distances seen */
 	unsigned period_checks, period_agree; /* wrap: reads past the period that found the start again */
 	uint64_t needed;                   /* bytes written before a read was trusted */
 	/* what it cost */

@@ -5,8 +5,9 @@
  *
  * The rules (README "Is it a fake: --capacity"):
  *  - a read of one address that finds our signature of another means the two
- *    share flash: the card wraps around, every period bytes (the smallest
- *    distance seen); high when reads past the period found the start again;
+ *    share flash: the card wraps around, every period bytes (the greatest
+ *    common divisor of the distances seen); high when reads past the period
+ *    found the start again and every probe below it kept its data;
  *  - no probe lost: genuine, within the stated bounds (the flush, and the
  *    chance that scattered losses slipped between the probes);
  *  - probes lost from some point to the end: writes past the real size are
@@ -162,6 +163,33 @@ static void judge_genuine(struct capacity_report *r, const struct layout *l)
 				 "scattered losses of 5% could slip between the probes more than 1 time in 20");
 }
 
+/* Did the stretch find where loss begins, where the probes leave it (from
+ * the end of the good probe below to the end of the lowest lost one)? */
+static int exact_start(const struct capacity_report *r, const struct layout *l)
+{
+	return r->exact_from && l->below && r->exact_from > l->below->off &&
+	       r->exact_from <= l->lo_lost->off + r->plan.probe_len;
+}
+
+/* The evidence of an edge found to the sector (exact_edge in capacity.c). */
+static void span_evidence(struct capacity_report *r, const struct cap_span *s, int up)
+{
+	char len[32];
+
+	format_size(len, sizeof(len), s->len);
+	finding_evidence(&r->usable, up ? "the %s from byte %llu, written whole and read back sector by sector: every "
+			 "sector below byte %llu kept its signature, the one there did not" : "the %s from byte %llu, written "
+			 "whole and read back sector by sector: from byte %llu on every sector kept its signature", len,
+			 (unsigned long long)s->off, (unsigned long long)(up ? s->bad_lo : s->bad_hi));
+}
+
+/* A usable size found to the sector, in bytes (the size above is rounded). */
+static void exact_evidence(struct capacity_report *r)
+{
+	if (r->usable.value % (1 << 20))
+		finding_evidence(&r->usable, "usable: the first %llu bytes exactly", (unsigned long long)r->usable.value);
+}
+
 static void judge_wrap(struct capacity_report *r, const struct layout *l)
 {
 	char p[32], at[32], from[32];
@@ -181,38 +209,63 @@ static void judge_wrap(struct capacity_report *r, const struct layout *l)
 	}
 	r->usable.determined = 1;
 	r->usable.value = r->period;
-	r->usable.conf = r->period_agree >= 2 && below == below_good ? CONF_HIGH : CONF_MEDIUM;
+	r->resolution = r->sector; /* a signature names its own offset: the distance is exact */
+	exact_evidence(r);
+	r->usable.conf = r->period_agree >= 2 && r->period_agree == r->period_checks && below == below_good ? CONF_HIGH
+														: CONF_MEDIUM;
 	format_size(p, sizeof(p), r->period);
 	format_size(at, sizeof(at), r->alias_at);
 	format_size(from, sizeof(from), r->alias_from);
-	finding_evidence(&r->usable, "the signature written at %s read back at %s: from %s on, every address reaches "
-			 "the flash of the one %s below it", from, at, p, p);
-	finding_evidence(&r->usable, "%u of %u reads past %s found the start's signatures %s away", r->period_agree,
-			 r->period_checks, p, p);
+	if (r->alias_at - r->alias_from == r->period || r->alias_from - r->alias_at == r->period)
+		finding_evidence(&r->usable, "the signature written at %s read back at %s: from %s on, every address "
+				 "reaches the flash of the one %s below it", from, at, p, p);
+	else
+		finding_evidence(&r->usable, "%u reads found signatures of other places, every one a whole number of %s "
+				 "away (the nearest written at %s, read back at %s): every address reaches the flash of the "
+				 "ones a multiple of %s away", r->aliases, p, from, at, p);
+	if (r->period != r->period_seen)
+		finding_evidence(&r->usable, "every distance seen was a multiple of %s; a new signature written at byte 0 "
+				 "read back at %s, and at no shorter distance that divides it",
+				 format_size(from, sizeof(from), r->period_seen), p);
+	finding_evidence(&r->usable, "%u of %u reads at %s (and up to 48KiB past it) and at twice that found the new "
+			 "signatures written at the start: the start's flash again", r->period_agree, r->period_checks, p);
 	finding_evidence(&r->usable, "%u of the %u probes below %s kept their data (or held a later probe's a whole "
 			 "number of periods above)", below_good, below, p);
 	if (r->usable.conf < CONF_HIGH)
-		finding_evidence(&r->usable, "medium: %s", r->period_agree < 2 ? "the repeat was not seen again past it" :
-				 "a probe below it lost its data too");
+		finding_evidence(&r->usable, "medium: %s", r->period_agree < 2 || r->period_agree < r->period_checks
+				 ? "a read past it did not find the start's flash" : "a probe below it lost its data too");
 }
 
 static void judge_edge(struct capacity_report *r, const struct layout *l, int end_works)
 {
 	char lost[32], good[32], c1[32], c2[32], top[32];
-	int tight = l->below && l->lo_lost->off - l->below->off <= CAP_RESOLUTION;
+	int exact = exact_start(r, l);
+	int tight = exact || (l->below && l->lo_lost->off - l->below->off <= CAP_RESOLUTION);
 
 	r->kind = end_works ? CAP_END : l->kept_a_while ? CAP_CACHE : CAP_DROP;
-	r->lost_from = l->lo_lost->off;
-	r->lost_to = end_works ? l->above->off : r->size;
+	/* without the stretch the lost probe's own first byte is all that is
+	 * sure, and the usable size says no more than the good probe below */
+	r->lost_from = exact ? r->exact_from : l->lo_lost->off;
+	r->lost_to = end_works ? (r->exact_to > l->hi_lost->off && r->exact_to <= l->above->off ? r->exact_to
+											       : l->above->off)
+			       : r->size;
 	r->usable.determined = 1;
-	r->usable.value = r->lost_from;
+	r->usable.value = exact ? r->exact_from : l->below ? l->below->off + r->plan.probe_len : 0;
 	r->usable.conf = tight && l->runs == 1 ? CONF_HIGH : CONF_MEDIUM;
-	format_size(lost, sizeof(lost), r->lost_from);
+	if (exact) {
+		r->resolution = r->sector;
+		exact_evidence(r);
+	}
+	format_size(lost, sizeof(lost), l->lo_lost->off);
 	format_size(good, sizeof(good), l->below ? l->below->off : 0);
 	format_size(c1, sizeof(c1), l->below ? l->lo_lost->off - l->below->off : r->lost_from);
 	finding_evidence(&r->usable, "the %u probes from %s %s lost their signatures; every probe below kept its "
 			 "own, the nearest at %s (%s below)", l->nlost, lost, end_works ? "up to the working end" : "to the end",
 			 good, c1);
+	for (unsigned i = 0; i < r->nspans; i++)
+		if (r->spans[i].bad_hi && (r->spans[i].up ? exact && r->spans[i].bad_lo == r->lost_from
+							  : end_works && r->spans[i].bad_hi == r->lost_to))
+			span_evidence(r, &r->spans[i], r->spans[i].up);
 	if (end_works) {
 		format_size(top, sizeof(top), r->size - r->lost_to);
 		format_size(c1, sizeof(c1), r->lost_to);
@@ -240,6 +293,9 @@ static void judge_edge(struct capacity_report *r, const struct layout *l, int en
 	if (r->usable.conf < CONF_HIGH)
 		finding_evidence(&r->usable, "medium: %s", !tight ? "the edge was not narrowed to 1MiB" :
 				 "the lost probes are not in one stretch");
+	else if (!exact)
+		finding_evidence(&r->usable, "the edge lies between the good probe's end and the lost one: %s is the "
+				 "most that is sure", format_size(c1, sizeof(c1), r->usable.value));
 }
 
 static void judge_bad(struct capacity_report *r, const struct layout *l)
@@ -249,7 +305,7 @@ static void judge_bad(struct capacity_report *r, const struct layout *l)
 	r->kind = CAP_BAD;
 	r->bad_share = l->spread ? (double)l->spread_lost / l->spread : 0;
 	wilson(l->spread_lost, l->spread, &r->bad_lo, &r->bad_hi);
-	r->lost_from = l->lo_lost->off;
+	r->lost_from = exact_start(r, l) ? r->exact_from : l->lo_lost->off;
 	r->lost_to = l->hi_lost->off + r->plan.probe_len;
 	r->usable.determined = 1;
 	r->usable.at_most = 1;
@@ -267,6 +323,7 @@ void capacity_judge(struct capacity_report *r)
 {
 	struct layout l;
 
+	r->resolution = CAP_RESOLUTION;
 	finding_init(&r->verdict, "verdict", "capacity", 0);
 	finding_init(&r->usable, "usable", "usable size", 1);
 	lay_out(r, &l);

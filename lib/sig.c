@@ -107,13 +107,19 @@ void sig_check(const void *buf, uint64_t off, uint64_t len, unsigned sector, uin
 			if (!t->moved) {
 				t->moved_from = o;
 				t->moved_at = off + at;
+				t->moved_pass = ps;
 			}
 			t->moved++;
 		} else if (ps != pass) {
 			t->stale++;
 		} else {
 			t->good++;
+			continue;
 		}
+		if (!t->bad_hi)
+			t->bad_lo = off + at;
+		t->bad_lo = off + at < t->bad_lo ? off + at : t->bad_lo;
+		t->bad_hi = off + at + sector > t->bad_hi ? off + at + sector : t->bad_hi;
 	}
 }
 
@@ -122,6 +128,11 @@ void sig_tally_add(struct sig_tally *a, const struct sig_tally *b)
 	if (!a->moved && b->moved) {
 		a->moved_from = b->moved_from;
 		a->moved_at = b->moved_at;
+		a->moved_pass = b->moved_pass;
+	}
+	if (b->bad_hi) {
+		a->bad_lo = !a->bad_hi || b->bad_lo < a->bad_lo ? b->bad_lo : a->bad_lo;
+		a->bad_hi = b->bad_hi > a->bad_hi ? b->bad_hi : a->bad_hi;
 	}
 	a->good += b->good;
 	a->moved += b->moved;

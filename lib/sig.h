@@ -32,6 +32,9 @@ struct sig_tally {
 	uint32_t foreign;       /* anything else: zeros, old data, another run's */
 	uint64_t moved_from;    /* the offset the first moved sector was written for */
 	uint64_t moved_at;      /* where that sector was read */
+	uint32_t moved_pass;    /* and the pass it was written in */
+	uint64_t bad_lo, bad_hi; /* the bytes from the first sector that was not good to the end of the
+				  * last one (bad_hi 0: every sector was good) */
 };
 
 /* Check len bytes read at off against the signature of salt and pass. */

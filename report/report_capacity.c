@@ -89,7 +89,7 @@ void report_capacity_json(FILE *f, const struct identity *id, const struct capac
 		{ "lost_to", JM_UINT, .uint = r->lost_to }, { "cache_kept", JM_UINT, .uint = r->cache_lo },
 		{ "cache_lost_within", JM_UINT, .uint = r->cache_hi }, { "bad_share", JM_NUMBER, .number = r->bad_share },
 		{ "bad_share_low", JM_NUMBER, .number = r->bad_lo }, { "bad_share_high", JM_NUMBER, .number = r->bad_hi },
-		{ "resolution", JM_UINT, .uint = CAP_RESOLUTION }, JM_END });
+		{ "resolution", JM_UINT, .uint = r->resolution }, JM_END });
 	json_record(&j, "flush", (const struct json_member[]){
 		{ "bytes", JM_UINT, .uint = r->flushed }, { "full", JM_BOOL, .uint = (uint64_t)r->flush_full },
 		{ "max_cache", JM_UINT, .uint = r->max_cache }, { "scratch_offset", JM_UINT, .uint = r->plan.scratch_off },
@@ -118,6 +118,14 @@ void report_capacity_json(FILE *f, const struct identity *id, const struct capac
 			{ "flushed", JM_UINT, .uint = p->flushed }, { "moved_from", JM_UINT, .uint = p->moved_from }, JM_END });
 	}
 	json_end(&j);
+	json_array(&j, "spans");
+	for (unsigned i = 0; i < r->nspans; i++)
+		json_record(&j, NULL, (const struct json_member[]){
+			{ "offset", JM_UINT, .uint = r->spans[i].off }, { "length", JM_UINT, .uint = r->spans[i].len },
+			{ "edge", JM_STRING, .string = r->spans[i].up ? "loss begins" : "loss ends" },
+			{ "bad_from", JM_UINT, .uint = r->spans[i].bad_lo }, { "bad_to", JM_UINT, .uint = r->spans[i].bad_hi },
+			JM_END });
+	json_end(&j);
 	json_record(&j, "cost", (const struct json_member[]){
 		{ "reads", JM_UINT, .uint = r->reads }, { "writes", JM_UINT, .uint = r->writes },
 		{ "bytes_written", JM_UINT, .uint = r->bytes_written }, { "written_lo", JM_UINT, .uint = r->written_lo },
@@ -128,6 +136,16 @@ void report_capacity_json(FILE *f, const struct identity *id, const struct capac
 		{ "saved", JM_UINT, .uint = r->saved }, { "put_back", JM_UINT, .uint = r->put_back },
 		{ "verified", JM_BOOL, .uint = r->put_back == r->saved }, JM_END });
 	json_finish(&j);
+}
+
+/* The usable size: a size that is no whole MiB in bytes, as rounded it
+ * could say more than the card holds. */
+static void usable_text(char *buf, size_t len, uint64_t v)
+{
+	if (v % (1 << 20))
+		snprintf(buf, len, "%lluB", (unsigned long long)v);
+	else
+		format_size(buf, len, v);
 }
 
 /* The name sysfs gives, else the path (as --auto --summary). */
@@ -144,7 +162,7 @@ void report_capacity_summary(FILE *f, const struct identity *id, const struct ca
 	char a[32], b[32], t[32];
 
 	format_size(a, sizeof(a), id->size);
-	format_size(b, sizeof(b), r->usable.value);
+	usable_text(b, sizeof(b), r->usable.value);
 	format_time(t, sizeof(t), r->device_ns);
 	fprintf(f, "|| %s || %s || %s || %s%s%s || %s ||\n", device_name(id), a, cap_kind_name[r->kind],
 		r->usable.at_most ? "<=" : "", b, r->usable.conf == CONF_HIGH ? "" : "?", t);
@@ -176,7 +194,7 @@ int plot_capacity(FILE *f, const char *device, const struct capacity_report *r)
 		"<text x=\"400\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">");
 	svg_escape(f, device);
 	fprintf(f, ": %s (%s)</text>\n", cap_kind_title[r->kind], confidence_name(r->verdict.conf));
-	format_size(a, sizeof(a), r->usable.value);
+	usable_text(a, sizeof(a), r->usable.value);
 	fprintf(f, "<text x=\"400\" y=\"44\" text-anchor=\"middle\">usable size %s%s</text>\n",
 		r->usable.at_most ? "at most " : "", a);
 	for (unsigned i = 0; i < cells; i++) {

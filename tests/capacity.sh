@@ -16,7 +16,7 @@ mask() { sed -E 's/, took [^ ]+$/, took X/'; }
 (cd "$ROOT" && golden "capacity fake-wrap report golden" capacity-fake-wrap.out cat "$TMP/wrap.out")
 
 if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start, 4KiB at up to 256 places anywhere on sim:fake-drop, and 256MiB over bytes' drop.err &&
-	grep -qE 'every range is saved to .*/flashbench-sim\.[0-9]+\.journal first \(at most 19MiB; it has room for them\) and put back at the end$' drop.err &&
+	grep -qE 'every range is saved to .*/flashbench-sim\.[0-9]+\.journal first \(at most 27MiB; it has room for them\) and put back at the end$' drop.err &&
 	grep -q '^flashbench: --capacity: put back [0-9]* bytes .* and verified them' drop.err; then
 	pass "capacity announces what it may write, and puts it back"
 else
@@ -50,6 +50,15 @@ json "capacity json: wraps at 768MiB (no power of two)" sim:size=2G,real=768M,fa
 	edges.period=805306368 usable.value=805306368 usable.confidence=high device.model.sectors_changed=0
 json "capacity json: a working end" sim:size=1G,real=300M,fake=end,goodend=32M verdict.kind=end \
 	edges.lost_from=314572800 edges.lost_to=1040187392 device.model.sectors_changed=0
+json "capacity json: lost past a size that is no whole MiB: found to the byte, never above" \
+	sim:size=1G,real=700000256,fake=drop verdict.kind=drop usable.value=700000256 usable.confidence=high \
+	edges.resolution=512 spans.0.bad_from=700000256 device.model.sectors_changed=0
+json "capacity json: a working end whose edges are no whole MiB" sim:size=1G,real=300000256,fake=end,goodend=10000384 \
+	verdict.kind=end edges.lost_from=300000256 edges.lost_to=1063741440 device.model.sectors_changed=0
+json "capacity json: wraps with a period shorter than the reference block" sim:size=1G,real=1536K,fake=wrap \
+	verdict.kind=wrap edges.period=1572864 usable.value=1572864 usable.confidence=high edges.resolution=512 \
+	device.model.sectors_changed=0
+json "capacity json: wraps at 64KiB" sim:size=1G,real=64K,fake=wrap edges.period=65536 usable.confidence=high
 json "capacity json: a genuine card, flushed up to --max-cache" sim:size=512M verdict.kind=genuine usable.value=536870912 \
 	flush.bytes=268435456 flush.full=true device.model.sectors_changed=0
 json "capacity json: --max-cache bounds the flush" "--max-cache=32M sim:size=512M" flush.bytes=33554432 flush.max_cache=33554432
@@ -76,6 +85,8 @@ expect_error "capacity: --max-cache=0" 2 "max-cache=0: must not be zero" "$FB" -
 expect_error "capacity: --max-cache goes with --capacity" 2 "'--max-cache' does not apply to --align" \
 	"$FB" -a --max-cache=64M sim:sd-4m
 expect_error "capacity: one test at a time" 2 "choose one test" "$FB" -C -A sim:sd-4m
+expect_error "capacity: --max-cache larger than the card (a flush of it would run for hours)" 2 \
+	"max-cache=107374182400 is more than sim:size=2G holds \(2147483648 bytes\)" "$FB" -C --max-cache=100G sim:size=2G
 expect_error "capacity: --plot into a missing directory" 2 "plot" "$FB" -C --plot /nonexistent/x.svg sim:sd-4m
 if ! ls ./*.journal > /dev/null 2>&1; then
 	pass "capacity: a refused run leaves no journal"
@@ -112,7 +123,7 @@ fi
 if ! "$FB" -A --write sim:fake-wrap > auto.out 2> auto.err && [ ! -s auto.out ] &&
 	grep -q 'sim:fake-wrap: fake: wraps around (usable 512MiB of 2GiB); --auto --write measures nothing on it' auto.err &&
 	[ "$(grep -c '^flashbench: ' auto.err)" = 3 ] && head -1 auto.err | grep -q 'overwrites bytes' &&
-	sed -n 2p auto.err | grep -q 'checks the capacity first: .*at most 19MiB) and put back before --auto writes$' &&
+	sed -n 2p auto.err | grep -q 'checks the capacity first: .*at most 27MiB) and put back before --auto writes$' &&
 	! ls ./*.journal > /dev/null 2>&1; then
 	pass "auto --write on a fake: stops before its write tests and says why"
 else

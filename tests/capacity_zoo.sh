@@ -1,10 +1,12 @@
 # tests/capacity_zoo.sh — the fake-card zoo: --capacity --json, twice, on
 # simulated cards whose truth is known: wrap-around at 1/2, 1/4 and periods
-# that are no power of two; writes lost past the real size; a cache of the
+# that are no power of two (one shorter than the reference block, one not
+# even a whole MiB); writes lost past the real size; a cache of the
 # latest writes (2 MiB to 256 MiB) that hides the loss for a while; a working
 # region at the end; scattered bad regions of 5% to 20%; and honest cards of
-# every preset and several erase block sizes.  Every fake must be found with
-# the right kind and its real size within an erase block (for bad regions: an
+# every preset (as --help lists them) and several erase block sizes.  Every
+# fake must be found with the right kind and its real size within an erase
+# block and never above it (for bad regions: an
 # edge of a true bad region, and the share inside the interval said); no
 # honest card may be flagged; nothing said at "high" may be wrong; the two
 # runs (two salts) must give the same answer; and every sector must hold
@@ -15,6 +17,9 @@ JP=${FB%/flashbench}/tests/jsonpath
 cd "$TMP" || exit 1
 
 SD="size=2G,wrate=10M,rrate=20M"
+# every preset the binary has (--help lists them), honest or fake
+presets() { "$FB" --help | sed -n 's/^  sim:\([a-z0-9-]*\) .*/\1/p'; }
+[ -n "$(presets)" ] || fail "capacity zoo: the presets" "--help lists none"
 ZOO="
 $SD,real=1G,fake=wrap
 $SD,real=512M,fake=wrap
@@ -39,16 +44,15 @@ $SD,fake=bad,bad=10%,seed=2
 $SD,fake=bad,bad=15%,seed=3
 $SD,fake=bad,bad=20%,seed=4
 $SD,fake=bad,bad=5%,seed=5,erase=8M
-sd-4m
-usb-12m
-cf-16m
-ssd
-fake-wrap
-fake-drop
-fake-cache
+$SD,real=1536K,fake=wrap
+$SD,real=700000256,fake=wrap
+$SD,real=700000256,fake=drop
+$SD,real=1234567680,fake=cache,keep=8M
+$SD,real=1000000000,fake=end,goodend=10000384
 $SD
 $SD,erase=16M
 $SD,erase=12M,open=4
+$(presets)
 "
 
 # a sim's journal needs no disk: on tmpfs its syncs cost nothing (a sim's
@@ -63,7 +67,7 @@ fields="verdict.kind verdict.confidence usable.value usable.confidence usable.at
 edges.bad_share_high device.model.erase device.size device.model.sectors_changed cost.device_ns"
 truth() { "$JP" "device.model.$1" < z1.json 2> /dev/null || echo "$2"; } # truth KEY DEFAULT: the sim's
 
-found=0 fakes=0 honest=0 flagged=0 high_wrong=0 unstable=0 changed=0 cards=0
+found=0 fakes=0 honest=0 flagged=0 high_wrong=0 unstable=0 changed=0 cards=0 exact=0 edged=0
 declare -a COST
 while read -r spec; do
 	[ -n "$spec" ] || continue
@@ -86,11 +90,13 @@ while read -r spec; do
 	[ "$kind" = "$tfake" ] && kind_ok=1
 	case $tfake in
 	genuine) [ "$usable" = "$size" ] && size_ok=1 ;;
-	wrap|drop|cache) [ $(( usable > treal ? usable - treal : treal - usable )) -le "$erase" ] && size_ok=1 ;;
+	# within an erase block, and never more flash than there is (nor a
+	# working end larger than it is)
+	wrap|drop|cache) [ "$usable" -le "$treal" ] && [ $((treal - usable)) -le "$erase" ] && size_ok=1 ;;
 	end)
 		edge=$((size - tend))
-		[ $(( usable > treal ? usable - treal : treal - usable )) -le "$erase" ] &&
-			[ $(( lost_to > edge ? lost_to - edge : edge - lost_to )) -le "$erase" ] && size_ok=1 ;;
+		[ "$usable" -le "$treal" ] && [ $((treal - usable)) -le "$erase" ] &&
+			[ "$lost_to" -ge "$edge" ] && [ $((lost_to - edge)) -le "$erase" ] && size_ok=1 ;;
 	bad)
 		# the first bad region found: at an edge of a true one, or in it;
 		# the share said covers the truth
@@ -100,6 +106,7 @@ while read -r spec; do
 		awk -v lo="$blo" -v hi="$bhi" -v t="$tbad" 'BEGIN { exit !(lo <= t && t <= hi) }' ||
 			echo "note: $spec: the share interval $blo..$bhi misses the truth $tbad" ;;
 	esac
+	case $tfake in wrap|drop|cache|end) edged=$((edged + 1)); [ "$usable" = "$treal" ] && exact=$((exact + 1)) ;; esac
 	if [ "$tfake" = genuine ]; then
 		honest=$((honest + 1))
 		[ $kind_ok = 1 ] || flagged=$((flagged + 1))
@@ -120,7 +127,7 @@ done <<< "$ZOO"
 echo "capacity zoo: card, kind found, usable size, its confidence, device time (the sim's clock)"
 printf '    %s\n' "${COST[@]}"
 echo "capacity zoo: $found of $fakes fakes found (kind and size), $flagged of $honest honest cards flagged," \
-	"$high_wrong wrong at high, $unstable unstable, $changed left data changed"
+	"$high_wrong wrong at high, $unstable unstable, $changed left data changed; $exact of $edged real sizes to the byte"
 [ "$found" = "$fakes" ] && pass "capacity zoo: every fake found with its kind and size" ||
 	fail "capacity zoo: every fake found with its kind and size" "$found of $fakes"
 [ "$flagged" = 0 ] && pass "capacity zoo: no honest card flagged" || fail "capacity zoo: no honest card flagged" "$flagged"

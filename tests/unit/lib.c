@@ -274,6 +274,17 @@ static void test_sig(void)
 	memset(&t, 0, sizeof(t));
 	sig_check(other, 1 << 20, sizeof(other), 512, 42, 1, &t);
 	check(t.good == 5 && t.foreign == 3, "sig: a flipped bit or zeros are foreign", "%u good %u foreign", t.good, t.foreign);
+	check(t.bad_lo == (1 << 20) + 512 && t.bad_hi == (1 << 20) + 3584, "sig: the span of the sectors that are not good",
+	      "%llu to %llu", (unsigned long long)t.bad_lo, (unsigned long long)t.bad_hi);
+	{
+		struct sig_tally a = { 0 }, b = { 0 };
+		sig_check(buf, 1 << 20, sizeof(buf), 512, 42, 1, &a);
+		sig_check(other, 1 << 20, sizeof(other), 512, 42, 1, &b);
+		sig_tally_add(&a, &b);
+		check(a.bad_lo == (1 << 20) + 512 && a.bad_hi == (1 << 20) + 3584 && a.good == 13,
+		      "sig: a good read adds no bad span", "%llu to %llu", (unsigned long long)a.bad_lo,
+		      (unsigned long long)a.bad_hi);
+	}
 }
 
 void unit_lib(void)
