@@ -14,6 +14,7 @@ enum arg_kind {
 	ARG_FLAG,          /* no value: the int field counts how often it was given */
 	ARG_SIZE,          /* a size with suffixes: uint64_t field */
 	ARG_TIME,          /* a duration (90s, 2m, 1h): uint64_t field, ns */
+	ARG_BUDGET,        /* a duration, a size (256M, 1GiB) or both: ns in field, bytes in flag */
 	ARG_COUNT,         /* a whole number in [min, max]: unsigned field */
 	ARG_FILE,          /* a file name: const char * field */
 	ARG_OPT_FILE,      /* an optional file name: the flag field is set, the name in field */
@@ -31,7 +32,7 @@ struct cli_option {
 	const char *meta;         /* "SIZE", "N", "FILE" */
 	uint64_t min, max;        /* ARG_COUNT; ARG_SIZE: min only (1: not zero) */
 	size_t field;             /* offsetof(struct cli, ...) */
-	size_t flag;              /* ARG_OPT_FILE: offsetof the int set when given */
+	size_t flag;              /* ARG_OPT_FILE: offsetof the int set when given; ARG_BUDGET: the bytes */
 	unsigned applies;         /* FOR_* */
 	const char *kind;         /* also applies to this test kind; --help lists it below the kind */
 	enum help_section section;
@@ -54,9 +55,11 @@ static const struct cli_option options[] = {
 	{ .name = "write", .arg = ARG_FLAG, .field = F(write), .applies = FOR_AUTO | FOR_PROGRAM | FOR_WRITE,
 	  .section = SEC_AUTO,
 	  .help = "let --auto run write tests (DESTROYS data in the\nranges it announces)" },
-	{ .name = "budget", .arg = ARG_TIME, .meta = "TIME", .field = F(budget_ns), .applies = FOR_AUTO,
-	  .section = SEC_AUTO,
-	  .help = "with --auto --write: bound the device time (90s, 2m,\n1h); tests cut short say so and are less sure" },
+	{ .name = "budget", .arg = ARG_BUDGET, .meta = "TIME,SIZE", .field = F(budget_ns), .flag = F(budget_bytes),
+	  .applies = FOR_AUTO, .section = SEC_AUTO,
+	  .help = "with --auto --write: bound the device time (90s, 2m,\n1h) and the bytes written (256M, 1GiB); "
+		  "default\n10m and 1% of the medium (at most 256MiB) plus what\nits erase blocks need; tests cut "
+		  "short say so" },
 	{ .name = "capacity", .letter = 'C', .arg = ARG_MODE, .applies = FOR_CAPACITY, .section = SEC_AUTO,
 	  .mode = RUN_CAPACITY,
 	  .help = "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching writes past "
@@ -233,6 +236,45 @@ void cli_usage(FILE *f)
 		fprintf(f, "  sim:%-8s %s\n", sim_preset_name(i), sim_preset_description(sim_preset_name(i)));
 }
 
+/* --budget=TIME, SIZE or both, comma-separated in any order: a part that
+ * reads as a time (90s, 2m, 1h, a plain number of seconds) is the time,
+ * else a size (256M, 1GiB; "2m" is two minutes). */
+static int set_budget(const struct cli_option *o, char *base, const char *val, struct fb_err *e)
+{
+	char part[64];
+	const char *p = val, *why;
+	int have_t = 0, have_s = 0;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		uint64_t v;
+		if (n >= sizeof(part))
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: too long", o->name, val);
+		memcpy(part, p, n);
+		part[n] = 0;
+		if (!parse_time(part, &v, &why)) {
+			if (have_t++)
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: two times; give one time and one size (2m,256M)",
+					       o->name, val);
+			*(uint64_t *)(base + o->field) = v;
+		} else if (!strcmp(why, "must not be zero") || (!parse_size(part, &v, &why) && !v)) {
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
+		} else if (!parse_size(part, &v, &why)) {
+			if (have_s++)
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: two sizes; give one time and one size (2m,256M)",
+					       o->name, val);
+			*(uint64_t *)(base + o->flag) = v;
+		} else {
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s' is neither a time (90s, 2m, 1h) nor a size (256M, "
+				       "1GiB)", o->name, val, part);
+		}
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ parsing */
 
 static int set_value(struct cli *c, const struct cli_option *o, const char *val, struct fb_err *e)
@@ -264,6 +306,8 @@ static int set_value(struct cli *c, const struct cli_option *o, const char *val,
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
 		*(uint64_t *)(base + o->field) = v;
 		return 0;
+	case ARG_BUDGET:
+		return set_budget(o, base, val, e);
 	case ARG_COUNT:
 		if (parse_count(val, &v, &why)) {
 			if (strcmp(why, "too large"))
@@ -363,7 +407,7 @@ static void lookup(int val, const struct test_kind **k, const struct cli_option 
 static int has_arg(enum arg_kind a)
 {
 	return a == ARG_OPT_FILE || a == ARG_MODE_OPT ? optional_argument
-	       : a == ARG_SIZE || a == ARG_TIME || a == ARG_COUNT || a == ARG_FILE || a == ARG_MODE ? required_argument : no_argument;
+	       : a == ARG_SIZE || a == ARG_TIME || a == ARG_BUDGET || a == ARG_COUNT || a == ARG_FILE || a == ARG_MODE ? required_argument : no_argument;
 }
 
 /* getopt's tables, from ours */
@@ -443,7 +487,7 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 	if (c->preserve && !cli_writes(c) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write, "
 			       "--program --write, --capacity)");
-	if (c->budget_ns && !c->write)
+	if ((c->budget_ns || c->budget_bytes) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--budget bounds the write tests: it goes with --auto --write");
 	if (c->preserve_volatile && !c->preserve)
 		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with --preserve");

@@ -38,7 +38,8 @@ struct cli {
 	int device_changed;             /* --restore: accept a changed device identity */
 	int preserve_volatile;          /* --preserve: accept a journal on tmpfs/ramfs */
 	int program_writes;             /* the program writes or erases */
-	uint64_t budget_ns;             /* --budget: device time --auto --write may take (0: no bound) */
+	uint64_t budget_ns;             /* --budget: device time --auto --write may take (0: the default) */
+	uint64_t budget_bytes;          /* --budget: bytes it may write (0: the default) */
 	uint64_t max_cache;             /* --max-cache: --capacity flushes caches up to this (0: default) */
 };
 

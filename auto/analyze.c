@@ -56,6 +56,11 @@
 #define MINW_FASTER_SMALL 1.1
 #define MINW_HIGH 25.0
 #define MINW_MEDIUM 9.0
+/* the same size timed after the sweep: a card that went this much slower
+ * or faster (and by more than MINW_DRIFT_SIGMAS of the two medians'
+ * spread) changed pace during it (thermal throttling: 2-3x) */
+#define MINW_DRIFT 1.3
+#define MINW_DRIFT_SIGMAS 4.0
 /* erase block: a candidate needs this many odd multiples and other
  * positions probed; high needs this many multiples in all, each costing
  * extra, and nothing else costing extra */
@@ -162,6 +167,11 @@ static double median(double *v, size_t n)
 		return 0;
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double analyze_median(double *v, size_t n)
+{
+	return median(v, n);
 }
 
 static const char *fmt_time(char *buf, double ns)
@@ -342,13 +352,17 @@ static int cmp_spot(const void *a, const void *b)
 }
 
 /* Distinct probed positions with the median of their probes; returns how
- * many (out has room for every probe). */
+ * many (out has room for every probe).  A probe that is not a number (its
+ * reads found no data: --auto on a card that answers those from its
+ * mapping table) is left out. */
 static size_t scan_spots(const struct scan_level *lv, size_t n, struct spot *out, double *v)
 {
 	size_t m = 0, k = 0;
 
 	for (size_t L = 0; L < n; L++)
 		for (unsigned j = 1; j <= lv[L].npoints; j++) {
+			if (isnan(lv[L].d[j - 1]))
+				continue;
 			out[m].pos = j * lv[L].step;
 			out[m++].d = lv[L].d[j - 1];
 		}
@@ -543,11 +557,13 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 static double probe_noise(const struct scan_level *l)
 {
 	double v[SCAN_POINTS];
-	unsigned n = l->npoints;
+	unsigned n = 0;
 
+	for (unsigned j = 0; j < l->npoints; j++)
+		if (!isnan(l->d[j])) /* left out: no data there */
+			v[n++] = l->d[j];
 	if (n < 4)
 		return 0;
-	memcpy(v, l->d, n * sizeof(v[0]));
 	qsort(v, n, sizeof(v[0]), cmp_double);
 	return v[n / 4] - v[n / 16];
 }
@@ -957,6 +973,17 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		snprintf(f->why, sizeof(f->why), "every size tested costs as much as the largest: the minimum may be larger");
 }
 
+int write_drift(const struct chunk_time *a, const struct chunk_time *b)
+{
+	double sa = fmax(MINW_SIGMA_OF_SPREAD * a->spread, MINW_SIGMA_FLOOR * a->ns);
+	double sb = fmax(MINW_SIGMA_OF_SPREAD * b->spread, MINW_SIGMA_FLOOR * b->ns);
+
+	if (a->ns <= 0 || b->ns <= 0)
+		return 0;
+	return (b->ns > MINW_DRIFT * a->ns || a->ns > MINW_DRIFT * b->ns) &&
+	       fabs(b->ns - a->ns) > MINW_DRIFT_SIGMAS * sqrt(sa * sa + sb * sb);
+}
+
 void min_write_plausible(struct finding *f, const struct finding *page)
 {
 	char a[32], b[32];
@@ -1143,7 +1170,11 @@ void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct fin
 		finding_evidence(f, "erase blocks 0 to %zu (the first %s) are faster than an erase block in the middle "
 				 "for %s (at least %.1fx)", k - 1, fmt_size(a, k * erase), b, weakest);
 	}
-	if (k < n)
+	if (k < n && p[k].ns[FAT_RANDOM] <= 0) /* random order not timed (behind a write cache) */
+		finding_evidence(f, "erase block %zu writes like the middle of the device: %s and %s per linear and small "
+				 "write (middle: %s and %s)", k, fmt_time(a, p[k].ns[FAT_LINEAR]), fmt_time(d, p[k].ns[FAT_SMALL]),
+				 fmt_time(e1, p[k].ref[FAT_LINEAR]), fmt_time(e3, p[k].ref[FAT_SMALL]));
+	else if (k < n)
 		finding_evidence(f, "erase block %zu writes like the middle of the device: %s, %s and %s per linear, "
 				 "random-order and small write (middle: %s, %s and %s)", k,
 				 fmt_time(a, p[k].ns[FAT_LINEAR]), fmt_time(c, p[k].ns[FAT_RANDOM]), fmt_time(d, p[k].ns[FAT_SMALL]),
@@ -1198,6 +1229,7 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 		for (size_t i = at; i < nl; i++)
 			w->late = fmax(w->late, l[i]);
 		w->bytes = (first ? first : 1) * chunk;
+		w->queued = 1;
 		free(v);
 		return CACHE_SEEN;
 	}
@@ -1245,6 +1277,47 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 	}
 	free(v);
 	return CACHE_UNDECIDED;
+}
+
+void analyze_cache_finding(const struct write_cache *w, enum cache_verdict v, int fast_area, double probe_ns,
+			   struct finding *f)
+{
+	char a[32], b[32], c[32], d[32], e[32];
+
+	finding_init(f, "write_cache", "write cache or fast area", 1);
+	fmt_size(a, w->probed);
+	fmt_time(b, probe_ns);
+	if (v == CACHE_UNDECIDED) {
+		finding_not(f, "writes kept one speed (%s per %s write) through a burst of %s (%s of device time): none "
+			    "that small, a larger one cannot be ruled out", fmt_time(c, w->fast), fmt_size(d, w->chunk), a, b);
+		return;
+	}
+	f->determined = 1;
+	f->conf = CONF_MEDIUM;
+	if (v == CACHE_NONE) {
+		f->value = 0;
+		finding_evidence(f, "writes to fresh erase blocks paid for garbage collection at once, and linear "
+				 "writes after them kept their time (%s): nothing was acknowledged before it was done",
+				 fmt_time(c, w->fast));
+		return;
+	}
+	f->value = w->bytes;
+	if (fast_area) {
+		finding_evidence(f, "from the idle card, writes in any order took %s per %s write for about %s, then %s: "
+				 "a fast area (pseudo-SLC) in front of the flash", fmt_time(c, w->fast), fmt_size(d, w->chunk),
+				 fmt_size(e, w->bytes), fmt_time(b, w->steady));
+		finding_evidence(f, "once it was full, writes to fresh erase blocks paid for garbage collection at once: "
+				 "what followed was timed on the flash behind it; it empties only while the card rests");
+		return;
+	}
+	if (w->queued)
+		finding_evidence(f, "writes were acknowledged before the work was done: after about %s, writes came late "
+				 "(up to %s, the queued garbage collections) and then at %s: a write cache",
+				 fmt_size(e, w->bytes), fmt_time(c, w->late), fmt_time(d, w->steady));
+	else
+		finding_evidence(f, "writes took %s per %s write for about %s, then %s, and later writes waited for work "
+				 "queued before them: a write cache", fmt_time(c, w->fast), fmt_size(d, w->chunk),
+				 fmt_size(e, w->bytes), fmt_time(b, w->steady));
 }
 
 /* ------------------------------------------------------------ advice */

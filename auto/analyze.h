@@ -33,6 +33,8 @@ struct finding {
 };
 
 void finding_init(struct finding *f, const char *key, const char *title, int is_size);
+/* The median of v[0..n) (sorts v; 0 when empty). */
+double analyze_median(double *v, size_t n);
 void finding_evidence(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void finding_not(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -81,6 +83,9 @@ struct chunk_time {
 	double spread;    /* middle half of the writes: third to sixth of eight (ns) */
 };
 void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f);
+/* The same size timed twice, before and after a sweep of writes: did the
+ * card change pace in between (beyond MINW_DRIFT and the writes' spread)? */
+int write_drift(const struct chunk_time *before, const struct chunk_time *after);
 /* A minimum write below the read unit that reads found (page, at medium or
  * better) is not what the flash does (a page is programmed whole): a cache
  * or buffer took the small writes.  At most medium, with the reason. */
@@ -158,8 +163,15 @@ struct write_cache {
 	uint64_t bytes;          /* SEEN: about the bytes it held */
 	uint64_t probed, chunk;  /* bytes of the burst, of each write */
 	double fast, late, steady; /* time per write: on time, slowest late, at the end */
+	int queued;              /* SEEN by late writes: work queued before them */
 };
 enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint64_t chunk, struct write_cache *w);
+/* The finding "write cache or fast area" from the probe: its size (about:
+ * where writes went slow), and whether it is a queue the flash works off
+ * later or a fast area (fast_area: past it, writes went to the flash at
+ * once).  Never high: where a burst goes slow depends on what came before. */
+void analyze_cache_finding(const struct write_cache *w, enum cache_verdict v, int fast_area, double probe_ns,
+			   struct finding *f);
 
 /* Formatting advice derived from the findings. */
 struct recommendations {

@@ -2,8 +2,8 @@
  * as the text and JSON reports print them. */
 #include "auto/auto_report.h"
 
-const char *const auto_phase_name[AUTO_PHASES] = { "read", "cache", "min_write", "open_linear", "open_random",
-						    "fat_area" };
+const char *const auto_phase_name[AUTO_PHASES] = { "read", "cache", "probe_area", "min_write", "open_linear",
+						    "open_random", "fat_area" };
 const char *const auto_phase_title[AUTO_PHASES] = { "reads for the page and erase block", "write cache",
-						     "smallest efficient write", "open erase blocks, linear",
-						     "open erase blocks, random order", "FAT area" };
+						     "area written and read back", "smallest efficient write",
+						     "open erase blocks, linear", "open erase blocks, random order", "FAT area" };

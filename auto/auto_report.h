@@ -18,8 +18,8 @@
 #define AUTO_MAX_BURST 2048    /* writes of the cache burst kept for the chart */
 
 /* The parts of --auto, each with what it cost. */
-enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR, PHASE_OPEN_RANDOM, PHASE_FAT,
-		  AUTO_PHASES };
+enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_AREA, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR, PHASE_OPEN_RANDOM,
+		  PHASE_FAT, AUTO_PHASES };
 extern const char *const auto_phase_name[AUTO_PHASES];   /* JSON keys: "open_linear" */
 extern const char *const auto_phase_title[AUTO_PHASES];  /* for people: "open erase blocks, linear" */
 struct phase_cost {
@@ -27,9 +27,29 @@ struct phase_cost {
 	double device_ns;
 };
 
+/* What the medium is, as far as the run can tell. */
+enum verdict {
+	VERDICT_FLASH,          /* flash-like behaviour (or not known otherwise) */
+	VERDICT_NO_FLASH_READS, /* reads show none anywhere (read-only run) */
+	VERDICT_SSD_LIKE,       /* no erase-block, open-AU or FAT penalty measurable: stopped early */
+};
+
+/* Reads that never reach the flash: a card answers sectors that hold no
+ * data from its mapping table. */
+struct data_look {
+	unsigned probes, unmapped;          /* reads spread over the device; answered without the flash */
+	double fast_ns, slow_ns;            /* a read there, and where data are */
+	uint64_t lo, hi;                    /* where the geometry was read (lo == hi: where it always is) */
+	int written;                        /* --write wrote that area first */
+};
+
 struct auto_report {
 	struct finding page, erase, min_write, open_linear, open_random, fat;
+	struct finding cache_area;          /* write cache or fast (pSLC) area */
 	struct recommendations rec;
+	enum verdict verdict;
+	char verdict_text[512];
+	struct data_look data;
 	int alignment_matters;              /* some read boundary costs extra */
 	int erase_assumed;                  /* write tests used a stand-in size */
 	int erase_set_aside;                /* ... as the low-confidence size read found did not fit */
@@ -68,7 +88,14 @@ struct auto_report {
 	double device_ns;                   /* time the device spent */
 	struct phase_cost cost[AUTO_PHASES];
 	uint64_t budget_ns;                 /* --budget (0: none) */
+	uint64_t bound_bytes;               /* announced: the most the run writes (0: read-only) */
+	double bound_ns;                    /* announced: the most device time it takes */
 	unsigned cut, skipped;              /* phases (1 << phase) the budget cut short, or left out */
+	int fast_area;                      /* the cache is a fast area: writes past it go to the flash at once */
+	int cache_unprobed;                 /* the bound cut the cache probe before it could tell */
+	int fat_lagged;                     /* the FAT probe timed each kind by the writes after it (a cache) */
+	double drift;                       /* the sweep's reference went this much slower (0: steady) */
+	int bound_given;                    /* --budget set the bound (1 time, 2 bytes) */
 	int interrupted;                    /* a signal stopped the run: findings not finished say so */
 	enum auto_phase stopped_in;         /* ... in this phase */
 };

@@ -122,6 +122,7 @@ struct capacity_report {
 	double clock0;                     /* the clock when the check began */
 	uint64_t saved;                    /* bytes the journal saved (set by the caller) */
 	uint64_t put_back;                 /* bytes put back and verified (set by the caller) */
+	uint64_t untouched;                /* saved but never written to: left as they were (set by the caller) */
 };
 
 extern const double cap_missing_share[4];

@@ -1,55 +1,38 @@
-/* characterize.c — runs the --auto plan (see characterize.h). */
-#include "auto/characterize.h"
+/* characterize.c — runs the --auto plan (see characterize.h): the reads,
+ * the look for reads that never reach the flash, the write plan announced
+ * before the first write and the order of the write tests (write_tests.c),
+ * the early stop on a medium without flash-like penalties, and the
+ * findings kept complete as each part ends. */
+#include "auto/plan.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto/unmapped.h"
 #include "dev.h"
 #include "prog/programs.h"
 #include "lib/units.h"
 #include "vm.h"
 
 #define MAX_SCAN_STEP MAX_ERASE_BLOCK  /* larger erase blocks are not sought */
-#define WRITE_ROUNDS 16               /* chunks written to each erase block per trial */
 #define TRIAL_REGION_AUS 64           /* erase blocks the write trials cycle through */
-#define CACHE_CHUNK (64 << 10)        /* the cache probe's writes */
-#define CACHE_WRITES 32               /* how many it times in one erase block */
-/* The largest write cache sought.  Card and stick controllers buffer in
- * on-chip RAM (tens of KiB to a few MiB); eMMC and some USB bridges report
- * caches of a few to tens of MiB; an SLC cache of GiBs in front of TLC flash
- * writes at flash speed and is not what fools the timing here.  Ruling out
- * a cache means one burst longer than it: 64 MiB costs a few seconds at
- * 10-20 MB/s, and only on cards where garbage collection did not show at
- * once (many open erase blocks, or a cache). */
-#define CACHE_MAX (64ULL << 20)
 
-struct ctx {
-	struct dev *d;
-	const struct auto_options *o;
-	struct auto_report *r;
-	struct fb_err *e;
-	uint64_t e_size;                  /* erase size the write tests use */
-	uint64_t region, region_aus, cursor;
-	unsigned open_limit;              /* largest open-AU count tried */
-	struct vm_op *held;               /* the last program run: its results point into it */
-	enum auto_phase phase;            /* whose cost the next run is */
-	double deadline;                  /* --budget: device time at which this phase stops */
-	double phase_start;               /* device time when this phase started */
-	int findings_done;                /* every finding's phase ran */
-};
+/* ------------------------------------------------------------ running */
 
 static const double phase_weight[AUTO_PHASES];
 
-/* Where the run is: the phases before this one are done, and this one has
- * spent a share of its usual device time (phase_weight, in seconds on the
- * sim presets; of its --budget share when there is one), at most 90%. */
+/* Where the run is (struct auto_progress): the parts before this one are
+ * done, and this one has spent a share of its usual device time
+ * (phase_weight, in seconds on the sim presets; of its share of the bound
+ * when there is one), at most 90%. */
 static void progress_total(void *ctx, uint64_t done)
 {
 	struct ctx *c = ctx;
 	struct auto_progress now = { .phase = c->phase, .phases = c->o->write ? AUTO_PHASES : 1,
-				     .requests = c->r->reads + c->r->writes + done };
+				     .requests = c->r->reads + c->r->writes + done, .bound_bytes = c->r->bound_bytes,
+				     .bound_ns = c->r->bound_ns };
 	double all = 0, before = 0, expect = phase_weight[c->phase] * 1e9, in = 0;
 	struct dev_tally t;
 
@@ -57,8 +40,8 @@ static void progress_total(void *ctx, uint64_t done)
 		all += phase_weight[p];
 	for (int p = 0; p < (int)c->phase; p++)
 		before += phase_weight[p];
-	if (c->o->budget_ns && c->deadline > c->phase_start)
-		expect = c->deadline - c->phase_start;
+	if (c->b.part_ns > c->part_start)
+		expect = c->b.part_ns - c->part_start;
 	if (expect > 0)
 		in = fmin(0.9, c->r->cost[c->phase].device_ns / expect);
 	now.share = (before + in * phase_weight[c->phase]) / all;
@@ -67,9 +50,7 @@ static void progress_total(void *ctx, uint64_t done)
 	c->o->progress(c->o->progress_ctx, &now);
 }
 
-/* Run a program and account for it; the caller frees *res.  The program
- * lives until the next run (results refer to its operations' labels). */
-static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
+int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result **res)
 {
 	struct vm_run how = { .stop = c->o->stop, .progress = c->o->progress ? progress_total : NULL,
 			      .progress_ctx = c, .keep_partial = 1 };
@@ -82,28 +63,49 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 	c->held = prog;
 	if (!prog)
 		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
-	rc = vm_plan(prog, dev_size(c->d), dev_sector(c->d), &plan, c->e);
+	if (vm_plan(prog, dev_size(c->d), dev_sector(c->d), &plan, c->e))
+		return -1;
+	if (c->writing) {
+		int writes = plan.bytes_written > 0;
+		if (est_ns <= 0)
+			est_ns = budget_estimate(&c->b, writes ? plan.requests : 0, c->b.worst_write,
+						 writes ? 0 : plan.requests);
+		if ((c->refused = budget_check(&c->b, plan.bytes_written, est_ns))) {
+			c->r->cut |= 1u << c->phase;
+			c->b.refused++;
+			return 1;
+		}
+	}
 	how.plan = &plan;
 	dev_written(c->d, &before);
-	if (!rc)
-		rc = vm_run(prog, c->d, &how, res, c->e);
+	rc = vm_run(prog, c->d, &how, res, c->e);
 	if (*res) { /* what it did, also when a signal stopped it half-way */
 		struct phase_cost *pc = &c->r->cost[c->phase];
+		double ns = (*res)->st.total_ns, slowest = (double)(*res)->st.max_ns;
+		uint64_t bytes = 0;
 		struct dev_tally t;
 		dev_written(c->d, &t);
-		c->r->device_ns += (*res)->st.total_ns;
-		pc->device_ns += (*res)->st.total_ns;
+		c->r->device_ns += ns;
+		pc->device_ns += ns;
 		if (plan.bytes_written) {
+			bytes = t.bytes - before.bytes;
 			c->r->writes += (*res)->st.count;
-			c->r->bytes_written += t.bytes - before.bytes;
+			c->r->bytes_written += bytes;
 			pc->writes += (*res)->st.count;
-			pc->bytes_written += t.bytes - before.bytes;
+			pc->bytes_written += bytes;
 			c->r->written_lo = t.lo;
 			c->r->written_hi = t.hi;
+			c->last_write = slowest;
 		} else {
 			c->r->reads += (*res)->st.count;
 			pc->reads += (*res)->st.count;
 		}
+		budget_spent(&c->b, bytes, ns, slowest, (double)(*res)->st.min_ns, (*res)->st.count,
+			     plan.bytes_written > 0);
+		/* a write may take as long as copying an erase block at twice
+		 * the fastest pace writes went (garbage collection) */
+		if (c->e_size)
+			c->b.write_floor = fmax(c->b.write_floor, 2 * c->b.fast_write_per_byte * (double)c->e_size);
 	}
 	if (rc) {
 		vm_result_free(*res);
@@ -112,76 +114,94 @@ static int run(struct ctx *c, struct vm_op *prog, struct vm_result **res)
 	return rc;
 }
 
-/* ------------------------------------------------------------ budget */
+/* ------------------------------------------------------------ the bound */
 
-/* --budget: each phase may spend a share of what is left, in proportion to
- * its usual device time (on the sim presets: reads about 4 s, the cache probe
- * 4, the minimum-write sweep 2, the open-AU searches 8 and 4, the FAT probe
- * 6); what a phase leaves goes to the phases after it.  A phase stops at its
- * next step past its share (a step is one program: a trial, a size, an erase
- * block); a phase that starts with the whole budget spent does not run. */
-static const double phase_weight[AUTO_PHASES] = { 4, 4, 2, 8, 4, 6 };
+/* Each part may spend a share of the time left, in proportion to its usual
+ * device time (on the sim presets: reads about 4 s, the cache probe 4, the
+ * area reads 2, the minimum-write sweep 2, the open-AU searches 8 and 4, the
+ * FAT probe 6); what a part leaves goes to the parts after it.  Bytes: a
+ * part may write what is left less what the parts after it need at least. */
+static const double phase_weight[AUTO_PHASES] = { 4, 4, 2, 2, 8, 4, 6 };
 
-/* Start phase p; returns 0 when the budget is already spent (it is left out). */
-static int phase_start(struct ctx *c, enum auto_phase p)
+/* The bytes the parts after p need at least: the area, the minimum-write
+ * sweep, and what the searches and the FAT probe write on a card with a
+ * few open erase blocks. */
+static uint64_t reserve_after(const struct ctx *c, enum auto_phase p)
 {
-	double left = (double)c->o->budget_ns - c->r->device_ns, w = 0;
+	uint64_t need = 0;
+
+	if (p < PHASE_AREA && c->area)
+		need += 17 * c->area + (1 << 20);
+	if (p < PHASE_MIN_WRITE) /* the sweep and its two reference timings */
+		need += min_write_bytes(c->e_size, dev_sector(c->d)) + (2 << 20);
+	if (p < PHASE_OPEN_LINEAR) /* trials of up to 8 erase blocks */
+		need += 8ULL << 20;
+	if (p < PHASE_OPEN_RANDOM)
+		need += 4ULL << 20;
+	if (p < PHASE_FAT)
+		need += 4ULL << 20;
+	return need;
+}
+
+int phase_start(struct ctx *c, enum auto_phase p)
+{
+	double w = 0;
 
 	c->phase = p;
-	c->phase_start = c->r->device_ns;
-	if (!c->o->budget_ns)
-		return 1;
-	if (left <= 0) {
+	c->refused = 0;
+	if (c->b.ns > 0 && c->b.elapsed >= c->b.ns) {
 		c->r->skipped |= 1u << p;
 		return 0;
 	}
 	for (int q = p; q < AUTO_PHASES; q++)
 		w += phase_weight[q];
-	c->deadline = c->r->device_ns + left * phase_weight[p] / w;
+	budget_part(&c->b, phase_weight[p], w, reserve_after(c, p));
+	c->part_start = c->b.elapsed;
 	return 1;
 }
 
-/* Must the current phase stop here (its share of the budget is spent)? */
-static int out_of_time(struct ctx *c)
+int out_of_time(struct ctx *c)
 {
-	if (!c->o->budget_ns || c->r->device_ns < c->deadline)
+	if (!c->refused && !budget_part_spent(&c->b))
 		return 0;
 	c->r->cut |= 1u << c->phase;
 	return 1;
 }
 
-/* A finding of a phase the budget cut short: no surer than cap, and it says
- * why (in the last evidence line if they are all taken). */
-static void budget_cut(const struct ctx *c, struct finding *f, enum confidence cap, const char *what)
+/* "--budget=2m", or the default bound "5m and 146MiB" */
+static const char *bound_text(const struct ctx *c, char *buf, size_t len)
 {
-	char t[32];
+	char t[32], b[32];
 
-	format_duration(t, sizeof(t), c->o->budget_ns);
+	format_duration(t, sizeof(t), c->b.ns);
+	if (!c->writing || !c->b.bytes)
+		snprintf(buf, len, "the bound of %s of device time", t);
+	else
+		snprintf(buf, len, "the bound of %s of device time and %s written", t,
+			 format_size(b, sizeof(b), c->b.bytes));
+	return buf;
+}
+
+void budget_cut(const struct ctx *c, struct finding *f, enum confidence cap, const char *what)
+{
+	char t[96];
+
+	bound_text(c, t, sizeof(t));
 	if (!f->determined) {
-		finding_not(f, "%s: --budget=%s cut it short", what, t);
+		finding_not(f, "%s: %s cut it short", what, t);
 		return;
 	}
 	if (f->conf > cap)
 		f->conf = cap;
 	if (f->nevidence >= EVIDENCE_MAX)
 		f->nevidence = EVIDENCE_MAX - 1;
-	finding_evidence(f, "%s: --budget=%s cut it short", what, t);
+	finding_evidence(f, "%s: %s cut it short", what, t);
 }
 
-/* A finding whose test the budget left out. */
-static void budget_left_out(const struct ctx *c, struct finding *f)
-{
-	char t[32];
+/* ------------------------------------------------------------ programs */
 
-	finding_not(f, "not measured: --budget=%s was spent before this test",
-		    format_duration(t, sizeof(t), c->o->budget_ns));
-}
-
-/* A built-in program (scripts/programs/NAME.fbp) for blocks of bs bytes,
- * with these variables set, and the list $offsets (n of them; offsets
- * NULL: its default). */
-static int builtin_list(struct ctx *c, const char *name, uint64_t bs, unsigned count, const char *var[],
-			const uint64_t val[], int nvar, const int64_t *offsets, size_t n, struct vm_op **prog)
+int builtin_list(struct ctx *c, const char *name, uint64_t bs, unsigned count, const char *var[],
+		 const uint64_t val[], int nvar, const int64_t *offsets, size_t n, struct vm_op **prog)
 {
 	struct test_params t;
 	struct prog_vars v;
@@ -198,147 +218,18 @@ static int builtin_list(struct ctx *c, const char *name, uint64_t bs, unsigned c
 	return program_builtin(name, &v, prog, &format, c->e);
 }
 
-static int builtin(struct ctx *c, const char *name, uint64_t bs, unsigned count, const char *var[],
-		   const uint64_t val[], int nvar, struct vm_op **prog)
-{
-	return builtin_list(c, name, bs, count, var, val, nvar, NULL, 0, prog);
-}
-
-/* Writes of `len` bytes at each offset of off[0..n), in order: the built-in
- * program NAME (its list $offsets); *res gets its results. */
-static int write_at(struct ctx *c, const char *name, uint64_t len, const int64_t *off, size_t n,
-		    struct vm_result **res)
+int write_at(struct ctx *c, const char *name, uint64_t len, const int64_t *off, size_t n, double est_ns,
+	     struct vm_result **res)
 {
 	struct vm_op *prog;
 
 	*res = NULL;
-	return builtin_list(c, name, len, 0, NULL, NULL, 0, off, n, &prog) || run(c, prog, res) ? -1 : 0;
-}
-
-/* ------------------------------------------------------------ reads */
-
-/* The tries around a boundary (auto-align.fbp, boundary-scan.fbp) read
- * across it first (on), then the block before (pre) and after it (post), so
- * that a read buffer holding the last read unit cannot serve a read from the
- * one before it; results.c finds each read by its label.  The classic -a
- * keeps its own order. */
-enum { PRE, ON, POST };
-
-static int align_rows(struct ctx *c, uint64_t bs, unsigned count, struct align_row *rows, size_t *n)
-{
-	struct vm_result *res;
-	struct vm_op *prog;
-	const char *var[] = { "spacing" };
-	uint64_t spacing = align_spacing(dev_size(c->d), MAX_SCAN_STEP);
-
-	*n = 0;
-	if (spacing < 2 * bs)
-		return 0;
-	if (builtin(c, "auto-align", bs, count, var, &spacing, 1, &prog) || run(c, prog, &res))
+	if (builtin_list(c, name, len, 0, NULL, NULL, 0, off, n, &prog))
 		return -1;
-	*n = align_rows_of(res, rows, AUTO_MAX_ROWS);
-	vm_result_free(res);
-	return 0;
+	return run_step(c, prog, est_ns, res);
 }
 
-/* The boundary scan starts at a multiple of every erase size sought (3 x
- * the largest) past the first quarter of the device: cards treat their
- * first erase blocks apart (a FAT area), reads there may cost otherwise. */
-#define SCAN_BASE_UNIT (3 * MAX_SCAN_STEP)
-
-static int boundary_scan(struct ctx *c, uint64_t bs, unsigned tries, uint64_t from)
-{
-	uint64_t base = dev_size(c->d) / 4 / SCAN_BASE_UNIT * SCAN_BASE_UNIT;
-	uint64_t to = (dev_size(c->d) - base - bs) / (SCAN_POINTS + 1);
-	struct vm_result *res;
-	const struct vm_result *top;
-	struct vm_op *prog;
-	const char *var[] = { "scan_from", "scan_to", "scan_points", "offset" };
-
-	if (to > MAX_SCAN_STEP)
-		to = MAX_SCAN_STEP;
-	c->r->nscan = 0;
-	if (from > to)
-		return 0;
-	const uint64_t val[] = { from, to, SCAN_POINTS, base };
-	if (builtin(c, "boundary-scan", bs, tries, var, val, 4, &prog) || run(c, prog, &res))
-		return -1;
-	top = result_descend(res, 1);
-	for (size_t i = 0; i < top->nkid && c->r->nscan < AUTO_MAX_LEVELS; i++) {
-		struct scan_level *l = &c->r->scan[c->r->nscan++];
-		const struct vm_result *pts = &top->kid[i];
-		l->step = top->kid[i].unit;
-		l->npoints = 0;
-		for (size_t j = 0; j < pts->nkid && j < SCAN_POINTS; j++) {
-			double best[3];
-			crossing_of(result_descend(&pts->kid[j], 1), best, NULL);
-			l->d[l->npoints++] = best[ON] - (best[PRE] + best[POST]) / 2;
-		}
-	}
-	vm_result_free(res);
-	return 0;
-}
-
-static int read_phase(struct ctx *c)
-{
-	struct auto_report *r = c->r;
-	uint64_t ss = dev_sector(c->d);
-
-	/* the read across a boundary starts half a block before it: a whole
-	 * number of sectors only if the block is two sectors or more */
-	r->bs = ss > 512 ? 2 * ss : 1024;
-	r->scan_tries = 4;
-	r->bs2 = 4 * r->bs;
-	/* adaptive tries: four first; eight only when the page steps were not
-	 * clear (two clusters close together) */
-	if (align_rows(c, r->bs, 4, r->rows, &r->nrows) || align_rows(c, r->bs2, 4, r->rows2, &r->nrows2))
-		return -1;
-	analyze_page(r->rows, r->nrows, r->bs, r->rows2, r->nrows2, r->bs2, &r->page, &r->levels);
-	if (r->page.conf < CONF_HIGH && !out_of_time(c)) {
-		if (align_rows(c, r->bs, 8, r->rows, &r->nrows))
-			return -1;
-		analyze_page(r->rows, r->nrows, r->bs, r->rows2, r->nrows2, r->bs2, &r->page, &r->levels);
-	} else if (r->page.conf < CONF_HIGH) {
-		budget_cut(c, &r->page, CONF_MEDIUM, "the second look with 8 tries per row was left out");
-	}
-	page_plausible(&r->page, dev_size(c->d));
-	{
-		uint64_t from = r->levels.unit ? 2 * r->levels.unit : 64 << 10;
-		if (from < 32 << 10)
-			from = 32 << 10;
-		if (boundary_scan(c, r->bs, 4, from))
-			return -1;
-		analyze_erase(r->scan, r->nscan, &r->levels, r->rows, r->nrows, dev_size(c->d), &r->erase);
-		/* reads cross pages at a cost but no erase boundary showed: the
-		 * probes may be too noisy; look once more, with four times the tries */
-		if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW) && out_of_time(c)) {
-			budget_cut(c, &r->erase, CONF_LOW, "the second scan with 16 tries was left out");
-		} else if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW)) {
-			struct finding first = r->erase;
-			r->scan_tries = 16;
-			if (boundary_scan(c, r->bs, 16, from))
-				return -1;
-			analyze_erase(r->scan, r->nscan, &r->levels, r->rows, r->nrows, dev_size(c->d), &r->erase);
-			if (first.determined && (!r->erase.determined || r->erase.conf < first.conf))
-				r->erase = first;
-		}
-		erase_needs_pages(&r->page, &r->erase);
-	}
-	r->alignment_matters = r->page.determined || r->erase.determined;
-	return 0;
-}
-
-/* ------------------------------------------------------------ writes */
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-
-/* The next n erase blocks of the trial region (cycling through it). */
-static uint64_t take_aus(struct ctx *c, uint64_t n)
+uint64_t take_aus(struct ctx *c, uint64_t n)
 {
 	uint64_t off;
 
@@ -349,668 +240,405 @@ static uint64_t take_aus(struct ctx *c, uint64_t n)
 	return off;
 }
 
-/* One round (the program NAME): a chunk to each of n erase blocks in turn,
- * each at its own offset; t[a] gets the time of each write. */
-static int write_round(struct ctx *c, const char *name, const int64_t *off, unsigned n, uint64_t chunk, double *t)
-{
-	struct vm_result *res;
-	const struct vm_result *ws;
+/* ------------------------------------------------------------ reads */
 
-	if (write_at(c, name, chunk, off, n, &res))
-		return -1;
-	ws = result_descend(res, 2);
-	for (unsigned a = 0; a < n; a++)
-		t[a] = a < ws->nkid ? ws->kid[a].value : 0;
-	vm_result_free(res);
-	return 0;
-}
+/* The tries around a boundary (auto-align.fbp, boundary-scan.fbp,
+ * read-probe.fbp) read across it first (on), then the block before (pre)
+ * and after it (post), so that a read buffer holding the last read unit
+ * cannot serve a read from the one before it; results.c finds each read by
+ * its label.  The classic -a keeps its own order. */
+enum { PRE, ON, POST };
 
-/* The erase blocks of an open-AU trial and how far each is written: a
- * trial of n + 1 goes on in the n erase blocks of a healthy trial of n
- * (still open: no garbage collection to reopen them) and one fresh one. */
-struct trial_set {
-	uint64_t off[AUTO_OPEN_LIMIT];
-	unsigned w[AUTO_OPEN_LIMIT];        /* chunks written to each */
-	unsigned n;
+/* Where the reads look for the geometry: the align positions (base +
+ * i * spacing, i < 7) and the boundary scan (from base, steps up to `to`).
+ * On the whole device: positions from 0, the scan past the first quarter
+ * (cards treat their first erase blocks apart: a FAT area, whose reads may
+ * cost otherwise); in an area that holds data (a used card that answers
+ * other reads from its mapping table, or an area --write wrote): inside it. */
+struct read_place {
+	uint64_t align_base, spacing;
+	uint64_t scan_base, scan_to;        /* scan_to 0: no room for a scan */
 };
 
-/* Where the next chunk of erase block a goes: linearly, or in windows of
- * WRITE_ROUNDS chunks each written in a shuffled order. */
-static uint64_t trial_pos(const struct trial_set *s, unsigned a, uint64_t chunk, int shuffled)
+/* The scan's base must be a multiple of every erase size that can show in
+ * it: with steps up to A, sizes up to 2A (and 3A) have the three odd
+ * multiples a size needs, so a multiple of 3 x min(2A, MAX_SCAN_STEP); on
+ * the whole device that is 3 x MAX_SCAN_STEP. */
+static void place_scan(uint64_t lo, uint64_t hi, uint64_t bs, uint64_t from, struct read_place *p)
 {
-	static const unsigned perm[WRITE_ROUNDS] = { 9, 2, 14, 5, 0, 11, 7, 3, 15, 6, 12, 1, 8, 13, 4, 10 };
-	unsigned w = s->w[a];
-
-	return s->off[a] + (shuffled ? w / WRITE_ROUNDS * WRITE_ROUNDS + perm[w % WRITE_ROUNDS] : w) * chunk;
-}
-
-/* Write the rest of an erase block written in random order: completely
- * written, the card closes it without garbage collection, and its
- * random-order slot is free for the next trial. */
-static int trial_retire(struct ctx *c, const struct trial_set *s, unsigned a, uint64_t chunk)
-{
-	struct trial_set one = { .off = { s->off[a] }, .w = { s->w[a] }, .n = 1 };
-	unsigned per = (unsigned)(c->e_size / chunk), win = s->w[a] / WRITE_ROUNDS * WRITE_ROUNDS;
-	unsigned done = s->w[a] % WRITE_ROUNDS;
-	int64_t *off = malloc((per + WRITE_ROUNDS) * sizeof(*off));
-	struct vm_result *res;
-	size_t n = 0;
-	int rc;
-
-	if (!off)
-		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
-	for (unsigned i = done; i < WRITE_ROUNDS && win + WRITE_ROUNDS <= per; i++, one.w[0]++)
-		off[n++] = (int64_t)trial_pos(&one, 0, chunk, 1);
-	for (unsigned k = done ? win + WRITE_ROUNDS : win; k < per; k++)
-		off[n++] = (int64_t)(s->off[a] + k * chunk);
-	rc = write_at(c, "open-au-retire", chunk, off, n, &res);
-	free(off);
-	vm_result_free(res);
-	return rc;
-}
-
-/* Has an erase block with w chunks written room for `more` writes? */
-static int trial_room_for(const struct ctx *c, unsigned w, unsigned more, uint64_t chunk, int shuffled)
-{
-	unsigned per = (unsigned)(c->e_size / chunk), last = w + more - 1;
-
-	if (shuffled)
-		last = last / WRITE_ROUNDS * WRITE_ROUNDS + WRITE_ROUNDS - 1;
-	return last < per;
-}
-
-/* Make the set n erase blocks: keep those with room for another trial,
- * add fresh ones; one without room that was written in random order is
- * first written to its end (closed: its slot is free again). */
-static int trial_grow(struct ctx *c, struct trial_set *s, unsigned n, uint64_t chunk, int shuffled)
-{
-	unsigned k = 0;
-
-	for (unsigned a = 0; a < s->n; a++) {
-		if (k < n && trial_room_for(c, s->w[a], WRITE_ROUNDS, chunk, shuffled)) {
-			s->off[k] = s->off[a];
-			s->w[k++] = s->w[a];
-		} else if (shuffled && s->w[a] && trial_retire(c, s, a, chunk)) {
-			return -1;
+	p->scan_to = p->scan_base = 0;
+	for (uint64_t a = MAX_SCAN_STEP; a >= from && a; a /= 2) {
+		uint64_t unit = 3 * (2 * a < MAX_SCAN_STEP ? 2 * a : MAX_SCAN_STEP);
+		uint64_t b = (lo + unit - 1) / unit * unit;
+		if (b + bs < hi && (hi - b - bs) / (SCAN_POINTS + 1) >= a) {
+			p->scan_base = b;
+			p->scan_to = a;
+			return;
 		}
 	}
-	while (k < n) {
-		s->off[k] = take_aus(c, 1);
-		s->w[k++] = 0;
-	}
-	s->n = n;
-	return 0;
 }
 
-/* Keep n of the erase blocks of a collapsed trial, those the card still
- * holds open: in linear order the last ones written (it closes the least
- * recently used), in random order the first ones (they took the random-order
- * slots; the last one could not). */
-static void trial_keep(struct trial_set *s, unsigned n, int shuffled)
+static void place_whole(const struct ctx *c, uint64_t bs, uint64_t from, struct read_place *p)
 {
-	unsigned drop = s->n > n && !shuffled ? s->n - n : 0;
+	uint64_t size = dev_size(c->d);
 
-	memmove(s->off, s->off + drop, n * sizeof(s->off[0]));
-	memmove(s->w, s->w + drop, n * sizeof(s->w[0]));
-	s->n = n;
+	p->align_base = 0;
+	p->spacing = align_spacing(size, MAX_SCAN_STEP);
+	place_scan(size / 4 / (3 * MAX_SCAN_STEP) * (3 * MAX_SCAN_STEP), size, bs, from, p);
 }
 
-/* How a trial is judged: every write against the collapse threshold (NULL
- * for the first linear trial, which sets the healthy time). */
-struct judge {
-	double ref, collapse;
-	int random_rule;
-};
-
-static int slow(const struct judge *j, double v)
+static void place_area(uint64_t lo, uint64_t hi, uint64_t bs, uint64_t from, struct read_place *p)
 {
-	return j->random_rule ? random_collapsed(v, j->ref, j->collapse) : write_collapsed(v, j->ref, j->collapse);
+	uint64_t s = MAX_SCAN_STEP;
+
+	while (s > 2 * bs && (lo + s - 1) / s * s + 8 * s > hi)
+		s /= 2;
+	p->spacing = s;
+	p->align_base = (lo + s - 1) / s * s;
+	place_scan(lo, hi, bs, from, p);
 }
 
-#define TRIAL_MIN_ROUNDS 6            /* healthy is certain after these (first round apart) */
-
-/* The upper quartile of v[0..n), leaving out writes judged slow when
- * healthy (a pause now and then) */
-static double upper_quartile(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(v[0]), cmp_d);
-	return v[n * 3 / 4];
-}
-
-/* One open-AU trial: rounds of one chunk to each of the n erase blocks of
- * s, after a first round that pays for whatever the last test left open
- * (and, behind a write cache, as many rounds as fill it).  It stops as soon
- * as the verdict is certain: collapsed when some erase block (behind a
- * cache: all together, the cost shows later) was slow in at least two
- * writes and a quarter of them (one erase block too many in random order
- * makes only that one pay, about every other write); healthy when after
- * TRIAL_MIN_ROUNDS no erase block was slow more than once (a
- * garbage-collection pause now and then).  At most WRITE_ROUNDS - 1
- * rounds.  *level gets the upper quartile per write of the slowest (of the
- * collapsed one, or of the writes not slow). */
-static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shuffled, const struct judge *j,
-		     double *level, int *collapsed)
-{
-	unsigned n = s->n, warm = 1, pooled = c->r->cache != 0;
-	uint64_t per_round = (uint64_t)n * chunk;
-	int64_t off[AUTO_OPEN_LIMIT];
-	double t[AUTO_OPEN_LIMIT], v[AUTO_OPEN_LIMIT][WRITE_ROUNDS];
-	unsigned nslow[AUTO_OPEN_LIMIT] = { 0 }, m = 0, groups = pooled ? 1 : n;
-
-	warm += (unsigned)((c->r->warmup + per_round - 1) / per_round);
-	*collapsed = 0;
-	for (unsigned round = 0; m < WRITE_ROUNDS - 1; round++) {
-		int bad = 0, unsure = 0;
-		for (unsigned a = 0; a < n; a++) {
-			/* a warm-up longer than an erase block (behind a large
-			 * cache) fills one after the other, not one chunk each */
-			unsigned more = warm - round + WRITE_ROUNDS;
-			if (more > c->e_size / chunk)
-				more = 1;
-			if (round < warm && !trial_room_for(c, s->w[a], more, chunk, shuffled)) {
-				/* a long warm-up filled it */
-				if (shuffled && trial_retire(c, s, a, chunk))
-					return -1;
-				s->off[a] = take_aus(c, 1);
-				s->w[a] = 0;
-			}
-			off[a] = (int64_t)trial_pos(s, a, chunk, shuffled);
-		}
-		if (write_round(c, "open-au-trial", off, n, chunk, t))
-			return -1;
-		for (unsigned a = 0; a < n; a++)
-			s->w[a]++;
-		if (round < warm)
-			continue;
-		for (unsigned a = 0; a < n; a++) {
-			unsigned g = pooled ? 0 : a;
-			v[a][m] = t[a];
-			if (j && slow(j, t[a]))
-				nslow[g]++;
-		}
-		m++;
-		for (unsigned g = 0; g < groups; g++) {
-			unsigned q = pooled ? m * n : m;
-			bad |= nslow[g] >= 2 && 4 * nslow[g] >= q;
-			unsure |= nslow[g] > 1;
-		}
-		if (bad) {
-			*collapsed = 1;
-			break;
-		}
-		if (m >= TRIAL_MIN_ROUNDS && !unsure && j)
-			break;
-		if (m >= 2 * TRIAL_MIN_ROUNDS && !j)
-			break;
-	}
-	*level = 0;
-	{
-		double all[AUTO_OPEN_LIMIT * WRITE_ROUNDS], one[WRITE_ROUNDS];
-		size_t nall = 0;
-		for (unsigned a = 0; a < n; a++) {
-			size_t k = 0;
-			for (unsigned i = 0; i < m; i++)
-				if (*collapsed || !j || !slow(j, v[a][i])) {
-					one[k++] = v[a][i];
-					all[nall++] = v[a][i];
-				}
-			if (!pooled)
-				*level = fmax(*level, upper_quartile(one, k));
-		}
-		if (pooled)
-			*level = upper_quartile(all, nall);
-	}
-	return 0;
-}
-
-/* Write sizes from the largest down: powers of two and the 3x2^n sizes
- * between them (minimum writes exist in both, as erase blocks do), whole
- * sectors, from min(1 MiB, erase block) to 2 KiB (or one sector).  A size
- * must divide the erase block or fit eight times in it, so that no write
- * straddles a boundary and no erase block is left with a gap. */
-static size_t write_sizes(uint64_t e, uint64_t ss, uint64_t *out, size_t max)
-{
-	uint64_t top = e < (1 << 20) ? e : 1 << 20, bottom = ss > 2048 ? ss : 2048;
-	size_t n = 0;
-
-	for (uint64_t p2 = 1ULL << 40; p2 >= bottom / 2 && n < max; p2 /= 2) {
-		uint64_t cand[2] = { p2 * 3 / 2, p2 };
-		for (int i = 0; i < 2 && n < max; i++) {
-			uint64_t sz = cand[i];
-			if (sz > top || sz < bottom || sz % ss || (e % sz && 8 * sz > e))
-				continue;
-			out[n++] = sz;
-		}
-	}
-	return n;
-}
-
-/* Sizes above this get four timed writes, not eight: they only set the
- * transfer rate, and a write of 256 KiB or more is long beside its jitter
- * (they were half of the sweep's bytes). */
-#define MINW_FEW_ABOVE (256 << 10)
-/* The spread of four writes, made comparable to that of eight (the third to
- * sixth, about 0.94 sigma for normal jitter): the middle two are about 0.6
- * sigma apart, and a median of four is sqrt(2) less sure than one of eight;
- * rounded up, to claim no more than the writes show. */
-#define MINW_SPREAD_OF_4 2.5
-
-/* Eight writes of each size (four above MINW_FEW_ABOVE), one after another, all sizes in one linear
- * stream through as few fresh erase blocks as they fill (none straddles a
- * boundary: a write that would starts the next erase block), so that only
- * the first write in each erase block pays for opening it; the median time
- * of each size and the spread of the middle four. */
-static int min_write_phase(struct ctx *c)
-{
-	struct auto_report *r = c->r;
-	uint64_t sizes[32], block = take_aus(c, 1), pos = 0;
-	size_t nsizes = write_sizes(c->e_size, dev_sector(c->d), sizes, 32);
-
-	r->nchunks = 0;
-	for (size_t i = 0; i < nsizes; i++) {
-		if (i >= 2 && out_of_time(c))
-			break;
-		/* behind a write cache: first as many bytes of the same size as
-		 * fill it, so that the eight timed writes wait for their own kind */
-		uint64_t sz = sizes[i], warm = (r->warmup + sz - 1) / sz;
-		struct vm_result *res;
-		double v[8];
-		size_t k = 0, timed = sz > MINW_FEW_ABOVE ? 4 : 8;
-		int64_t *off = malloc((warm + timed) * sizeof(*off));
-		int rc;
-
-		if (!off)
-			return fb_fail(c->e, EXIT_DEVICE, "out of memory");
-		for (uint64_t w = 0; w < warm + timed; w++) {
-			pos = (pos + sz - 1) / sz * sz;
-			if (pos + sz > c->e_size) {
-				block = take_aus(c, 1);
-				pos = 0;
-			}
-			off[w] = (int64_t)(block + pos);
-			pos += sz;
-		}
-		rc = write_at(c, "min-write", sz, off, warm + timed, &res);
-		free(off);
-		if (rc)
-			return -1;
-		for (const struct vm_result *ws = result_descend(res, 2); k < timed && warm + k < ws->nkid; k++)
-			v[k] = ws->kid[warm + k].value;
-		qsort(v, k, sizeof(v[0]), cmp_d);
-		r->chunks[r->nchunks].size = sz;
-		r->chunks[r->nchunks].ns = k ? (v[(k - 1) / 2] + v[k / 2]) / 2 : 0;
-		r->chunks[r->nchunks++].spread = k == 8 ? v[5] - v[2] : k == 4 ? MINW_SPREAD_OF_4 * (v[2] - v[1]) : 0;
-		vm_result_free(res);
-	}
-	analyze_min_write(r->chunks, r->nchunks, &r->min_write);
-	if (r->nchunks < nsizes) {
-		/* the smallest size measured may only be a bound */
-		char a[32], what[64];
-		int bound = r->min_write.value == r->chunks[r->nchunks - 1].size;
-		r->min_write.at_most |= bound;
-		snprintf(what, sizeof(what), "sizes measured down to %s only",
-			 format_size(a, sizeof(a), r->chunks[r->nchunks - 1].size));
-		budget_cut(c, &r->min_write, bound ? CONF_LOW : CONF_MEDIUM, what);
-	}
-	return 0;
-}
-
-/* Writes of `chunk` bytes: `per` linear ones from the start of each of
- * `aus` erase blocks `stride` apart from off; their times are appended to
- * *t (of *n, room for *cap). */
-static int cache_burst(struct ctx *c, uint64_t off, uint64_t stride, uint64_t aus, uint64_t per, uint64_t chunk,
-		       double **t, size_t *n, size_t *cap)
+static int align_rows(struct ctx *c, const struct read_place *pl, uint64_t bs, unsigned count,
+		      struct align_row *rows, size_t *n)
 {
 	struct vm_result *res;
-	const struct vm_result *au;
 	struct vm_op *prog;
-	const char *var[] = { "offset", "erasesize", "burst_aus", "burst_chunks" };
-	const uint64_t val[] = { off, stride, aus, per };
+	const char *var[] = { "spacing" };
+	int64_t at[ALIGN_POSITIONS];
+	int rc;
 
-	if (*n + aus * per > *cap) {
-		size_t want = (*n + aus * per) * 2;
-		double *m = realloc(*t, want * sizeof(**t));
-		if (!m)
-			return fb_fail(c->e, EXIT_DEVICE, "out of memory");
-		*t = m;
-		*cap = want;
-	}
-	if (builtin(c, "write-cache", chunk, 0, var, val, 4, &prog) || run(c, prog, &res))
+	*n = 0;
+	if (pl->spacing < 2 * bs)
+		return 0;
+	for (int i = 0; i < ALIGN_POSITIONS; i++)
+		at[i] = (int64_t)(pl->align_base + (uint64_t)i * pl->spacing);
+	if (builtin_list(c, "auto-align", bs, count, var, &pl->spacing, 1, at, ALIGN_POSITIONS, &prog))
 		return -1;
-	au = result_descend(res, 3);
-	for (size_t a = 0; a < au->nkid; a++)
-		for (size_t w = 0; w < au->kid[a].nkid; w++)
-			(*t)[(*n)++] = au->kid[a].kid[w].value;
+	if ((rc = run_step(c, prog, 0, &res)))
+		return rc;
+	*n = align_rows_of(res, rows, AUTO_MAX_ROWS);
 	vm_result_free(res);
 	return 0;
 }
 
-/* Does the card finish writes later than it acknowledges them (a write
- * cache)?  One burst from the idle card, timed write by write: one chunk to
- * each of as many fresh erase blocks as the open-AU search may try (up to
- * 16; on most cards: garbage collection for each), then linear chunks in one
- * fresh erase block.
- * Without a cache garbage collection is paid at once and the linear chunks
- * cost the same from the first; a cache that held the burst makes them wait.
- * When neither showed, the burst goes on linearly through fresh erase
- * blocks, each step as long as the burst so far, until writes slow down
- * (the cache filled) or the burst is longer than CACHE_MAX (or --budget
- * stops it: no cache ruled out then either).  If a cache
- * shows, every later write measurement is preceded by twice as many bytes
- * of the same writes as it held. */
-static int cache_phase(struct ctx *c)
+/* The scan: at each step A from `from` up to the place's top, the crossing
+ * cost at j*A for j = 1..16 from its base.  A read that found no data (its
+ * blocks faster than nodata, when the card answers those from its mapping
+ * table) says nothing about the boundary: not a number, left out. */
+static int boundary_scan(struct ctx *c, const struct read_place *pl, uint64_t bs, unsigned tries, uint64_t from,
+			 double nodata)
 {
-	struct auto_report *r = c->r;
-	uint64_t ss = dev_sector(c->d), chunk = CACHE_CHUNK, n, per, half;
-	double *t = NULL;
-	size_t nt = 0, cap = 0;
+	struct vm_result *res;
+	const struct vm_result *top;
+	struct vm_op *prog;
+	const char *var[] = { "scan_from", "scan_to", "scan_points", "offset" };
 	int rc;
 
-	if (chunk > c->e_size / 16)
-		chunk = c->e_size / 16 / ss * ss;
-	if (chunk < ss)
-		chunk = ss;
-	n = c->e_size / chunk < CACHE_WRITES ? c->e_size / chunk : CACHE_WRITES;
-	per = c->e_size / chunk;
-	half = c->region_aus / 2;
-	rc = cache_burst(c, take_aus(c, c->open_limit), c->e_size, c->open_limit, 1, chunk, &t, &nt, &cap) ||
-	     cache_burst(c, take_aus(c, 1), c->e_size, 1, n, chunk, &t, &nt, &cap);
-	while (!rc && (r->cache_verdict = analyze_cache(t, nt, c->open_limit, chunk, &r->wcache)) ==
-			      CACHE_UNDECIDED && nt * chunk <= CACHE_MAX && !out_of_time(c)) {
-		/* as many bytes again, just past CACHE_MAX at most, in whole
-		 * erase blocks, half the trial region at most */
-		uint64_t step = nt * chunk < CACHE_MAX + chunk - nt * chunk ? nt * chunk : CACHE_MAX + chunk - nt * chunk;
-		uint64_t aus = (step + per * chunk - 1) / (per * chunk);
-		if (aus > half)
-			aus = half;
-		if (!aus)
-			aus = 1;
-		rc = cache_burst(c, take_aus(c, aus), c->e_size, aus, per, chunk, &t, &nt, &cap);
-	}
-	/* the burst for the chart: every write, or every k-th of a long one */
-	r->burst_every = nt / AUTO_MAX_BURST + 1;
-	for (r->nburst = 0; r->nburst * r->burst_every < nt; r->nburst++)
-		r->burst_ns[r->nburst] = t[r->nburst * r->burst_every];
-	free(t);
-	if (rc)
+	c->r->nscan = 0;
+	if (!pl->scan_to || from > pl->scan_to)
+		return 0;
+	const uint64_t val[] = { from, pl->scan_to, SCAN_POINTS, pl->scan_base };
+	if (builtin_list(c, "boundary-scan", bs, tries, var, val, 4, NULL, 0, &prog))
 		return -1;
-	r->cache = r->cache_verdict == CACHE_SEEN ? r->wcache.bytes : 0;
-	r->warmup = 2 * r->cache;
-	return 0;
-}
-
-/* Behind a write cache the write findings rest on steady-state timing after
- * a warm-up: they could be wrong in ways the timing cannot show (a cache that
- * is smarter than a queue), so they are medium at most; the FAT area, whose
- * probes cannot be warmed up inside the erase block they probe, is not
- * determined.  When no cache showed in a burst of CACHE_MAX but garbage
- * collection did not show at once either, a larger cache cannot be ruled
- * out: the open-AU counts and the FAT area (whose healthy reference may be
- * a cache's speed) are medium at most, and so is a minimum write that every
- * size meets (a cache with room takes every size at the bus's speed); one
- * below which writes cost as much as it does was paid to the flash. */
-static void cache_caveat(struct auto_report *r)
-{
-	struct finding *f[] = { &r->min_write, &r->open_linear, &r->open_random, &r->fat };
-	const struct write_cache *w = &r->wcache;
-	char a[32], b[32], d[32], e2[32], p[32], pt[32], ch[32];
-
-	format_size(p, sizeof(p), w->probed);
-	format_time(pt, sizeof(pt), r->cost[PHASE_CACHE].device_ns);
-	if (r->cache_verdict == CACHE_UNDECIDED) {
-		format_time(b, sizeof(b), w->fast);
-		format_size(ch, sizeof(ch), w->chunk);
-		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-			int paid = i == 0 && !f[i]->at_most;
-			if (!f[i]->determined)
-				continue;
-			finding_evidence(f[i], "writes kept one speed (%s per %s write) through a burst of %s (%s of device "
-					 "time): no write cache that small, but a larger one %s", b, ch, p, pt,
-					 paid ? "would take writes of every size at the bus's speed: these were paid to "
-						"the flash" : "could be what these writes timed");
-			if (!paid && f[i]->conf > CONF_MEDIUM)
-				f[i]->conf = CONF_MEDIUM;
+	if ((rc = run_step(c, prog, 0, &res)))
+		return rc;
+	top = result_descend(res, 1);
+	c->nscanp = 0;
+	for (size_t i = 0; i < top->nkid && c->r->nscan < AUTO_MAX_LEVELS; i++) {
+		struct scan_level *l = &c->r->scan[c->r->nscan++];
+		const struct vm_result *pts = &top->kid[i];
+		l->step = top->kid[i].unit;
+		l->npoints = 0;
+		for (size_t j = 0; j < pts->nkid && j < SCAN_POINTS; j++) {
+			double best[3];
+			crossing_of(result_descend(&pts->kid[j], 1), best, NULL);
+			c->scanp[c->nscanp].pos = pl->scan_base + (j + 1) * l->step;
+			c->scanp[c->nscanp].level = fmin(best[PRE], best[POST]);
+			c->scanp[c->nscanp++].cross = best[ON] - (best[PRE] + best[POST]) / 2;
+			l->d[l->npoints++] = fmin(best[PRE], best[POST]) < nodata ? NAN
+										   : best[ON] - (best[PRE] + best[POST]) / 2;
 		}
-		return;
 	}
-	if (!r->cache)
-		return;
-	format_size(a, sizeof(a), r->cache);
-	format_size(e2, sizeof(e2), r->warmup);
-	format_time(b, sizeof(b), w->late);
-	format_time(d, sizeof(d), w->steady);
-	for (size_t i = 0; i < 3; i++) {
-		if (!f[i]->determined)
-			continue;
-		finding_evidence(f[i], "in one burst of %s (%s of device time) writes went slow after about %s (up to "
-				 "%s per write, then %s): a write cache; each measurement came after %s of the same "
-				 "writes", p, pt, a, b, d, e2);
-		if (f[i]->conf > CONF_MEDIUM)
-			f[i]->conf = CONF_MEDIUM;
-	}
-	if (r->fat.determined)
-		finding_not(&r->fat, "in one burst writes went slow after about %s (up to %s per write, then %s): a "
-			    "write cache hides how fast single erase blocks write", a, b, d);
-}
-
-/* Record a trial of the open-AU search. */
-static int open_trial(struct ctx *c, struct trial_set *s, int shuffled, const struct judge *j, struct open_trial *t,
-		      size_t *nt)
-{
-	if (trial_run(c, s, c->r->trial_chunk, shuffled, j, &t[*nt].mean_ns, &t[*nt].collapsed))
-		return -1;
-	t[*nt].n = s->n;
-	(*nt)++;
+	vm_result_free(res);
 	return 0;
 }
 
-/* Grow N until writes collapse, then confirm the knee once more.  Each
- * trial goes on in the erase blocks of the one before, still open when it
- * was healthy, and one fresh one, so that a healthy trial costs no garbage
- * collection and only the first collapsed one does (the fewest the answer
- * allows); the confirmation repeats the last healthy count in the erase
- * blocks written last (still open) and the first collapsed one. */
-static int open_search(struct ctx *c, int shuffled, double collapse_level)
+/* Page and erase block from reads at a place: align rows at two block sizes
+ * (a second look with twice the tries when the page is not clear), then the
+ * boundary scan (a second look with four times the tries when reads cross
+ * pages at a cost but no erase boundary shows clearly).  1: the time share
+ * was spent (the second looks were left out, the findings say so). */
+static int read_geometry(struct ctx *c, const struct read_place *pl, double nodata)
 {
 	struct auto_report *r = c->r;
-	struct open_trial *t = shuffled ? r->rnd : r->lin;
-	size_t *nt = shuffled ? &r->nrnd : &r->nlin;
-	struct trial_set s = { .n = 0 };
-	struct judge j = { .ref = r->write_ref, .collapse = collapse_level };
-	unsigned n, knee = 0, limit = c->open_limit;
-	int cut = 0;
+	uint64_t from;
+	int rc;
 
-	*nt = 0;
-	for (n = 1; n <= c->open_limit && *nt < AUTO_MAX_TRIALS; n++) {
-		if (n > 1 && out_of_time(c)) {
-			limit = n - 1;
-			cut = 1;
-			break;
-		}
-		if (trial_grow(c, &s, n, r->trial_chunk, shuffled))
-			return -1;
-		/* the first random-order trial is judged against linear writes,
-		 * later ones against the first if it was healthy; both against
-		 * the linear collapse when one was seen.  More random-order erase
-		 * blocks than the card has slots make one of them pay for garbage
-		 * collection while the others stay healthy, which may be a smaller
-		 * step when erase blocks are small: 1.5x the first counts too. */
-		j.random_rule = shuffled && n > 1;
-		if (open_trial(c, &s, shuffled, n == 1 && !shuffled ? NULL : &j, t, nt))
-			return -1;
-		if (n == 1 && !shuffled) {
-			r->write_ref = j.ref = t[0].mean_ns;
-			t[0].collapsed = write_collapsed(t[0].mean_ns, j.ref, collapse_level);
-		}
-		if (n == 1 && shuffled && !t[*nt - 1].collapsed)
-			j.ref = t[*nt - 1].mean_ns;
-		if (t[*nt - 1].collapsed) {
-			knee = n;
-			break;
-		}
+	r->scan_tries = 4;
+	/* adaptive tries: four first; eight only when the page steps were not
+	 * clear (two clusters close together) */
+	if ((rc = align_rows(c, pl, r->bs, 4, r->rows, &r->nrows)) ||
+	    (rc = align_rows(c, pl, r->bs2, 4, r->rows2, &r->nrows2)))
+		return rc;
+	analyze_page(r->rows, r->nrows, r->bs, r->rows2, r->nrows2, r->bs2, &r->page, &r->levels);
+	if (r->page.conf < CONF_HIGH && !out_of_time(c)) {
+		if ((rc = align_rows(c, pl, r->bs, 8, r->rows, &r->nrows)))
+			return rc;
+		analyze_page(r->rows, r->nrows, r->bs, r->rows2, r->nrows2, r->bs2, &r->page, &r->levels);
+	} else if (r->page.conf < CONF_HIGH) {
+		budget_cut(c, &r->page, CONF_MEDIUM, "the second look with 8 tries per row was left out");
 	}
-	/* confirm: the last healthy count and the first collapsed one again */
-	if (knee && *nt < AUTO_MAX_TRIALS && out_of_time(c))
-		cut = 1;
-	if (knee > 1 && *nt < AUTO_MAX_TRIALS && !cut) {
-		trial_keep(&s, knee - 1, shuffled);
-		j.random_rule = shuffled && knee - 1 > 1;
-		if (open_trial(c, &s, shuffled, &j, t, nt))
-			return -1;
+	page_plausible(&r->page, dev_size(c->d));
+	from = r->page.determined ? 2 * r->page.value : 64 << 10;
+	if (from < 32 << 10)
+		from = 32 << 10;
+	if ((rc = boundary_scan(c, pl, r->bs, 4, from, nodata)))
+		return rc;
+	analyze_erase(r->scan, r->nscan, &r->levels, r->rows, r->nrows, dev_size(c->d), &r->erase);
+	/* reads cross pages at a cost but no erase boundary showed: the
+	 * probes may be too noisy; look once more, with four times the tries */
+	if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW) && out_of_time(c)) {
+		budget_cut(c, &r->erase, CONF_LOW, "the second scan with 16 tries was left out");
+	} else if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW)) {
+		struct finding first = r->erase;
+		r->scan_tries = 16;
+		if ((rc = boundary_scan(c, pl, r->bs, 16, from, nodata)))
+			return rc;
+		analyze_erase(r->scan, r->nscan, &r->levels, r->rows, r->nrows, dev_size(c->d), &r->erase);
+		if (first.determined && (!r->erase.determined || r->erase.conf < first.conf))
+			r->erase = first;
 	}
-	if (knee && *nt < AUTO_MAX_TRIALS && !cut && knee > 1 && out_of_time(c))
-		cut = 1;
-	if (knee && *nt < AUTO_MAX_TRIALS && !cut) {
-		if (knee == 1)
-			s.n = 0;
-		if (trial_grow(c, &s, knee, r->trial_chunk, shuffled))
-			return -1;
-		j.random_rule = shuffled && knee > 1;
-		if (knee == 1 && shuffled)
-			j.ref = r->write_ref;
-		if (open_trial(c, &s, shuffled, &j, t, nt))
-			return -1;
-	}
-	analyze_open(t, *nt, limit, shuffled, r->trial_chunk, j.ref, shuffled ? &r->open_random : &r->open_linear);
-	if (cut)
-		budget_cut(c, shuffled ? &r->open_random : &r->open_linear, CONF_MEDIUM,
-			   knee ? "the confirming trials were left out" : "the search stopped before writes collapsed");
+	erase_needs_pages(&r->page, &r->erase);
 	return 0;
 }
 
-/* One kind of FAT-probe write at off: WRITE_ROUNDS writes of `size`, linear
- * or shuffled, in batches of FAT_BATCH; the median time per write after the
- * first (which may pay for opening the erase block; a pause for garbage
- * collection now and then does not move it).  Given the reference (ref > 0),
- * it stops as soon as the probe cannot be faster: when most writes after
- * the first took more than twice the reference (a probe that has no
- * random-order slot pays for garbage collection on every write). */
-#define FAT_BATCH 4
-static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, double ref, double *median)
+/* How good the reads' geometry is: what a second place must beat. */
+static int geometry_score(const struct auto_report *r)
 {
-	struct trial_set one = { .off = { off }, .n = 1 };
-	int64_t offs[FAT_BATCH];
-	double t[WRITE_ROUNDS];
-	unsigned n = 0, over = 0;
-
-	while (n < WRITE_ROUNDS) {
-		for (unsigned i = 0; i < FAT_BATCH; i++, one.w[0]++)
-			offs[i] = (int64_t)trial_pos(&one, 0, size, shuffled);
-		if (write_round(c, "fat-probe", offs, FAT_BATCH, size, t + n))
-			return -1;
-		for (unsigned i = n ? n : 1; i < n + FAT_BATCH; i++)
-			over += ref > 0 && t[i] > 2 * ref;
-		n += FAT_BATCH;
-		if (2 * over > n - 1)
-			break;
-	}
-	qsort(t + 1, n - 1, sizeof(t[0]), cmp_d);
-	*median = t[1 + (n - 1) / 2];
-	return 0;
+	return (r->erase.determined ? 2 * (int)r->erase.conf + 1 : 0) * 8 + (r->page.determined ? (int)r->page.conf + 1 : 0);
 }
 
-/* In each of the first erase blocks, three kinds of write, each timed right
- * after the same writes in a fresh erase block in the middle (the
- * reference): linear chunks at the start of the block, small writes after
- * them, chunks in random order at its end.  No sweep in between: the
- * reference always goes first, so it never finds the card in a better state
- * (a random-order slot free) than the probe after it.  Stops after two
- * ordinary erase blocks, or one where the area ends sharply. */
-static int fat_phase(struct ctx *c)
+/* What the reads found, kept while another place is read. */
+struct read_findings {
+	struct finding page, erase;
+	struct read_levels levels;
+	struct align_row rows[AUTO_MAX_ROWS], rows2[AUTO_MAX_ROWS];
+	size_t nrows, nrows2, nscan;
+	struct scan_level scan[AUTO_MAX_LEVELS];
+	unsigned scan_tries;
+};
+
+static void read_findings_move(struct read_findings *to, struct auto_report *r, int back)
+{
+#define MOVE(x) do { if (back) memcpy(&r->x, &to->x, sizeof(to->x)); else memcpy(&to->x, &r->x, sizeof(to->x)); } while (0)
+	MOVE(page);
+	MOVE(erase);
+	MOVE(levels);
+	MOVE(rows);
+	MOVE(rows2);
+	MOVE(nrows);
+	MOVE(nrows2);
+	MOVE(nscan);
+	MOVE(scan);
+	MOVE(scan_tries);
+#undef MOVE
+}
+
+/* Read the geometry again in [lo, hi), an area that holds data; keep it
+ * when it is better than what the reads found before.  nodata: reads
+ * faster than this found no data (0: every read did). */
+static int reread_area(struct ctx *c, uint64_t lo, uint64_t hi, double nodata, int written)
 {
 	struct auto_report *r = c->r;
-	size_t normal_run = 0;
-	uint64_t limit = dev_size(c->d) / 4 / c->e_size, ss = dev_sector(c->d);
-	int cut = 0;
-	uint64_t fc = r->trial_chunk, small;
+	struct read_findings *before = malloc(sizeof(*before));
+	struct read_place pl;
+	int rc, before_score = geometry_score(r);
 
-	if (fc > c->e_size / 48)
-		fc = c->e_size / 48 / ss * ss;
-	if (fc < ss)
-		fc = ss;
-	small = r->min_write.determined ? r->min_write.value / 4 : fc / 4;
-	if (small > fc / 4)
-		small = fc / 4;
-	small = small / ss * ss;
-	if (small < ss)
-		small = ss;
-	r->fat_chunk = fc;
-	r->fat_small = small;
-	if (limit > AUTO_MAX_FAT)
-		limit = AUTO_MAX_FAT;
-	r->nfat = 0;
-	for (uint64_t j = 0; j < limit; j++) {
-		struct fat_probe *p = &r->fat_probe[r->nfat];
-		if (j && out_of_time(c)) {
-			cut = 1;
-			break;
-		}
-		/* linear chunks, then small writes right after them (still
-		 * linear), then chunks in random order: an erase block in random
-		 * mode would make the writes after it cost otherwise */
-		static const int order[FAT_KINDS] = { FAT_LINEAR, FAT_SMALL, FAT_RANDOM };
-		uint64_t ref = take_aus(c, 1), at[FAT_KINDS];
-		at[FAT_LINEAR] = 0;
-		at[FAT_SMALL] = WRITE_ROUNDS * fc;
-		/* the random-order writes end the erase block: once they are
-		 * all written the block is full, and the card closes it without
-		 * garbage collection and frees its random-order slot for the
-		 * next reference, without writing the rest (the skip to them
-		 * costs the first of them, which the median leaves out) */
-		at[FAT_RANDOM] = c->e_size - WRITE_ROUNDS * fc;
-		for (int i = 0; i < FAT_KINDS; i++) {
-			int k = order[i];
-			uint64_t size = k == FAT_SMALL ? small : fc;
-			if (fat_kind(c, ref + at[k], size, k == FAT_RANDOM, 0, &p->ref[k]) ||
-			    fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM, p->ref[k], &p->ns[k]))
+	if (!before)
+		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
+	read_findings_move(before, r, 0);
+	place_area(lo, hi, r->bs, 32 << 10, &pl);
+	rc = pl.spacing < 2 * r->bs2 ? 1 : read_geometry(c, &pl, nodata);
+	if (rc < 0) {
+		free(before);
+		return -1;
+	}
+	if (rc > 0 || geometry_score(r) <= before_score) {
+		read_findings_move(before, r, 1); /* no better: keep what the reads found before */
+		free(before);
+		return 0;
+	}
+	free(before);
+	r->data.lo = lo;
+	r->data.hi = hi;
+	r->data.written = written;
+	return 1;
+}
+
+/* The evidence of where the geometry was read, on page and erase. */
+static void data_evidence(struct auto_report *r)
+{
+	struct data_look *d = &r->data;
+	char a[32], b[32], s[32], line[320];
+
+	if (!d->unmapped && !d->written)
+		return;
+	if (d->unmapped)
+		snprintf(line, sizeof(line), "reads of sectors without data never reach the flash (%u of %u reads "
+			 "spread over the device took %s, flat, against %s where data are)", d->unmapped, d->probes,
+			 format_time(a, sizeof(a), d->fast_ns), format_time(b, sizeof(b), d->slow_ns));
+	else
+		snprintf(line, sizeof(line), "reads showed no flash-like behaviour, as reads of sectors without "
+			 "data do on cards that answer them from the mapping table");
+	for (int k = 0; k < 2; k++) {
+		struct finding *f = k ? &r->erase : &r->page;
+		if (f->nevidence >= EVIDENCE_MAX - 1)
+			f->nevidence = EVIDENCE_MAX - 2;
+		finding_evidence(f, "%s", line);
+		if (d->hi > d->lo)
+			finding_evidence(f, "%s: read in bytes %llu to %llu (%s)", d->written ? "--write wrote that area "
+					 "first" : "so measured where data are", (unsigned long long)d->lo,
+					 (unsigned long long)d->hi - 1, format_size(s, sizeof(s), d->hi - d->lo));
+	}
+}
+
+/* Reads spread over the device (DATA_PROBES, and the first MiBs where a
+ * used card keeps its partition table and FAT): is some part answered
+ * without the flash?  Then the geometry is read again where data are. */
+#define DATA_PROBES 256
+static int data_look(struct ctx *c)
+{
+	struct auto_report *r = c->r;
+	uint64_t size = dev_size(c->d), step = size / DATA_PROBES / (64 << 10) * (64 << 10), bs = r->bs;
+	int64_t at[DATA_PROBES + 3];
+	struct data_probe p[DATA_PROBES + 3];
+	struct data_split s;
+	struct vm_result *res;
+	struct vm_op *prog;
+	size_t n = 0;
+	int rc;
+
+	if (step < 2 * bs)
+		return 0;
+	/* read-probe.fbp reads around the boundary bs past each offset */
+	for (uint64_t m = 1; m <= 3 && (m << 20) < step / 2; m++)
+		at[n++] = (int64_t)((m << 20) - bs);
+	for (uint64_t k = 0; k < DATA_PROBES; k++)
+		at[n++] = (int64_t)(k * step + step / 2 / (64 << 10) * (64 << 10) - bs);
+	if (builtin_list(c, "read-probe", bs, 2, NULL, NULL, 0, at, n, &prog))
+		return -1;
+	if ((rc = run_step(c, prog, 0, &res)))
+		return rc;
+	for (size_t i = 0; i < n && i < res->nkid; i++) {
+		double best[3];
+		crossing_of(result_descend(&res->kid[i], 1), best, NULL);
+		p[i].pos = (uint64_t)at[i] + bs;
+		p[i].level = fmin(best[PRE], best[POST]);
+		p[i].cross = best[ON] - (best[PRE] + best[POST]) / 2;
+	}
+	vm_result_free(res);
+	unmapped_split(p, n, &s);
+	r->data.probes = (unsigned)n;
+	if (!s.seen)
+		return 0;
+	r->data.unmapped = s.nfast;
+	r->data.fast_ns = s.fast;
+	r->data.slow_ns = s.slow;
+	c->nodata = s.threshold;
+	if (s.hi > s.lo && reread_area(c, s.lo, s.hi + step / 2, s.threshold, 0) < 0)
+		return -1;
+	return 0;
+}
+
+static int read_phase(struct ctx *c)
+{
+	struct auto_report *r = c->r;
+	uint64_t ss = dev_sector(c->d);
+	struct read_place pl;
+	int rc;
+
+	/* the read across a boundary starts half a block before it: a whole
+	 * number of sectors only if the block is two sectors or more */
+	r->bs = ss > 512 ? 2 * ss : 1024;
+	r->bs2 = 4 * r->bs;
+	/* the scan's place is fixed before the page is known (its steps start
+	 * at twice the read unit the align rows find) */
+	place_whole(c, r->bs, 32 << 10, &pl);
+	if ((rc = read_geometry(c, &pl, 0)) < 0)
+		return -1;
+	/* a weak result, or scan points faster than the others and flat, may
+	 * be reads that never reached the flash: look where the data are */
+	{
+		struct data_split s;
+		unmapped_split(c->scanp, c->nscanp, &s);
+		if (s.seen || !r->erase.determined || r->erase.conf < CONF_MEDIUM || !r->page.determined)
+			if (data_look(c) < 0)
 				return -1;
-		}
-		r->nfat++;
-		analyze_fat(r->fat_probe, r->nfat, c->e_size, &r->fat);
-		normal_run = r->fat.value < r->nfat ? normal_run + 1 : 0;
-		/* the area has ended: sharply (high) after one ordinary erase
-		 * block, else after two */
-		if (normal_run >= 2 || (normal_run == 1 && r->fat.conf == CONF_HIGH))
-			break;
 	}
-	analyze_fat(r->fat_probe, r->nfat, c->e_size, &r->fat);
-	if (cut) {
-		char what[64];
-		snprintf(what, sizeof(what), "the probe stopped after %zu erase block%s", r->nfat, r->nfat == 1 ? "" : "s");
-		budget_cut(c, &r->fat, r->fat.at_least ? CONF_LOW : CONF_MEDIUM, what);
-	}
+	r->alignment_matters = r->page.determined || r->erase.determined;
 	return 0;
 }
 
-/* The findings of the phases the budget left out (it was spent when the
- * current one was to start): not measured. */
-static int budget_rest(struct ctx *c)
+/* ------------------------------------------------------------ verdicts */
+
+/* Reads show no flash-like behaviour anywhere: no read unit, and at most a
+ * doubtful erase pattern (without read-unit steps it is noise). */
+static int reads_show_nothing(const struct auto_report *r)
 {
-	struct finding *f[AUTO_PHASES] = { [PHASE_MIN_WRITE] = &c->r->min_write,
-					   [PHASE_OPEN_LINEAR] = &c->r->open_linear,
-					   [PHASE_OPEN_RANDOM] = &c->r->open_random, [PHASE_FAT] = &c->r->fat };
-
-	for (int p = PHASE_CACHE; p < AUTO_PHASES; p++) {
-		if (p > (int)c->phase)
-			c->r->skipped |= 1u << p;
-		if (f[p] && (c->r->skipped & 1u << p))
-			budget_left_out(c, f[p]);
-	}
-	return 0;
+	return !r->page.determined && (!r->erase.determined || r->erase.conf <= CONF_LOW);
 }
+
+/* Reads show nothing: a doubtful erase pattern is noise, and a read-only
+ * run says what the medium may be. */
+static void no_flash_reads(struct auto_report *r, int writes)
+{
+	char a[32], b[32];
+	uint64_t lo = r->nscan ? r->scan[0].step : 0, hi = r->nscan ? r->scan[r->nscan - 1].step * SCAN_POINTS : 0;
+
+	if (r->erase.determined) {
+		finding_not(&r->erase, "a pattern every %s at low confidence, without read-unit steps: noise, not "
+			    "flash", format_size(a, sizeof(a), r->erase.value));
+		r->erase.nevidence = 0;
+	}
+	if (writes)
+		return;
+	r->verdict = VERDICT_NO_FLASH_READS;
+	snprintf(r->verdict_text, sizeof(r->verdict_text),
+		 "no flash-like behaviour in reads: reading across boundaries from %s to %s costs no more than "
+		 "reading beside them%s; a disk, an SSD, a file on one, or flash that answers sectors without data "
+		 "from its mapping table (--write writes first and reads back)",
+		 format_size(a, sizeof(a), lo), format_size(b, sizeof(b), hi),
+		 r->data.probes && !r->data.unmapped ? ", and reads cost the same all over the device" : "");
+}
+
+/* ------------------------------------------------------------ the write plan */
 
 /* The write tests' erase size when reads found none. */
 #define STAND_IN_ERASE (4ULL << 20)
+/* The area --write writes and reads back when reads found no data to
+ * measure in: the boundary scan up to a step A needs 17 A (and the erase
+ * blocks it can show are up to 2-3 A); small against the medium (1/32 of
+ * it), A at most AREA_STEP_MAX (16 MiB erase blocks, 137 MiB). */
+#define AREA_STEP_MAX (8ULL << 20)
+#define AREA_STEP_MIN (512ULL << 10)
+#define AREA_CHUNK (1ULL << 20)
+
+static uint64_t area_step(uint64_t size)
+{
+	uint64_t a = AREA_STEP_MAX;
+
+	while (a > AREA_STEP_MIN && 17 * a > size / 32)
+		a /= 2;
+	return a;
+}
 
 /* How many erase blocks of size e the open-AU search may try: the trial
  * region past the middle of the device holds twice as many as the search
  * tries (a sweep closes what a trial left open) and four more, up to
  * AUTO_OPEN_LIMIT. */
-static unsigned trial_room(const struct ctx *c, uint64_t e)
+static unsigned trial_room(uint64_t size, uint64_t e)
 {
-	uint64_t size = dev_size(c->d), region = (size / 2 + e - 1) / e * e;
+	uint64_t region = (size / 2 + e - 1) / e * e;
 	uint64_t aus = region < size ? (size - region) / e : 0;
 
 	if (aus > TRIAL_REGION_AUS)
@@ -1020,47 +648,232 @@ static unsigned trial_room(const struct ctx *c, uint64_t e)
 	return (aus - 4) / 2 < AUTO_OPEN_LIMIT ? (unsigned)(aus - 4) / 2 : AUTO_OPEN_LIMIT;
 }
 
-static void write_findings(struct ctx *c);
-
-static int write_phase(struct ctx *c)
+/* The erase size the write tests use, and the region they cycle through. */
+static void use_erase(struct ctx *c, uint64_t e, uint64_t from, uint64_t to)
 {
-	struct auto_report *r = c->r;
-	uint64_t size = dev_size(c->d), ss = dev_sector(c->d), chunk;
-	uint64_t ranges[2][2];
-	double collapse = 0;
-
-	if (trial_room(c, r->erase.determined ? r->erase.value : STAND_IN_ERASE) < AUTO_OPEN_MIN &&
-	    r->erase.determined && r->erase.conf <= CONF_LOW && trial_room(c, STAND_IN_ERASE) >= AUTO_OPEN_MIN)
-		r->erase_set_aside = 1; /* a doubtful size must not stop the write tests */
-	c->e_size = r->erase.determined && !r->erase_set_aside ? r->erase.value : STAND_IN_ERASE;
-	r->erase_assumed = !r->erase.determined || r->erase_set_aside;
-	r->write_erase = c->e_size;
-	c->region = (size / 2 + c->e_size - 1) / c->e_size * c->e_size;
-	c->region_aus = (size - c->region) / c->e_size;
+	c->e_size = e;
+	c->region = (from + e - 1) / e * e;
+	c->region_aus = to > c->region ? (to - c->region) / e : 0;
 	if (c->region_aus > TRIAL_REGION_AUS)
 		c->region_aus = TRIAL_REGION_AUS;
-	c->open_limit = trial_room(c, c->e_size);
-	r->open_limit = c->open_limit;
+	c->cursor = 0;
+	c->open_limit = c->region_aus < 4 ? 0 : (c->region_aus - 4) / 2 < AUTO_OPEN_LIMIT ?
+		(unsigned)(c->region_aus - 4) / 2 : AUTO_OPEN_LIMIT;
+	c->r->open_limit = c->open_limit;
+	c->r->write_erase = e;
+}
+
+/* The start of --auto --write: everything it may do is fixed here, before
+ * the first write, and announced (the ranges, the most it writes, the most
+ * device time the run takes); the write tests keep to it.  0, or -1 with
+ * c->e filled (too small a device, or the announcement cancelled). */
+static int write_plan_start(struct ctx *c, struct write_plan *plan)
+{
+	struct auto_report *r = c->r;
+	uint64_t size = dev_size(c->d), region;
+
+	if (trial_room(size, r->erase.determined ? r->erase.value : STAND_IN_ERASE) < AUTO_OPEN_MIN &&
+	    r->erase.determined && r->erase.conf <= CONF_LOW && trial_room(size, STAND_IN_ERASE) >= AUTO_OPEN_MIN)
+		r->erase_set_aside = 1; /* a doubtful size must not stop the write tests */
+	r->erase_assumed = !r->erase.determined || r->erase_set_aside;
+	use_erase(c, r->erase_assumed ? STAND_IN_ERASE : r->erase.value, size / 2, size);
+	region = c->region;
 	if (c->open_limit < AUTO_OPEN_MIN)
 		return fb_fail(c->e, EXIT_USAGE, "the device is too small for --auto --write with %llu-byte erase "
 			       "blocks (it needs %d erase blocks past its middle)", (unsigned long long)c->e_size,
 			       2 * AUTO_OPEN_MIN + 4);
-	ranges[0][0] = 0;
-	ranges[0][1] = (size / 4 / c->e_size < AUTO_MAX_FAT ? size / 4 / c->e_size : AUTO_MAX_FAT) * c->e_size;
-	ranges[1][0] = c->region;
-	ranges[1][1] = c->region + c->region_aus * c->e_size;
-	if (!phase_start(c, PHASE_CACHE))
-		return budget_rest(c);
-	if (c->o->before_writes && c->o->before_writes(c->o->ctx, (const uint64_t(*)[2])ranges))
-		return fb_fail(c->e, EXIT_DEVICE, "write tests cancelled");
-	/* said and reserved: now the first write, the quick capacity check */
-	if (c->o->capacity && c->o->capacity(c->o->capacity_ctx, c->d, c->e))
-		return -1; /* a fake card: every write past its real size would land elsewhere */
+	memset(plan, 0, sizeof(*plan));
+	plan->range[0][0] = 0;
+	plan->range[0][1] = (size / 4 / c->e_size < AUTO_MAX_FAT ? size / 4 / c->e_size : AUTO_MAX_FAT) * c->e_size;
+	plan->range[1][0] = region;
+	plan->range[1][1] = region + c->region_aus * c->e_size;
+	/* an area to write and read back when the reads found no data to
+	 * measure the erase block in */
+	if (r->erase_assumed && (r->data.unmapped || reads_show_nothing(r)))
+		c->area = area_step(size);
+	plan->bytes = c->o->budget_bytes ? c->o->budget_bytes : budget_default_bytes(size, c->e_size) +
+		(c->area ? 17 * c->area + AREA_CHUNK : 0);
+	if (!c->o->budget_bytes && plan->bytes > size / 2) /* the area on a small card */
+		plan->bytes = size / 2 >> 20 << 20;
+	plan->ns = c->o->budget_ns ? (double)c->o->budget_ns : BUDGET_DEFAULT_NS;
+	plan->bytes_given = c->o->budget_bytes != 0;
+	plan->ns_given = c->o->budget_ns != 0;
+	plan->spent_ns = r->device_ns;
+	c->b.bytes = plan->bytes;
+	c->b.ns = plan->ns;
+	r->bound_bytes = plan->bytes;
+	r->bound_ns = plan->ns;
+	r->bound_given = plan->ns_given | plan->bytes_given << 1;
+	c->fat_hi = plan->range[0][1];
+	c->trial_lo = plan->range[1][0];
+	c->trial_hi = plan->range[1][1];
+	return 0;
+}
 
-	if (cache_phase(c))
+/* ------------------------------------------------------------ the write tests */
+
+/* What the cache probe and the area reads show: no penalty at all?  Reads
+ * cost the same across every boundary (also where data are), writes to
+ * fresh erase blocks in turn paid no garbage collection, and a long run of
+ * writes kept one speed, or slowed once a cache was full without any write
+ * coming late and without garbage collection after it: nothing the other
+ * tests could measure. */
+static int behaves_like_ssd(const struct auto_report *r)
+{
+	int no_gc = r->cache_verdict == CACHE_UNDECIDED ||
+		    (r->cache_verdict == CACHE_SEEN && !r->wcache.queued && !r->fast_area);
+
+	return reads_show_nothing(r) && no_gc && r->wcache.probed >= (8ULL << 20);
+}
+
+static void ssd_verdict(struct ctx *c)
+{
+	struct auto_report *r = c->r;
+	struct finding *f[] = { &r->min_write, &r->open_linear, &r->open_random, &r->fat };
+	char a[32], b[32], p[32], ch[32];
+
+	r->verdict = VERDICT_SSD_LIKE;
+	format_size(a, sizeof(a), r->bytes_written);
+	format_time(b, sizeof(b), r->wcache.fast);
+	format_size(p, sizeof(p), r->wcache.probed);
+	format_size(ch, sizeof(ch), r->wcache.chunk);
+	snprintf(r->verdict_text, sizeof(r->verdict_text),
+		 "behaves like an SSD: no erase-block, open-AU or FAT penalty measurable; %s written (reads cost the "
+		 "same across every boundary%s; writes to %u fresh areas in turn paid no garbage collection, and "
+		 "%s in a row kept one speed, %s per %s write%s)", a, r->data.written || r->data.lo < r->data.hi ?
+		 ", also where data are" : "", c->open_limit, p, b, ch,
+		 r->cache_verdict == CACHE_SEEN ? ", once a write cache was full" : "");
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		finding_not(f[i], "not applicable: the medium behaves like an SSD (no penalty the test could measure)");
+}
+
+/* The findings of a part once it is done: the caveats a cache puts on them,
+ * counts of erase blocks no surer than the erase block size. */
+static void part_done(struct ctx *c, enum auto_phase p)
+{
+	struct auto_report *r = c->r;
+	struct finding *f = p == PHASE_MIN_WRITE ? &r->min_write : p == PHASE_OPEN_LINEAR ? &r->open_linear :
+		p == PHASE_OPEN_RANDOM ? &r->open_random : p == PHASE_FAT ? &r->fat : NULL;
+
+	c->done |= 1u << p;
+	if (!f)
+		return;
+	if (p == PHASE_MIN_WRITE)
+		min_write_plausible(f, &r->page);
+	cache_caveat(r, f);
+	if (p != PHASE_MIN_WRITE) { /* counted in erase blocks: no surer than the erase block size (low when
+				     * the write tests used a stand-in size) */
+		enum confidence cap = r->erase_assumed ? CONF_LOW : r->erase.conf;
+		if (f->determined && f->conf > cap)
+			f->conf = cap;
+	}
+}
+
+/* The area: written linearly in AREA_CHUNK writes, then read back. */
+static int area_phase(struct ctx *c)
+{
+	struct auto_report *r = c->r;
+	uint64_t a = c->area, unit, need, aus, lo, base, n;
+	int64_t *off;
+	struct vm_result *res;
+	int rc;
+
+	for (;; a /= 2) { /* inside the announced range, past what the cache probe wrote if it can */
+		unit = 6 * a;
+		need = 17 * a + AREA_CHUNK;
+		aus = (need + unit + c->e_size - 1) / c->e_size;
+		if (aus <= c->region_aus || a <= AREA_STEP_MIN)
+			break;
+	}
+	if (aus > c->region_aus)
+		return 0;
+	lo = take_aus(c, aus);
+	base = (lo + unit - 1) / unit * unit;
+	n = need / AREA_CHUNK;
+	off = malloc(n * sizeof(*off));
+	if (!off)
+		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
+	for (uint64_t i = 0; i < n; i++)
+		off[i] = (int64_t)(base + i * AREA_CHUNK);
+	rc = write_at(c, "data-area", AREA_CHUNK, off, n, linear_estimate(c, n, AREA_CHUNK), &res);
+	free(off);
+	if (rc)
+		return rc;
+	vm_result_free(res);
+	if ((rc = reread_area(c, base, base + n * AREA_CHUNK, 0, 1)) < 0)
 		return -1;
-	if (phase_start(c, PHASE_MIN_WRITE) && min_write_phase(c))
-		return -1;
+	if (rc > 0)
+		data_evidence(r);
+	return 0;
+}
+
+/* Once the area showed the erase block, the tests after it use it: the
+ * trial region is laid out again in it, inside what was announced (the
+ * trials may overwrite the area: its reads are done). */
+static void adopt_erase(struct ctx *c)
+{
+	struct auto_report *r = c->r;
+	uint64_t keep_e = c->e_size, keep_region = c->region;
+	uint64_t keep_aus = c->region_aus, keep_cursor = c->cursor;
+	unsigned keep_limit = c->open_limit;
+
+	if (!r->erase.determined || r->erase.conf < CONF_MEDIUM)
+		return;
+	if (r->erase.value == c->e_size) { /* the stand-in was right */
+		r->erase_assumed = 0;
+		return;
+	}
+	use_erase(c, r->erase.value, c->trial_lo, c->trial_hi);
+	if (c->open_limit >= AUTO_OPEN_MIN) {
+		r->erase_assumed = 0;
+		return;
+	}
+	c->e_size = keep_e; /* no room for it: keep the stand-in */
+	c->region = keep_region;
+	c->region_aus = keep_aus;
+	c->cursor = keep_cursor;
+	c->open_limit = keep_limit;
+	r->open_limit = keep_limit;
+	r->write_erase = keep_e;
+}
+
+static int write_tests(struct ctx *c)
+{
+	struct auto_report *r = c->r;
+	uint64_t ss = dev_sector(c->d), chunk;
+	double collapse = 0;
+	int rc;
+
+	if (phase_start(c, PHASE_CACHE)) {
+		if (cache_phase(c))
+			return -1;
+		part_done(c, PHASE_CACHE);
+	}
+	/* reads that found no data: read again where the cache probe wrote a
+	 * long run of whole erase blocks, or write an area first */
+	if ((r->data.unmapped || reads_show_nothing(r)) && r->erase_assumed && phase_start(c, PHASE_AREA)) {
+		if (c->burst_hi - c->burst_lo >= 17 * AREA_STEP_MIN + (1 << 20)) {
+			if ((rc = reread_area(c, c->burst_lo, c->burst_hi, 0, 1)) < 0)
+				return -1;
+			if (rc > 0)
+				data_evidence(r);
+		}
+		if (!behaves_like_ssd(r) && c->area && reads_show_nothing(r) && area_phase(c) < 0)
+			return -1;
+		if (!behaves_like_ssd(r))
+			adopt_erase(c);
+		r->alignment_matters = r->page.determined || r->erase.determined;
+		part_done(c, PHASE_AREA);
+	}
+	if (behaves_like_ssd(r)) {
+		ssd_verdict(c);
+		return 0;
+	}
+	if (phase_start(c, PHASE_MIN_WRITE)) {
+		if (min_write_phase(c))
+			return -1;
+		part_done(c, PHASE_MIN_WRITE);
+	}
 	chunk = r->min_write.determined && r->min_write.conf >= CONF_MEDIUM ? r->min_write.value : 32 << 10;
 	if (chunk < 16 << 10)
 		chunk = 16 << 10;
@@ -1068,68 +881,34 @@ static int write_phase(struct ctx *c)
 		chunk = c->e_size / 32;
 	chunk = chunk / ss * ss;
 	r->trial_chunk = chunk;
-	if (phase_start(c, PHASE_OPEN_LINEAR) && open_search(c, 0, 0))
-		return -1;
-	for (size_t i = 0; i < r->nlin; i++)
-		if (r->lin[i].collapsed && r->lin[i].mean_ns > collapse)
-			collapse = r->lin[i].mean_ns;
-	if (collapse > 0 && !r->erase_assumed && r->nchunks >= 2 && r->chunks[0].ns > r->chunks[1].ns) {
-		/* the card's write speed: the slope between the two largest sizes */
-		double rate = (double)(r->chunks[0].size - r->chunks[1].size) * 1e9 / (r->chunks[0].ns - r->chunks[1].ns);
-		erase_write_check(&r->erase, collapse - r->write_ref, rate);
+	if (phase_start(c, PHASE_OPEN_LINEAR)) {
+		if (open_search(c, 0, 0))
+			return -1;
+		for (size_t i = 0; i < r->nlin; i++)
+			if (r->lin[i].collapsed && r->lin[i].mean_ns > collapse)
+				collapse = r->lin[i].mean_ns;
+		if (collapse > 0 && !r->erase_assumed && r->nchunks >= 2 && r->chunks[0].ns > r->chunks[1].ns) {
+			/* the card's write speed: the slope between the two largest sizes */
+			double rate = (double)(r->chunks[0].size - r->chunks[1].size) * 1e9 /
+				      (r->chunks[0].ns - r->chunks[1].ns);
+			erase_write_check(&r->erase, collapse - r->write_ref, rate);
+		}
+		part_done(c, PHASE_OPEN_LINEAR);
 	}
-	if (phase_start(c, PHASE_OPEN_RANDOM) && open_search(c, 1, collapse))
-		return -1;
-	if (phase_start(c, PHASE_FAT) && fat_phase(c))
-		return -1;
-	budget_rest(c);
-	write_findings(c);
+	if (phase_start(c, PHASE_OPEN_RANDOM)) {
+		if (open_search(c, 1, collapse))
+			return -1;
+		part_done(c, PHASE_OPEN_RANDOM);
+	}
+	if (phase_start(c, PHASE_FAT)) {
+		if (fat_phase(c))
+			return -1;
+		part_done(c, PHASE_FAT);
+	}
 	return 0;
 }
 
-/* What the write findings say together (also after a stop). */
-static void write_findings(struct ctx *c)
-{
-	struct auto_report *r = c->r;
-
-	min_write_plausible(&r->min_write, &r->page);
-	cache_caveat(r);
-	{ /* counted in erase blocks: no surer than the erase block size
-	   * (low when the write tests used a stand-in size) */
-		struct finding *f[3] = { &r->open_linear, &r->open_random, &r->fat };
-		enum confidence cap = r->erase_assumed ? CONF_LOW : r->erase.conf;
-		for (int i = 0; i < 3; i++)
-			if (f[i]->determined && f[i]->conf > cap)
-				f[i]->conf = cap;
-	}
-}
-
-/* A signal stopped the run in phase c->phase: the findings of that phase
- * and of those after it say so (the earlier ones are complete). */
-static void interrupted(struct ctx *c)
-{
-	struct auto_report *r = c->r;
-	struct finding *f[] = { &r->page, &r->erase, &r->min_write, &r->open_linear, &r->open_random, &r->fat };
-	static const enum auto_phase of[] = { PHASE_READ, PHASE_READ, PHASE_MIN_WRITE, PHASE_OPEN_LINEAR,
-					      PHASE_OPEN_RANDOM, PHASE_FAT };
-
-	r->interrupted = 1;
-	r->stopped_in = c->phase;
-	if (c->findings_done) /* only --summary's read speed was left: not measured */
-		return;
-	if (c->phase == PHASE_READ) { /* their titles, as the analysis gives them */
-		analyze_page(r->rows, 0, r->bs, r->rows2, 0, r->bs2, &r->page, &r->levels);
-		analyze_erase(r->scan, 0, &r->levels, r->rows, 0, dev_size(c->d), &r->erase);
-	}
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if (of[i] >= c->phase && (of[i] == PHASE_READ || c->o->write)) {
-			f[i]->nevidence = 0;
-			finding_not(f[i], "interrupted: the run was stopped by a signal %s", of[i] == c->phase ?
-				    "while measuring it" : "before it was measured");
-		}
-	if (c->o->write && c->phase > PHASE_CACHE)
-		write_findings(c);
-}
+/* ------------------------------------------------------------ the run */
 
 static void needs_write(struct finding *f, const char *key, const char *title, int is_size)
 {
@@ -1153,42 +932,112 @@ static int read_speed(struct ctx *c)
 	const uint64_t val[] = { SPEED_REQUEST, size / 2 / SPEED_REQUEST * SPEED_REQUEST };
 	struct vm_result *res;
 	struct vm_op *prog;
+	int rc;
 
 	if (total < SPEED_REQUEST)
 		return 0;
 	c->phase = PHASE_READ;
-	if (builtin(c, "read-speed", SPEED_REQUEST, (unsigned)(total / SPEED_REQUEST), var, val, 2, &prog) ||
-	    run(c, prog, &res))
+	if (builtin_list(c, "read-speed", SPEED_REQUEST, (unsigned)(total / SPEED_REQUEST), var, val, 2, NULL, 0, &prog))
 		return -1;
+	if ((rc = run_step(c, prog, 0, &res)))
+		return rc < 0 ? -1 : 0;
 	c->r->read_bps = vm_throughput(&res->kid[0]); /* kid[0]: the one request size */
 	vm_result_free(res);
 	return 0;
 }
 
+/* Every write finding whose test did not run says why: a signal stopped
+ * the run in c->phase (that part's findings and the later ones say
+ * "interrupted"; the earlier ones are complete), or the bound was spent
+ * before it.  Then the recommendations. */
+static void finish(struct ctx *c, int rc)
+{
+	struct auto_report *r = c->r;
+	struct finding *f[AUTO_PHASES] = { [PHASE_CACHE] = &r->cache_area, [PHASE_MIN_WRITE] = &r->min_write,
+					   [PHASE_OPEN_LINEAR] = &r->open_linear,
+					   [PHASE_OPEN_RANDOM] = &r->open_random, [PHASE_FAT] = &r->fat };
+	char t[96];
+
+	if (rc && c->o->stop && *c->o->stop && !c->findings_done) {
+		r->interrupted = 1;
+		r->stopped_in = c->phase;
+		if (!(c->done & 1u << PHASE_READ)) { /* their titles, as the analysis gives them */
+			analyze_page(r->rows, 0, r->bs, r->rows2, 0, r->bs2, &r->page, &r->levels);
+			analyze_erase(r->scan, 0, &r->levels, r->rows, 0, dev_size(c->d), &r->erase);
+			finding_not(&r->page, "interrupted: the run was stopped by a signal while measuring it");
+			finding_not(&r->erase, "interrupted: the run was stopped by a signal while measuring it");
+		}
+	} else if (rc && c->o->stop && *c->o->stop) { /* only --summary's read speed was left */
+		r->interrupted = 1;
+		r->stopped_in = c->phase;
+	}
+	for (int p = PHASE_CACHE; p < AUTO_PHASES && c->writing && (!rc || r->interrupted); p++) {
+		if (!f[p] || (c->done & 1u << p) || r->verdict == VERDICT_SSD_LIKE)
+			continue;
+		finding_init(f[p], f[p]->key, f[p]->title, f[p]->is_size);
+		if (r->interrupted) {
+			finding_not(f[p], "interrupted: the run was stopped by a signal %s",
+				    p == (int)c->phase ? "while measuring it" : "before it was measured");
+		} else {
+			r->skipped |= 1u << p;
+			finding_not(f[p], "not measured: %s was spent before this test", bound_text(c, t, sizeof(t)));
+		}
+	}
+	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, dev_size(c->d), dev_sector(c->d), &r->rec);
+}
+
 int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e)
 {
-	struct ctx c = { .d = d, .o = o, .r = r, .e = e };
+	struct ctx *c = calloc(1, sizeof(*c));
+	struct write_plan plan;
+	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
+	if (!c)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	c->d = d;
+	c->o = o;
+	c->r = r;
+	c->e = e;
 	r->budget_ns = o->budget_ns;
 	r->read_bps = NAN;
-	phase_start(&c, PHASE_READ);
+	c->b.ns = o->budget_ns ? (double)o->budget_ns : o->write ? BUDGET_DEFAULT_NS : 0;
+	phase_start(c, PHASE_READ);
 	needs_write(&r->min_write, "min_write", "smallest efficient write", 1);
 	needs_write(&r->open_linear, "open_linear", "open erase blocks, linear", 0);
 	needs_write(&r->open_random, "open_random", "open erase blocks, random order", 0);
 	needs_write(&r->fat, "fat_area", "FAT-optimised erase blocks at the start", 0);
-	int rc = read_phase(&c) || (o->write && write_phase(&c));
-
+	needs_write(&r->cache_area, "write_cache", "write cache or fast area", 1);
+	finding_init(&r->page, "page", "page size (read unit)", 1);
+	finding_init(&r->erase, "erase_block", "erase block size", 1);
+	rc = read_phase(c);
 	if (!rc) {
-		c.findings_done = 1;
-		rc = o->read_speed && read_speed(&c);
+		data_evidence(r);
+		c->done |= 1u << PHASE_READ;
+		if (reads_show_nothing(r))
+			no_flash_reads(r, o->write);
 	}
-
-	vm_free(c.held);
-	if (rc && !(o->stop && *o->stop))
-		return -1;
-	if (rc)
-		interrupted(&c);
-	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, dev_size(d), dev_sector(d), &r->rec);
-	return 0;
+	if (!rc && o->write) {
+		rc = write_plan_start(c, &plan);
+		if (!rc && o->before_writes && o->before_writes(o->ctx, &plan))
+			rc = fb_fail(e, EXIT_DEVICE, "write tests cancelled");
+		/* said and reserved: now the first write, the quick capacity check
+		 * (its cost is its own, said by it, outside the bound); on a fake
+		 * card every write past its real size would land elsewhere */
+		if (!rc && o->capacity)
+			rc = o->capacity(o->capacity_ctx, d, e);
+		if (!rc) {
+			c->writing = 1;
+			rc = write_tests(c);
+		}
+	}
+	if (!rc) {
+		c->findings_done = 1;
+		if (o->read_speed)
+			rc = read_speed(c);
+	}
+	vm_free(c->held);
+	finish(c, rc);
+	free(c);
+	return rc && !r->interrupted ? -1 : 0;
 }

@@ -93,7 +93,7 @@ static double sim_dev_clock(const struct dev *d)
 
 static void sim_dev_idle(struct dev *d, uint64_t ns)
 {
-	sim_idle(d->priv, ns);
+	sim_rest(d->priv, ns);
 }
 
 static void sim_close(struct dev *d)

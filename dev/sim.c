@@ -44,6 +44,11 @@ struct sim {
 	char *bad_text;           /* the same as text, "START-END ..." (bytes) */
 	int data_used, data_lost; /* a data request was made; the store overflowed */
 	int exact;                /* time this request without random draws (sim_exact) */
+	/* unmapped: the byte ranges that hold data, sorted and apart */
+	struct extent { uint64_t lo, hi; } *map;
+	size_t nmap, capmap;
+	uint64_t slc_fill;  /* bytes in the pSLC region */
+	uint64_t sustained; /* bytes written since the last rest (throttle) */
 };
 
 /* ---------------------------------------------------------------- presets */
@@ -161,20 +166,22 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		{ "size", &p->size }, { "sector", &p->sector }, { "erase", &p->erase },
 		{ "page", &p->page }, { "minwrite", &p->minwrite }, { "rrate", &p->read_rate },
 		{ "wrate", &p->write_rate }, { "crate", &p->copy_rate }, { "seed", &p->seed },
-		{ "cache", &p->cache }, { "real", &p->real }, { "keep", &p->keep }, { "goodend", &p->goodend },
+		{ "cache", &p->cache }, { "slc", &p->slc }, { "slcrate", &p->slc_rate }, { "slcidle", &p->slc_idle },
+		{ "throttle", &p->throttle }, { "real", &p->real }, { "keep", &p->keep }, { "goodend", &p->goodend },
 	};
 	struct { const char *name; uint64_t *field; } times[] = {
 		{ "tread", &p->t_read }, { "tunit", &p->t_unit }, { "tcross", &p->t_cross },
 		{ "twrite", &p->t_write }, { "trandom", &p->t_random }, { "pausetime", &p->t_pause },
+		{ "throttlerest", &p->t_throttle_rest },
 	};
 	struct { const char *name; unsigned *field; } counts[] = {
 		{ "planes", &p->planes }, { "open", &p->open }, { "random", &p->random }, { "fat", &p->fat },
-		{ "chips", &p->chips }, { "rbuf", &p->rbuf },
+		{ "chips", &p->chips }, { "rbuf", &p->rbuf }, { "unmapped", &p->unmapped },
 	};
 	struct { const char *name; double *field; double max; } fractions[] = {
 		{ "noise", &p->noise, 1 }, { "spread", &p->spread, 1 }, { "free", &p->free_share, 1 },
 		{ "pause", &p->pause, 1 }, { "fatread", &p->fat_read, 100 }, { "tail", &p->tail, 1 },
-		{ "bad", &p->bad, 0.9 },
+		{ "data", &p->data, 1 }, { "throttlex", &p->throttle_x, 100 }, { "bad", &p->bad, 0.9 },
 	};
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
@@ -227,7 +234,8 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 	return fb_fail(e, EXIT_USAGE,
 		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
 		       "tread tunit tcross twrite trandom rrate wrate crate chips spread free fatmode pause pausetime "
-		       "cache rbuf fatread tail fake real keep goodend bad)", key);
+		       "cache rbuf fatread tail unmapped data slc slcrate slcidle throttle throttlex throttlerest fake real "
+		       "keep goodend bad)", key);
 }
 
 static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, struct fb_err *e)
@@ -298,6 +306,12 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: a write cache of at most 256MiB is modelled");
 	if (p->erase / p->page > (1u << 24))
 		return fb_fail(e, EXIT_USAGE, "sim: too many pages per erase block");
+	if (p->data > 0 && !p->unmapped)
+		return fb_fail(e, EXIT_USAGE, "sim: data lays out what reads find where unmapped=1 (give both)");
+	if (p->unmapped > 1)
+		return fb_fail(e, EXIT_USAGE, "sim: unmapped is 0 or 1");
+	if (p->slc > p->size / 2)
+		return fb_fail(e, EXIT_USAGE, "sim: slc (a pSLC region) may hold at most half the device");
 	return validate_fake(p, e);
 }
 
@@ -307,6 +321,131 @@ int sim_parse(const char *spec, struct sim_params *p, struct fb_err *e)
 	if (*spec && apply_spec(p, spec, 1, e))
 		return -1;
 	return validate(p, e);
+}
+
+static uint64_t mix64(uint64_t z);
+
+/* ---------------------------------------------------------------- data map */
+
+/* With unmapped=1 the card knows which bytes hold data: sorted, disjoint
+ * extents [lo, hi).  A write maps its range, a discard unmaps it. */
+static size_t map_first_after(const struct sim *s, uint64_t off)
+{
+	size_t lo = 0, hi = s->nmap;
+
+	while (lo < hi) { /* the first extent ending after off */
+		size_t mid = (lo + hi) / 2;
+		if (s->map[mid].hi <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int map_holds(const struct sim *s, uint64_t off, uint64_t len)
+{
+	size_t i = map_first_after(s, off);
+
+	return i < s->nmap && s->map[i].lo < off + len;
+}
+
+static void map_cut(struct sim *s, uint64_t lo, uint64_t hi);
+
+static void map_add(struct sim *s, uint64_t lo, uint64_t hi)
+{
+	size_t i;
+
+	if (lo >= hi)
+		return;
+	map_cut(s, lo, hi);
+	if (s->nmap == s->capmap) {
+		size_t cap = s->capmap ? 2 * s->capmap : 64;
+		struct extent *m = realloc(s->map, cap * sizeof(*m));
+		if (!m)
+			abort(); /* as the page maps: the model cannot go on */
+		s->map = m;
+		s->capmap = cap;
+	}
+	i = map_first_after(s, lo);
+	memmove(s->map + i + 1, s->map + i, (s->nmap - i) * sizeof(*s->map));
+	s->map[i] = (struct extent){ lo, hi };
+	s->nmap++;
+	/* join the neighbours it touches */
+	if (i + 1 < s->nmap && s->map[i + 1].lo == hi) {
+		s->map[i].hi = s->map[i + 1].hi;
+		memmove(s->map + i + 1, s->map + i + 2, (s->nmap - i - 2) * sizeof(*s->map));
+		s->nmap--;
+	}
+	if (i > 0 && s->map[i - 1].hi == lo) {
+		s->map[i - 1].hi = s->map[i].hi;
+		memmove(s->map + i, s->map + i + 1, (s->nmap - i - 1) * sizeof(*s->map));
+		s->nmap--;
+	}
+}
+
+/* Remove [lo, hi) from the map (an extent it splits keeps both ends). */
+static void map_cut(struct sim *s, uint64_t lo, uint64_t hi)
+{
+	size_t i = map_first_after(s, lo);
+
+	while (i < s->nmap && s->map[i].lo < hi) {
+		struct extent x = s->map[i];
+		if (x.lo < lo && x.hi > hi) { /* split in two */
+			s->map[i].hi = lo;
+			map_add(s, hi, x.hi);
+			return;
+		}
+		if (x.lo < lo) {
+			s->map[i++].hi = lo;
+		} else if (x.hi > hi) {
+			s->map[i].lo = hi;
+			return;
+		} else {
+			memmove(s->map + i, s->map + i + 1, (s->nmap - i - 1) * sizeof(*s->map));
+			s->nmap--;
+		}
+	}
+}
+
+/* A used card: the partition table and FAT at the start, then files in
+ * extents of 256 KiB to 256 MiB (log-uniform; larger in proportion on
+ * devices above 8 GiB, so that a huge one has no more extents) with holes
+ * between them (deleted files, free space) so that about `data` of the
+ * device holds data; a generator of its own, so the other draws stay as
+ * they were. */
+static void map_layout(struct sim *s)
+{
+	const struct sim_params *p = &s->p;
+	uint64_t g = p->seed * 0xa0761d6478bd642fULL + 0xe7037ed1a0b428dbULL, pos, want, have, grain = 4096;
+	double ratio = p->data < 1 ? (1 - p->data) / p->data : 0;
+	double scale = p->size > (8ULL << 30) ? (double)p->size / (double)(8ULL << 30) : 1;
+
+	if (p->data <= 0)
+		return;
+	if (grain < p->sector)
+		grain = p->sector;
+	want = (uint64_t)(p->data * (double)p->size);
+	pos = p->size / 512 < (4ULL << 20) ? p->size / 512 / grain * grain : 4ULL << 20;
+	map_add(s, 0, pos ? pos : grain);
+	have = pos;
+	while (have < want && pos < p->size) {
+		double u1 = (double)(mix64(g += 0x9e3779b97f4a7c15ULL) >> 11) / (double)(1ULL << 53);
+		double u2 = (double)(mix64(g += 0x9e3779b97f4a7c15ULL) >> 11) / (double)(1ULL << 53);
+		uint64_t ext = (uint64_t)(ldexp(1, 18 + (int)(u1 * 10)) * (1 + u1) * scale) / grain * grain;
+		uint64_t hole = (uint64_t)(ldexp(1, 18 + (int)(u2 * 10)) * (1 + u2) * ratio * scale) / grain * grain;
+		pos += hole;
+		if (pos >= p->size)
+			break;
+		if (ext > p->size - pos)
+			ext = p->size - pos;
+		if (ext > want - have)
+			ext = (want - have + grain - 1) / grain * grain < p->size - pos ? (want - have + grain - 1) / grain * grain
+										       : p->size - pos;
+		map_add(s, pos, pos + ext);
+		have += ext;
+		pos += ext;
+	}
 }
 
 /* ---------------------------------------------------------------- model */
@@ -338,6 +477,8 @@ int sim_create(struct sim **out, const struct sim_params *p, struct fb_err *e)
 	}
 	s->rng = p->seed ^ 0x9e3779b97f4a7c15ULL;
 	s->rng2 = p->seed * 0xd1b54a32d192ed03ULL + 0x8bb84b93962eacc9ULL;
+	if (p->unmapped)
+		map_layout(s);
 	if (p->fake == SIM_FAKE_BAD && place_bad(s)) {
 		sim_destroy(s);
 		return fb_fail(e, EXIT_DEVICE, "sim: out of memory");
@@ -358,6 +499,7 @@ void sim_destroy(struct sim *s)
 	store_destroy(s->held);
 	free(s->bad);
 	free(s->bad_text);
+	free(s->map);
 	free(s);
 }
 
@@ -370,8 +512,6 @@ uint64_t sim_gc_bytes(const struct sim *s)
 {
 	return s->gc_bytes;
 }
-
-static uint64_t mix64(uint64_t z);
 
 static uint64_t next_random(struct sim *s)
 {
@@ -445,6 +585,8 @@ uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len)
 
 	if (!len)
 		return noisy(s, (double)p->t_read);
+	if (p->unmapped && !map_holds(s, off, len)) /* answered from the mapping table */
+		return noisy(s, (double)p->t_read / 4 + transfer(len, p->read_rate));
 	ns = (double)p->t_read + transfer(len, p->read_rate);
 	if (!(p->rbuf && first == last && s->last_unit == first + 1))
 		ns += (double)p->t_unit * (double)(last - first + 1);
@@ -620,12 +762,31 @@ static double cached(struct sim *s, uint64_t len, double work)
 	return ready - now;
 }
 
+/* A pSLC region: while it has room, a write costs its transfer at the
+ * region's speed, in any order, and leaves the erase blocks alone; the
+ * card folds it into its flash only while idle (sim_idle). */
+static int slc_takes(struct sim *s, uint64_t len, double *ns)
+{
+	const struct sim_params *p = &s->p;
+
+	if (!p->slc || s->slc_fill + len > p->slc)
+		return 0;
+	s->slc_fill += len;
+	*ns = (double)p->t_write / 4 + transfer(len, p->slc_rate ? p->slc_rate : 4 * p->write_rate);
+	return 1;
+}
+
 uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 {
 	uint64_t n0 = len;
 	double ns = 0;
 
 	s->last_unit = 0;
+	if (s->p.unmapped)
+		map_add(s, off, off + len);
+	s->sustained += len;
+	if (slc_takes(s, len, &ns))
+		len = 0;
 	while (len) {
 		uint64_t au = off / s->p.erase, pos = off % s->p.erase;
 		uint64_t n = s->p.erase - pos < len ? s->p.erase - pos : len;
@@ -637,6 +798,8 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 		ns = cached(s, n0, ns);
 	if (!s->exact && s->p.pause > 0 && uniform2(s) < s->p.pause)
 		ns += (double)s->p.t_pause * (1 + 4 * uniform2(s)) / 3;
+	if (s->p.throttle && s->sustained > s->p.throttle) /* hot: slower until it rests */
+		ns *= s->p.throttle_x > 0 ? s->p.throttle_x : 3;
 	return noisy(s, ns);
 }
 
@@ -644,6 +807,8 @@ uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len)
 {
 	uint64_t first = off / s->p.erase, last = len ? (off + len - 1) / s->p.erase : first;
 
+	if (s->p.unmapped)
+		map_cut(s, off, off + len);
 	for (unsigned i = 0; i < s->p.open; i++) {
 		struct open_au *a = &s->slot[i];
 		if (a->used && a->au >= first && a->au <= last) {
@@ -909,14 +1074,28 @@ double sim_clock(const struct sim *s)
 	return s->clock;
 }
 
-/* Idle time: the write cache drains, then the card closes its open erase
- * blocks in the background (least recently used first, as long as the time
- * covers their copies), as cards that clean up when left alone do. */
+/* Idle time: a pSLC region empties, a throttled card cools down. */
 void sim_idle(struct sim *s, uint64_t ns)
 {
-	double left = (double)ns, from = s->clock > s->flash_free_at ? s->clock : s->flash_free_at;
+	const struct sim_params *p = &s->p;
+	double drained = (double)ns * (double)(p->slc_idle ? p->slc_idle : p->write_rate) / 1e9;
 
 	s->clock += (double)ns;
+	s->slc_fill = drained >= (double)s->slc_fill ? 0 : s->slc_fill - (uint64_t)drained;
+	if (ns >= (p->t_throttle_rest ? p->t_throttle_rest : 2000000000ULL))
+		s->sustained = 0;
+}
+
+/* A rest that lets the card tidy up (after --auto --write's quick capacity
+ * check): idle time, in which the write cache drains and then the card
+ * closes its open erase blocks in the background (least recently used
+ * first, as long as the time covers their copies), as cards that clean up
+ * when left alone do. */
+void sim_rest(struct sim *s, uint64_t ns)
+{
+	double left, from = s->clock > s->flash_free_at ? s->clock : s->flash_free_at;
+
+	sim_idle(s, ns);
 	if (s->p.cache)
 		cache_retire(s, s->clock);
 	left = s->clock - from;

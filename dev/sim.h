@@ -34,7 +34,15 @@
  * `goodend` bytes at the end (end); or the whole card is real but a share
  * `bad` of it lies in scattered bad regions that lose their writes (bad).
  * Timing stays that of the address asked for.  To tell fakes, the sim
- * remembers what was written where (simstore.h): sparsely, bounded. */
+ * remembers what was written where (simstore.h): sparsely, bounded.
+ *
+ * Cards people buy today, each off by default too: reads of sectors that
+ * hold no data answered from the mapping table (unmapped, with data laid out
+ * in extents: data), a pseudo-SLC region that takes the first writes fast
+ * and empties only while the card is idle (slc, slcrate, slcidle), and
+ * throttling after sustained writes until the card rests (throttle,
+ * throttlex, throttlerest).  Idle time passes only when the host rests
+ * (sim_idle). */
 #ifndef FLASHBENCH_SIM_H
 #define FLASHBENCH_SIM_H
 
@@ -79,6 +87,15 @@ struct sim_params {
 	uint64_t keep;      /* fake=cache: the latest bytes written are kept this long */
 	uint64_t goodend;   /* fake=end: the working region at the end */
 	double bad;         /* fake=bad: share of the card in bad regions */
+	/* cards of today (0 = off) */
+	unsigned unmapped;  /* reads of sectors without data never reach the flash */
+	double data;        /* share of the device that held data before the run */
+	uint64_t slc;       /* pseudo-SLC region: bytes taken fast after a rest */
+	uint64_t slc_rate;  /* its write speed (0: 4 x write_rate) */
+	uint64_t slc_idle;  /* how fast it empties while idle, bytes/s (0: write_rate) */
+	uint64_t throttle;  /* bytes of writes without a rest after which writes slow down */
+	double throttle_x;  /* by this factor (0: 3) */
+	uint64_t t_throttle_rest; /* until the card rests this long (0: 2 s) */
 };
 
 enum { SIM_FAKE_NONE, SIM_FAKE_WRAP, SIM_FAKE_DROP, SIM_FAKE_CACHE, SIM_FAKE_END, SIM_FAKE_BAD, SIM_FAKES };
@@ -115,10 +132,13 @@ uint64_t sim_gc_bytes(const struct sim *s);
  * before the measurements leaves their random draws as they were. */
 void sim_exact(struct sim *s, int on);
 
-/* Let ns of virtual time go by with no request: the card does the work its
- * write cache holds, then closes its open erase blocks (copying what they
- * lack) as far as the time allows. */
+/* The host does nothing for ns: the card's background work goes on (a pSLC
+ * region empties, a throttled card cools down). */
 void sim_idle(struct sim *s, uint64_t ns);
+/* The same, and the card tidies up: its write cache drains, then it closes
+ * its open erase blocks (copying what they lack) as far as the time allows
+ * (the rest after --auto --write's quick capacity check). */
+void sim_rest(struct sim *s, uint64_t ns);
 
 /* The virtual clock: device time spent so far (ns). */
 double sim_clock(const struct sim *s);

@@ -40,7 +40,9 @@ static void value_text(char *buf, size_t len, const struct finding *f)
 		snprintf(buf, len, "not determined");
 		return;
 	}
-	if (f->is_size)
+	if (f->is_size && !f->value)
+		snprintf(v, sizeof(v), "none");
+	else if (f->is_size)
 		format_size(v, sizeof(v), f->value);
 	else
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)f->value);
@@ -98,6 +100,8 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 	for (int i = 0; i < id->info.n; i++)
 		fprintf(f, "    %s: %s\n", id->info.name[i], id->info.value[i]);
 	fputc('\n', f);
+	if (r->verdict != VERDICT_FLASH)
+		fprintf(f, "%s\n\n", r->verdict_text);
 	finding_text(f, &r->page);
 	finding_text(f, &r->erase);
 	card_says(f, id, &r->erase);
@@ -107,6 +111,8 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 	finding_text(f, &r->open_linear);
 	finding_text(f, &r->open_random);
 	finding_text(f, &r->fat);
+	if (wrote)
+		finding_text(f, &r->cache_area);
 	if (r->erase_assumed && wrote) {
 		format_size(a, sizeof(a), r->write_erase);
 		if (r->erase_set_aside) {
@@ -134,9 +140,11 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 		fprintf(f, "    %-12s device time %-9s %6llu reads %6llu writes, %s written\n", auto_phase_name[p], b,
 			(unsigned long long)pc->reads, (unsigned long long)pc->writes, c);
 	}
-	if (r->budget_ns) {
-		format_duration(a, sizeof(a), r->budget_ns);
-		fprintf(f, "budget: %s of device time", a);
+	if (r->bound_ns > 0 || r->budget_ns) {
+		format_duration(a, sizeof(a), r->bound_ns > 0 ? (uint64_t)r->bound_ns : r->budget_ns);
+		format_size(c, sizeof(c), r->bound_bytes);
+		fprintf(f, "bound: %s of device time%s and %s written%s", a, r->bound_given & 1 ? " (--budget)" : "", c,
+			r->bound_given & 2 ? " (--budget)" : "");
 		for (int k = 0; k < 2; k++) {
 			unsigned set = k ? r->skipped : r->cut;
 			const char *sep = k ? "; left out: " : "; cut short: ";
@@ -255,11 +263,28 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_finding(&j, &r->open_linear, 0);
 	json_finding(&j, &r->open_random, 0);
 	json_finding(&j, &r->fat, 0);
+	json_finding(&j, &r->cache_area, 0);
 	json_bool(&j, "alignment_matters", r->alignment_matters);
+	json_end(&j);
+	json_object(&j, "verdict");
+	json_string(&j, "kind", r->verdict == VERDICT_SSD_LIKE ? "ssd-like" :
+		    r->verdict == VERDICT_NO_FLASH_READS ? "no-flash-reads" : "flash");
+	json_string(&j, "text", r->verdict != VERDICT_FLASH ? r->verdict_text : NULL);
 	json_end(&j);
 	report_recommendations_json(&j, &r->rec);
 	json_object(&j, "measurements");
 	json_align_measurements(&j, r);
+	json_object(&j, "data_probe");
+	json_uint(&j, "reads", r->data.probes);
+	json_uint(&j, "without_data", r->data.unmapped);
+	json_number(&j, "without_data_ns", r->data.fast_ns);
+	json_number(&j, "with_data_ns", r->data.slow_ns);
+	if (r->data.hi > r->data.lo) {
+		json_uint(&j, "read_from", r->data.lo);
+		json_uint(&j, "read_to", r->data.hi - 1);
+		json_bool(&j, "written_first", r->data.written);
+	}
+	json_end(&j);
 	json_uint(&j, "boundary_scan_tries", r->scan_tries);
 	json_array(&j, "boundary_scan");
 	for (size_t i = 0; i < r->nscan; i++) {
@@ -332,8 +357,13 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 		json_end(&j);
 	}
 	json_end(&j);
-	if (r->budget_ns) {
-		json_number(&j, "budget_ns", (double)r->budget_ns);
+	if (r->bound_ns > 0) {
+		json_uint(&j, "bound_bytes", r->bound_bytes);
+		json_number(&j, "bound_ns", r->bound_ns);
+	}
+	if (r->bound_ns > 0 || r->budget_ns) {
+		if (r->budget_ns)
+			json_number(&j, "budget_ns", (double)r->budget_ns);
 		for (int k = 0; k < 2; k++) {
 			json_array(&j, k ? "left_out" : "cut_short");
 			for (int p = 0; p < AUTO_PHASES; p++)

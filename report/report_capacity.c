@@ -68,7 +68,10 @@ void report_capacity_text(FILE *f, const struct identity *id, const struct capac
 		r->virtual_clock ? " (the simulated card's clock, putting back included)" : "", b);
 	format_size(a, sizeof(a), r->saved);
 	format_size(b, sizeof(b), r->put_back);
-	fprintf(f, "data: every range written was saved first (%s) and put back (%s), read back equal\n", a, b);
+	fprintf(f, "data: every range written was saved first (%s) and put back (%s), read back equal", a, b);
+	if (r->untouched)
+		fprintf(f, "; %s saved but never written to was left as it was", format_size(a, sizeof(a), r->untouched));
+	fputc('\n', f);
 }
 
 void report_capacity_json(FILE *f, const struct identity *id, const struct capacity_report *r, double wall_ns)
@@ -134,7 +137,8 @@ void report_capacity_json(FILE *f, const struct identity *id, const struct capac
 		JM_END });
 	json_record(&j, "data", (const struct json_member[]){
 		{ "saved", JM_UINT, .uint = r->saved }, { "put_back", JM_UINT, .uint = r->put_back },
-		{ "verified", JM_BOOL, .uint = r->put_back == r->saved }, JM_END });
+		{ "untouched", JM_UINT, .uint = r->untouched },
+		{ "verified", JM_BOOL, .uint = r->put_back + r->untouched == r->saved }, JM_END });
 	json_finish(&j);
 }
 

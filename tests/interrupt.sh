@@ -69,7 +69,7 @@ fi
 # after the first rows
 "$FB" --program "$TMP/long.fbp" --progress --json sim:sd-4m > "$TMP/term.json" 2> "$TMP/term.err" &
 pid=$!
-wait_for "a progress line past the first rows" 120 grep -qE '\(([1-9][0-9]{3,}) of' "$TMP/term.err"
+wait_for "a progress line past the first rows" 120 grep -sqE '\(([1-9][0-9]{3,}) of' "$TMP/term.err"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
@@ -114,15 +114,16 @@ expect_error "a full disk (standard output) is an error" 1 \
 expect_error "a full disk (-o) is an error" 1 '^flashbench: cannot write the results to /dev/full: No space left on device$' \
 	"$FB" -a sim:sd-4m -o /dev/full
 
-# --auto's progress: each part (6 with --write) in order, its share of the
-# plan and the bytes written growing, the time left
+# --auto's progress: each part (7 with --write; the third, an area written
+# and read back, only on cards whose reads found no data) in order, its
+# share of the plan and the bytes written growing, the time left
 "$FB" --auto --write --progress sim:usb-12m > /dev/null 2> "$TMP/auto.err"
-parts=$(sed -n 's/^flashbench: --auto: \(.*\) (part \([0-9]\) of 6), \([0-9]*\)% of the plan, \(.*\) written, \(about [0-9hms]* left\|[0-9hms]* so far\)$/\2 \3 \4/p' "$TMP/auto.err")
+parts=$(sed -n 's/^flashbench: --auto: \(.*\) (part \([0-9]\) of 7), \([0-9]*\)% of the plan, \(.*\) written, \(about [0-9hms]* left\|[0-9hms]* so far\)$/\2 \3 \4/p' "$TMP/auto.err")
 order=$(echo "$parts" | cut -d' ' -f1 | uniq | tr -d '\n')
-if [ "$order" = 123456 ] && [ "$(echo "$parts" | cut -d' ' -f2 | sort -n -c 2>&1)" = "" ] &&
-	grep -q '^flashbench: --auto: open erase blocks, linear (part 4 of 6), ' "$TMP/auto.err" &&
+if [ "$order" = 124567 ] && [ "$(echo "$parts" | cut -d' ' -f2 | sort -n -c 2>&1)" = "" ] &&
+	grep -q '^flashbench: --auto: open erase blocks, linear (part 5 of 7), ' "$TMP/auto.err" &&
 	[ "$(echo "$parts" | tail -1 | cut -d' ' -f3)" != 0B ]; then
-	pass "--auto progress: parts 1-6 in order, share of the plan growing, bytes written, time left"
+	pass "--auto progress: parts 1-7 in order, share of the plan growing, bytes written, time left"
 else
 	fail "--auto progress: parts in order" "order '$order': $(head -4 "$TMP/auto.err" | tr '\n' '|')"
 fi
@@ -148,35 +149,78 @@ else
 	else
 		fail "SIGINT with --preserve on a file: data put back" "exit $rc: $(tail -2 "$TMP/w.err" | tr '\n' ' ')"
 	fi
+	# what goes back is what the run wrote to (in 4 KiB grains, as the
+	# writes of its first rows were scattered): the rest of the 32MiB it
+	# saved is still on the device, and is not rewritten
+	back=$(sed -n 's/^flashbench: --preserve: put back \([0-9]*\) bytes .* and verified them; \([0-9]*\) bytes .* saved but never written to were left as they were$/\1 \2/p' "$TMP/w.err")
+	if [ -n "$back" ] && [ "${back% *}" -lt 33554432 ] && [ $((${back% *} + ${back#* })) = 33554432 ] &&
+		[ $((${back% *} % 4096)) = 0 ]; then
+		pass "SIGINT with --preserve: only what the run wrote to is put back (${back% *} of 33554432 bytes)"
+	else
+		fail "SIGINT with --preserve: only what the run wrote to is put back" "$(grep -- --preserve "$TMP/w.err" | tr '\n' ' ')"
+	fi
+fi
+
+# SIGINT while --preserve saves the range (before any test request): the
+# saving stops at its next piece, nothing was written so nothing is put
+# back (the image is not even rewritten: its mtime stays), the journal
+# goes, and the line says so.  The signal comes once the journal holds its
+# first record.
+truncate -s 2G "$TMP/save.img" 2> /dev/null
+if [ "$(stat -c %s "$TMP/save.img" 2> /dev/null)" != 2147483648 ] || ! "$FB" -a -c 1 "$TMP/save.img" > /dev/null 2> "$TMP/err"; then
+	skip "SIGINT while --preserve saves" "no 2GiB file with direct I/O in $TMP"
+else
+	mtime=$(stat -c %y "$TMP/save.img")
+	"$FB" -O -e 32M -b 64k --open-au-nr=16 --preserve="$TMP/save.j" "$TMP/save.img" > "$TMP/save.out" 2> "$TMP/save.err" &
+	pid=$!
+	saving() { [ "$(stat -c %s "$TMP/save.j" 2> /dev/null || echo 0)" -gt 1048576 ]; }
+	wait_for "a record in the journal" 120 saving
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	said=$(grep '^flashbench: stopped by a signal' "$TMP/save.err")
+	case $said in
+	*"while --preserve saved the range it overwrites ("*" of 512MiB saved), before its first request: no results; nothing was written; nothing needed putting back") how="during the saving" ;;
+	*"after 0 complete rows; the rest were not measured; nothing was written; nothing needed putting back") how="just after the saving" ;;
+	*) how="" ;;
+	esac
+	if [ "$rc" = 130 ] && [ -n "$how" ] && [ "$(stat -c %y "$TMP/save.img")" = "$mtime" ] && [ ! -e "$TMP/save.j" ] &&
+		[ ! -s "$TMP/save.out" ] && ! grep -q 'put back [0-9]' "$TMP/save.err"; then
+		pass "SIGINT while --preserve saves ($how): nothing written, nothing put back, the image untouched, exit 130"
+	else
+		fail "SIGINT while --preserve saves: nothing written, nothing put back" "exit $rc: $(tail -2 "$TMP/save.err" | tr '\n' ' ')"
+	fi
 fi
 
 # --auto --write IMG > out.txt, stopped once its writes began: the read
 # findings are in out.txt, the write findings it had not finished say
-# "interrupted", stderr says what was written where; the same as JSON
+# "interrupted", stderr says what was written where; the same as JSON.
+# With --preserve, so that the write-cache part (tens of ms on a file)
+# lasts long enough to be stopped in: each step saves and syncs first.
 truncate -s 2G "$TMP/big.img" 2> /dev/null
 if [ ! -s "$TMP/big.img" ] && [ "$(stat -c %s "$TMP/big.img" 2> /dev/null)" != 2147483648 ]; then
 	skip "--auto --write stopped after its reads" "cannot make a 2GiB sparse file in $TMP"
 elif ! "$FB" -a -c 1 "$TMP/big.img" > /dev/null 2> "$TMP/err"; then
 	skip "--auto --write stopped after its reads" "no direct I/O in $TMP: $(head -c 100 "$TMP/err")"
 else
-	"$FB" --auto --write --progress "$TMP/big.img" > "$TMP/auto.out" 2> "$TMP/auto.err" &
+	"$FB" --auto --write --progress --preserve="$TMP/big.j" "$TMP/big.img" > "$TMP/auto.out" 2> "$TMP/auto.err" &
 	pid=$!
-	wait_for "the write cache part" 300 grep -q 'part 2 of 6' "$TMP/auto.err"
+	wait_for "the write cache part" 300 grep -q 'part 2 of 7' "$TMP/auto.err"
 	kill -INT "$pid"
 	wait "$pid"
 	rc=$?
 	reads=$(sed -n '/^page size/,/^smallest/p' "$TMP/auto.out")
 	if [ "$rc" = 130 ] && echo "$reads" | grep -q '^erase block size ' && ! echo "$reads" | grep -q interrupted &&
-		[ "$(grep -c '^    interrupted: the run was stopped by a signal \(while measuring it\|before it was measured\)$' "$TMP/auto.out")" = 4 ] &&
+		[ "$(grep -c '^    interrupted: the run was stopped by a signal \(while measuring it\|before it was measured\)$' "$TMP/auto.out")" = 5 ] &&
 		grep -q '^interrupted: stopped by a signal in [a-z_]*; the findings it had not finished say so$' "$TMP/auto.out" &&
-		grep -Eq "^flashbench: stopped by a signal \(SIGINT\) during its [a-z ,]+ part: findings it had not finished say \"interrupted\"; [0-9.]+[KMG]?i?B \([0-9]+ bytes\) written within bytes [0-9]+ to [0-9]+ of $TMP/big.img$" "$TMP/auto.err"; then
+		grep -Eq "^flashbench: stopped by a signal \(SIGINT\) during its [a-z ,]+ part: findings it had not finished say \"interrupted\"; [0-9.]+[KMG]?i?B \([0-9]+ bytes\) written within bytes [0-9]+ to [0-9]+ of $TMP/big.img(; the saved data were put back and verified)?$" "$TMP/auto.err"; then
 		pass "--auto --write > out.txt stopped after its reads: read findings kept, the rest 'interrupted', exit 130"
 	else
 		fail "--auto --write stopped after its reads" "exit $rc: $(tail -1 "$TMP/auto.err"); $(head -12 "$TMP/auto.out" | tr '\n' '|')"
 	fi
-	"$FB" --auto --write --progress --json "$TMP/big.img" > "$TMP/auto.json" 2> "$TMP/auto.err" &
+	"$FB" --auto --write --progress --json --preserve="$TMP/big.j" "$TMP/big.img" > "$TMP/auto.json" 2> "$TMP/auto.err" &
 	pid=$!
-	wait_for "the write cache part" 300 grep -q 'part 2 of 6' "$TMP/auto.err"
+	wait_for "the write cache part" 300 grep -q 'part 2 of 7' "$TMP/auto.err"
 	kill -TERM "$pid"
 	wait "$pid"
 	rc=$?

@@ -5,16 +5,22 @@
 # less); wrong when determined with another value; "not determined" is
 # neither (it counts against the accuracy, never as wrong).  Counts are kept
 # per finding and per confidence level (the calibration table).
+# Every run must also keep to the bounds it announced (bytes written and
+# device time, JSON cost.bound_bytes and cost.bound_ns); ZOO_COST_LOG=FILE
+# appends one line per model: class, device seconds, bytes written, the
+# bounds, the spec.  ZOO_SEED=N (default 0) draws other models and noise:
+# the zoo scripts add it to their generators' seeds.
 # Needs FB and TMP (tests/lib.sh).
 JP=${FB%/flashbench}/tests/jsonpath
 FINDINGS="page erase_block min_write open_linear open_random fat_area"
+ZOO_SEED=${ZOO_SEED:-0}
 declare -A Z_RIGHT Z_TOTAL C_RIGHT C_WRONG
-Z_ND=0 Z_MISSES=""
+Z_ND=0 Z_MISSES="" Z_CLASS=model Z_OVER="" Z_SSD_BAD=""
 zoo_reset() {
 	local k
 	for k in $FINDINGS; do Z_RIGHT[$k]=0; Z_TOTAL[$k]=0; done
 	for k in high medium low none; do C_RIGHT[$k]=0; C_WRONG[$k]=0; done
-	Z_ND=0 Z_MISSES=""
+	Z_ND=0 Z_MISSES="" Z_OVER="" Z_SSD_BAD=""
 }
 
 # to_bytes 12K -> 12288
@@ -31,6 +37,49 @@ fit_page() {
 	while [ $((e % (P * $3))) -ne 0 ]; do P=$((P / 2)); done
 }
 
+# zoo_cost: checks the run in $TMP/z.json against the bounds it announced
+# and logs its cost (ZOO_COST_LOG); sets Z_NS and Z_BYTES
+zoo_cost() {
+	local spec=$1 c
+	mapfile -t c < <("$JP" cost.device_ns cost.bytes_written < "$TMP/z.json" 2> /dev/null)
+	Z_NS=${c[0]%.*} Z_BYTES=${c[1]:-0}
+	mapfile -t c < <("$JP" cost.bound_bytes cost.bound_ns < "$TMP/z.json" 2> /dev/null)
+	local bb=${c[0]:-} bn=${c[1]:-}
+	bn=${bn%.*}
+	if [ -n "$bb" ] && [ "$bb" != null ] && [ "$Z_BYTES" -gt "$bb" ]; then
+		Z_OVER="$Z_OVER$spec: wrote $Z_BYTES bytes, announced $bb"$'\n'
+	fi
+	if [ -n "$bn" ] && [ "$bn" != null ] && [ "${Z_NS:-0}" -gt "$bn" ]; then
+		Z_OVER="$Z_OVER$spec: took $Z_NS ns of device time, announced $bn"$'\n'
+	fi
+	[ -z "${ZOO_COST_LOG:-}" ] || printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$Z_CLASS" \
+		"$(awk -v n="${Z_NS:-0}" 'BEGIN { printf "%.1f", n / 1e9 }')" "$Z_BYTES" "${bb:--}" "${bn:--}" "$spec" \
+		>> "$ZOO_COST_LOG"
+}
+
+# score_ssd SPEC: an SSD-like model (no flash-like penalty anywhere): right
+# when the run says so (JSON verdict.kind "ssd-like") and claims no
+# geometry, in at most 60 s of device time and 128 MiB written (each of
+# its findings counts as right, else as not determined)
+score_ssd() {
+	local spec=$1 out k
+	Z_LAST=""
+	"$FB" -A --write --json "sim:size=${ZOO_SIZE:-8G},$spec" > "$TMP/z.json" 2> "$TMP/z.err" ||
+		Z_LAST=" run failed: $(head -1 "$TMP/z.err")"
+	zoo_cost "$spec"
+	mapfile -t out < <("$JP" verdict.kind findings.page.determined findings.erase_block.determined \
+		< "$TMP/z.json" 2> /dev/null)
+	[ "${out[0]:-}" = ssd-like ] || Z_LAST="$Z_LAST verdict=${out[0]:-none}"
+	[ "${out[1]:-}" != true ] && [ "${out[2]:-}" != true ] || Z_LAST="$Z_LAST geometry claimed"
+	[ "${Z_NS:-0}" -le 60000000000 ] || Z_LAST="$Z_LAST took $((Z_NS / 1000000000))s"
+	[ "$Z_BYTES" -le $((128 << 20)) ] || Z_LAST="$Z_LAST wrote $((Z_BYTES >> 20))MiB"
+	for k in $FINDINGS; do
+		Z_TOTAL[$k]=$((Z_TOTAL[$k] + 1))
+		if [ -z "$Z_LAST" ]; then Z_RIGHT[$k]=$((Z_RIGHT[$k] + 1)); else Z_ND=$((Z_ND + 1)); fi
+	done
+	[ -z "$Z_LAST" ] || { Z_MISSES="$Z_MISSES$spec:$Z_LAST"$'\n'; Z_SSD_BAD="$Z_SSD_BAD$spec:$Z_LAST"$'\n'; }
+}
+
 # score_model SPEC: runs the model; adds to the counts; sets Z_LAST to the
 # misses of this model ("" when every finding is right)
 score_model() {
@@ -45,6 +94,7 @@ score_model() {
 	Z_LAST=""
 	if ! "$FB" -A --write --json "sim:size=${ZOO_SIZE:-8G},$spec" > "$TMP/z.json" 2> "$TMP/z.err"; then
 		Z_LAST=" run failed: $(head -1 "$TMP/z.err")"
+		zoo_cost "$spec"
 		for k in $FINDINGS; do Z_TOTAL[$k]=$((Z_TOTAL[$k] + 1)); done
 		Z_MISSES="$Z_MISSES$spec:$Z_LAST"$'\n'
 		return
@@ -54,6 +104,7 @@ score_model() {
 		paths+=("findings.$k.determined" "findings.$k.value" "findings.$k.confidence" "findings.$k.at_least"
 			"findings.$k.at_most")
 	done
+	zoo_cost "$spec"
 	mapfile -t out < <("$JP" "${paths[@]}" < "$TMP/z.json" 2> /dev/null)
 	local i=0 det val conf atl atm ok
 	for k in $FINDINGS; do
@@ -110,5 +161,10 @@ zoo_verdict() {
 		pass "$1: no finding at high confidence is wrong"
 	else
 		fail "$1: no finding at high confidence is wrong" "$Z_HIGH_WRONG wrong at high"
+	fi
+	if [ -z "$Z_OVER" ]; then
+		pass "$1: no run wrote more or took longer than it announced"
+	else
+		fail "$1: no run wrote more or took longer than it announced" "$(printf '%s' "$Z_OVER" | head -3 | tr '\n' ';')"
 	fi
 }

@@ -1,9 +1,17 @@
 /* tests/unit/auto.c — unit tests of auto/: the analysis of measurements
- * (findings, write caches). */
+ * (findings, write caches), the cost bound, the look for unmapped reads and
+ * a --auto run stopped half way. */
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "auto/analyze.h"
+#include "auto/budget.h"
+#include "auto/characterize.h"
+#include "auto/unmapped.h"
+#include "dev.h"
 #include "tests/unit/unit.h"
 
 static void test_analysis(void)
@@ -122,9 +130,124 @@ static void test_analyze_cache(void)
 	      (unsigned long long)w.bytes);
 }
 
+static void test_budget(void)
+{
+	struct budget b = { .bytes = 100 << 20, .ns = 10e9 };
+
+	check(budget_default_bytes(8ULL << 30, 4 << 20) == 146ULL << 20 &&
+		      budget_default_bytes(64ULL << 30, 4 << 20) == 320ULL << 20 &&
+		      budget_default_bytes(2ULL << 30, 16 << 20) == 277ULL << 20,
+	      "budget: 1% of the medium (at most 256MiB) plus what its erase blocks need, in MiB",
+	      "%llu %llu %llu", (unsigned long long)budget_default_bytes(8ULL << 30, 4 << 20) >> 20,
+	      (unsigned long long)budget_default_bytes(64ULL << 30, 4 << 20) >> 20,
+	      (unsigned long long)budget_default_bytes(2ULL << 30, 16 << 20) >> 20);
+	budget_spent(&b, 60 << 20, 4e9, 0.5e9, 1e6, 30, 1);
+	check(budget_check(&b, 40 << 20, 1e9) == 0 && budget_check(&b, (40 << 20) + 1, 1e9) == 2 &&
+		      budget_check(&b, 0, 5.4e9) == 0 && budget_check(&b, 0, 5.6e9) == 2,
+	      "budget: a step passes only when its bytes and its time plus one slow write fit the bound", "wrong");
+	budget_part(&b, 1, 4, 20 << 20);
+	check(b.part_ns == 4e9 + 6e9 / 4 && b.part_bytes == 80 << 20 && !budget_part_spent(&b),
+	      "budget: a part gets its share of the time left, the bytes left less what later parts need",
+	      "%g %llu", b.part_ns, (unsigned long long)b.part_bytes);
+	budget_spent(&b, 20 << 20, 0, 0, 0, 0, 1);
+	check(budget_part_spent(&b), "budget: a part that wrote its share is spent", "not spent");
+}
+
+static void test_unmapped(void)
+{
+	struct data_probe p[64];
+	struct data_split s;
+
+	/* a used card: reads where data are cost 700us and 160us more across
+	 * a boundary; elsewhere 150us, flat */
+	for (int i = 0; i < 64; i++) {
+		int data = i >= 20 && i < 40;
+		p[i].pos = (uint64_t)i << 24;
+		p[i].level = (data ? 700e3 : 150e3) + (i % 5) * 1e3;
+		p[i].cross = data ? 160e3 + (i % 3) * 1e3 : (i % 3) * 1e3;
+	}
+	unmapped_split(p, 64, &s);
+	check(s.seen && s.nfast == 44 && s.lo == 20ULL << 24 && s.hi == 39ULL << 24 && s.threshold > 160e3 &&
+		      s.threshold < 690e3, "unmapped: fast flat reads are told from reads of data, and where the data are",
+	      "seen %d nfast %u [%llu, %llu] threshold %g", s.seen, s.nfast, (unsigned long long)s.lo,
+	      (unsigned long long)s.hi, s.threshold);
+	for (int i = 0; i < 64; i++) /* a FAT area read twice as fast: still flash */
+		if (p[i].level < 300e3)
+			p[i].cross = 80e3 + (i % 3) * 1e3;
+	unmapped_split(p, 64, &s);
+	check(!s.seen, "unmapped: reads faster but not flat (a FAT area in faster blocks) are flash", "seen");
+	for (int i = 0; i < 64; i++) {
+		p[i].level = 700e3 + (i % 7) * 3e3;
+		p[i].cross = 160e3;
+	}
+	unmapped_split(p, 64, &s);
+	check(!s.seen, "unmapped: reads that cost the same everywhere show nothing", "seen");
+}
+
+/* Scan points whose reads found no data (not a number) are left out: a 4 MiB
+ * erase block still shows when a third of the points in the scan are. */
+static void test_scan_without_data(void)
+{
+	struct scan_level lv[8];
+	struct read_levels rl = { .noise = 2000, .step = 10000, .page_diff = 160000, .unit = 16384 };
+	struct finding f;
+	size_t n = 0;
+
+	for (uint64_t a = 512 << 10; a <= (64ULL << 20) && n < 8; a *= 2, n++) {
+		lv[n].step = a;
+		lv[n].npoints = SCAN_POINTS;
+		for (unsigned j = 1; j <= SCAN_POINTS; j++)
+			lv[n].d[j - 1] = (j * 7 + n) % 3 == 0 ? NAN : (j * a) % (4 << 20) ? 160000 + (j % 3) * 1000 : 460000;
+	}
+	analyze_erase(lv, n, &rl, NULL, 0, 8ULL << 30, &f);
+	check(f.determined && f.value == 4 << 20, "analysis: scan points without data (NaN) are left out",
+	      "determined %d value %llu: %s", f.determined, (unsigned long long)f.value, f.why);
+}
+
+/* A signal stops --auto --write during the cache probe (here: after the
+ * requests of the reads and a few more): the reads' findings stay, the
+ * write findings say the run was interrupted. */
+static volatile sig_atomic_t auto_stop;
+static void stop_after(void *ctx, const struct auto_progress *now)
+{
+	if (now->requests > *(const uint64_t *)ctx)
+		auto_stop = 1;
+}
+
+static void test_auto_stopped(void)
+{
+	struct dev *d = NULL;
+	struct auto_report *r = malloc(sizeof(*r));
+	uint64_t after = 4824 + 20;
+	struct auto_options o = { .write = 1, .stop = &auto_stop, .progress = stop_after, .progress_ctx = &after };
+	struct fb_err e;
+	int rc;
+
+	if (dev_open(&d, "sim:sd-4m", DEV_READWRITE, &e) || !r) {
+		check(0, "auto: open sim:sd-4m", "%s", r ? e.msg : "out of memory");
+		free(r);
+		dev_close(d);
+		return;
+	}
+	rc = characterize(d, &o, r, &e);
+	check(rc == 0 && r->interrupted && r->stopped_in == PHASE_CACHE && r->page.determined && r->erase.determined &&
+		      r->erase.value == 4 << 20 && !r->min_write.determined &&
+		      strstr(r->min_write.why, "interrupted: the run was stopped by a signal before it was measured") &&
+		      strstr(r->cache_area.why, "while measuring it") && strstr(r->fat.why, "interrupted") && r->rec.have &&
+		      r->bound_bytes == 146ULL << 20,
+	      "auto: a run stopped in the write tests keeps the reads' findings, the rest say it was interrupted",
+	      "rc %d interrupted %d in %d page %d erase %llu min_write '%s'", rc, r->interrupted, (int)r->stopped_in,
+	      r->page.determined, (unsigned long long)r->erase.value, r->min_write.why);
+	free(r);
+	dev_close(d);
+}
 
 void unit_auto(void)
 {
 	test_analysis();
 	test_analyze_cache();
+	test_budget();
+	test_unmapped();
+	test_scan_without_data();
+	test_auto_stopped();
 }

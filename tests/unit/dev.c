@@ -1,6 +1,6 @@
 /* tests/unit/dev.c — unit tests of dev/: the flash model (sim.c) reads,
- * writes, noise, spec errors and its misbehaving cards; the medium's
- * identity (medium.c). */
+ * writes, noise, spec errors, its misbehaving cards and the cards of today
+ * (unmapped reads, pSLC, throttling); the medium's identity (medium.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -122,7 +122,8 @@ static void test_sim_noise(void)
 static void test_sim_spec_errors(void)
 {
 	static const char *const bad[] = { "erase=3K,page=8K", "open=0", "random=3,open=2", "bogus=1",
-					   "noise=2", "nosuchpreset", "size=1M,erase=4M", "page=1000" };
+					   "noise=2", "nosuchpreset", "size=1M,erase=4M", "page=1000",
+					   "data=0.3", "unmapped=2", "size=1G,slc=600M", "data=1.5,unmapped=1" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct sim_params p;
 		struct fb_err e = { 0, "" };
@@ -346,6 +347,67 @@ static void test_sim_fakes(void)
 	}
 }
 
+/* The cards of today: unmapped reads, pSLC, throttling (sim.h). */
+static void test_sim_today(void)
+{
+	struct sim_params p;
+	struct sim *s;
+	uint64_t e = 4 << 20, t1, t2, t3, t4;
+
+	if ((s = make_sim("erase=4M,unmapped=1,tread=400us,tunit=100us,tcross=300us,rrate=1G", &p))) {
+		t1 = sim_read(s, 10 * e - 2048, 4096); /* across an erase block, never written */
+		t2 = sim_read(s, 10 * e + 8192, 4096);
+		sim_write(s, 10 * e - 65536, 131072);
+		t3 = sim_read(s, 10 * e - 2048, 4096);
+		sim_discard(s, 10 * e - 65536, 65536);
+		t4 = sim_read(s, 10 * e - 8192, 4096);
+		check(t1 == t2 && t1 == 100000 + (uint64_t)llround(4096 * 1e9 / (1 << 30)) &&
+			      t3 == 400000 + 2 * 100000 + 300000 + (uint64_t)llround(4096 * 1e9 / (1 << 30)) && t4 == t1,
+		      "sim: unmapped reads are flat and fast until written, again after a discard",
+		      "%llu %llu %llu %llu", (unsigned long long)t1, (unsigned long long)t2, (unsigned long long)t3,
+		      (unsigned long long)t4);
+		sim_destroy(s);
+	}
+	if ((s = make_sim("size=8G,unmapped=1,data=0.3,seed=5,tread=400us", &p))) {
+		unsigned held = 0, n = 2048;
+		for (unsigned i = 0; i < n; i++)
+			held += sim_read(s, (uint64_t)i * (p.size / n), 512) > 200000;
+		check(held > n / 5 && held < n * 2 / 5 && sim_read(s, 4096, 512) > 200000,
+		      "sim: data=0.3 puts data in about 30% of the device, the start included", "%u of %u held",
+		      held, n);
+		sim_destroy(s);
+	}
+	if ((s = make_sim("size=2G,open=1,wrate=12M,slc=8M,slcrate=96M,twrite=300us", &p))) {
+		int fast = 0, slow = 0;
+		for (int i = 0; i < 256; i++) { /* 8 MiB in 64 AUs, any order: the region takes them */
+			t1 = sim_write(s, (uint64_t)(i % 64) * e + (uint64_t)(i / 64) * 131072, 32768);
+			fast += t1 < 500000;
+		}
+		for (int i = 0; i < 16; i++)
+			slow += sim_write(s, 100 * e + (uint64_t)i * 32768, 32768) > 2500000;
+		sim_idle(s, 1000000000); /* a second's rest folds 12 MB: the region is empty again */
+		t2 = sim_write(s, 200 * e, 32768);
+		check(fast == 256 && slow == 16 && t2 < 500000 && sim_gc_bytes(s) == 0,
+		      "sim: a pSLC region takes the first writes fast in any order, empties only while idle",
+		      "%d fast, %d slow, after the rest %llu", fast, slow, (unsigned long long)t2);
+		sim_destroy(s);
+	}
+	if ((s = make_sim("throttle=1M,twrite=300us,wrate=20M,open=4", &p))) {
+		t1 = sim_write(s, 10 * e, 65536);
+		for (int i = 1; i < 20; i++)
+			sim_write(s, 10 * e + (uint64_t)i * 65536, 65536);
+		t2 = sim_write(s, 10 * e + 20 * 65536, 65536);
+		sim_idle(s, 500000000);
+		t3 = sim_write(s, 10 * e + 21 * 65536, 65536);
+		sim_idle(s, 2000000000);
+		t4 = sim_write(s, 10 * e + 22 * 65536, 65536);
+		check(t2 == 3 * t1 && t3 == t2 && t4 == t1, "sim: throttle slows writes 3x until a rest of 2 s",
+		      "%llu %llu %llu %llu", (unsigned long long)t1, (unsigned long long)t2, (unsigned long long)t3,
+		      (unsigned long long)t4);
+		sim_destroy(s);
+	}
+}
+
 /* A medium's identity: written and read back, matched by serial or
  * numbers, windows meeting or not; a file is its device and inode. */
 static void test_medium_identity(void)
@@ -397,4 +459,5 @@ void unit_dev(void)
 	test_sim_noise();
 	test_sim_spec_errors();
 	test_sim_misbehaviour();
+	test_sim_today();
 }

@@ -21,7 +21,7 @@ static void test_journal_aliases(void)
 	struct fb_err e = { 0, "" };
 	struct journal *j;
 	struct dev *d;
-	uint64_t restored = 0;
+	struct restore_report restored = { 0 };
 	int rc = -1;
 
 	if (!mkdtemp(dir) || dev_open(&d, spec, DEV_READWRITE, &e)) {
@@ -46,8 +46,9 @@ static void test_journal_aliases(void)
 			rc = dev_preserve_finish(d, &restored, &e) == 1 ? 0 : -1;
 	}
 	dev_copy_out(d, after, 8 << 20, sizeof(after));
-	check(!rc && restored == 16384 && !memcmp(before, after, sizeof(before)), "journal: aliasing flash keeps its original",
-	      "rc %d, %llu bytes put back, data %s (%s)", rc, (unsigned long long)restored,
+	check(!rc && restored.bytes == 16384 && !memcmp(before, after, sizeof(before)),
+	      "journal: aliasing flash keeps its original", "rc %d, %llu bytes put back, data %s (%s)", rc,
+	      (unsigned long long)restored.bytes,
 	      memcmp(before, after, sizeof(before)) ? "differ" : "equal", e.msg);
 	dev_close(d);
 	rmdir(dir);
