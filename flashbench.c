@@ -324,11 +324,12 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
 /* Every file the run writes can be written, and none is the device under
  * test: checked before anything runs. */
 static int journaled(const struct cli *c);
+static int journal_kept(const struct cli *c);
 
 static int check_outputs(const struct cli *c, const char *journal_path, struct fb_err *e)
 {
 	const char *device = c->device ? c->device : "";
-	int j = journaled(c);
+	int j = journal_kept(c);
 
 	return (c->out && output_check("--out", c->out, device, e)) ||
 	       (c->plot && output_check("--plot", c->plot, device, e)) ||
@@ -342,6 +343,13 @@ static int check_outputs(const struct cli *c, const char *journal_path, struct f
 static int journaled(const struct cli *c)
 {
 	return c->preserve || c->mode == RUN_CAPACITY;
+}
+
+/* Does the run make a journal at some point (also --auto --write's
+ * capacity check, which keeps one of its own without --preserve)? */
+static int journal_kept(const struct cli *c)
+{
+	return journaled(c) || (c->mode == RUN_AUTO && c->write);
 }
 
 /* No output lands on a file the run reads (--compare's, --analyze's or
@@ -532,6 +540,14 @@ struct run {
 	const char *stopped_in;    /* --auto: the part it stopped in */
 };
 
+/* May the journal lie on tmpfs/ramfs?  With --preserve-volatile; and a
+ * simulated card's data live in this process: there a journal loses
+ * nothing a crash would not. */
+static int volatile_ok(const struct cli *c, const struct dev *d)
+{
+	return c->preserve_volatile || (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK);
+}
+
 /* Does the run say how much it saves only once it knows what it writes
  * (--auto's areas, --capacity's plan)? */
 static int later_room(const struct cli *c)
@@ -546,9 +562,6 @@ static int preserve_device(struct run *r, struct fb_err *e)
 	const struct cli *c = &r->c;
 	uint64_t bytes = 0, records = 0;
 	struct restore_report none;
-	/* a simulated card's data live in this process: a journal on tmpfs
-	 * loses nothing a crash would not */
-	int volatile_ok = c->preserve_volatile || (dev_caps(r->d) & DEV_CAP_VIRTUAL_CLOCK);
 	struct journal *journal;
 	struct fb_err ignored;
 
@@ -556,7 +569,7 @@ static int preserve_device(struct run *r, struct fb_err *e)
 	 * they announce what they write */
 	if (!later_room(c) && journal_plan(r->prog, r->d, &bytes, &records, e))
 		return -1;
-	if (journal_create(&journal, r->journal_path, r->d, c->device, volatile_ok ? JOURNAL_VOLATILE_OK : 0, e))
+	if (journal_create(&journal, r->journal_path, r->d, c->device, volatile_ok(c, r->d) ? JOURNAL_VOLATILE_OK : 0, e))
 		return -1;
 	journal_watch(journal, &stop_requested); /* Ctrl-C stops the saving too */
 	if ((!later_room(c) && journal_reserve(journal, bytes, records, e)) || dev_preserve(&r->d, journal, e)) {
@@ -608,7 +621,7 @@ static int prepare(struct run *r, struct fb_err *e)
 	 * opening anything */
 	if (cli_writes(c) &&
 	    (journal_check_target(c->device, e) || claim_take(c->device, &r->claim, e) ||
-	     journal_check_absent(r->journal_path, c->device, journaled(c) && !c->journal, e) ||
+	     journal_check_absent(r->journal_path, c->device, journal_kept(c) && !c->journal, e) ||
 	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
 		return -1;
 	if (c->preserve && c->journal)
@@ -625,6 +638,10 @@ static int prepare(struct run *r, struct fb_err *e)
 	}
 	if (c->preserve && c->mode != RUN_CAPACITY && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
+	/* the capacity check's own journal is made after the reads: refused now */
+	if (journal_kept(c) && !journaled(c) &&
+	    journal_check_place(r->journal_path, c->device, volatile_ok(c, r->d) ? JOURNAL_VOLATILE_OK : 0, e))
+		return -1;
 	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(r->d);
 		r->d = NULL;
@@ -940,8 +957,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
 		o.salt = (uint64_t)wall_ns();
-	if (q.own && (journal_create(&j, r->journal_path, d, r->c.device,
-				     r->c.preserve_volatile || (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK) ? JOURNAL_VOLATILE_OK : 0,
+	if (q.own && (journal_create(&j, r->journal_path, d, r->c.device, volatile_ok(&r->c, d) ? JOURNAL_VOLATILE_OK : 0,
 				     e) ||
 		      dev_preserve(&q.d, j, e))) {
 		free(cr);

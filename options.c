@@ -107,7 +107,8 @@ static const struct cli_option options[] = {
 	  .help = "with --restore: accept a device that does not look\nlike the one the journal was written for (warns)" },
 	{ .name = "preserve-volatile", .arg = ARG_FLAG, .field = F(preserve_volatile),
 	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, .section = SEC_KEEP,
-	  .help = "with --preserve: accept a journal (or state directory)\non tmpfs/ramfs, which a power cut loses" },
+	  .help = "with --preserve, --capacity or --auto --write: accept\na journal (or state directory) on tmpfs/ramfs,\n"
+		  "which a power cut loses" },
 	/* the classic tool's geometry: accepted by every test, as it was */
 	{ .name = "blocksize", .letter = 'b', .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(t.blocksize),
 	  .applies = FOR_TESTS, .section = SEC_PARAM, .reach = 5,
@@ -489,8 +490,10 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 			       "--program --write, --capacity)");
 	if ((c->budget_ns || c->budget_bytes) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--budget bounds the write tests: it goes with --auto --write");
-	if (c->preserve_volatile && !c->preserve)
-		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with --preserve");
+	/* --capacity and --auto --write's capacity check keep a journal without --preserve */
+	if (c->preserve_volatile && !c->preserve && c->mode != RUN_CAPACITY && !(c->mode == RUN_AUTO && c->write))
+		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with what keeps a journal: --preserve, --capacity "
+			       "or --auto --write");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
 	if (c->mode == RUN_RESTORE && (!c->journal || !*c->journal))

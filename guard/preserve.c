@@ -425,13 +425,44 @@ static int refuse_volatile(const char *path, const char *dir, struct fb_err *e)
 	return 0;
 }
 
+/* Where the journal goes: its directory (absdir: made absolute), not on the
+ * medium m (NULL: a simulated card's, which has none), and neither it nor
+ * the index on tmpfs/ramfs unless flags has JOURNAL_VOLATILE_OK. */
+static int check_place(const char *path, const struct medium *m, unsigned flags, char absdir[PATH_MAX],
+		       struct fb_err *e)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX], how[600];
+	struct stat st;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
+	if (stat(dir, &st) || !realpath(dir, absdir))
+		return fb_fail(e, EXIT_USAGE, "--preserve: the journal's directory %s: %s", dir, strerror(errno));
+	if (m && lies_on(dir, m, how, sizeof(how)))
+		return fb_fail(e, EXIT_USAGE, "--preserve: the journal %s would be on the device under test%s; "
+			       "put it on another disk (--preserve=/other/disk/file.journal)", path, how);
+	if (m && !(flags & JOURNAL_VOLATILE_OK) && refuse_volatile(path, dir, e))
+		return -1;
+	return 0;
+}
+
+int journal_check_place(const char *path, const char *device, unsigned flags, struct fb_err *e)
+{
+	char absdir[PATH_MAX];
+	struct medium m;
+
+	if (journal_check_absent(path, device, 1, e))
+		return -1;
+	medium_of(device, &m);
+	return check_place(path, m.kind == MEDIUM_NONE ? NULL : &m, flags, absdir, e);
+}
+
 int journal_create(struct journal **out, const char *path, struct dev *d, const char *device, unsigned flags,
 		   struct fb_err *e)
 {
 	unsigned char h[JOURNAL_HEADER];
-	char tmp[PATH_MAX], dir[PATH_MAX], absdir[PATH_MAX], abspath[PATH_MAX * 2], how[600];
+	char tmp[PATH_MAX], absdir[PATH_MAX], abspath[PATH_MAX * 2];
 	struct journal_header jh;
-	struct stat jst;
 	struct medium m;
 	struct journal *j;
 	/* a simulated card (--capacity's): what it holds lives in this process
@@ -443,17 +474,10 @@ int journal_create(struct journal **out, const char *path, struct dev *d, const 
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 	if (journal_check_absent(path, device, 1, e))
 		return -1;
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
-	if (stat(dir, &jst) || !realpath(dir, absdir))
-		return fb_fail(e, EXIT_USAGE, "--preserve: the journal's directory %s: %s", dir, strerror(errno));
 	medium_of(device, &m);
 	if (m.kind == MEDIUM_NONE && !in_process)
 		return fb_fail(e, EXIT_DEVICE, "%s: %s", device, strerror(errno ? errno : ENODEV));
-	if (!in_process && lies_on(dir, &m, how, sizeof(how)))
-		return fb_fail(e, EXIT_USAGE, "--preserve: the journal %s would be on the device under test%s; "
-			       "put it on another disk (--preserve=/other/disk/file.journal)", path, how);
-	if (!(flags & JOURNAL_VOLATILE_OK) && !in_process && refuse_volatile(path, dir, e))
+	if (check_place(path, in_process ? NULL : &m, flags, absdir, e))
 		return -1;
 	memset(&jh, 0, sizeof(jh));
 	jh.dev_size = dev_size(d);
@@ -583,7 +607,8 @@ static int save_range(struct journal *j, uint64_t lo, uint64_t hi, struct fb_err
 
 		if (j->stop && *j->stop) /* a request boundary: nothing is written yet */
 			return fb_fail(e, EXIT_DEVICE, "stopped by a signal while saving the data to %s (%llu bytes "
-				       "saved; the device was not written)", j->path, (unsigned long long)j->bytes);
+				       "saved; %s)", j->path, (unsigned long long)j->bytes, j->touched || j->touched_all ?
+				       "nothing more was written" : "the device was not written");
 		rc = dev_copy_out(j->d, j->buf, lo, n);
 		if (rc)
 			return fb_fail(e, EXIT_DEVICE, "--preserve: cannot read %llu bytes at %llu: %s",

@@ -43,6 +43,14 @@ int journal_holds(const char *path, char *device, size_t len);
 /* Refuse a write test on device when it is itself a journal (saved data). */
 int journal_check_target(const char *device, struct fb_err *e);
 
+/* The checks journal_create makes of where a journal goes, without making
+ * it (a run that creates its journal later, --auto --write's capacity
+ * check, is refused before it reads anything): nothing at path, its
+ * directory there, not on the medium of `device`, not on tmpfs/ramfs
+ * unless flags has JOURNAL_VOLATILE_OK (a simulated card: the directory
+ * only). */
+int journal_check_place(const char *path, const char *device, unsigned flags, struct fb_err *e);
+
 /* Create a new journal for device d (opened for writing) after checking
  * that it does not lie on the medium under test (medium.h: through loops,
  * image files, btrfs devices), and that neither it nor the index lie on

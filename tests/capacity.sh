@@ -102,14 +102,48 @@ expect_error "capacity: refuses to overwrite what is at the journal's path" 2 "n
 	fail "capacity: the file at the journal's path is left as it was" "$(head -c 100 taken.journal)"
 rm -f taken.journal
 
+# A journal on tmpfs is refused before anything is read or written, for
+# --capacity and for --auto --write's capacity check alike (their journal
+# goes to the current directory without --preserve), and
+# --preserve-volatile, which goes with both, accepts it
+if [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ] && shm=$(mktemp -d /dev/shm/fb-cap.XXXXXX); then
+	head -c 67108864 /dev/urandom > card.img
+	before=$(sha256sum < card.img)
+	for t in -C "-A --write"; do
+		# shellcheck disable=SC2086 # the test's words
+		(cd "$shm" && "$FB" $t "$TMP/card.img" > "$TMP/v.out" 2> "$TMP/v.err")
+		rc=$?
+		if [ $rc = 2 ] && [ "$(wc -l < v.err)" = 1 ] && grep -q 'would be on tmpfs.*--preserve-volatile' v.err &&
+			[ ! -s v.out ] && [ -z "$(ls "$shm")" ]; then
+			pass "capacity: $t refuses a journal on tmpfs before it reads or writes"
+		else
+			fail "capacity: $t refuses a journal on tmpfs before it reads or writes" "rc $rc: $(cat v.err)"
+		fi
+		# shellcheck disable=SC2086
+		# (--auto --write overwrites its areas: only --capacity leaves every byte)
+		if (cd "$shm" && "$FB" $t --preserve-volatile --summary "$TMP/card.img" > "$TMP/v.out" 2> "$TMP/v.err") &&
+			{ [ "$t" != -C ] || [ "$(sha256sum < card.img)" = "$before" ]; } && [ -z "$(ls "$shm")" ] &&
+			grep -q 'journal first' v.err; then
+			pass "capacity: $t --preserve-volatile takes the journal there, and leaves none"
+		else
+			fail "capacity: $t --preserve-volatile takes the journal there, and leaves none" "$(tail -2 v.err)"
+		fi
+	done
+	rm -rf "$shm" card.img
+else
+	skip "capacity: a journal on tmpfs" "no writable tmpfs at /dev/shm"
+fi
+
 # Ctrl-C once it has written (the progress line says so): everything is put back
 "$FB" -C --progress sim:size=64G > /dev/null 2> int.err &
 pid=$!
-wait_for "the first write" 60 grep -q 'capacity: .* written' int.err
+wait_for "the first write" 60 grep -qs 'capacity: .* written' int.err
 kill -INT "$pid" 2> /dev/null
 wait "$pid"
 rc=$?
-if [ $rc != 0 ] && grep -q 'stopped by a signal; the saved data were put back and verified' int.err &&
+# (the signal may come while it saves what it writes next: nothing more is written then)
+if [ $rc = 130 ] && grep -q 'stopped by a signal.*; the saved data were put back and verified' int.err &&
+	! grep -q 'the device was not written' int.err &&
 	! ls ./*.journal "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; then
 	pass "capacity: Ctrl-C puts everything back"
 elif [ $rc = 0 ]; then
