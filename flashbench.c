@@ -740,7 +740,7 @@ static int run_auto(struct run *run, struct fb_err *e)
 		return -1;
 	}
 	run->stopped = r->interrupted;
-	run->stopped_in = r->interrupted ? auto_phase_title[r->stopped_in] : NULL;
+	run->stopped_in = r->interrupted ? auto_stop_title(r) : NULL;
 	identify(c, run->d, &id);
 	if (c->summary) {
 		summary_line(run->out, &id, r);
@@ -974,6 +974,9 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 			rc = -1;
 		else if (put < 0)
 			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "; %s", why.msg);
+		else if ((rc || cr->kind != CAP_GENUINE) && restored.bytes) /* stopped, or a fake */
+			fprintf(stderr, "flashbench: the capacity check put back the %llu bytes (%s) it wrote and verified "
+				"them\n", (unsigned long long)restored.bytes, format_size(a, sizeof(a), restored.bytes));
 	}
 	restoring = 0;
 	dev_written_set(d, &was); /* what the check wrote is not --auto's to report */

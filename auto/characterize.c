@@ -1024,8 +1024,11 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 		/* said and reserved: now the first write, the quick capacity check
 		 * (its cost is its own, said by it, outside the bound); on a fake
 		 * card every write past its real size would land elsewhere */
-		if (!rc && o->capacity)
+		if (!rc && o->capacity) {
+			c->writing = 1; /* a stop here: the write findings were not measured */
 			rc = o->capacity(o->capacity_ctx, d, e);
+			r->stopped_in_check = rc && o->stop && *o->stop;
+		}
 		if (!rc) {
 			c->writing = 1;
 			rc = write_tests(c);
