@@ -716,7 +716,7 @@ static void auto_progress(void *ctx, const struct auto_progress *a)
 	struct run *r = ctx;
 	struct progress_now now = { .done = a->requests, .part = auto_phase_title[a->phase], .part_no = a->phase + 1,
 				    .parts = a->phases > 1 ? a->phases : 0, .share = a->share, .writes = r->c.write,
-				    .written = a->bytes_written };
+				    .written = a->bytes_written, .late = a->late };
 
 	progress_update(&r->pr, &now);
 }
