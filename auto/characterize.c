@@ -22,11 +22,12 @@
 /* ------------------------------------------------------------ running */
 
 static const double phase_weight[AUTO_PHASES];
+#define PROGRESS_PART_MAX 0.9         /* a part's share of the plan stops here until it ends */
 
 /* Where the run is (struct auto_progress): the parts before this one are
  * done, and this one has spent a share of its usual device time
  * (phase_weight, in seconds on the sim presets; of its share of the bound
- * when there is one), at most 90%. */
+ * when there is one), at most PROGRESS_PART_MAX (then it is late). */
 static void progress_total(void *ctx, uint64_t done)
 {
 	struct ctx *c = ctx;
@@ -43,7 +44,10 @@ static void progress_total(void *ctx, uint64_t done)
 	if (c->b.part_ns > c->part_start)
 		expect = c->b.part_ns - c->part_start;
 	if (expect > 0)
-		in = fmin(0.9, c->r->cost[c->phase].device_ns / expect);
+		in = fmin(PROGRESS_PART_MAX, c->r->cost[c->phase].device_ns / expect);
+	/* a share that stands still would make the time left grow: say the
+	 * part takes longer than planned instead */
+	now.late = expect > 0 && in >= PROGRESS_PART_MAX;
 	now.share = (before + in * phase_weight[c->phase]) / all;
 	dev_written(c->d, &t);
 	now.bytes_written = t.bytes;
@@ -1021,6 +1025,14 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 		rc = write_plan_start(c, &plan);
 		if (!rc && o->before_writes && o->before_writes(o->ctx, &plan))
 			rc = fb_fail(e, EXIT_DEVICE, "write tests cancelled");
+		/* said and reserved: now the first write, the quick capacity check
+		 * (its cost is its own, said by it, outside the bound); on a fake
+		 * card every write past its real size would land elsewhere */
+		if (!rc && o->capacity) {
+			c->writing = 1; /* a stop here: the write findings were not measured */
+			rc = o->capacity(o->capacity_ctx, d, e);
+			r->stopped_in_check = rc && o->stop && *o->stop;
+		}
 		if (!rc) {
 			c->writing = 1;
 			rc = write_tests(c);

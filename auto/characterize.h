@@ -42,6 +42,12 @@ struct auto_options {
 	 * non-zero cancels the write tests */
 	int (*before_writes)(void *ctx, const struct write_plan *plan);
 	void *ctx;
+	/* called right after before_writes, before the first write: a quick
+	 * capacity check (i23), which says and reserves what it writes itself
+	 * and whose device time lies outside the bound;
+	 * non-zero (e filled) stops the write tests on a fake card */
+	int (*capacity)(void *ctx, struct dev *d, struct fb_err *e);
+	void *capacity_ctx;
 	/* told after each request where the run is (may be NULL) */
 	void (*progress)(void *ctx, const struct auto_progress *now);
 	void *progress_ctx;
@@ -59,6 +65,7 @@ struct auto_progress {
 	uint64_t bytes_written;              /* so far, in all */
 	uint64_t bound_bytes;                /* what the run announced (0: read-only, or not yet) */
 	double bound_ns;
+	int late;                            /* the part has run past its usual time: its share stands still */
 };
 
 /* Run the plan.  0 with r filled; also 0 when o->stop stopped it (then

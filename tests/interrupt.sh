@@ -139,7 +139,7 @@ expect_error "a full disk (-o) is an error" 1 '^flashbench: cannot write the res
 # and read back, only on cards whose reads found no data) in order, its
 # share of the plan and the bytes written growing, the time left
 "$FB" --auto --write --progress sim:usb-12m > /dev/null 2> "$TMP/auto.err"
-parts=$(sed -n 's/^flashbench: --auto: \(.*\) (part \([0-9]\) of 7), \([0-9]*\)% of the plan, \(.*\) written, \(about [0-9hms]* left\|[0-9hms]* so far\)$/\2 \3 \4/p' "$TMP/auto.err")
+parts=$(sed -n 's/^flashbench: --auto: \(.*\) (part \([0-9]\) of 7), \([0-9]*\)% of the plan, \(.*\) written, \(about [0-9hms]* left\|[0-9hms]* so far\|longer than planned, [0-9hms]* so far\)$/\2 \3 \4/p' "$TMP/auto.err")
 order=$(echo "$parts" | cut -d' ' -f1 | uniq | tr -d '\n')
 if [ "$order" = 124567 ] && [ "$(echo "$parts" | cut -d' ' -f2 | sort -n -c 2>&1)" = "" ] &&
 	grep -q '^flashbench: --auto: open erase blocks, linear (part 5 of 7), ' "$TMP/auto.err" &&
