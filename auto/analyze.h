@@ -83,6 +83,13 @@ struct chunk_time {
 	double spread;    /* middle half of the writes: third to sixth of eight (ns) */
 };
 void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f);
+/* The model of a write of s bytes when the minimum write is m: a fixed
+ * cost plus the transfer of max(s, m) bytes, fit a + b*max(s, m) by
+ * weighted least squares (weights w); returns chi^2. */
+double hockey_fit(const struct chunk_time *t, const double *w, size_t n, uint64_t m, double *a, double *b);
+/* The sigma of a size's median time (from its spread, never below a
+ * floor of its time). */
+double chunk_sigma(const struct chunk_time *t);
 /* The same size timed twice, before and after a sweep of writes: did the
  * card change pace in between (beyond MINW_DRIFT and the writes' spread)? */
 int write_drift(const struct chunk_time *before, const struct chunk_time *after);

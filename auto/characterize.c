@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto/crosscheck.h"
 #include "auto/unmapped.h"
 #include "dev.h"
 #include "prog/programs.h"
@@ -368,6 +369,29 @@ static int boundary_scan(struct ctx *c, const struct read_place *pl, uint64_t bs
  * boundary scan (a second look with four times the tries when reads cross
  * pages at a cost but no erase boundary shows clearly).  1: the time share
  * was spent (the second looks were left out, the findings say so). */
+/* A read unit costs extra at each of its multiples: when the scan shows
+ * most of them free, the step was a larger boundary (an erase block that is
+ * not a power of two) seen through power-of-two alignments.  The page is
+ * then not determined and the scan, which started at twice it, is read
+ * again from the smallest step. */
+static int page_lattice(struct ctx *c, const struct read_place *pl, uint64_t *from, double nodata)
+{
+	struct auto_report *r = c->r;
+	char a[32];
+
+	if (!page_not_every_multiple(&r->page, &r->levels, r->scan, r->nscan))
+		return 0;
+	finding_not(&r->page, "the %s step is not at every multiple of %s (most the boundary scan read cost "
+		    "nothing): a larger boundary seen through power-of-two alignments, not a read unit",
+		    format_size(a, sizeof(a), r->page.value), a);
+	r->levels.unit = 0;
+	*from = 32 << 10;
+	if (boundary_scan(c, pl, r->bs, 4, *from, nodata))
+		return -1;
+	analyze_erase(r->scan, r->nscan, &r->levels, r->rows, r->nrows, dev_size(c->d), &r->erase);
+	return 0;
+}
+
 static int read_geometry(struct ctx *c, const struct read_place *pl, double nodata)
 {
 	struct auto_report *r = c->r;
@@ -395,6 +419,8 @@ static int read_geometry(struct ctx *c, const struct read_place *pl, double noda
 	if ((rc = boundary_scan(c, pl, r->bs, 4, from, nodata)))
 		return rc;
 	analyze_erase(r->scan, r->nscan, &r->levels, r->rows, r->nrows, dev_size(c->d), &r->erase);
+	if ((rc = page_lattice(c, pl, &from, nodata)))
+		return rc;
 	/* reads cross pages at a cost but no erase boundary showed: the
 	 * probes may be too noisy; look once more, with four times the tries */
 	if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW) && out_of_time(c)) {
@@ -760,6 +786,7 @@ static void part_done(struct ctx *c, enum auto_phase p)
 		return;
 	if (p == PHASE_MIN_WRITE)
 		min_write_plausible(f, &r->page);
+	part_checks(r, p);
 	cache_caveat(r, f);
 	if (p != PHASE_MIN_WRITE) { /* counted in erase blocks: no surer than the erase block size (low when
 				     * the write tests used a stand-in size) */

@@ -133,6 +133,19 @@ small_ok "auto --write on a 400MiB usb-12m: 3 open, as on the full card" "usb-12
 small_ok "auto --write on a 128MiB card with 8 open: random 4; linear, which a cache could fake, not determined" \
 	"sd-4m,open=8,random=4,size=128M" '^open erase blocks, linear +not determined' '^open erase blocks, random order +4 ' \
 	'a write cache or fast area larger than that would make every write look like this'
+# Findings never surer than their data (hostile h20: G1, G2, G11, G13).
+small_ok "auto --write: a minimum write resting on mixed writes (24KiB slower than 16KiB) is not high" \
+	"erase=6M,open=8,size=256M,minwrite=16K" '^smallest efficient write +[0-9]+KiB +(medium|low)' \
+	'writes disagree among themselves'
+small_ok "auto --write: open counts judged against a paused baseline (50x the sweep) are not high" \
+	"erase=1M,open=8,pause=0.05,pausetime=100ms,seed=28,size=8G" '^open erase blocks, linear +.* (medium|low)' \
+	'the baseline itself was slowed'
+small_ok "auto --write: random-order writes costing 5ms more are no garbage collection at high" \
+	"erase=4M,open=4,random=4,trandom=5ms,size=96M" '^open erase blocks, random order +.* (low|medium)' \
+	'far less than copying an erase block'
+small_ok "auto --write with 4096-byte sectors: a 3MiB erase lattice is not read as a 1MiB page" \
+	"sector=4096,page=4K,planes=1,erase=3M" '^page size \(read unit\) +not determined' \
+	'not at every multiple of 1MiB' '^erase block size +(not determined|3MiB)'
 "$FB" -A --write sim:usb-12m,size=200M > /dev/null 2> "$TMP/small.err"
 rc=$?
 [ $rc = 2 ] && grep -q 'too small for --auto --write with 12582912-byte erase blocks (it needs 8 erase blocks' \
