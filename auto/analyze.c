@@ -1106,7 +1106,7 @@ void erase_write_check(struct finding *erase, double gc_ns, double rate)
 
 /* Which kinds of write are clearly faster in probe i than in its reference
  * (a bit mask); *most gets the largest ratio reference/probe. */
-static unsigned fat_faster(const struct fat_probe *p, double *most)
+unsigned fat_faster(const struct fat_probe *p, double *most)
 {
 	unsigned mask = 0;
 

@@ -141,6 +141,9 @@ struct fat_probe {
 	double ns[FAT_KINDS], ref[FAT_KINDS];
 };
 void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct finding *f);
+/* Which kinds of write are clearly faster in a probe than in its reference
+ * (a bit mask of 1 << FAT_*); *most gets the largest ratio. */
+unsigned fat_faster(const struct fat_probe *p, double *most);
 /* The FAT area's rule, shared with --analyze of classic find-fat tables
  * (reanalyze.c; the numbers are in analyze.c's thresholds block).  High
  * confidence needs an area that ends sharply: weakest, the smallest ratio

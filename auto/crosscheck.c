@@ -136,6 +136,31 @@ int page_not_every_multiple(const struct finding *page, const struct read_levels
 	return 2 * costly < lv[0].npoints;
 }
 
+void fat_end_seen(const struct fat_probe *p, size_t n, struct finding *f)
+{
+	unsigned kinds = 0;
+	size_t k = f->value;
+	double most;
+	struct fat_probe mid = { .ns = { 0 } };
+	char a[32], b[32];
+
+	if (!f->determined || f->at_least || !k || k >= n)
+		return;
+	for (size_t i = 0; i < k; i++)
+		kinds |= fat_faster(&p[i], &most);
+	if (kinds != 1u << FAT_RANDOM)
+		return;
+	/* does the middle pay for random order at the block where the area ends? */
+	mid.ns[FAT_RANDOM] = p[k].ref[FAT_LINEAR];
+	mid.ref[FAT_RANDOM] = p[k].ref[FAT_RANDOM];
+	if (fat_faster(&mid, &most) & 1u << FAT_RANDOM)
+		return;
+	f->at_least = 1;
+	finding_cap(f, CONF_MEDIUM, "at least: past erase block %zu the middle's random-order writes cost no more "
+		    "than its linear ones (%s and %s), so the probe could not tell a FAT block there", k - 1,
+		    format_time(a, sizeof(a), p[k].ref[FAT_RANDOM]), format_time(b, sizeof(b), p[k].ref[FAT_LINEAR]));
+}
+
 /* What a trial-sized write took in the size sweep (0: not swept). */
 static double sweep_pace(const struct auto_report *r)
 {
@@ -181,6 +206,9 @@ void part_checks(struct auto_report *r, enum auto_phase p)
 			derived_from(f, &r->open_linear);
 		/* the erase block may have lost confidence to the linear search */
 		derived_from(&r->min_write, &r->erase);
+		break;
+	case PHASE_FAT:
+		fat_end_seen(r->fat_probe, r->nfat, &r->fat);
 		break;
 	case PHASE_MIN_WRITE:
 		min_write_order(r->chunks, r->nchunks, &r->min_write);

@@ -42,6 +42,13 @@ void open_collapse_is_gc(struct finding *f, const struct open_trial *t, size_t n
 int page_not_every_multiple(const struct finding *page, const struct read_levels *rl, const struct scan_level *lv,
 			    size_t n);
 
+/* A FAT area found by random-order writes alone ends where the probe's
+ * erase block writes like the middle; when the middle's random-order
+ * writes there cost no more than its linear ones, the probe cannot see a
+ * FAT block there: the count is only a lower bound (at least), medium at
+ * most. */
+void fat_end_seen(const struct fat_probe *p, size_t n, struct finding *f);
+
 /* The rules above for the findings of part p, once its test is done (and
  * the findings they derive from): min write, open counts. */
 void part_checks(struct auto_report *r, enum auto_phase p);

@@ -146,6 +146,9 @@ small_ok "auto --write: random-order writes costing 5ms more are no garbage coll
 small_ok "auto --write with 4096-byte sectors: a 3MiB erase lattice is not read as a 1MiB page" \
 	"sector=4096,page=4K,planes=1,erase=3M" '^page size \(read unit\) +not determined' \
 	'not at every multiple of 1MiB' '^erase block size +(not determined|3MiB)'
+small_ok "auto --write: a random-mode FAT area whose end the probe cannot see is 'at least', not high" \
+	"erase=1M,page=16K,planes=4,size=192M,minwrite=2K,open=4,random=2,sector=4096,fat=6,fatmode=random,trandom=0" \
+	'^FAT-optimised erase blocks at the start +at least 1 +medium'
 "$FB" -A --write sim:usb-12m,size=200M > /dev/null 2> "$TMP/small.err"
 rc=$?
 [ $rc = 2 ] && grep -q 'too small for --auto --write with 12582912-byte erase blocks (it needs 8 erase blocks' \
