@@ -725,6 +725,10 @@ static int write_plan_start(struct ctx *c, struct write_plan *plan)
 	plan->bytes_given = c->o->budget_bytes != 0;
 	plan->ns_given = c->o->budget_ns != 0;
 	plan->spent_ns = r->device_ns;
+	/* the reads already took longer than --budget allows: the bound is
+	 * what they took (no write test fits), never a promise already broken */
+	if (plan->ns < plan->spent_ns)
+		plan->ns = ceil(plan->spent_ns);
 	c->b.bytes = plan->bytes;
 	c->b.ns = plan->ns;
 	r->bound_bytes = plan->bytes;

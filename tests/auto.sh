@@ -111,6 +111,16 @@ ns=$("$JP" cost.device_ns < "$TMP/b25.json")
 	pass "auto --budget in JSON: cost.budget_ns, bound_ns, bound_bytes, cut_short, left_out" ||
 	fail "auto --budget in JSON: cost.budget_ns, bound_ns, bound_bytes, cut_short, left_out" "got '$json_budget' $ns"
 
+# A --budget time the reads alone pass: announced as such, nothing written,
+# and the bound in JSON is what the run took (hostile h20 G5).
+"$FB" -A --write --budget=1ms --json sim:sd-4m > "$TMP/b1ms.json" 2> "$TMP/b1ms.err"
+ns=$("$JP" cost.device_ns < "$TMP/b1ms.json") bound=$("$JP" cost.bound_ns < "$TMP/b1ms.json")
+grep -qE '^flashbench: it writes nothing: the reads took [0-9.]+s of device time already, all that --budget allows' \
+	"$TMP/b1ms.err" && [ "$("$JP" cost.bytes_written < "$TMP/b1ms.json")" = 0 ] && [ "${ns%.*}" -le "${bound:-0}" ] &&
+	pass "auto --budget=1ms: the reads passed it: says so, writes nothing, bound_ns covers the run" ||
+	fail "auto --budget=1ms: the reads passed it: says so, writes nothing, bound_ns covers the run" \
+	"device $ns bound $bound $(cat "$TMP/b1ms.err")"
+
 # A small device: the open-AU search is bounded by the room past the middle
 # (twice the largest count tried, and four more) and says "at least N" when
 # it reaches that bound; the write tests never refuse while two fit.
