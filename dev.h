@@ -20,6 +20,7 @@
 struct dev;
 struct json_member;
 struct journal;
+struct restore_report;
 struct vm_op;
 
 enum dev_mode {
@@ -99,12 +100,13 @@ int dev_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len);
 
 /* --preserve: wrap *d (which must store data) in the preserve layer; the
  * layer owns j from then on.  dev_journal gives the layer's journal (NULL for
- * any other device); dev_preserve_finish puts every saved range back,
+ * any other device); dev_preserve_finish puts back every saved range the
+ * run wrote to (r: the bytes put back, and those saved but never written),
  * verifies it and removes the journal (1), or does nothing (0) when d is no
  * preserve layer; -1 with e filled keeps the journal for --restore.  Closing
  * an unfinished layer keeps the journal on disk. */
 int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e);
 struct journal *dev_journal(const struct dev *d);
-int dev_preserve_finish(struct dev *d, uint64_t *restored, struct fb_err *e);
+int dev_preserve_finish(struct dev *d, struct restore_report *r, struct fb_err *e);
 
 #endif

@@ -148,13 +148,20 @@ static void announce(const struct cli *c, const struct vm_plan *p)
 #define STOP_OUTPUT (-1)
 static volatile sig_atomic_t stop_requested, restoring;
 
+/* The first signal is the one that stopped the run (a script passing on
+ * the Ctrl-C its terminal also sent, or a SIGTERM during the put-back, is
+ * not a new cause); a stop for the output gives way to a signal. */
 static void on_signal(int sig)
 {
 	static const char msg[] = "flashbench: putting the saved data back; this is not interrupted, please wait\n";
+	static volatile sig_atomic_t told;
 
-	stop_requested = sig;
-	if (restoring)
+	if (stop_requested <= 0)
+		stop_requested = sig;
+	if (restoring && !told) {
+		told = 1;
 		(void)!write(2, msg, sizeof(msg) - 1);
+	}
 }
 
 /* Ctrl-C and friends stop a test at the next request, cleanly. */
@@ -372,24 +379,6 @@ static int do_restore(const struct cli *c)
 	return 0;
 }
 
-/* Put the saved ranges back; a second signal does not interrupt this. */
-static int finish_journal(struct dev *d, struct fb_err *e)
-{
-	uint64_t bytes = 0;
-	char sz[32];
-	int rc;
-
-	if (!dev_journal(d))
-		return 0;
-	restoring = 1;
-	rc = dev_preserve_finish(d, &bytes, e) < 0 ? -1 : 0;
-	if (!rc && bytes) {
-		format_size(sz, sizeof(sz), bytes);
-		fprintf(stderr, "flashbench: --preserve: put back %llu bytes (%s) and verified them\n",
-			(unsigned long long)bytes, sz);
-	}
-	return rc;
-}
 
 /* The results in place: the -o file renamed over its target, or standard
  * output flushed. */
@@ -504,6 +493,10 @@ static int run_analyze(const struct cli *c)
 
 /* Everything a run holds, released in one place. */
 struct run {
+	int saving_stopped;        /* a signal came while --preserve saved: no request was made */
+	uint64_t saved;            /* then: the bytes it had saved */
+	int journal_done;          /* the journal was finished: put_back bytes went back, */
+	uint64_t put_back, untouched; /* untouched ones were saved but never written to */
 	struct cli c;
 	struct claim *claim;            /* a write run's hold on its medium */
 	struct dev *d;
@@ -526,7 +519,8 @@ struct run {
 static int preserve_device(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
-	uint64_t bytes = 0, records = 0, none;
+	uint64_t bytes = 0, records = 0;
+	struct restore_report none;
 	struct journal *journal;
 	struct fb_err ignored;
 
@@ -536,6 +530,7 @@ static int preserve_device(struct run *r, struct fb_err *e)
 	if (journal_create(&journal, r->journal_path, r->d, c->device, c->preserve_volatile ? JOURNAL_VOLATILE_OK : 0,
 			   e))
 		return -1;
+	journal_watch(journal, &stop_requested); /* Ctrl-C stops the saving too */
 	if ((c->mode != RUN_AUTO && journal_reserve(journal, bytes, records, e)) || dev_preserve(&r->d, journal, e)) {
 		journal_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
 		return -1;
@@ -642,7 +637,7 @@ static void auto_progress(void *ctx, const struct auto_progress *a)
 	struct run *r = ctx;
 	struct progress_now now = { .done = a->requests, .part = auto_phase_title[a->phase], .part_no = a->phase + 1,
 				    .parts = a->phases > 1 ? a->phases : 0, .share = a->share, .writes = r->c.write,
-				    .written = a->bytes_written };
+				    .written = a->bytes_written, .late = a->late };
 
 	progress_update(&r->pr, &now);
 }
@@ -710,19 +705,28 @@ static int run_test(struct run *r, struct fb_err *e)
 		announce(c, &r->plan);
 	if (dev_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
 		char sz[32];
-		if (dev_will_write(r->d, r->prog, e))
-			return -1;
-		format_size(sz, sizeof(sz), journal_saved(dev_journal(r->d)));
-		fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s\n",
-			(unsigned long long)journal_saved(dev_journal(r->d)), sz, r->journal_path);
+		if (dev_will_write(r->d, r->prog, e)) {
+			if (!stop_requested)
+				return -1;
+			r->saving_stopped = 1; /* at a piece's end: no test request was made */
+			r->saved = journal_saved(dev_journal(r->d));
+		} else {
+			format_size(sz, sizeof(sz), journal_saved(dev_journal(r->d)));
+			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s\n",
+				(unsigned long long)journal_saved(dev_journal(r->d)), sz, r->journal_path);
+		}
 	}
 	r->p = (struct print_ctx){ .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
-	if (progress_start(&r->pr, c->mode == RUN_PROGRAM ? "program" : c->kind->name, c->progress)) {
-		how.progress = test_progress;
-		how.progress_ctx = r;
+	if (r->saving_stopped) {
+		rc = -1;
+	} else {
+		if (progress_start(&r->pr, c->mode == RUN_PROGRAM ? "program" : c->kind->name, c->progress)) {
+			how.progress = test_progress;
+			how.progress_ctx = r;
+		}
+		rc = vm_run(r->prog, r->d, &how, &r->res, e);
+		progress_end(&r->pr);
 	}
-	rc = vm_run(r->prog, r->d, &how, &r->res, e);
-	progress_end(&r->pr);
 	if (r->out_error)
 		return out_failed(r, e);
 	if (rc && !stop_requested)
@@ -751,11 +755,52 @@ static int run_test(struct run *r, struct fb_err *e)
 	return c->plot && (!r->stopped || r->rows) ? write_plot(c, r->res, NULL, e) : 0;
 }
 
+/* Put back the saved ranges the run wrote to (the others the device
+ * still holds); a second signal does not interrupt this. */
+static int finish_journal(struct run *r, struct fb_err *e)
+{
+	struct restore_report put;
+	char sz[32], left[96] = "";
+	int rc;
+
+	if (!dev_journal(r->d))
+		return 0;
+	restoring = 1;
+	rc = dev_preserve_finish(r->d, &put, e) < 0 ? -1 : 0;
+	r->journal_done = 1;
+	r->put_back = put.bytes;
+	r->untouched = put.untouched;
+	if (rc || (!put.bytes && !put.untouched)) /* nothing was saved */
+		return rc;
+	if (put.untouched) {
+		format_size(sz, sizeof(sz), put.untouched);
+		snprintf(left, sizeof(left), "; %llu bytes (%s) saved but never written to were left as they were",
+			 (unsigned long long)put.untouched, sz);
+	}
+	format_size(sz, sizeof(sz), put.bytes);
+	if (put.bytes)
+		fprintf(stderr, "flashbench: --preserve: put back %llu bytes (%s) and verified them%s\n",
+			(unsigned long long)put.bytes, sz, left);
+	else
+		fprintf(stderr, "flashbench: --preserve: the run wrote to none of the %llu bytes (%s) it saved: nothing "
+			"was put back; the journal is removed\n", (unsigned long long)put.untouched,
+			(format_size(sz, sizeof(sz), put.untouched), sz));
+	return 0;
+}
+
+/* What the end of the journal did, for the stop line: "" without one. */
+static const char *put_back_note(const struct run *r)
+{
+	if (!r->journal_done || (!r->put_back && !r->untouched))
+		return "";
+	return r->put_back ? "; the saved data were put back and verified" : "; nothing needed putting back";
+}
+
 /* Put the data back, then the results in place (after a stop, only when
  * something complete was written: else -o is left as it was). */
 static int finish(struct run *r, struct fb_err *e)
 {
-	if (finish_journal(r->d, e))
+	if (finish_journal(r, e))
 		return -1;
 	if (r->stopped && r->of.f && !r->rows && r->c.mode != RUN_AUTO) {
 		outfile_abort(&r->of);
@@ -798,12 +843,17 @@ static void written_note(const struct run *r, char *buf, size_t len)
 
 /* The run was stopped by a signal and what it finished is written: say
  * what is complete and what was written, and end as the signal would. */
-static int stopped(struct run *r, int put_back)
+static int stopped(struct run *r)
 {
 	int sig = stop_requested;
-	char what[160], wrote[256];
+	char what[192], wrote[256], saved[32], range[32];
 
-	if (r->stopped_in)
+	if (r->saving_stopped)
+		snprintf(what, sizeof(what), "while --preserve saved the range it overwrites (%s of %s saved), before "
+			 "its first request: no results%s", (format_size(saved, sizeof(saved), r->saved), saved),
+			 (format_size(range, sizeof(range), r->plan.write_hi - r->plan.write_lo), range),
+			 r->c.json ? " (JSON: \"interrupted\": true)" : "");
+	else if (r->stopped_in)
 		snprintf(what, sizeof(what), "during its %s part: findings it had not finished say \"interrupted\"",
 			 r->stopped_in);
 	else if (r->c.kind && r->c.kind->row)
@@ -816,7 +866,7 @@ static int stopped(struct run *r, int put_back)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), "; --out=%s was left as it was", r->c.out);
 	written_note(r, wrote, sizeof(wrote));
 	fprintf(stderr, "flashbench: stopped by a signal (%s) %s; %s%s\n", signal_name(sig), what, wrote,
-		put_back ? "; the saved data were put back and verified" : "");
+		put_back_note(r));
 	release(r);
 	return end_by_signal(sig);
 }
@@ -828,12 +878,10 @@ static int fail(struct run *r, struct fb_err *e)
 
 	if (r->d && dev_journal(r->d)) {
 		struct fb_err why = *e;
-		int saved = journal_saved(dev_journal(r->d)) > 0;
-		if (finish_journal(r->d, &why))
+		if (finish_journal(r, &why))
 			fprintf(stderr, "flashbench: %s\n", why.msg);
-		else if (saved && !quiet)
-			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg),
-				 "; the saved data were put back and verified");
+		else if (!quiet)
+			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "%s", put_back_note(r));
 	}
 	if (quiet) { /* the reader went away (| head): it wanted no more */
 		release(r);
@@ -876,11 +924,10 @@ int main(int argc, char **argv)
 	r.out = stdout;
 	if (prepare(&r, &e) || (r.c.mode == RUN_AUTO ? run_auto(&r, &e) : run_test(&r, &e)))
 		return fail(&r, &e);
-	rc = r.d && dev_journal(r.d) != NULL;
 	if (finish(&r, &e))
 		return fail(&r, &e);
 	if (r.stopped || stop_requested > 0)
-		return stopped(&r, rc);
+		return stopped(&r);
 	release(&r);
 	return 0;
 }

@@ -55,6 +55,8 @@
  * the jitter of two medians) is not the flash's timing */
 #define MINW_FASTER_SMALL 1.1
 #define MINW_HIGH 25.0
+/* two write times within this factor are "about as long" in the evidence */
+#define MINW_SAME 1.25
 #define MINW_MEDIUM 9.0
 /* the same size timed after the sweep: a card that went this much slower
  * or faster (and by more than MINW_DRIFT_SIGMAS of the two medians'
@@ -73,6 +75,15 @@
 /* the lower third of the multiples must lie this many standard errors
  * (of a difference of medians) above the other positions */
 #define ERASE_Z 4.0
+/* the odd multiples are what tells e from 2e: the lower third of them must
+ * cost at least this share of what the even multiples cost above the other
+ * positions (interleaved chips make every other boundary cost as little as
+ * half; a divisor of the erase block has odd multiples that cost nothing,
+ * and noise may lift them a little above the others, never this far) */
+#define ERASE_ODD_SHARE 0.25
+/* open erase blocks: high needs the collapse at the first count too many
+ * to be less likely than this under the pauses the healthy trials showed */
+#define OPEN_PAUSE_ODDS 1e-5
 /* a coarser lattice among the others counts from this many standard errors */
 #define ERASE_Z_COARSER 3.0
 /* a step must exceed this many spreads of the single probes */
@@ -496,9 +507,15 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 		      struct fit *f)
 {
 	double *vm = w, *vn = w + n, *tmp = w + 2 * n, theta, sigma;
-	unsigned nm = 0, nn = 0, nodd = 0;
+	unsigned nm = 0, nn = 0, nodd = 0, neven = 0;
+	double even = 0;
 
 	memset(f, 0, sizeof(*f));
+	for (size_t i = 0; i < n; i++)
+		if (sp[i].pos % e == 0 && sp[i].pos / e % 2 == 0)
+			vn[neven++] = sp[i].d;
+	if (neven)
+		even = median(vn, neven);
 	for (size_t i = 0; i < n; i++)
 		if (sp[i].pos % e == 0 && sp[i].pos / e % 2)
 			tmp[nodd++] = sp[i].d;
@@ -530,7 +547,7 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 	}
 	for (unsigned i = 0; i < nn; i++)
 		f->falses += vn[i] > theta;
-	f->holds = f->gap > te && f->z >= ERASE_Z;
+	f->holds = f->gap > te && f->z >= ERASE_Z && (!neven || f->gap >= ERASE_ODD_SHARE * (even - f->base));
 	for (uint64_t q = 2; q <= 3 && f->holds; q++) {
 		uint64_t d = e / q;
 		unsigned nd = 0, nr = 0;
@@ -891,7 +908,7 @@ double hockey_fit(const struct chunk_time *t, const double *w, size_t n, uint64_
 
 void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 {
-	double w[64], chi[64], a, b, best_chi = 1e300, worst_alt = 1e300, scale;
+	double w[64], chi[64], a, b, best_chi = 1e300, worst_alt = 1e300, scale, typical;
 	size_t k, best = 0, alt = 0;
 	char s1[32], s2[32], s3[32], s4[32], s5[32], s6[32], r1[32], r2[32];
 
@@ -905,8 +922,17 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 	 * whose model explains all sizes best wins, and it must explain them
 	 * clearly better than every other candidate, measured against the
 	 * spread of the writes themselves. */
+	/* a spread of eight writes may come out small by luck, and a size
+	 * weighted by it would decide alone: each size's spread is at least
+	 * the typical spread of all sizes, relative to their times */
+	{
+		double rel[64];
+		for (k = 0; k < n; k++)
+			rel[k] = t[k].ns > 0 ? t[k].spread / t[k].ns : 0;
+		typical = median(rel, n);
+	}
 	for (k = 0; k < n; k++) {
-		double sigma = fmax(MINW_SIGMA_OF_SPREAD * t[k].spread, MINW_SIGMA_FLOOR * t[k].ns);
+		double sigma = fmax(MINW_SIGMA_OF_SPREAD * fmax(t[k].spread, typical * t[k].ns), MINW_SIGMA_FLOOR * t[k].ns);
 		w[k] = 1 / (sigma * sigma);
 	}
 	for (k = 0; k < n; k++) {
@@ -939,12 +965,22 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 	if (f->at_most)
 		finding_evidence(f, "every size down to %s takes the time its length predicts (%s for %s)",
 				 fmt_size(s1, t[n - 1].size), fmt_time(s2, t[n - 1].ns), fmt_size(s3, t[n - 1].size));
-	else
-		finding_evidence(f, "%s %s write takes %s, about as long as %s %s write (%s): smaller writes cost as "
-				 "much as %s; larger ones a fixed %s plus their transfer",
-				 article(fmt_size(s1, t[best + 1].size)), s1, fmt_time(s2, t[best + 1].ns),
-				 article(fmt_size(s3, t[best].size)), s3, fmt_time(s4, t[best].ns), fmt_size(s5, t[best].size),
+	else {
+		/* say how the two times compare, not what the rule expects */
+		double ratio = t[best + 1].ns / t[best].ns;
+		const char *as = ratio > MINW_SAME ? "longer than" : ratio < 1 / MINW_SAME ? "less time than" : "about as long as";
+		char fixed[96];
+		if (a >= 0)
+			snprintf(fixed, sizeof(fixed), "a fixed %s plus their transfer", fmt_time(s6, a));
+		else
+			snprintf(fixed, sizeof(fixed), "their transfer and no fixed time (the fit's comes out at %s)",
 				 fmt_time(s6, a));
+		finding_evidence(f, "%s %s write takes %s, %s %s %s write (%s): smaller writes cost as much as %s; "
+				 "larger ones %s",
+				 article(fmt_size(s1, t[best + 1].size)), s1, fmt_time(s2, t[best + 1].ns), as,
+				 article(fmt_size(s3, t[best].size)), s3, fmt_time(s4, t[best].ns), fmt_size(s5, t[best].size),
+				 fixed);
+	}
 	finding_evidence(f, "%s writes run at %s; %s writes at %s", fmt_size(s1, t[best].size), r1, fmt_size(s2, t[0].size), r2);
 	finding_evidence(f, "the next best candidate, %s, explains the %zu sizes worse by %.0f (squared errors in units of their spread; high needs %.0f)",
 			 fmt_size(s1, t[alt].size), n, worst_alt, MINW_HIGH);
@@ -954,6 +990,12 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		f->conf = CONF_MEDIUM;
 	else
 		f->conf = CONF_LOW;
+	/* every write costs a command's time before its transfer: a fit that
+	 * needs a fixed time below zero does not describe these writes */
+	if (!f->at_most && a < 0 && f->conf > CONF_MEDIUM) {
+		f->conf = CONF_MEDIUM;
+		finding_evidence(f, "a fixed time below zero cannot be right: medium at most");
+	}
 	/* a write costs a fixed time plus its transfer on any flash: the
 	 * smallest size running faster per byte than the largest is a cache's
 	 * or a buffer's doing, not the flash's */
@@ -1015,11 +1057,28 @@ int random_collapsed(double mean, double ref, double collapse)
 	return write_collapsed(mean, ref, collapse) || mean > COLLAPSE_RANDOM * ref;
 }
 
+/* The trials at count n: how many collapsed and how many did not. */
+static void trials_at(const struct open_trial *t, size_t n, unsigned count, unsigned *bad, unsigned *ok)
+{
+	*bad = *ok = 0;
+	for (size_t i = 0; i < n; i++)
+		if (t[i].n == count) {
+			*bad += t[i].collapsed != 0;
+			*ok += !t[i].collapsed;
+		}
+}
+
+/* Each count's verdict is the majority of its trials (a pause may make one
+ * trial look collapsed, a lucky stretch one look healthy); a tie decides
+ * nothing.  The answer is the count below the first that collapsed.  High
+ * needs three agreeing trials at the two counts that decide it and no
+ * dissent among them; a dissent outvoted leaves it medium; counts that
+ * disagree with the answer (healthy above it, a tie below it) leave it low. */
 void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int random_order,
 		  uint64_t chunk, double ref, struct finding *f)
 {
-	unsigned good = 0, first_bad = 0;
-	int contradiction = 0;
+	unsigned good = 0, first_bad = 0, bad, ok;
+	int contradiction = 0, dissent = 0;
 	char a[32], b[32], c[32];
 
 	finding_init(f, random_order ? "open_random" : "open_linear",
@@ -1028,49 +1087,117 @@ void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int rand
 		finding_not(f, "not measured");
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (t[i].collapsed && (!first_bad || t[i].n < first_bad))
-			first_bad = t[i].n;
 	for (size_t i = 0; i < n; i++) {
-		if (!t[i].collapsed && first_bad && t[i].n >= first_bad)
+		trials_at(t, n, t[i].n, &bad, &ok);
+		if (bad > ok && (!first_bad || t[i].n < first_bad))
+			first_bad = t[i].n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		trials_at(t, n, t[i].n, &bad, &ok);
+		if (first_bad && t[i].n >= first_bad ? ok >= bad : ok == bad)
 			contradiction = 1;
-		if (!t[i].collapsed && t[i].n > good && (!first_bad || t[i].n < first_bad))
+		if (ok > bad && t[i].n > good && (!first_bad || t[i].n < first_bad))
 			good = t[i].n;
 	}
 	f->determined = 1;
 	if (!first_bad) {
 		f->value = good;
 		f->at_least = good >= limit;
-		f->conf = CONF_HIGH;
-		finding_evidence(f, "%u erase blocks written in turn still take %s per %s write in the slowest "
+		trials_at(t, n, good, &bad, &ok);
+		f->conf = contradiction ? CONF_LOW : bad ? CONF_MEDIUM : CONF_HIGH;
+		finding_evidence(f, "%u erase block%s written in turn still take%s %s per %s write in the slowest "
 				 "(healthy: %s)",
-				 good, fmt_time(a, t[n - 1].mean_ns), fmt_size(b, chunk), fmt_time(c, ref));
+				 good, good == 1 ? "" : "s", good == 1 ? "s" : "", fmt_time(a, t[n - 1].mean_ns),
+				 fmt_size(b, chunk), fmt_time(c, ref));
+		if (bad)
+			finding_evidence(f, "%u of %u trials with %u looked collapsed (a pause, not garbage collection: "
+					 "the others were not)", bad, bad + ok, good);
 		return;
 	}
 	f->value = first_bad - 1;
 	{
-		double g = 0, bad = 0;
+		double g = 0, worst = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (t[i].n == f->value && !t[i].collapsed)
 				g = t[i].mean_ns;
 			if (t[i].n == first_bad && t[i].collapsed)
-				bad = t[i].mean_ns;
+				worst = t[i].mean_ns;
 		}
 		if (f->value)
 			finding_evidence(f, "%u erase block%s written in turn: %s per %s write", (unsigned)f->value,
 					 f->value == 1 ? "" : "s", fmt_time(a, g), fmt_size(b, chunk));
-		finding_evidence(f, "%u erase blocks: %s per write in the slowest, %.0fx the healthy %s: "
-				 "garbage collection", first_bad, fmt_time(a, bad), bad / ref, fmt_time(c, ref));
+		finding_evidence(f, "%u erase block%s: %s per write in the slowest, %.0fx the healthy %s: "
+				 "garbage collection", first_bad, first_bad == 1 ? "" : "s", fmt_time(a, worst),
+				 worst / ref, fmt_time(c, ref));
 	}
-	if (contradiction) {
-		f->conf = CONF_LOW;
-		finding_evidence(f, "repeated trials disagree; the card may adapt to the access pattern");
-	} else {
-		size_t tries = 0;
-		for (size_t i = 0; i < n; i++)
-			tries += t[i].n == first_bad || (f->value && t[i].n == f->value);
-		f->conf = tries >= 3 || (!f->value && tries >= 2) ? CONF_HIGH : CONF_MEDIUM;
+	{
+		unsigned tries = 0;
+		trials_at(t, n, first_bad, &bad, &ok);
+		tries += bad;
+		dissent |= ok > 0;
+		if (f->value) {
+			trials_at(t, n, (unsigned)f->value, &bad, &ok);
+			tries += ok;
+			dissent |= bad > 0;
+		}
+		if (contradiction) {
+			f->conf = CONF_LOW;
+			finding_evidence(f, "repeated trials disagree; the card may adapt to the access pattern");
+		} else {
+			f->conf = (tries >= 3 || (!f->value && tries >= 2)) && !dissent ? CONF_HIGH : CONF_MEDIUM;
+			if (dissent)
+				finding_evidence(f, "one trial of %u or %u erase blocks disagreed and was outvoted (a pause "
+						 "or a lucky stretch)", (unsigned)f->value, first_bad);
+		}
 	}
+}
+
+/* P(X >= k) for X binomial(m, p). */
+static double binomial_tail(unsigned m, unsigned k, double p)
+{
+	double sum = 0;
+
+	if (k == 0)
+		return 1;
+	if (p <= 0)
+		return 0;
+	if (p >= 1)
+		return 1;
+	for (unsigned i = k; i <= m; i++)
+		sum += exp(lgamma(m + 1.0) - lgamma(i + 1.0) - lgamma(m - i + 1.0) + i * log(p) + (m - i) * log1p(-p));
+	return fmin(1, sum);
+}
+
+void open_pause_check(struct finding *f, const struct open_trial *t, size_t n, const struct open_trial *more,
+		      size_t nmore)
+{
+	unsigned slow = 0, writes = 0, first_bad = (unsigned)f->value + 1, judged = 0;
+	double p, odds = 1;
+	char a[32];
+
+	if (!f->determined || f->at_least || f->conf < CONF_HIGH)
+		return;
+	for (size_t i = 0; i < n + nmore; i++) {
+		const struct open_trial *o = i < n ? &t[i] : &more[i - n];
+		if (!o->collapsed && o->writes) {
+			slow += o->slow;
+			writes += o->writes;
+		}
+	}
+	/* the share of writes slow in healthy trials (pauses), estimated so
+	 * that none seen in few writes is not taken for none at all */
+	p = (slow + 1.0) / (writes + 2.0);
+	for (size_t i = 0; i < n; i++)
+		if (t[i].n == first_bad && t[i].collapsed && t[i].worst_writes) {
+			odds *= binomial_tail(t[i].worst_writes, t[i].worst_slow, p);
+			judged++;
+		}
+	if (!judged || odds <= OPEN_PAUSE_ODDS)
+		return;
+	f->conf = CONF_MEDIUM;
+	snprintf(a, sizeof(a), "%.2g", odds);
+	finding_evidence(f, "healthy trials had %u slow writes in %u (pauses): pauses alone would make the trials of %u "
+			 "look collapsed with a chance of %s, too likely for high", slow, writes, first_bad, a);
 }
 
 void erase_write_check(struct finding *erase, double gc_ns, double rate)
@@ -1148,8 +1275,9 @@ void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct fin
 {
 	size_t k = 0;
 	unsigned kinds = 0;
-	double weakest = 1e300, most, next_most = 0;
+	double weakest = 1e300, most, next_most = 0, slower = 0;
 	char a[32], b[80], c[32], d[32], e1[32], e2[32], e3[32];
+	const char *like;
 
 	finding_init(f, "fat_area", "FAT-optimised erase blocks at the start", 0);
 	if (!n) {
@@ -1164,23 +1292,36 @@ void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct fin
 		weakest = fmin(weakest, most);
 		k++;
 	}
-	if (k < n)
+	if (k < n) {
 		fat_faster(&p[k], &next_most);
+		for (int i = 0; i < FAT_KINDS; i++)
+			if (p[k].ns[i] > 0 && p[k].ref[i] > 0)
+				slower = fmax(slower, p[k].ns[i] / p[k].ref[i]);
+	}
 	f->determined = 1;
 	f->value = k;
 	f->at_least = k == n;
 	if (k) {
 		kinds_text(b, sizeof(b), kinds);
-		finding_evidence(f, "erase blocks 0 to %zu (the first %s) are faster than an erase block in the middle "
-				 "for %s (at least %.1fx)", k - 1, fmt_size(a, k * erase), b, weakest);
+		if (k == 1)
+			finding_evidence(f, "erase block 0 (the first %s) is faster than an erase block in the middle "
+					 "for %s (at least %.1fx)", fmt_size(a, erase), b, weakest);
+		else
+			finding_evidence(f, "erase blocks 0 to %zu (the first %s) are faster than an erase block in the "
+					 "middle for %s (at least %.1fx)", k - 1, fmt_size(a, k * erase), b, weakest);
 	}
+	/* a block far slower than the middle was disturbed (a pause, garbage
+	 * collection): it is not the middle's speed that ends the area */
+	like = slower > FAT_SHARP ? "writes slower than the middle of the device (disturbed: a pause or garbage "
+				    "collection; where the area ends is not sure)"
+				  : "writes like the middle of the device";
 	if (k < n && p[k].ns[FAT_RANDOM] <= 0) /* random order not timed (behind a write cache) */
-		finding_evidence(f, "erase block %zu writes like the middle of the device: %s and %s per linear and small "
-				 "write (middle: %s and %s)", k, fmt_time(a, p[k].ns[FAT_LINEAR]), fmt_time(d, p[k].ns[FAT_SMALL]),
+		finding_evidence(f, "erase block %zu %s: %s and %s per linear and small write (middle: %s and %s)", k, like,
+				 fmt_time(a, p[k].ns[FAT_LINEAR]), fmt_time(d, p[k].ns[FAT_SMALL]),
 				 fmt_time(e1, p[k].ref[FAT_LINEAR]), fmt_time(e3, p[k].ref[FAT_SMALL]));
 	else if (k < n)
-		finding_evidence(f, "erase block %zu writes like the middle of the device: %s, %s and %s per linear, "
-				 "random-order and small write (middle: %s, %s and %s)", k,
+		finding_evidence(f, "erase block %zu %s: %s, %s and %s per linear, random-order and small write (middle: "
+				 "%s, %s and %s)", k, like,
 				 fmt_time(a, p[k].ns[FAT_LINEAR]), fmt_time(c, p[k].ns[FAT_RANDOM]), fmt_time(d, p[k].ns[FAT_SMALL]),
 				 fmt_time(e1, p[k].ref[FAT_LINEAR]), fmt_time(e2, p[k].ref[FAT_RANDOM]), fmt_time(e3, p[k].ref[FAT_SMALL]));
 	else
@@ -1189,7 +1330,7 @@ void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct fin
 			 "drift hits both alike");
 	/* high: the area ends sharply (FAT blocks clearly apart, the next one
 	 * close to the middle) */
-	if (k < n && fat_ends_sharply(weakest, next_most))
+	if (k < n && fat_ends_sharply(weakest, next_most) && slower <= FAT_SHARP)
 		f->conf = CONF_HIGH;
 	else
 		f->conf = CONF_MEDIUM;

@@ -104,6 +104,9 @@ struct open_trial {
 	unsigned n;
 	double mean_ns;
 	int collapsed;
+	/* writes judged slow and judged in all, and in the erase block (or,
+	 * behind a cache, the group) that decided; 0 when not counted */
+	unsigned slow, writes, worst_slow, worst_writes;
 };
 /* Is a trial's mean write time a garbage-collection collapse?  ref is the
  * healthy time per write; collapse, when known (over 2.5x ref), the time per
@@ -115,6 +118,11 @@ int write_collapsed(double mean, double ref, double collapse);
 int random_collapsed(double mean, double ref, double collapse);
 void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int random_order,
 		  uint64_t chunk, double ref, struct finding *f);
+/* A collapse that pauses could fake is not high: the share of slow writes
+ * in the healthy trials (of t and of more, another search's trials) against
+ * the slow writes of the trials that collapsed at the count too many. */
+void open_pause_check(struct finding *f, const struct open_trial *t, size_t n, const struct open_trial *more,
+		      size_t nmore);
 
 /* Erase boundaries cost extra to read across because they are also read-
  * unit boundaries on another die or plane: when reads show no read-unit

@@ -23,11 +23,12 @@
 /* ------------------------------------------------------------ running */
 
 static const double phase_weight[AUTO_PHASES];
+#define PROGRESS_PART_MAX 0.9         /* a part's share of the plan stops here until it ends */
 
 /* Where the run is (struct auto_progress): the parts before this one are
  * done, and this one has spent a share of its usual device time
  * (phase_weight, in seconds on the sim presets; of its share of the bound
- * when there is one), at most 90%. */
+ * when there is one), at most PROGRESS_PART_MAX (then it is late). */
 static void progress_total(void *ctx, uint64_t done)
 {
 	struct ctx *c = ctx;
@@ -44,7 +45,10 @@ static void progress_total(void *ctx, uint64_t done)
 	if (c->b.part_ns > c->part_start)
 		expect = c->b.part_ns - c->part_start;
 	if (expect > 0)
-		in = fmin(0.9, c->r->cost[c->phase].device_ns / expect);
+		in = fmin(PROGRESS_PART_MAX, c->r->cost[c->phase].device_ns / expect);
+	/* a share that stands still would make the time left grow: say the
+	 * part takes longer than planned instead */
+	now.late = expect > 0 && in >= PROGRESS_PART_MAX;
 	now.share = (before + in * phase_weight[c->phase]) / all;
 	dev_written(c->d, &t);
 	now.bytes_written = t.bytes;

@@ -59,6 +59,7 @@ struct auto_progress {
 	uint64_t bytes_written;              /* so far, in all */
 	uint64_t bound_bytes;                /* what the run announced (0: read-only, or not yet) */
 	double bound_ns;
+	int late;                            /* the part has run past its usual time: its share stands still */
 };
 
 /* Run the plan.  0 with r filled; also 0 when o->stop stopped it (then

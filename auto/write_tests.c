@@ -673,8 +673,10 @@ static double upper_quartile(double *v, size_t n)
  * collapsed one, or of the writes not slow).  0, 1 (refused: no verdict),
  * -1. */
 static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shuffled, const struct judge *j,
-		     double *level, int *collapsed)
+		     struct open_trial *o)
 {
+	double *level = &o->mean_ns;
+	int *collapsed = &o->collapsed;
 	unsigned n = s->n, warm = 1, pooled = c->r->cache != 0 && !c->r->fast_area;
 	uint64_t per_round = (uint64_t)n * chunk;
 	int64_t off[AUTO_OPEN_LIMIT];
@@ -728,6 +730,31 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 		if (m >= 2 * TRIAL_MIN_ROUNDS && !j)
 			break;
 	}
+	o->slow = o->writes = o->worst_slow = o->worst_writes = 0;
+	if (!j && m) {
+		/* the first linear trial sets the healthy time: its writes
+		 * slower than a collapse from its own median are its pauses */
+		double all[AUTO_OPEN_LIMIT * WRITE_ROUNDS], mid;
+		size_t k = 0;
+		for (unsigned a = 0; a < n; a++)
+			for (unsigned i = 0; i < m; i++)
+				all[k++] = v[a][i];
+		mid = analyze_median(all, k);
+		for (unsigned a = 0; a < n; a++)
+			for (unsigned i = 0; i < m; i++)
+				o->slow += write_collapsed(v[a][i], mid, 0);
+		o->writes = (unsigned)k;
+	}
+	if (j)
+		for (unsigned g = 0; g < groups; g++) {
+			unsigned q = pooled ? m * n : m;
+			o->slow += nslow[g];
+			o->writes += q;
+			if (g == 0 || nslow[g] > o->worst_slow) {
+				o->worst_slow = nslow[g];
+				o->worst_writes = q;
+			}
+		}
 	*level = 0;
 	{
 		double all[AUTO_OPEN_LIMIT * WRITE_ROUNDS], one[WRITE_ROUNDS];
@@ -752,7 +779,7 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 static int open_trial(struct ctx *c, struct trial_set *s, int shuffled, const struct judge *j, struct open_trial *t,
 		      size_t *nt)
 {
-	int rc = trial_run(c, s, c->r->trial_chunk, shuffled, j, &t[*nt].mean_ns, &t[*nt].collapsed);
+	int rc = trial_run(c, s, c->r->trial_chunk, shuffled, j, &t[*nt]);
 
 	if (rc)
 		return rc;
@@ -775,7 +802,7 @@ int open_search(struct ctx *c, int shuffled, double collapse_level)
 	struct trial_set s = { .n = 0 };
 	struct judge j = { .ref = r->write_ref, .collapse = collapse_level };
 	unsigned n = 1, knee = 0, limit = c->open_limit;
-	int cut = 0, rc = 0, restarted = 0;
+	int cut = 0, rc = 0, restarted = 0, resumed = 0;
 	double pace = 0;
 
 	*nt = 0;
@@ -854,9 +881,15 @@ search:
 	if (knee > 1 && *nt < AUTO_MAX_TRIALS && !cut && out_of_time(c))
 		cut = 1;
 	if (knee && *nt < AUTO_MAX_TRIALS && !cut) {
+		/* one erase block again, in a fresh one: the one written in
+		 * random order is written to its end first (closed, its
+		 * random-order slot is free again, as it was for the first look) */
+		if (knee == 1 && shuffled && s.n && s.w[0] && (rc = trial_retire(c, &s, 0, r->trial_chunk)) < 0)
+			return -1;
+		cut |= rc > 0;
 		if (knee == 1)
 			s.n = 0;
-		if ((rc = trial_grow(c, &s, knee, r->trial_chunk, shuffled)) < 0)
+		if (!rc && (rc = trial_grow(c, &s, knee, r->trial_chunk, shuffled)) < 0)
 			return -1;
 		j.random_rule = shuffled && knee > 1;
 		if (knee == 1 && shuffled)
@@ -864,8 +897,24 @@ search:
 		if (!rc && (rc = open_trial(c, &s, shuffled, &j, t, nt)) < 0)
 			return -1;
 		cut |= rc > 0;
+		/* the knee did not collapse again: a pause may have made the
+		 * first look collapse.  One more look decides; healthy again, the
+		 * search goes on above it (twice at most) */
+		if (!rc && !t[*nt - 1].collapsed && resumed < 2 && *nt < AUTO_MAX_TRIALS - 2 && !out_of_time(c)) {
+			if ((rc = open_trial(c, &s, shuffled, &j, t, nt)) < 0)
+				return -1;
+			cut |= rc > 0;
+			if (!rc && !t[*nt - 1].collapsed) {
+				resumed++;
+				n = knee + 1;
+				knee = 0;
+				goto search;
+			}
+		}
 	}
 	analyze_open(t, *nt, limit, shuffled, r->trial_chunk, j.ref, shuffled ? &r->open_random : &r->open_linear);
+	open_pause_check(shuffled ? &r->open_random : &r->open_linear, t, *nt, shuffled ? r->lin : NULL,
+			 shuffled ? r->nlin : 0);
 	if (pace > 0) {
 		struct finding *f = shuffled ? &r->open_random : &r->open_linear;
 		if (f->conf > CONF_MEDIUM)

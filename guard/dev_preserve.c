@@ -1,7 +1,9 @@
 /* dev_preserve.c — the --preserve layer: wraps any device that stores data
  * (like f3's safe device).  Every request goes to the device below; before a
  * program's first request (dev_will_write, called by vm_run) the ranges it
- * will write are saved to the journal and synced (preserve.c). */
+ * will write are saved to the journal and synced (preserve.c); each write
+ * and discard is noted there, so that the end puts back only the saved
+ * ranges the run really wrote to. */
 #include "dev/dev_impl.h"
 
 #include <stdlib.h>
@@ -19,6 +21,22 @@ static int layer_will_write(struct dev *d, const struct vm_op *prog, struct fb_e
 	return dev_will_write(d->lower, prog, e);
 }
 
+/* Writes and discards go below once the journal knows where: at the end
+ * only the saved ranges that were written to are put back. */
+static int layer_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns)
+{
+	if (d->priv)
+		journal_touch(d->priv, off, len);
+	return dev_write(d->lower, off, len, pattern, ns);
+}
+
+static int layer_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
+{
+	if (d->priv)
+		journal_touch(d->priv, off, len);
+	return dev_discard(d->lower, off, len, ns);
+}
+
 static void layer_close(struct dev *d)
 {
 	journal_abandon(d->priv); /* an unfinished journal stays on disk */
@@ -27,6 +45,8 @@ static void layer_close(struct dev *d)
 
 static const struct dev_ops preserve_ops = {
 	.name = "preserve",
+	.write = layer_write,
+	.discard = layer_discard,
 	.will_write = layer_will_write,
 	.close = layer_close,
 };
@@ -58,13 +78,13 @@ struct journal *dev_journal(const struct dev *d)
 	return d && d->ops == &preserve_ops ? d->priv : NULL;
 }
 
-int dev_preserve_finish(struct dev *d, uint64_t *restored, struct fb_err *e)
+int dev_preserve_finish(struct dev *d, struct restore_report *r, struct fb_err *e)
 {
 	struct journal *j = dev_journal(d);
 
-	*restored = 0;
+	memset(r, 0, sizeof(*r));
 	if (!j)
 		return 0;
 	d->priv = NULL;
-	return journal_finish(j, restored, e) ? -1 : 1;
+	return journal_finish(j, r, e) ? -1 : 1;
 }

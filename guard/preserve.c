@@ -160,6 +160,12 @@ struct journal {
 	char device[PATH_MAX];
 	struct recorded m;
 	void *buf;
+	const volatile sig_atomic_t *stop; /* set: stop saving at the next piece */
+	/* the grains (of 1 << touch_shift bytes) the run wrote to: only the
+	 * saved ranges that meet one need putting back */
+	unsigned char *touched;
+	unsigned touch_shift;
+	int touched_all;            /* no room for the map: put back everything */
 };
 
 /* ------------------------------------------------------------ index */
@@ -563,8 +569,12 @@ static int save_range(struct journal *j, uint64_t lo, uint64_t hi, struct fb_err
 	while (lo < hi) {
 		uint64_t n = hi - lo > JOURNAL_PIECE ? JOURNAL_PIECE : hi - lo;
 		unsigned char r[JOURNAL_RECORD];
-		int rc = dev_copy_out(j->d, j->buf, lo, n);
+		int rc;
 
+		if (j->stop && *j->stop) /* a request boundary: nothing is written yet */
+			return fb_fail(e, EXIT_DEVICE, "stopped by a signal while saving the data to %s (%llu bytes "
+				       "saved; the device was not written)", j->path, (unsigned long long)j->bytes);
+		rc = dev_copy_out(j->d, j->buf, lo, n);
 		if (rc)
 			return fb_fail(e, EXIT_DEVICE, "--preserve: cannot read %llu bytes at %llu: %s",
 				       (unsigned long long)n, (unsigned long long)lo, strerror(-rc));
@@ -650,8 +660,57 @@ void journal_abandon(struct journal *j)
 		return;
 	close(j->fd);
 	free(j->saved.v);
+	free(j->touched);
 	free(j->buf);
 	free(j);
+}
+
+void journal_watch(struct journal *j, const volatile sig_atomic_t *stop)
+{
+	j->stop = stop;
+}
+
+/* The map of written grains: one bit per 4 KiB, coarser on a device so
+ * large that the map would pass 1 MiB (a coarser grain only puts back a
+ * little more). */
+void journal_touch(struct journal *j, uint64_t off, uint64_t len)
+{
+	uint64_t size = dev_size(j->d);
+
+	if (!len || j->touched_all)
+		return;
+	if (!j->touched) {
+		j->touch_shift = 12;
+		while ((size >> j->touch_shift) > (8ULL << 20))
+			j->touch_shift++;
+		if (!(j->touched = calloc(((size - 1) >> j->touch_shift) / 8 + 1, 1))) {
+			j->touched_all = 1;
+			return;
+		}
+	}
+	for (uint64_t g = off >> j->touch_shift; g <= (off + len - 1) >> j->touch_shift; g++)
+		j->touched[g / 8] |= (unsigned char)(1u << (g % 8));
+}
+
+/* Did the run write to the grain of byte off? */
+static int grain_touched(const struct journal *j, uint64_t off)
+{
+	uint64_t g = off >> j->touch_shift;
+
+	return j->touched_all || (j->touched && (j->touched[g / 8] & (1u << (g % 8))));
+}
+
+/* Did the run write to any byte of [off, off + len)? */
+static int journal_touched(const struct journal *j, uint64_t off, uint64_t len)
+{
+	if (j->touched_all)
+		return 1;
+	if (!j->touched || !len)
+		return 0;
+	for (uint64_t g = off >> j->touch_shift; g <= (off + len - 1) >> j->touch_shift; g++)
+		if (j->touched[g / 8] & (1u << (g % 8)))
+			return 1;
+	return 0;
 }
 
 uint64_t journal_saved(const struct journal *j)
@@ -668,6 +727,8 @@ const char *journal_file(const struct journal *j)
 
 struct restore_ctx {
 	struct dev *d;
+	const struct journal *only; /* at the end of a run: only what it wrote to */
+	void *piece;               /* part of a record, aligned for the device */
 	void *back;                /* read-back buffer */
 	struct restore_report *r;
 	char lost[320];            /* what could not be restored, as text */
@@ -706,11 +767,47 @@ static void note_lost(struct restore_ctx *c, const char *what)
 	}
 }
 
+/* The end of the grain that holds byte off, or end if sooner. */
+static uint64_t grain_end(const struct journal *j, uint64_t off, uint64_t end)
+{
+	uint64_t next = ((off >> j->touch_shift) + 1) << j->touch_shift;
+
+	return j->touched_all || next > end ? end : next;
+}
+
+/* Write bytes [lo, hi) of record it back and read them back. */
+static void restore_piece(struct restore_ctx *c, const struct journal_item *it, uint64_t lo, uint64_t hi)
+{
+	const unsigned char *data = (const unsigned char *)it->data + (lo - it->off);
+	char what[200];
+	int rc;
+
+	if ((uintptr_t)data % 4096) { /* O_DIRECT wants an aligned buffer */
+		memcpy(c->piece, data, hi - lo);
+		data = c->piece;
+	}
+	rc = dev_copy_in(c->d, data, lo, hi - lo);
+	if (!rc)
+		rc = dev_copy_out(c->d, c->back, lo, hi - lo);
+	if (rc) {
+		snprintf(what, sizeof(what), "bytes %llu to %llu (writing them back failed: %s)", (unsigned long long)lo,
+			 (unsigned long long)hi - 1, strerror(-rc));
+		note_lost(c, what);
+	} else if (memcmp(c->back, data, hi - lo)) {
+		snprintf(what, sizeof(what), "bytes %llu to %llu (they read back different)", (unsigned long long)lo,
+			 (unsigned long long)hi - 1);
+		note_lost(c, what);
+	} else {
+		c->r->bytes += hi - lo;
+		c->r->ranges++;
+	}
+}
+
 static int restore_item(void *ctx, const struct journal_item *it)
 {
 	struct restore_ctx *c = ctx;
 	char what[200], range[64];
-	int rc, overlaps;
+	int overlaps;
 
 	bytes_of(it, range, sizeof(range));
 	if (it->kind != JOURNAL_TORN && it->range_known && it->seq >= c->records)
@@ -721,6 +818,8 @@ static int restore_item(void *ctx, const struct journal_item *it)
 		c->torn = &c->torn_copy;
 		return 0;
 	case JOURNAL_BAD:
+		if (it->range_known && c->only && !journal_touched(c->only, it->off, it->len))
+			return 0; /* the device still holds that range: nothing lost */
 		if (it->range_known)
 			snprintf(what, sizeof(what), "%s (%s)", range, it->why);
 		else
@@ -745,18 +844,21 @@ static int restore_item(void *ctx, const struct journal_item *it)
 		note_lost(c, what);
 		return 0;
 	}
-	rc = dev_copy_in(c->d, it->data, it->off, it->len);
-	if (!rc)
-		rc = dev_copy_out(c->d, c->back, it->off, it->len);
-	if (rc) {
-		snprintf(what, sizeof(what), "%s (writing them back failed: %s)", range, strerror(-rc));
-		note_lost(c, what);
-	} else if (memcmp(c->back, it->data, it->len)) {
-		snprintf(what, sizeof(what), "%s (they read back different)", range);
-		note_lost(c, what);
-	} else {
-		c->r->bytes += it->len;
-		c->r->ranges++;
+	if (!c->only) {
+		restore_piece(c, it, it->off, it->off + it->len);
+		return 0;
+	}
+	/* the end of a run: the grains it wrote to go back, the device still
+	 * holds the others */
+	for (uint64_t lo = it->off, hi, end = it->off + it->len; lo < end; lo = hi) {
+		int touched = grain_touched(c->only, lo);
+		hi = lo;
+		while (hi < end && grain_touched(c->only, hi) == touched)
+			hi = grain_end(c->only, hi, end);
+		if (touched)
+			restore_piece(c, it, lo, hi);
+		else
+			c->r->untouched += hi - lo;
 	}
 	return 0;
 }
@@ -854,10 +956,12 @@ static int remove_journal(const char *path, uint64_t id, struct fb_err *e)
 	return 0;
 }
 
-int journal_restore(const char *path, struct dev *d, const char *device, unsigned flags,
-		    struct restore_report *r, struct fb_err *e)
+/* Put back the ranges of the journal at path (with `only`, those its run
+ * wrote to). */
+static int restore_ranges(const char *path, struct dev *d, const char *device, unsigned flags,
+			  const struct journal *only, struct restore_report *r, struct fb_err *e)
 {
-	struct restore_ctx c = { .d = d, .r = r };
+	struct restore_ctx c = { .d = d, .r = r, .only = only };
 	struct journal_header jh;
 	struct stat st;
 	void *buf = NULL;
@@ -869,7 +973,8 @@ int journal_restore(const char *path, struct dev *d, const char *device, unsigne
 			close(fd);
 		return -1;
 	}
-	if (posix_memalign(&buf, 4096, JOURNAL_PIECE) || posix_memalign(&c.back, 4096, JOURNAL_PIECE)) {
+	if (posix_memalign(&buf, 4096, JOURNAL_PIECE) || posix_memalign(&c.back, 4096, JOURNAL_PIECE) ||
+	    (only && posix_memalign(&c.piece, 4096, JOURNAL_PIECE))) {
 		rc = fb_fail(e, EXIT_DEVICE, "out of memory");
 		goto out;
 	}
@@ -917,23 +1022,29 @@ int journal_restore(const char *path, struct dev *d, const char *device, unsigne
 out:
 	free(buf);
 	free(c.back);
+	free(c.piece);
 	free(c.seen.v);
 	close(fd);
 	return rc;
 }
 
-int journal_finish(struct journal *j, uint64_t *restored, struct fb_err *e)
+int journal_restore(const char *path, struct dev *d, const char *device, unsigned flags,
+		    struct restore_report *r, struct fb_err *e)
 {
-	struct restore_report r;
+	return restore_ranges(path, d, device, flags, NULL, r, e);
+}
+
+int journal_finish(struct journal *j, struct restore_report *r, struct fb_err *e)
+{
 	int rc;
 
 	close(j->fd);
-	rc = journal_restore(j->path, j->d, dev_path(j->d), 0, &r, e);
-	*restored = r.bytes;
-	if (!rc && r.bytes != j->bytes)
-		rc = fb_fail(e, EXIT_DEVICE, "restored %llu bytes of %llu saved", (unsigned long long)r.bytes,
+	rc = restore_ranges(j->path, j->d, dev_path(j->d), 0, j, r, e);
+	if (!rc && r->bytes + r->untouched != j->bytes)
+		rc = fb_fail(e, EXIT_DEVICE, "restored %llu bytes of %llu saved", (unsigned long long)r->bytes,
 			     (unsigned long long)j->bytes);
 	free(j->saved.v);
+	free(j->touched);
 	free(j->buf);
 	free(j);
 	return rc;

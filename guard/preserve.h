@@ -9,6 +9,7 @@
 #ifndef FLASHBENCH_PRESERVE_H
 #define FLASHBENCH_PRESERVE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,12 +74,17 @@ uint64_t journal_saved(const struct journal *j);
 /* The journal's file name. */
 const char *journal_file(const struct journal *j);
 
-/* Put every saved range back, verify it, remove the journal and free j
- * (also on failure, when the journal is kept for --restore). */
-int journal_finish(struct journal *j, uint64_t *restored, struct fb_err *e);
+/* Saving stops at the next piece once *stop is set (a signal): nothing
+ * has been written then, and journal_finish puts nothing back. */
+void journal_watch(struct journal *j, const volatile sig_atomic_t *stop);
+
+/* The run wrote (or discarded) [off, off + len): called for every such
+ * request before it is made. */
+void journal_touch(struct journal *j, uint64_t off, uint64_t len);
 
 struct restore_report {
 	uint64_t bytes;          /* written back and read back equal */
+	uint64_t untouched;      /* saved, but never written to: left as they were */
 	unsigned ranges;
 	int torn;                /* the last record was cut short (not needed) */
 	char warning[512];       /* --device-changed accepted a mismatch: why */
@@ -90,5 +96,11 @@ struct restore_report {
  * still put back, the journal kept, and e names what could not be. */
 int journal_restore(const char *path, struct dev *d, const char *device, unsigned flags,
 		    struct restore_report *r, struct fb_err *e);
+
+/* At the end of a run: put back every saved range the run wrote to (the
+ * others the device still holds: r->untouched), verify it, remove the
+ * journal and free j (also on failure, when the journal is kept for
+ * --restore). */
+int journal_finish(struct journal *j, struct restore_report *r, struct fb_err *e);
 
 #endif

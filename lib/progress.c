@@ -57,7 +57,10 @@ void progress_update(struct progress *p, const struct progress_now *n)
 	if (n->writes && at < (int)sizeof(line))
 		at += snprintf(line + at, sizeof(line) - (size_t)at, ", %s written", format_size(w, sizeof(w), n->written));
 	if (at < (int)sizeof(line)) {
-		if (share > 0.01 && share <= 1)
+		if (n->late)
+			snprintf(line + at, sizeof(line) - (size_t)at, ", longer than planned, %s so far",
+				 left(t, sizeof(t), elapsed));
+		else if (share > 0.01 && share <= 1)
 			snprintf(line + at, sizeof(line) - (size_t)at, ", about %s left",
 				 left(t, sizeof(t), elapsed * (1 - share) / share));
 		else

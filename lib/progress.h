@@ -31,6 +31,7 @@ struct progress_now {
 	double share;          /* of the whole run done, 0..1, when total is not known (< 0: unknown) */
 	int writes;            /* the run writes: say how much */
 	uint64_t written;      /* bytes written so far */
+	int late;              /* the part running took longer than planned: no time left to say */
 };
 
 /* Monotonic wall time in ns. */

@@ -29,3 +29,56 @@ device() {
 	[ $# -eq 1 ] || bad "name one device (see --help)"
 	dev=$1
 }
+
+# Signals: SIGINT, SIGTERM and SIGHUP sent to the script (Ctrl-C, `kill
+# PID`, a supervisor, a closed terminal) are passed on to the flashbench it
+# runs (run_fb), and the script waits until that one has stopped at its
+# next request, put back what --preserve saved and printed what it measured;
+# then it ends by the signal (stop_if_caught).  A script that ended at
+# once would leave its flashbench writing to the device, reparented to init.
+caught='' child=''
+pass_on() {
+	[ -n "$caught" ] || caught=$1
+	[ -z "$child" ] || kill -s "$1" "$child" 2> /dev/null
+}
+trap 'pass_on INT' INT
+trap 'pass_on TERM' TERM
+trap 'pass_on HUP' HUP
+
+# await PID: wait until the background job PID has ended, also when
+# signals come meanwhile (each ends a wait early); its exit status (after
+# a signal it may be that of the wait a signal ended: 128 + its number).
+# A job that is gone is never waited for again: bash may block on that.
+await() {
+	local rc
+	while :; do
+		wait "$1"
+		rc=$?
+		# (127: not a child of ours, as a reused number would be)
+		if [ "$rc" = 127 ] || ! kill -0 "$1" 2> /dev/null; then
+			break
+		fi
+	done
+	return "$rc"
+}
+
+# run_fb CMD...: run CMD in the background (with SIGINT not ignored, as it
+# would be for a background job) and wait for it; its exit status
+run_fb() {
+	local rc
+	(trap - INT QUIT; exec "$@") &
+	child=$!
+	await "$child"
+	rc=$?
+	child=''
+	return "$rc"
+}
+
+# stop_if_caught: after a signal, end as that signal would (the caller's
+# shell sees 128 + its number, and a loop around the script stops too)
+stop_if_caught() {
+	[ -n "$caught" ] || return 0
+	trap - "$caught"
+	kill -s "$caught" $$
+	case $caught in INT) exit 130 ;; TERM) exit 143 ;; *) exit 129 ;; esac
+}

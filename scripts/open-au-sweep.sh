@@ -21,44 +21,89 @@ order, then with --random.  WRITES to DEVICE (see flashbench --help).
                refused when that finds none, or none with at least medium
                confidence
   -b SIZE      smallest chunk (default 64k)
-  -n MAX       largest N tried (default 16)
-  --linear     only the linear sweep        --random   only the random sweep
+  -n MAX       largest N tried (default 16, at least 1)
+  --linear     the linear sweep             --random   the random sweep
+               (one of them alone: only that sweep; neither or both: both)
   --preserve   pass --preserve to flashbench (keep the data on DEVICE)
   -h, --help   this help                    --version  the version
 The flashbench binary is \$FLASHBENCH, else flashbench from PATH.
+Ctrl-C, or SIGTERM or SIGHUP to the script, is passed on to flashbench,
+which stops at its next request (and puts back what --preserve saved);
+then the summary of what was measured is printed, the table cut short
+marked "^C".
 Exit status: 0; 1 when the erase block size could not be found; 2 for bad
-arguments; or flashbench's status on error.
+arguments; flashbench's status on error; 130/143/129 after SIGINT/TERM/HUP.
 USAGE
 }
 
-erase='' bs=64k max=16 modes="linear random" extra=()
+erase='' bs=64k max=16 linear='' random='' extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-e | -b | -n)
 		[ -n "${2-}" ] || bad "$1 needs a value (see --help)"
 		case $1 in -e) erase=$2 ;; -b) bs=$2 ;; -n) max=$2 ;; esac
 		shift 2 ;;
-	--linear) modes=linear; shift ;;
-	--random) modes=random; shift ;;
+	--linear) linear=1; shift ;;
+	--random) random=1; shift ;;
 	--preserve) extra+=(--preserve); shift ;;
 	*) break ;;
 	esac
 done
 device "$@"
-case $max in '' | *[!0-9]*) bad "-n needs a whole number" ;; esac
+[[ $max =~ ^[0-9]+$ ]] || bad "-n needs a whole number (-n 8: try up to 8 open erase blocks)"
+[[ $max =~ [1-9] ]] || bad "-n $max tries no erase block at all: give at least 1 (-n 8: try up to 8)"
+# --linear and --random each ask for their sweep; neither (or both): both
+modes="linear random"
+[ -n "$linear" ] && [ -z "$random" ] && modes=linear
+[ -n "$random" ] && [ -z "$linear" ] && modes=random
+
+# Everything the script prints on standard output goes to the log as well,
+# so the line numbers "flashbench --analyze" gives in the summary (it reads
+# the log) are those of the output above it.
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+log=$tmp/log
+: > "$log" && mkfifo "$tmp/rows" || exit 1
+say() {
+	printf '%s\n' "$@" >> "$log"
+	printf '%s\n' "$@"
+}
+# show HEADER: copy a flashbench's rows (standard input) to the screen and
+# the log as they come, under HEADER once the first row is there: a run
+# refused for a bad option, or stopped before its first row, leaves none
+show() {
+	local line first=1
+	trap '' INT TERM HUP # it ends when flashbench does (a signal to all of them)
+	while IFS= read -r line || [ -n "$line" ]; do
+		[ -z "$first" ] || say "$1"
+		first=''
+		say "$line"
+	done
+}
+# stopped: a signal came (flashbench was given it too, and has stopped):
+# the summary of what the sweep measured, then end by the signal
+stopped() {
+	say "" "== stopped by a signal (SIG$caught): what the sweep measured so far"
+	summary
+	rm -rf "$tmp"
+	stop_if_caught
+}
 
 # Without -e: the erase block size --auto finds by reading (never a guess:
 # a size it does not determine, or determines with low confidence, stops
 # the sweep, saying why)
 if [ -z "$erase" ]; then
-	echo "== erase block size: flashbench --auto $dev (read-only; give -e SIZE to skip this)"
-	found=$("$FB" --auto "$dev") || exit
-	line=$(printf '%s\n' "$found" | grep -m1 '^erase block size ')
+	say "== erase block size: flashbench --auto $dev (read-only; give -e SIZE to skip this)"
+	run_fb "$FB" --auto "$dev" > "$tmp/auto"
+	rc=$?
+	[ -z "$caught" ] || { rm -rf "$tmp"; stop_if_caught; }
+	[ "$rc" = 0 ] || exit "$rc"
+	line=$(grep -m1 '^erase block size ' "$tmp/auto")
 	read -r _ _ _ value conf _ <<< "$line"
-	why=$(printf '%s\n' "$found" | awk '/^erase block size /{ on = 1; next } on && /^    /{ sub(/^ +/, ""); print; exit }')
+	why=$(awk '/^erase block size /{ on = 1; next } on && /^    /{ sub(/^ +/, ""); print; exit }' "$tmp/auto")
 	case $conf in
 	high | medium) erase=$value
-		echo "== erase block $erase ($conf confidence): $why" ;;
+		say "== erase block $erase ($conf confidence): $why" ;;
 	*)
 		if [ "$value" = not ]; then what="did not determine the erase block size"; else what="found an erase block size of $value with only $conf confidence"; fi
 		echo "$me: flashbench --auto $what on $dev (${why:-no reason given}): give the erase block size with -e SIZE" >&2
@@ -70,40 +115,39 @@ fi
 # --open-au-nr), so "flashbench --analyze" reads the sweep back; it decides
 # where the writes collapse (the same rule as --auto), judging each sweep
 # against its own --open-au-nr=1 run.
-log=$(mktemp) || exit 1
-trap 'rm -f "$log"' EXIT
 title() { [ "$1" = random ] && echo "open erase blocks, random order" || echo "open erase blocks, linear"; }
 summary() {
-	echo
-	echo "== summary for $dev (erase block $erase), from flashbench --analyze"
+	say "" "== summary for $dev (erase block $erase), from flashbench --analyze; the line numbers are those of this output"
 	"$FB" --analyze "$log" | awk '/^open erase blocks/ { on = 1; print; next } /^[^ ]/ { on = 0 } on'
 }
-# Ctrl-C: flashbench keeps the rows it measured (they are in the log); the
-# table cut short is marked "^C" as in a mail, the summary says what the
-# sweep showed so far, and the script ends by the signal
-stopped() {
-	trap - INT TERM
-	echo "^C" >> "$log"
-	echo
-	echo "== stopped by a signal: what the sweep measured so far"
-	summary
-	rm -f "$log"
-	kill -"$1" $$
-}
-trap 'stopped INT' INT
-trap 'stopped TERM' TERM
 for mode in $modes; do
 	flag=()
 	[ "$mode" = random ] && flag=(--random)
 	for n in $(seq 1 "$max"); do
 		cmd=("$FB" --open-au "${flag[@]}" "${extra[@]}" --erasesize="$erase" --blocksize="$bs" --open-au-nr="$n" "$dev")
-		echo "== $mode: flashbench ${cmd[*]:1}" | tee -a "$log"
 		# each row as flashbench measures it, on the screen and in the log
-		"${cmd[@]}" | tee -a "$log"
-		rc=${PIPESTATUS[0]}
+		show "== $mode: flashbench ${cmd[*]:1}" < "$tmp/rows" &
+		reader=$!
+		lines=$(wc -l < "$log")
+		run_fb "${cmd[@]}" > "$tmp/rows"
+		rc=$?
+		await "$reader"
+		if [ -n "$caught" ]; then
+			# the run a signal cut short is marked "^C", as in a mail; one
+			# that ended before the signal reached it is complete
+			if [ "$rc" != 0 ]; then
+				if [ "$(wc -l < "$log")" -gt "$lines" ]; then
+					say "^C"
+				else
+					say "== $mode: --open-au-nr=$n was stopped before its first row"
+				fi
+			fi
+			stopped
+		fi
 		[ "$rc" = 0 ] || exit "$rc"
 		# stop at the knee: --analyze finds an exact count
 		"$FB" --analyze "$log" 2> /dev/null | grep -qE "^$(title "$mode") +[0-9]" && break
+		[ -z "$caught" ] || stopped
 	done
 done
 summary

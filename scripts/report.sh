@@ -15,7 +15,10 @@ Print a report on DEVICE ready to paste into a mail: date, kernel, the
 device's identity from sysfs (vendor, model, and for SD/MMC cards name,
 oemid, manfid, date, serial, erase_size, preferred_erase_size), its size,
 and the output of "flashbench --auto".  Read-only unless --write is given
-(which DESTROYS data; add --preserve to keep it).
+(which DESTROYS data; add --preserve to keep it).  Ctrl-C, or SIGTERM or
+SIGHUP to the script, is passed on to flashbench, which stops at its next
+request, puts back what --preserve saved and prints what it finished; the
+exit status is then 130/143/129.
 The flashbench binary is \$FLASHBENCH, else flashbench from PATH.
 USAGE
 }
@@ -43,4 +46,9 @@ if [ -b "$dev" ]; then
 	done
 fi
 echo
-"$FB" --auto "${args[@]}" "$dev"
+# a signal goes on to flashbench, which stops, puts back what --preserve
+# saved and prints the findings it finished; then the script ends by it
+run_fb "$FB" --auto "${args[@]}" "$dev"
+rc=$?
+stop_if_caught
+exit "$rc"

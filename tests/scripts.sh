@@ -90,3 +90,120 @@ for s in open-au-sweep report; do
 	expect_error "$s.sh called as flashbench-$s: errors name flashbench-$s" 2 "^flashbench-$s: name one device" \
 		"$TMP/flashbench-$s"
 done
+
+# The sweep's own arguments: -n 0 tries nothing (refused, not an empty
+# summary with status 0); --linear --random asks for both sweeps; a bad
+# size is refused by flashbench before a header or row is printed
+expect_error "open-au-sweep.sh: -n 0 is refused" 2 "^open-au-sweep.sh: -n 0 tries no erase block at all" \
+	scripts/open-au-sweep.sh -e 4M -n 0 sim:sd-4m
+scripts/open-au-sweep.sh --linear --random -n 2 -e 4M sim:sd-4m > "$TMP/sweep" 2> /dev/null
+[ "$(grep -c '^== linear: ' "$TMP/sweep")" -ge 1 ] && [ "$(grep -c '^== random: ' "$TMP/sweep")" -ge 1 ] &&
+	pass "open-au-sweep.sh --linear --random runs both sweeps" ||
+	fail "open-au-sweep.sh --linear --random runs both sweeps" "$(grep '^==' "$TMP/sweep" | tr '\n' '|')"
+scripts/open-au-sweep.sh -e bogus sim:sd-4m > "$TMP/sweep" 2> "$TMP/err"
+rc=$?
+[ $rc = 2 ] && [ ! -s "$TMP/sweep" ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q 'bogus' "$TMP/err" &&
+	pass "open-au-sweep.sh -e bogus: one error line, no header printed, status 2" ||
+	fail "open-au-sweep.sh -e bogus: one error line, no header" "exit $rc: $(head -2 "$TMP/sweep" "$TMP/err" | tr '\n' '|')"
+# the summary's "(line N)" are lines of the script's own output (here
+# with the --auto lines first): line N is the first row of that run
+scripts/open-au-sweep.sh -b 96k -n 4 --linear sim:usb-12m > "$TMP/sweep" 2> /dev/null
+bad_lines=
+for n in 3 4; do
+	l=$(sed -n "s/^    --open-au-nr=$n (line \([0-9]*\)).*/\1/p" "$TMP/sweep" | head -1)
+	h=$(grep -n -- "--open-au-nr=$n sim:usb-12m\$" "$TMP/sweep" | cut -d: -f1)
+	[ -n "$l" ] && [ -n "$h" ] && [ "$l" = $((h + 1)) ] || bad_lines="$bad_lines N=$n: line '$l', header at '$h';"
+done
+[ -z "$bad_lines" ] && pass "open-au-sweep.sh: the summary's line numbers are those of its output" ||
+	fail "open-au-sweep.sh: the summary's line numbers are those of its output" "$bad_lines"
+
+# Signals: the scripts pass SIGTERM (as `kill PID` or a supervisor sends
+# it, to the script alone) on to the flashbench they run and wait for it:
+# it stops at its next request, puts back what --preserve saved, prints
+# what it measured; then the script ends by the signal.  None of them
+# leaves a flashbench writing to the device behind it.
+gone() { # gone PID: no such process (a zombie still waiting for init counts as gone)
+	local st
+	st=$(ps -o stat= -p "$1" 2> /dev/null)
+	[ -z "$st" ] || [ "${st#Z}" != "$st" ]
+}
+# term_script NAME EVENT ARGS...: run scripts/NAME.sh ARGS in $TMP (where
+# --preserve puts its journal), output in $TMP/NAME.out and .err; once
+# EVENT (a pattern) is in FILE, SIGTERM to the script alone.  Sets rc, and
+# orphan=yes when its flashbench still ran after the script had ended
+# (then waits for that one to end).
+term_script() {
+	local name=$1 file=$2 event=$3 pid child
+	shift 3
+	(cd "$TMP" && exec "$OLDPWD/scripts/$name.sh" "$@") > "$TMP/$name.out" 2> "$TMP/$name.err" &
+	pid=$!
+	wait_for "$event in $file" 120 grep -qs -- "$event" "$TMP/$file"
+	child=$(pgrep -P "$pid" -x flashbench | head -1)
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	orphan=no
+	[ -n "$child" ] || orphan="no flashbench found"
+	if [ -n "$child" ] && ! gone "$child"; then
+		orphan=yes
+		wait_for "the orphaned flashbench to end" 300 gone "$child"
+	fi
+}
+# no journal is left, and the image holds its zeros again
+put_back() { [ -z "$(ls "$TMP" | grep journal)" ] && cmp -s -n 2147483648 "$TMP/card.img" /dev/zero; }
+truncate -s 2G "$TMP/card.img" 2> /dev/null
+if [ "$(stat -c %s "$TMP/card.img" 2> /dev/null)" != 2147483648 ] || ! "$FB" -a -c 1 "$TMP/card.img" > /dev/null 2> "$TMP/err"; then
+	skip "report.sh passes SIGTERM on to flashbench" "no 2GiB file with direct I/O in $TMP"
+	skip "open-au-sweep.sh passes SIGTERM on to flashbench" "no 2GiB file with direct I/O in $TMP"
+else
+	term_script report report.err 'overwrites bytes' --write --preserve card.img
+	if [ "$rc" = 143 ] && [ $orphan = no ] &&
+		grep -q '^flashbench: stopped by a signal (SIGTERM) during its .* part' "$TMP/report.err" &&
+		grep -Eq '^flashbench: --preserve: (put back |the run wrote to none of)' "$TMP/report.err" && grep -q 'interrupted' "$TMP/report.out" && put_back; then
+		pass "report.sh --write --preserve, SIGTERM: flashbench stops, puts the data back, reports; then 143"
+	else
+		fail "report.sh passes SIGTERM on to flashbench" "exit $rc, orphaned: $orphan; $(tail -2 "$TMP/report.err" | tr '\n' '|')"
+	fi
+
+	term_script open-au-sweep open-au-sweep.out '^16MiB' -e 16M -b 1k -n 2 --linear --preserve card.img
+	rows=$(sed -n '/--open-au-nr=1 card.img$/,/^\^C$/p' "$TMP/open-au-sweep.out" | grep -c '^[0-9.]*[KM]iB	')
+	said=$(sed -n 's/^flashbench: stopped by a signal (SIGTERM) after \([0-9]*\) complete rows\{0,1\};.*/\1/p' "$TMP/open-au-sweep.err")
+	if [ "$rc" = 143 ] && [ $orphan = no ] && [ "$said" = "$rows" ] && [ "$rows" -lt 15 ] &&
+		grep -qx '\^C' "$TMP/open-au-sweep.out" && ! grep -q -- '--open-au-nr=2' "$TMP/open-au-sweep.out" &&
+		grep -q '^== stopped by a signal (SIGTERM): what the sweep measured so far' "$TMP/open-au-sweep.out" && put_back; then
+		pass "open-au-sweep.sh, SIGTERM during a run: flashbench stops after $rows of 15 rows, the table marked ^C, 143"
+	else
+		fail "open-au-sweep.sh passes SIGTERM on to flashbench" "exit $rc, orphaned: $orphan, $rows rows, flashbench said '$said'; $(tail -2 "$TMP/open-au-sweep.err" | tr '\n' '|')"
+	fi
+fi
+
+# SIGTERM between two runs (here while --analyze reads the first table, held
+# until the signal is sent): the complete table is not marked "^C", no
+# further run starts, and the summary is printed
+cat > "$TMP/fbhold" <<HOLD
+#!/usr/bin/env bash
+case " \$* " in
+*" --analyze "*)
+	if [ ! -e "$TMP/held" ]; then
+		: > "$TMP/held"
+		n=0
+		until [ -e "$TMP/go" ] || [ \$n -ge 2400 ]; do sleep 0.05; n=\$((n + 1)); done
+	fi ;;
+esac
+exec "$FB" "\$@"
+HOLD
+chmod +x "$TMP/fbhold"
+FLASHBENCH=$TMP/fbhold scripts/open-au-sweep.sh -e 12M -b 96k sim:usb-12m > "$TMP/sw.out" 2> "$TMP/sw.err" &
+pid=$!
+wait_for "the first --analyze" 60 test -e "$TMP/held"
+kill -TERM "$pid"
+: > "$TMP/go"
+wait "$pid"
+rc=$?
+if [ "$rc" = 143 ] && ! grep -q '\^C' "$TMP/sw.out" && ! grep -q -- '--open-au-nr=2' "$TMP/sw.out" &&
+	[ "$(grep -c '^[0-9.]*[KM]iB	' "$TMP/sw.out")" = 8 ] && grep -q '^    --open-au-nr=1 (line 2): ' "$TMP/sw.out" &&
+	grep -q '^== stopped by a signal (SIGTERM)' "$TMP/sw.out"; then
+	pass "open-au-sweep.sh, SIGTERM between runs: the complete table is not marked ^C, no new run, summary, 143"
+else
+	fail "open-au-sweep.sh, SIGTERM between runs" "exit $rc: $(grep -n '\^C\|^==\|line' "$TMP/sw.out" | tr '\n' '|')"
+fi

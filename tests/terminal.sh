@@ -68,7 +68,7 @@ third_table() { screen | grep -A12 -- '--open-au-nr=3 ' | grep -q '^96KiB'; }
 if wait_for "the third table" 120 third_table &&
 	keys C-c && wait_for "the summary" 60 shows '^== summary for sim:usb-12m' &&
 	keys "echo status=\$?" Enter && wait_for "the status" 30 shows '^status='; then
-	if shows '^== stopped by a signal: what the sweep measured so far$' && shows '^open erase blocks, linear ' &&
+	if shows '^== stopped by a signal (SIGINT): what the sweep measured so far$' && shows '^open erase blocks, linear ' &&
 		shows '^status=130$'; then
 		pass "terminal: Ctrl-C in an open-au sweep prints the summary so far, status 130"
 	else

@@ -28,7 +28,8 @@ static void test_analysis(void)
 		{ { 1000e3, 2000e3, 1000e3 }, { 1010e3, 2000e3, 990e3 } },
 		{ { 1000e3, 2000e3, 1000e3 }, { 1000e3, 2010e3, 1000e3 } },
 	};
-	struct open_trial lin[4] = { { 1, 2e6, 0 }, { 2, 2e6, 0 }, { 3, 200e6, 1 }, { 2, 2e6, 0 } };
+	struct open_trial lin[4] = { { 1, 2e6, 0, 0, 0, 0, 0 }, { 2, 2e6, 0, 0, 0, 0, 0 }, { 3, 200e6, 1, 0, 0, 0, 0 },
+				     { 2, 2e6, 0, 0, 0, 0, 0 } };
 
 	/* write check: 200 ms extra at 20 MiB/s is 4 MiB of copying */
 	finding_init(&f, "erase_block", "erase block size", 1);
@@ -252,7 +253,7 @@ static void test_crosscheck(void)
 		{ 24576, 1471875, 500000 }, { 16384, 1581250, 0 }, { 8192, 1581250, 0 },
 	};
 	struct finding f, from;
-	struct open_trial tr[2] = { { 1, 1862500, 0 }, { 2, 6080000, 1 } };
+	struct open_trial tr[2] = { { .n = 1, .mean_ns = 1862500 }, { .n = 2, .mean_ns = 6080000, .collapsed = 1 } };
 	struct read_levels rl = { .page_diff = 85714 };
 	struct scan_level lv = { .step = 2 << 20, .npoints = 16 };
 
@@ -310,6 +311,122 @@ static void test_crosscheck(void)
 	      f.conf);
 }
 
+/* The hostile test of issue 22 (F2, F3, F6): findings surer than the data
+ * on noisy and pausing cards, and evidence that contradicts itself. */
+static void test_misbehaving(void)
+{
+	struct finding f;
+
+	{ /* a pause made the first look at one erase block collapse; two more
+	   * looks were healthy, and two erase blocks collapsed twice */
+		struct open_trial t[6] = { { 1, 20e6, 1, 2, 5, 2, 5 }, { 1, 2e6, 0, 0, 6, 0, 6 }, { 1, 2e6, 0, 0, 6, 0, 6 },
+					   { 2, 190e6, 1, 2, 4, 2, 2 }, { 1, 2e6, 0, 0, 6, 0, 6 }, { 2, 190e6, 1, 2, 4, 2, 2 } };
+		analyze_open(t, 6, 16, 1, 32768, 2e6, &f);
+		check(f.determined && f.value == 1 && f.conf == CONF_MEDIUM && strstr(f.evidence[f.nevidence - 1], "outvoted"),
+		      "analysis: an open-AU count whose trials disagree is the majority's, medium",
+		      "value %llu conf %d", (unsigned long long)f.value, f.conf);
+	}
+	{ /* one erase block in random order collapsed twice, each time in 2
+	   * writes of a few, while healthy trials had no slow write in 24 */
+		struct open_trial lin[2] = { { 1, 2e6, 0, 0, 12, 0, 12 }, { 2, 2e6, 0, 0, 12, 0, 6 } };
+		struct open_trial t[2] = { { 1, 50e6, 1, 2, 5, 2, 5 }, { 1, 48e6, 1, 2, 3, 2, 3 } };
+		analyze_open(t, 2, 16, 1, 32768, 2e6, &f);
+		open_pause_check(&f, t, 2, lin, 2);
+		check(f.determined && f.value == 0 && f.conf == CONF_MEDIUM && strstr(f.evidence[f.nevidence - 1], "pauses"),
+		      "analysis: a collapse that pauses could make (2 slow writes of 5, then of 3) is not high",
+		      "value %llu conf %d", (unsigned long long)f.value, f.conf);
+		t[0].worst_writes = t[1].worst_writes = 2;
+		analyze_open(t, 2, 16, 1, 32768, 2e6, &f);
+		open_pause_check(&f, t, 2, lin, 2);
+		check(f.conf == CONF_HIGH, "analysis: every write slow in both collapsed trials, none in 24 healthy: high",
+		      "conf %d", f.conf);
+	}
+	{ /* sizes that fit "a fixed time plus the transfer" only with a fixed
+	   * time below zero */
+		struct chunk_time t[6];
+		for (int i = 0; i < 6; i++) {
+			t[i].size = (1u << 20) >> i;
+			t[i].ns = (i >= 4 ? (1u << 20) >> 4 : t[i].size) / 20e6 * 1e9 - 1e6;
+			t[i].spread = 0;
+		}
+		analyze_min_write(t, 6, &f);
+		check(f.determined && f.value == 64 << 10 && f.conf <= CONF_MEDIUM && !strstr(f.evidence[0], "fixed -"),
+		      "analysis: a minimum write whose fit needs a fixed time below zero is medium at most",
+		      "value %llu conf %d: %s", (unsigned long long)f.value, f.conf, f.evidence[0]);
+		t[4].ns = 90e6; /* the size below the minimum hit a pause */
+		analyze_min_write(t, 6, &f);
+		check(!strstr(f.evidence[0], "about as long as"),
+		      "analysis: the evidence does not call 90ms about as long as 2.3ms", "%s", f.evidence[0]);
+	}
+	{ /* a 12 MiB erase block read with a little noise: two odd multiples of
+	   * 6 MiB a little above the others must not make it 6 MiB */
+		struct scan_level lv[12];
+		struct read_levels rl = { .noise = 1400, .step = 14500, .page_diff = 155000, .unit = 16384 };
+		size_t n = 0;
+		for (uint64_t a = 32 << 10; a <= (64ULL << 20) && n < 12; a *= 2, n++) {
+			lv[n].step = a;
+			lv[n].npoints = SCAN_POINTS;
+			for (unsigned j = 1; j <= SCAN_POINTS; j++)
+				lv[n].d[j - 1] = (j * a) % (12 << 20) ? 150000 + (j * 37 + n * 11) % 10 * 1000 : 455000;
+		}
+		lv[6].d[2] = 180000;  /* 6 MiB */
+		lv[6].d[14] = 174000; /* 30 MiB */
+		analyze_erase(lv, n, &rl, NULL, 0, 3840ULL << 20, &f);
+		check(f.determined && f.value == 12 << 20, "analysis: odd multiples of 6MiB barely above the rest do not make "
+		      "a 12MiB erase block 6MiB", "determined %d value %llu", f.determined, (unsigned long long)f.value);
+	}
+	{ /* the block after the FAT area hit a pause: not "like the middle" */
+		struct fat_probe fat[2] = {
+			{ { 400e3, 900e3, 300e3 }, { 1000e3, 2000e3, 1000e3 } },
+			{ { 120e6, 130e6, 120e6 }, { 1000e3, 2000e3, 1000e3 } },
+		};
+		analyze_fat(fat, 2, 4 << 20, &f);
+		check(f.value == 1 && f.conf == CONF_MEDIUM && strstr(f.evidence[0], "erase block 0 (the first 4MiB) is") &&
+		      strstr(f.evidence[1], "slower than the middle"),
+		      "analysis: a FAT area whose next block was disturbed is medium, and says so", "conf %d: %s", f.conf,
+		      f.nevidence > 1 ? f.evidence[1] : "");
+	}
+}
+
+/* The progress line's time left must not grow while a part runs past its
+ * usual time (F10): a part whose share of the plan reached its cap says it
+ * is late; each part starts on time. */
+struct progress_log {
+	unsigned n, late, late_at_start;
+	int phase;
+};
+static void log_progress(void *ctx, const struct auto_progress *now)
+{
+	struct progress_log *l = ctx;
+	if ((!l->n || (int)now->phase != l->phase) && now->late)
+		l->late_at_start++;
+	l->late += now->late != 0;
+	l->phase = (int)now->phase;
+	l->n++;
+}
+
+static void test_progress_late(void)
+{
+	struct dev *d = NULL;
+	struct auto_report *r = malloc(sizeof(*r));
+	struct progress_log l = { 0 };
+	struct auto_options o = { .write = 1, .progress = log_progress, .progress_ctx = &l };
+	struct fb_err e;
+
+	if (dev_open(&d, "sim:sd-4m,pause=0.3,pausetime=200ms,seed=2", DEV_READWRITE, &e) || !r) {
+		check(0, "auto: open a pausing sim", "%s", r ? e.msg : "out of memory");
+		free(r);
+		dev_close(d);
+		return;
+	}
+	characterize(d, &o, r, &e);
+	check(l.n > 100 && l.late > 0 && l.late_at_start == 0,
+	      "auto: progress: a part past its usual time says it is late (no time left that grows)",
+	      "%u updates, %u late, %u late at a part's start", l.n, l.late, l.late_at_start);
+	free(r);
+	dev_close(d);
+}
+
 void unit_auto(void)
 {
 	test_analysis();
@@ -319,4 +436,6 @@ void unit_auto(void)
 	test_scan_without_data();
 	test_auto_stopped();
 	test_crosscheck();
+	test_misbehaving();
+	test_progress_late();
 }
