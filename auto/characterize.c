@@ -55,13 +55,22 @@ static void progress_total(void *ctx, uint64_t done)
 	c->o->progress(c->o->progress_ctx, &now);
 }
 
+/* A step of a part is expected to take at least what the part's slowest
+ * step so far took per byte (a card whose garbage collection copies far
+ * slower than it writes shows it in the first step; the estimate from the
+ * write pace alone would let the part go on paying it). */
+static double measured_pace(const struct ctx *c, uint64_t bytes, double est_ns)
+{
+	return fmax(est_ns, (double)bytes * c->pace[c->phase]);
+}
+
 int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result **res)
 {
 	struct vm_run how = { .stop = c->o->stop, .progress = c->o->progress ? progress_total : NULL,
 			      .progress_ctx = c, .keep_partial = 1 };
 	struct vm_plan plan;
 	struct dev_tally before;
-	int rc;
+	int rc, hit = 0;
 
 	*res = NULL;
 	vm_free(c->held);
@@ -75,6 +84,7 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 		if (est_ns <= 0)
 			est_ns = budget_estimate(&c->b, writes ? plan.requests : 0, c->b.worst_write,
 						 writes ? 0 : plan.requests);
+		est_ns = measured_pace(c, plan.bytes_written, est_ns);
 		if ((c->refused = budget_check(&c->b, plan.bytes_written, est_ns))) {
 			c->r->cut |= 1u << c->phase;
 			c->b.refused++;
@@ -82,6 +92,10 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 		}
 	}
 	how.plan = &plan;
+	if (c->writing && c->b.ns > 0) { /* enforced inside the step too: no request that could pass the bound */
+		how.deadline_ns = fmax(1, c->b.ns - c->b.elapsed - c->b.worst_write);
+		how.deadline_hit = &hit;
+	}
 	dev_written(c->d, &before);
 	rc = vm_run(prog, c->d, &how, res, c->e);
 	if (*res) { /* what it did, also when a signal stopped it half-way */
@@ -107,6 +121,8 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 		}
 		budget_spent(&c->b, bytes, ns, slowest, (double)(*res)->st.min_ns, (*res)->st.count,
 			     plan.bytes_written > 0);
+		if (bytes && c->writing)
+			c->pace[c->phase] = fmax(c->pace[c->phase], ns / (double)bytes);
 		/* a write may take as long as copying an erase block at twice
 		 * the fastest pace writes went (garbage collection) */
 		if (c->e_size)
@@ -115,6 +131,12 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 	if (rc) {
 		vm_result_free(*res);
 		*res = NULL;
+	}
+	if (rc && hit) { /* the bound stopped the step half-way: as if refused */
+		c->refused = 2;
+		c->r->cut |= 1u << c->phase;
+		c->b.refused++;
+		return 1;
 	}
 	return rc;
 }
