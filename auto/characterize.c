@@ -93,7 +93,7 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 	}
 	how.plan = &plan;
 	if (c->writing && c->b.ns > 0) { /* enforced inside the step too: no request that could pass the bound */
-		how.deadline_ns = fmax(1, c->b.ns - c->b.elapsed - c->b.worst_write);
+		how.deadline_ns = fmax(1, c->b.ns - c->b.elapsed - fmax(c->b.worst_write, c->b.write_floor));
 		how.deadline_hit = &hit;
 	}
 	dev_written(c->d, &before);
@@ -125,8 +125,9 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 			c->pace[c->phase] = fmax(c->pace[c->phase], ns / (double)bytes);
 		/* a write may take as long as copying an erase block at twice
 		 * the fastest pace writes went (garbage collection) */
-		if (c->e_size)
-			c->b.write_floor = fmax(c->b.write_floor, 2 * c->b.fast_write_per_byte * (double)c->e_size);
+		if (c->e_size) /* a stand-in size may be far smaller than the card's erase block */
+			c->b.write_floor = fmax(c->b.write_floor, 2 * c->b.fast_write_per_byte *
+						(double)(c->r->erase_assumed ? MAX_ERASE_BLOCK : c->e_size));
 	}
 	if (rc) {
 		vm_result_free(*res);
