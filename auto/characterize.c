@@ -795,13 +795,15 @@ static void ssd_verdict(struct ctx *c)
 	format_size(p, sizeof(p), r->wcache.probed);
 	format_size(ch, sizeof(ch), r->wcache.chunk);
 	snprintf(r->verdict_text, sizeof(r->verdict_text),
-		 "behaves like an SSD: no erase-block, open-AU or FAT penalty measurable; %s written (reads cost the "
-		 "same across every boundary%s; writes to %u fresh areas in turn paid no garbage collection, and "
-		 "%s in a row kept one speed, %s per %s write%s)", a, r->data.written || r->data.lo < r->data.hi ?
+		 "behaves like an SSD: no erase-block or open-AU penalty measurable in reads and linear writes; %s "
+		 "written (reads cost the same across every boundary%s; writes to %u fresh areas in turn paid no "
+		 "garbage collection, and %s in a row kept one speed, %s per %s write%s); stopped early: random-order "
+		 "writes, small writes and a FAT area were not tested", a, r->data.written || r->data.lo < r->data.hi ?
 		 ", also where data are" : "", c->open_limit, p, b, ch,
 		 r->cache_verdict == CACHE_SEEN ? ", once a write cache was full" : "");
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		finding_not(f[i], "not applicable: the medium behaves like an SSD (no penalty the test could measure)");
+		finding_not(f[i], "not measured: the run stopped early, as the medium behaves like an SSD in reads and "
+			    "linear writes (this test's own penalty was not looked for)");
 }
 
 /* The findings of a part once it is done: the caveats a cache puts on them,
