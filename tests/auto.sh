@@ -185,6 +185,33 @@ else
 fi
 
 # ------------------------------------------------------------ JSON
+# The hostile test of issue 22 (F2, F3): mildly noisy or pausing presets must
+# not give a wrong finding at high, nor halve the erase block.  For each run,
+# every finding at high is compared with the model's truth (device.model).
+high_wrong=""
+for spec in sd-4m,noise=0.2,seed=4 sd-4m,pause=0.05,pausetime=20ms,seed=19 sd-4m,pause=0.1,pausetime=50ms,seed=17 \
+	usb-12m,noise=0.2,seed=15 sd-4m,pause=0.3,pausetime=200ms,seed=15 sd-4m,pause=0.3,pausetime=200ms,seed=22; do
+	"$FB" -A --write --json "sim:$spec" > "$TMP/h22.json" 2> /dev/null
+	mapfile -t v < <("$JP" device.model.page device.model.planes device.model.erase device.model.minwrite \
+		device.model.open device.model.random device.model.fat < "$TMP/h22.json")
+	want=([0]=$((v[0] * v[1])) [1]=${v[2]} [2]=${v[3]} [3]=${v[4]} [4]=${v[5]} [5]=${v[6]})
+	i=0
+	for k in page erase_block min_write open_linear open_random fat_area; do
+		mapfile -t f < <("$JP" "findings.$k.confidence" "findings.$k.value" "findings.$k.at_least" < "$TMP/h22.json")
+		if [ "${f[0]}" = high ] && [ "${f[1]}" != "${want[i]}" ] &&
+			! { [ "${f[2]}" = true ] && [ "${want[i]}" -ge "${f[1]}" ]; }; then
+			high_wrong="$high_wrong $spec:$k=${f[1]}(want ${want[i]})"
+		fi
+		i=$((i + 1))
+	done
+done
+[ -z "$high_wrong" ] && pass "auto --write on noisy and pausing presets: no finding at high is wrong" ||
+	fail "auto --write on noisy and pausing presets: no finding at high is wrong" "$high_wrong"
+"$FB" -A --json sim:usb-12m,noise=0.02,seed=4 > "$TMP/f3.json" 2> /dev/null
+[ "$("$JP" findings.erase_block.value < "$TMP/f3.json")" = 12582912 ] &&
+	pass "auto on usb-12m with 2% noise: 12MiB, not 6MiB (odd multiples of 6MiB lifted by noise)" ||
+	fail "auto on usb-12m with 2% noise: 12MiB" "$("$JP" findings.erase_block.value < "$TMP/f3.json")"
+
 # json NAME ARGS...: valid JSON (jsonpath; python3 too where present) with
 # the given "path=value" checks after --
 json_ok() {
