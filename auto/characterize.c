@@ -829,6 +829,16 @@ static void part_done(struct ctx *c, enum auto_phase p)
 	}
 }
 
+/* The reads found data only in a window shorter than the area would be
+ * (17 of the scan's top steps): too short to show the erase blocks sought,
+ * so the area is written as on a card without data. */
+static int window_too_short(const struct ctx *c)
+{
+	const struct data_look *d = &c->r->data;
+
+	return d->unmapped && d->hi > d->lo && d->hi - d->lo < 17 * c->area;
+}
+
 /* The area: written linearly in AREA_CHUNK writes, then read back. */
 static int area_phase(struct ctx *c)
 {
@@ -918,7 +928,8 @@ static int write_tests(struct ctx *c)
 			if (rc > 0)
 				data_evidence(r);
 		}
-		if (!behaves_like_ssd(r) && c->area && reads_show_nothing(r) && area_phase(c) < 0)
+		if (!behaves_like_ssd(r) && c->area && (reads_show_nothing(r) || window_too_short(c)) &&
+		    area_phase(c) < 0)
 			return -1;
 		if (!behaves_like_ssd(r))
 			adopt_erase(c);

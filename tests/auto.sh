@@ -57,7 +57,7 @@ fi
 "$FB" -A sim:size=8G,unmapped=1 > "$TMP/fresh" 2> /dev/null
 "$FB" -A --write sim:size=8G,unmapped=1 > "$TMP/freshw" 2> /dev/null
 if grep -qE '^no flash-like behaviour in reads' "$TMP/fresh" && grep -qE '^erase block size +not determined' "$TMP/fresh" &&
-	grep -qE '^erase block size +4MiB +high' "$TMP/freshw" && grep -q -- '--write wrote that area first' "$TMP/freshw" &&
+	grep -qE '^erase block size +4MiB +high' "$TMP/freshw" && grep -q -- 'wrote that area first: read in bytes' "$TMP/freshw" &&
 	grep -qE '^open erase blocks, linear +2 +high' "$TMP/freshw"; then
 	pass "auto on a fresh card with unmapped reads: nothing read-only, --write writes an area first and finds it"
 else
@@ -170,6 +170,8 @@ small_ok "auto --write with 4096-byte sectors: a 3MiB erase lattice is not read 
 small_ok "auto --write: a random-mode FAT area whose end the probe cannot see is 'at least', not high" \
 	"erase=1M,page=16K,planes=4,size=192M,minwrite=2K,open=4,random=2,sector=4096,fat=6,fatmode=random,trandom=0" \
 	'^FAT-optimised erase blocks at the start +at least 1 +medium'
+small_ok "auto --write on a used card whose data lie in a 6MiB window: writes the area first (hostile h20 G9)" \
+	"erase=4M,open=2,size=2G,unmapped=1,data=0.01,seed=3" '^erase block size +4MiB' 'wrote that area first: read in bytes'
 "$FB" -A --write sim:usb-12m,size=200M > /dev/null 2> "$TMP/small.err"
 rc=$?
 [ $rc = 2 ] && grep -q 'too small for --auto --write with 12582912-byte erase blocks (it needs 8 erase blocks' \
