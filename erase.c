@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "dev.h"
-#include "lib/err.h"
 #include "guard/claim.h"
+#include "lib/err.h"
+#include "lib/pin.h"
 #include "lib/units.h"
 #include "lib/version.h"
 
@@ -78,7 +79,10 @@ int main(int argc, char **argv)
 		fb_fail(&e, EXIT_USAGE, "LENGTH %s: must not be zero", argv[3]);
 		return fail(&e);
 	}
-	if (claim_take(argv[1], &claim, &e) || dev_open(&d, argv[1], DEV_READONLY, &e)) {
+	/* the device is looked up by its name once: the checks, the claim and
+	 * the discard concern that one device, whatever the name does */
+	pin(argv[1]);
+	if (claim_take_for(argv[1], SAFETY_ERASE, start, start + len, &claim, &e) || dev_open(&d, argv[1], DEV_READONLY, &e)) {
 		claim_release(claim);
 		return fail(&e);
 	}
@@ -99,7 +103,7 @@ int main(int argc, char **argv)
 	if (dev_caps(d) & DEV_CAP_REOPEN_RW) {
 		dev_close(d);
 		d = NULL;
-		if (dev_open(&d, argv[1], DEV_READWRITE, &e))
+		if (dev_open(&d, argv[1], DEV_READWRITE, &e) || claim_recheck(claim, &e))
 			goto out;
 	}
 	rc = dev_discard(d, start, len, &ns);

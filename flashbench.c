@@ -20,6 +20,7 @@
 #include "lib/err.h"
 #include "lib/json_read.h"
 #include "lib/outfile.h"
+#include "lib/pin.h"
 #include "report/plot.h"
 #include "guard/claim.h"
 #include "guard/outputs.h"
@@ -336,6 +337,13 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 
 	if (c->out && c->plot && outfile_check_apart("--out", c->out, "--plot", c->plot, e))
 		return -1;
+	/* standard output and error are outputs too, whatever -o says */
+	for (int i = 0; i < 2; i++)
+		if (in[i] && output_check_stdio_input(i ? "--analyze" : "--program", in[i], e))
+			return -1;
+	for (int i = 0; c->mode == RUN_COMPARE && i < c->nfiles; i++)
+		if (output_check_stdio_input("--compare", c->files[i], e))
+			return -1;
 	for (int o = 0; o < 2; o++) {
 		for (int i = 0; path[o] && i < 2; i++)
 			if (in[i] && output_check_input(opt[o], path[o], in[i], e))
@@ -358,8 +366,9 @@ static int do_restore(const struct cli *c)
 	int rc;
 
 	restoring = 1;
-	if (journal_check_target(c->device, &e) || claim_take(c->device, &claim, &e) ||
-	    dev_open(&d, c->device, DEV_READWRITE, &e)) {
+	if (journal_check_target(c->device, &e) || claim_take_for(c->device, SAFETY_RESTORE, 0, 0, &claim, &e) ||
+	    dev_open(&d, c->device, DEV_READWRITE, &e) || claim_recheck(claim, &e)) {
+		dev_close(d);
 		claim_release(claim);
 		return die(&e);
 	}
@@ -562,17 +571,10 @@ static int prepare(struct run *r, struct fb_err *e)
 	journal_default_path(c->device, r->journal_path, sizeof(r->journal_path));
 	if (check_outputs(c, c->preserve && c->journal ? c->journal : r->journal_path, e))
 		return -1;
-	/* refuse a used device, or one with an unfinished journal, before
-	 * opening anything */
-	if (cli_writes(c) &&
-	    (journal_check_target(c->device, e) || claim_take(c->device, &r->claim, e) ||
-	     journal_check_absent(r->journal_path, c->device, c->preserve && !c->journal, e) ||
-	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
-		return -1;
-	if (c->preserve && c->journal)
-		snprintf(r->journal_path, sizeof(r->journal_path), "%s", c->journal);
-	/* read-only first: size and sector size for the checks and the plan */
-	if (dev_open(&r->d, c->device, DEV_READONLY, e) || check_device(c, r->d, e))
+	/* never a journal as the device; then read-only first: size and sector
+	 * size for the checks and the plan (reading harms nothing) */
+	if ((cli_writes(c) && journal_check_target(c->device, e)) || dev_open(&r->d, c->device, DEV_READONLY, e) ||
+	    check_device(c, r->d, e))
 		return -1;
 	if (c->mode != RUN_AUTO) {
 		e->msg[0] = '\0';
@@ -581,12 +583,23 @@ static int prepare(struct run *r, struct fb_err *e)
 		if (vm_plan(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, e))
 			return name_reach(c, e);
 	}
+	/* refuse a used device (what uses the bytes the plan writes: --auto
+	 * --write's are not known yet, so all of them), or one with an
+	 * unfinished journal, before anything is written */
+	if (cli_writes(c) &&
+	    (claim_take_for(c->device, SAFETY_WRITE_TEST, c->mode == RUN_AUTO ? 0 : r->plan.write_lo,
+			    c->mode == RUN_AUTO ? 0 : r->plan.write_hi, &r->claim, e) ||
+	     journal_check_absent(r->journal_path, c->device, c->preserve && !c->journal, e) ||
+	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
+		return -1;
+	if (c->preserve && c->journal)
+		snprintf(r->journal_path, sizeof(r->journal_path), "%s", c->journal);
 	if (c->preserve && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(r->d);
 		r->d = NULL;
-		if (dev_open(&r->d, c->device, DEV_READWRITE, e))
+		if (dev_open(&r->d, c->device, DEV_READWRITE, e) || claim_recheck(r->claim, e))
 			return -1;
 	}
 	if (c->out) {
@@ -909,6 +922,15 @@ int main(int argc, char **argv)
 	rc = cli_parse(argc, argv, &r.c, &e);
 	if (rc > 0)
 		return 0;
+	/* the device is looked up by its name once, now: every check, the claim
+	 * and every open concern that file, whatever the name does meanwhile */
+	if (!rc && r.c.device && strncmp(r.c.device, "sim:", 4))
+		pin(r.c.device);
+	/* so are the outputs: what their checks saw is what they replace */
+	if (!rc && r.c.out)
+		pin(r.c.out);
+	if (!rc && r.c.plot)
+		pin(r.c.plot);
 	if (!rc && output_check_stdio(r.c.device, &e))
 		return die(&e);
 	if (rc < 0 || check_params(&r.c, &e) || check_inputs(&r.c, &e) ||

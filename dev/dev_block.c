@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/pin.h"
+
 struct block {
 	int fd;
 	int is_block;
@@ -180,8 +182,11 @@ int dev_block_open(struct dev *d, const char *path, enum dev_mode mode, struct f
 	struct stat st;
 	struct block *b;
 	int flags = O_DIRECT | O_CLOEXEC | O_NOCTTY;
+	const char *at = pin_path(path); /* the file the checks saw, when the run pinned the name */
 
-	if (stat(path, &st) != 0)
+	if (pin_failed(path))
+		return open_error(path, pin_failed(path), mode, e);
+	if (stat(at, &st) != 0)
 		return open_error(path, errno, mode, e);
 	if (S_ISDIR(st.st_mode))
 		return fb_fail(e, EXIT_DEVICE, "%s: is a directory, not a device", path);
@@ -199,7 +204,7 @@ int dev_block_open(struct dev *d, const char *path, enum dev_mode mode, struct f
 		flags |= O_RDONLY;
 	else
 		flags |= O_RDWR | O_SYNC | (b->is_block ? O_EXCL : 0);
-	b->fd = open(path, flags);
+	b->fd = open(at, flags);
 	if (b->fd < 0 && errno == EINVAL)
 		/* without O_DIRECT every figure would be the page cache's */
 		return fb_fail(e, EXIT_DEVICE, "%s: %s refuses direct I/O (O_DIRECT; ramfs, tmpfs before Linux 6.6), "
@@ -207,6 +212,9 @@ int dev_block_open(struct dev *d, const char *path, enum dev_mode mode, struct f
 			       "on a disk file system", path, b->is_block ? "the device" : "its file system");
 	if (b->fd < 0)
 		return open_error(path, errno, mode, e);
+	if (!pin_same(path, b->fd) || fstat(b->fd, &st) || (b->is_block ? !S_ISBLK(st.st_mode) : !S_ISREG(st.st_mode)))
+		return fb_fail(e, EXIT_DEVICE, "%s changed while it was being checked (another file or device is now "
+			       "behind the name); nothing was written to it", path);
 	if (b->is_block) {
 		int ss = 0, ps = 0;
 		if (ioctl(b->fd, BLKGETSIZE64, &d->size) || ioctl(b->fd, BLKSSZGET, &ss) || ss <= 0)

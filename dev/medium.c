@@ -15,6 +15,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "lib/pin.h"
+
 #define MAX_DEPTH 8       /* loops over partitions over loops over ... */
 #define MAX_MEDIA 64      /* media collected for the aliases: the medium and its holders */
 
@@ -104,7 +106,7 @@ int medium_sysfs_dirs(const char *path, char disk[PATH_MAX], char self[PATH_MAX]
 {
 	struct stat st;
 
-	if (stat(path, &st) || !S_ISBLK(st.st_mode) || sysfs_dir(st.st_rdev, self))
+	if (stat(pin_path(path), &st) || !S_ISBLK(st.st_mode) || sysfs_dir(st.st_rdev, self))
 		return -1;
 	memcpy(disk, self, PATH_MAX);
 	if (is_partition(self))
@@ -141,7 +143,10 @@ static int loop_backing(const char *dir, const char *name, dev_t rdev, struct ba
 	if (medium_read_attr(dir, "loop/backing_file", b->name, sizeof(b->name)))
 		return -1;
 	if (!node_of(name, rdev, node, sizeof(node)) && (fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) >= 0) {
-		int ok = ioctl(fd, LOOP_GET_STATUS64, &info) == 0;
+		/* the status of the node we opened, once it is that device (a
+		 * name in /dev could have been replaced since node_of looked) */
+		int ok = !fstat(fd, &st) && S_ISBLK(st.st_mode) && st.st_rdev == rdev &&
+			 ioctl(fd, LOOP_GET_STATUS64, &info) == 0;
 		close(fd);
 		if (ok) {
 			b->known = 1;
@@ -239,7 +244,7 @@ int medium_of(const char *path, struct medium *m)
 	struct stat st;
 
 	memset(m, 0, sizeof(*m));
-	if (stat(path, &st))
+	if (stat(pin_path(path), &st))
 		return 0;
 	if (S_ISBLK(st.st_mode)) {
 		medium_of_block(st.st_rdev, m);

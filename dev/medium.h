@@ -39,7 +39,8 @@ struct medium {
 				      * it is the medium itself */
 };
 
-/* Resolve path (symlinks followed).  Returns 0 (kind MEDIUM_NONE for what
+/* Resolve path (symlinks followed; a name pinned with lib/pin.h is the file
+ * it named when it was pinned).  Returns 0 (kind MEDIUM_NONE for what
  * is no block device or regular file, or does not exist: errno says why). */
 int medium_of(const char *path, struct medium *m);
 /* The same for block device number rdev. */

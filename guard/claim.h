@@ -10,13 +10,30 @@
 #ifndef FLASHBENCH_CLAIM_H
 #define FLASHBENCH_CLAIM_H
 
+#include <stdint.h>
+
+#include "guard/safety.h"
 #include "lib/err.h"
 
 struct claim;
 
 /* Claim the medium under path (a sim: device or a character device needs
- * none: *out is then NULL).  0, or -1 with e saying what uses it. */
+ * none: *out is then NULL) for use (what a refusal advises), writing bytes
+ * [lo, hi) of path (hi <= lo: all of it): what uses an alias whose window
+ * meets those bytes refuses it, whether path is a file or a loop window of
+ * it.  0, or -1 with e saying what uses it.  claim_take is claim_take_for a
+ * write test of the whole device.  path
+ * should be pinned (lib/pin.h), so that the claim, the checks and the
+ * device's opens concern one file. */
 int claim_take(const char *path, struct claim **out, struct fb_err *e);
+int claim_take_for(const char *path, enum safety_use use, uint64_t lo, uint64_t hi, struct claim **out,
+		   struct fb_err *e);
+
+/* Once the device is open for writing (O_EXCL on a block device: nothing
+ * can mount it from now on): is it still the medium claimed, with the same
+ * window, and does nothing use it now (a mount or swapon that came between
+ * the checks and the open)?  0, or -1 with e filled. */
+int claim_recheck(struct claim *c, struct fb_err *e);
 void claim_release(struct claim *c);
 
 #endif

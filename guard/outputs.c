@@ -11,20 +11,56 @@
 
 #include "dev/medium.h"
 #include "guard/preserve.h"
+#include "guard/safety.h"
 #include "guard/statedir.h"
 #include "lib/crc32c.h"
 #include "lib/json_read.h"
 #include "lib/outfile.h"
+#include "lib/pin.h"
 
-/* Is path in the state directory (the index of unfinished journals)? */
+/* Is path in the state directory (the index of unfinished journals)?  An
+ * existing file (or pinned name, or /proc/self/fd/N) by where it is now. */
 static int in_state_dir(const char *path)
 {
-	char dir[PATH_MAX], state[PATH_MAX], real[PATH_MAX], rstate[PATH_MAX];
-	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], state[PATH_MAX], real[PATH_MAX], rstate[PATH_MAX], file[PATH_MAX];
+	const char *slash;
 
+	if (realpath(pin_path(path), file))
+		path = file;
+	slash = strrchr(path, '/');
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1, slash ? path : ".");
 	state_dir(state, sizeof(state));
 	return realpath(dir, real) && realpath(state, rstate) && !strcmp(real, rstate);
+}
+
+/* An output replaces a regular file: never one that is storage in use
+ * (behind a loop device that is mounted, swap, held; a swap file; a file
+ * another program has open for writing or locks, as a virtual machine its
+ * image) nor one behind any loop device at all (what the loop device shows
+ * would be swept away).  path should be pinned. */
+static int output_in_use(const char *opt, const char *path, struct fb_err *e)
+{
+	struct medium m;
+	struct medium_aliases a;
+	int rc;
+
+	medium_of(path, &m);
+	if (m.kind != MEDIUM_FILE)
+		return 0;
+	if (medium_aliases(&m, &a))
+		return fb_fail(e, EXIT_USAGE, "out of memory");
+	rc = safety_check(path, &m, 0, &a, SAFETY_OUTPUT, e);
+	if (rc) {
+		char msg[sizeof(e->msg)];
+		snprintf(msg, sizeof(msg), "%s", e->msg);
+		fb_fail(e, EXIT_USAGE, "%s=%s", opt, msg);
+	} else if (a.n) {
+		rc = fb_fail(e, EXIT_USAGE, "%s=%s is the file behind %s (a loop device): the output would replace what "
+			     "it shows; name another file (or detach it: losetup -d %s)", opt, path,
+			     medium_alias_name(&a.v[0]), medium_alias_name(&a.v[0]));
+	}
+	medium_aliases_free(&a);
+	return rc;
 }
 
 int output_check(const char *opt, const char *path, const char *device, struct fb_err *e)
@@ -41,13 +77,15 @@ int output_check(const char *opt, const char *path, const char *device, struct f
 	if (journal_holds(path, saved, sizeof(saved)))
 		return fb_fail(e, EXIT_USAGE, "%s=%s is a flashbench journal (data saved from %.200s): the output would "
 			       "destroy what it saved; name another file", opt, path, saved);
-	if (!device || !strncmp(device, "sim:", 4) || stat(path, &st) || !S_ISREG(st.st_mode))
+	if (stat(pin_path(path), &st) || !S_ISREG(st.st_mode))
 		return 0;
-	medium_of(device, &m);
-	if (m.kind != MEDIUM_FILE || (dev_t)m.dev != st.st_dev || (ino_t)m.ino != st.st_ino)
-		return 0;
-	return fb_fail(e, EXIT_USAGE, "%s=%s is the device under test (%s%s%.300s): the output would overwrite it; "
-		       "name another file", opt, path, device, m.how[0] ? ", " : "", m.how);
+	if (device && strncmp(device, "sim:", 4)) {
+		medium_of(device, &m);
+		if (m.kind == MEDIUM_FILE && (dev_t)m.dev == st.st_dev && (ino_t)m.ino == st.st_ino)
+			return fb_fail(e, EXIT_USAGE, "%s=%s is the device under test (%s%s%.300s): the output would "
+				       "overwrite it; name another file", opt, path, device, m.how[0] ? ", " : "", m.how);
+	}
+	return output_in_use(opt, path, e);
 }
 
 int output_check_input(const char *opt, const char *path, const char *input, struct fb_err *e)
@@ -94,32 +132,65 @@ int output_check_stdin_copy(const char *opt, const char *target, struct fb_err *
 		       "it was)", opt, target);
 }
 
+/* Standard error cannot carry its own refusal: it is pointed at /dev/null
+ * first (say nothing rather than write there). */
+static void silence_stderr(int fd)
+{
+	int null;
+
+	if (fd != 2 || (null = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
+		return;
+	dup2(null, 2);
+	close(null);
+}
+
+static const char *const stdio_name[3] = { "standard input", "standard output", "standard error" };
+
 int output_check_stdio(const char *device, struct fb_err *e)
 {
-	static const char *const name[3] = { "", "standard output", "standard error" };
 	struct medium m = { .kind = MEDIUM_NONE };
 	struct stat st;
 
 	if (device && strncmp(device, "sim:", 4))
 		medium_of(device, &m);
 	for (int fd = 1; fd <= 2; fd++) {
-		int block, medium;
+		char at[32], saved[300];
+		const char *what = NULL;
 		if (fstat(fd, &st))
 			continue;
-		block = S_ISBLK(st.st_mode);
-		medium = S_ISREG(st.st_mode) && m.kind == MEDIUM_FILE && st.st_dev == (dev_t)m.dev &&
-			 st.st_ino == (ino_t)m.ino;
-		if (!block && !medium)
+		snprintf(at, sizeof(at), "/proc/self/fd/%d", fd);
+		if (S_ISBLK(st.st_mode))
+			what = "a block device: the output would overwrite it";
+		else if (!S_ISREG(st.st_mode))
 			continue;
-		if (fd == 2) { /* nowhere to say it: say nothing rather than write there */
-			int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-			if (null >= 0) {
-				dup2(null, 2);
-				close(null);
-			}
-		}
-		return fb_fail(e, EXIT_USAGE, "%s is %s: the output would overwrite it; redirect it to a file or a "
-			       "pipe", name[fd], block ? "a block device" : "the device under test");
+		else if (m.kind == MEDIUM_FILE && st.st_dev == (dev_t)m.dev && st.st_ino == (ino_t)m.ino)
+			what = "the device under test: the output would overwrite it";
+		else if (journal_holds(at, saved, sizeof(saved)))
+			what = "a flashbench journal: the output would destroy the data it saved";
+		else if (in_state_dir(at))
+			what = "a file in flashbench's state directory, where the index of unfinished journals lives";
+		if (!what)
+			continue;
+		silence_stderr(fd);
+		return fb_fail(e, EXIT_USAGE, "%s is %s; redirect it to a file or a pipe", stdio_name[fd], what);
+	}
+	return 0;
+}
+
+int output_check_stdio_input(const char *opt, const char *input, struct fb_err *e)
+{
+	struct stat in, st;
+
+	if (!strcmp(input, "-") ? fstat(0, &in) : stat(input, &in))
+		return 0;
+	if (!S_ISREG(in.st_mode))
+		return 0;
+	for (int fd = 1; fd <= 2; fd++) {
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_dev != in.st_dev || st.st_ino != in.st_ino)
+			continue;
+		silence_stderr(fd);
+		return fb_fail(e, EXIT_USAGE, "%s is the %s file the run reads (%s): the output would overwrite it; "
+			       "redirect it elsewhere", stdio_name[fd], opt, !strcmp(input, "-") ? "standard input" : input);
 	}
 	return 0;
 }

@@ -10,7 +10,10 @@
 #include "lib/err.h"
 
 /* Can path be written, and is it not the medium of device (NULL or a sim:
- * device: none)?  Usage errors. */
+ * device: none), nor a file that is storage in use (behind a loop device,
+ * swap, open for writing or locked by another program)?  path should be
+ * pinned (lib/pin.h) so that what is checked is what outfile_open
+ * replaces.  Usage errors. */
 int output_check(const char *opt, const char *path, const char *device, struct fb_err *e);
 
 /* Is path the input file `input` ("-": standard input, compared by
@@ -22,11 +25,17 @@ int output_check_input(const char *opt, const char *path, const char *input, str
  * `cat a.json | flashbench --compare - b.json -o a.json`). */
 int output_check_stdin_copy(const char *opt, const char *target, struct fb_err *e);
 
+/* Standard output or error (by their descriptors, not a name) must not be
+ * the input file `input` of option opt ("-": standard input), as with
+ * `flashbench --analyze res.txt 1<>res.txt`.  Usage errors. */
+int output_check_stdio_input(const char *opt, const char *input, struct fb_err *e);
+
 /* Is the device under test (its medium) the input file of option opt? */
 int device_check_input(const char *device, const char *opt, const char *input, struct fb_err *e);
 
-/* Standard output and standard error are outputs too: neither may be a
- * block device or the medium of device (NULL or sim: none).  When standard
+/* Standard output and standard error are outputs too (checked by their
+ * descriptors): neither may be a block device, the medium of device (NULL
+ * or sim: none), a flashbench journal or a file in the state directory.  When standard
  * error is, it is pointed at /dev/null first (the refusal cannot be said
  * there).  Usage errors. */
 int output_check_stdio(const char *device, struct fb_err *e);

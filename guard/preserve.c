@@ -22,6 +22,7 @@
 #include "lib/crc32c.h"
 #include "lib/grow.h"
 #include "lib/units.h"
+#include "lib/pin.h"
 #include "vm.h"
 
 struct extent {
@@ -298,6 +299,7 @@ static int header_at(const char *path, struct journal_header *jh)
 	ssize_t n;
 	int fd;
 
+	path = pin_path(path);
 	if (stat(path, &st) || !S_ISREG(st.st_mode) || (fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return -1;
 	n = pread(fd, h, sizeof(h), 0);
@@ -325,7 +327,7 @@ int journal_check_absent(const char *path, const char *device, int creating, str
 			return fb_fail(e, EXIT_DEVICE,
 				       "%s holds data saved by an unfinished run on %s; put it back first with: "
 				       "flashbench --restore %s %s", path, device, path, device);
-		if (creating && !stat(device, &dst) &&
+		if (creating && !stat(pin_path(device), &dst) &&
 		    ((st.st_dev == dst.st_dev && st.st_ino == dst.st_ino) ||
 		     (S_ISBLK(st.st_mode) && S_ISBLK(dst.st_mode) && st.st_rdev == dst.st_rdev)))
 			return fb_fail(e, EXIT_USAGE, "--preserve=%s is the device under test; name a new file on "
@@ -507,23 +509,29 @@ fail:
 static int room_for(struct journal *j, uint64_t end, const char *what, struct fb_err *e)
 {
 	struct statvfs vfs;
-	uint64_t avail;
+	uint64_t avail, have;
 
 	if (end <= j->reserved)
 		return 0;
+	/* free room is looked at before fallocate: one that fails may have
+	 * taken part of it (ext4 keeps what it allocated before ENOSPC) */
+	avail = !fstatvfs(j->fd, &vfs) ? (uint64_t)vfs.f_bavail * vfs.f_frsize : 0;
+	have = j->reserved > j->file_bytes ? j->reserved - j->file_bytes : 0; /* reserved already */
 	if (end <= (uint64_t)INT64_MAX && !fallocate(j->fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)end)) {
 		j->reserved = end;
 		return 0;
 	}
-	if (end <= (uint64_t)INT64_MAX && errno != ENOSPC && errno != EFBIG && !fstatvfs(j->fd, &vfs) &&
-	    (uint64_t)vfs.f_bavail * vfs.f_frsize >= end - j->file_bytes) {
+	if (end <= (uint64_t)INT64_MAX && errno != ENOSPC && errno != EFBIG && avail + have >= end - j->file_bytes) {
 		j->reserved = end; /* no fallocate here: the room was free when looked at */
 		return 0;
 	}
-	avail = !fstatvfs(j->fd, &vfs) ? (uint64_t)vfs.f_bavail * vfs.f_frsize : 0;
+	if (end <= (uint64_t)INT64_MAX) { /* give back what the failed fallocate took */
+		uint64_t from = j->reserved > j->file_bytes ? j->reserved : j->file_bytes;
+		(void)!fallocate(j->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from, (off_t)(end - from));
+	}
 	return fb_fail(e, EXIT_USAGE, "--preserve: the file system of %s has room for %llu more bytes but the "
 		       "journal needs up to %llu more (%s); free some space or put it elsewhere (--preserve=FILE)",
-		       j->path, (unsigned long long)avail, (unsigned long long)(end - j->file_bytes), what);
+		       j->path, (unsigned long long)(avail + have), (unsigned long long)(end - j->file_bytes), what);
 }
 
 int journal_reserve(struct journal *j, uint64_t bytes, uint64_t records, struct fb_err *e)

@@ -15,8 +15,6 @@
 
 #define MAX_NAMESPACES 4096
 
-static const char keep_reading[] = "; unmount it before a write test (read-only tests such as -a still work)";
-
 void safety_alias_phrase(const char *path, dev_t target, const struct medium_alias *al, char *buf, size_t len)
 {
 	if (target && al->rdev == target)
@@ -63,6 +61,7 @@ static void comm_of(long pid, char *buf, size_t len)
 
 struct ns_scan {
 	const char *path;
+	const char *unmount;    /* what to do about a mount: "unmount it first" */
 	dev_t target;
 	const struct medium_aliases *a;
 	struct fb_err *e;
@@ -102,8 +101,8 @@ static int scan_mountinfo(const struct ns_scan *s, const char *file, const char 
 			comm_of(pid, comm, sizeof(comm));
 			snprintf(ns, sizeof(ns), " in the mount namespace of process %ld (%s)", pid, comm);
 		}
-		rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s is mounted on %.300s%s%s", s->path, who, ml->point, ns,
-			     keep_reading);
+		rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s is mounted on %.300s%s; %s", s->path, who, ml->point, ns,
+			     s->unmount);
 	}
 	free(line);
 	free(ml);
@@ -258,7 +257,7 @@ static int check_btrfs(const struct ns_scan *s)
 			safety_alias_phrase(s->path, s->target, &s->a->v[i], who, sizeof(who));
 			btrfs_mount(devs, point, sizeof(point));
 			rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s is a device of the btrfs file system %s, "
-				     "mounted %s%s", s->path, who, de->d_name, point, keep_reading);
+				     "mounted %s; %s", s->path, who, de->d_name, point, s->unmount);
 		}
 	}
 	if (dp)
@@ -431,10 +430,25 @@ static int check_locks(const struct ns_scan *s, const struct medium *m)
 	return rc;
 }
 
-int safety_check(const char *path, const struct medium *m, dev_t target, const struct medium_aliases *a,
-		 struct fb_err *e)
+const char *safety_unmount(enum safety_use use)
 {
-	struct ns_scan s = { .path = path, .target = target, .a = a, .e = e };
+	switch (use) {
+	case SAFETY_ERASE:
+		return "unmount it before erasing";
+	case SAFETY_RESTORE:
+		return "unmount it before --restore";
+	case SAFETY_OUTPUT:
+		return "name another file";
+	case SAFETY_WRITE_TEST:
+		break;
+	}
+	return "unmount it before a write test (read-only tests such as -a still work)";
+}
+
+int safety_check(const char *path, const struct medium *m, dev_t target, const struct medium_aliases *a,
+		 enum safety_use use, struct fb_err *e)
+{
+	struct ns_scan s = { .path = path, .unmount = safety_unmount(use), .target = target, .a = a, .e = e };
 
 	return check_mounts(&s) || check_swaps(&s, m) || check_holders(&s) || check_btrfs(&s) ||
 	       check_writers(&s, m) || check_locks(&s, m) ? -1 : 0;

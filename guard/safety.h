@@ -20,11 +20,24 @@ struct medium;
 struct medium_alias;
 struct medium_aliases;
 
+/* What the bytes are wanted for: the advice of a refusal names it (a mount
+ * is to be undone "before erasing", an output is to "name another file"). */
+enum safety_use {
+	SAFETY_WRITE_TEST,      /* a write test, --auto --write */
+	SAFETY_ERASE,           /* flashbench-erase */
+	SAFETY_RESTORE,         /* --restore */
+	SAFETY_OUTPUT,          /* -o, --plot replacing a file */
+};
+
 /* 0 when nothing uses the aliases in a (or, for a file, the file itself as
- * swap); -1 with e filled.  path is the device under test as named, m its
+ * swap, or open for writing or locked by another program); -1 with e
+ * filled.  path is the device under test as named (or "--out=F"), m its
  * medium, target its device number (0 for a regular file). */
 int safety_check(const char *path, const struct medium *m, dev_t target, const struct medium_aliases *a,
-		 struct fb_err *e);
+		 enum safety_use use, struct fb_err *e);
+
+/* What a refusal for a mount advises for use: "unmount it before erasing". */
+const char *safety_unmount(enum safety_use use);
 
 /* "ALIAS" when it is the device under test, else "ALIAS, a loop device over
  * X,": how a message names an alias. */

@@ -7,8 +7,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "lib/pin.h"
 
 /* The directory part of path ("." when it has none). */
 static void dir_of(const char *path, char *dir, size_t len)
@@ -46,7 +50,7 @@ int outfile_check(const char *opt, const char *path, struct fb_err *e)
 
 	if (!*path)
 		return fb_fail(e, EXIT_USAGE, "%s needs a file name", opt);
-	if (stat(path, &st))
+	if (stat(pin_path(path), &st))
 		return errno == ENOENT ? outfile_check_dir(opt, path, e)
 				       : fb_fail(e, EXIT_USAGE, "%s=%s: %s", opt, path, strerror(errno));
 	if (S_ISBLK(st.st_mode))
@@ -54,7 +58,7 @@ int outfile_check(const char *opt, const char *path, struct fb_err *e)
 			       "overwrite what is stored there); name a file", opt, path);
 	if (S_ISDIR(st.st_mode))
 		return fb_fail(e, EXIT_USAGE, "%s=%s is a directory; name a file", opt, path);
-	if (access(path, W_OK))
+	if (access(pin_path(path), W_OK))
 		return fb_fail(e, EXIT_USAGE, "%s=%s: cannot write it: %s", opt, path, strerror(errno));
 	return S_ISREG(st.st_mode) ? outfile_check_dir(opt, path, e) : 0;
 }
@@ -146,16 +150,19 @@ static int fifo_close(void *cookie)
 	return close((int)(intptr_t)cookie);
 }
 
+static int open_replacing(struct outfile *o, const char *path, const struct stat *st, struct fb_err *e);
+
 int outfile_open(struct outfile *o, const char *opt, const char *path, struct fb_err *e)
 {
 	struct stat st;
-	int exists = !stat(path, &st), fd;
-	const char *base;
-	char dir[PATH_MAX];
-	mode_t mask;
+	int exists, fd;
 
 	memset(o, 0, sizeof(*o));
 	o->opt = opt;
+	o->dir = -1;
+	/* a name that did not exist when it was pinned (and checked) is a new
+	 * file, whatever has appeared under it since */
+	exists = !pin_failed(path) && !stat(pin_path(path), &st);
 	if (exists && S_ISFIFO(st.st_mode)) { /* never wait for a reader that may not come */
 		static const cookie_io_functions_t io = { .write = fifo_write, .close = fifo_close };
 		snprintf(o->target, sizeof(o->target), "%s", path);
@@ -185,25 +192,127 @@ int outfile_open(struct outfile *o, const char *opt, const char *path, struct fb
 		}
 		return 0;
 	}
-	if (!exists || !realpath(path, o->target))
+	return open_replacing(o, path, exists ? &st : NULL, e);
+}
+
+/* A temporary file of ours in o->dir: its descriptor, or -1. */
+static int make_tmp(struct outfile *o, mode_t mode)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned char r[6];
+		int fd;
+		if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+			for (size_t i = 0; i < sizeof(r); i++)
+				r[i] = (unsigned char)(rand() ^ (getpid() >> (i % 4)));
+		snprintf(o->tmp_base, sizeof(o->tmp_base), ".%.200s.%02x%02x%02x%02x%02x%02x", o->base, r[0], r[1], r[2],
+			 r[3], r[4], r[5]);
+		fd = openat(o->dir, o->tmp_base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, mode);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+/* A regular file (st: what the checks saw at path; NULL for a new file):
+ * the directory it lands in is opened once and everything after is done
+ * relative to it, on the one name in it. */
+static int open_replacing(struct outfile *o, const char *path, const struct stat *st, struct fb_err *e)
+{
+	char dir[PATH_MAX];
+	struct stat now;
+	const char *base;
+	mode_t mask;
+	int fd;
+
+	/* an existing file: where it is now (the name may have been a symlink,
+	 * resolved once, here, through the pinned file) */
+	if (!st || !realpath(pin_path(path), o->target))
 		snprintf(o->target, sizeof(o->target), "%s", path);
 	dir_of(o->target, dir, sizeof(dir));
 	base = strrchr(o->target, '/') ? strrchr(o->target, '/') + 1 : o->target;
-	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.XXXXXX", dir, base) >= sizeof(o->tmp))
-		return fb_fail(e, EXIT_USAGE, "%s=%s: the name is too long", opt, path);
-	if ((fd = mkstemp(o->tmp)) < 0) {
-		o->tmp[0] = '\0';
-		return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot create a file in %s: %s", opt, path, dir, strerror(errno));
+	if (!*base || strlen(base) >= sizeof(o->base) - 16)
+		return fb_fail(e, EXIT_USAGE, "%s=%s: the name is too long", o->opt, path);
+	memcpy(o->base, base, strlen(base) + 1); /* its length was checked */
+	if ((o->dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot open directory %s: %s", o->opt, path, dir, strerror(errno));
+	o->has_dir = 1;
+	if (st) { /* what is named there now must be the file that was checked */
+		if (fstatat(o->dir, o->base, &now, AT_SYMLINK_NOFOLLOW) || now.st_dev != st->st_dev ||
+		    now.st_ino != st->st_ino) {
+			outfile_abort(o);
+			return fb_fail(e, EXIT_USAGE, "%s=%s changed while it was being checked (another file is now "
+				       "behind the name); nothing was written", o->opt, path);
+		}
+		o->replaces = 1;
+		o->dev = st->st_dev;
+		o->ino = st->st_ino;
+	} else if (!fstatat(o->dir, o->base, &now, AT_SYMLINK_NOFOLLOW)) {
+		if (!S_ISLNK(now.st_mode)) { /* appeared since the checks */
+			outfile_abort(o);
+			return fb_fail(e, EXIT_USAGE, "%s=%s changed while it was being checked (a file appeared under "
+				       "the name); nothing was written", o->opt, path);
+		}
+		o->replaces = 1; /* a dangling symlink: the link itself is replaced */
+		o->dev = now.st_dev;
+		o->ino = now.st_ino;
+	}
+	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.XXXXXX", dir, o->base) >= sizeof(o->tmp)) {
+		outfile_abort(o);
+		return fb_fail(e, EXIT_USAGE, "%s=%s: the name is too long", o->opt, path);
 	}
 	mask = umask(0);
 	umask(mask);
-	(void)!fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask);
+	if ((fd = make_tmp(o, 0600)) < 0) {
+		int err = errno;
+		o->tmp[0] = '\0';
+		outfile_abort(o);
+		return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot create a file in %s: %s", o->opt, path, dir, strerror(err));
+	}
+	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%.*s/%s", (int)(sizeof(o->tmp) - sizeof(o->tmp_base) - 2), dir,
+			     o->tmp_base) >= sizeof(o->tmp))
+		o->tmp[sizeof(o->tmp) - 1] = '\0'; /* for messages only */
+	(void)!fchmod(fd, st ? st->st_mode & 07777 : 0666 & ~mask);
 	if (!(o->f = fdopen(fd, "w"))) {
 		close(fd);
 		outfile_abort(o);
-		return fb_fail(e, EXIT_DEVICE, "%s=%s: %s", opt, path, strerror(errno));
+		return fb_fail(e, EXIT_DEVICE, "%s=%s: %s", o->opt, path, strerror(errno));
 	}
 	return 0;
+}
+
+/* Put the temporary file in place of the one checked at open: exchanged
+ * with what is named there atomically, kept only when that was the file
+ * checked (else exchanged back).  0, or -1 with errno (ESTALE: the name
+ * now reaches another file; nothing was replaced). */
+static int put_in_place(struct outfile *o)
+{
+	struct stat was;
+
+	if (!o->replaces) { /* a new file: never over one that appeared meanwhile */
+		if (!renameat2(o->dir, o->tmp_base, o->dir, o->base, RENAME_NOREPLACE))
+			return 0;
+		if (errno == EEXIST)
+			return errno = ESTALE, -1;
+		if (errno != EINVAL && errno != ENOSYS)
+			return -1;
+		if (!fstatat(o->dir, o->base, &was, AT_SYMLINK_NOFOLLOW)) /* no RENAME_NOREPLACE here */
+			return errno = ESTALE, -1;
+		return renameat(o->dir, o->tmp_base, o->dir, o->base);
+	}
+	if (renameat2(o->dir, o->tmp_base, o->dir, o->base, RENAME_EXCHANGE)) {
+		if (errno != EINVAL && errno != ENOSYS)
+			return -1;
+		/* a file system without exchange: check, then rename */
+		if (fstatat(o->dir, o->base, &was, AT_SYMLINK_NOFOLLOW) || was.st_dev != o->dev || was.st_ino != o->ino)
+			return errno = ESTALE, -1;
+		return renameat(o->dir, o->tmp_base, o->dir, o->base);
+	}
+	/* what was named there is now under our temporary name */
+	if (fstatat(o->dir, o->tmp_base, &was, AT_SYMLINK_NOFOLLOW) || was.st_dev != o->dev || was.st_ino != o->ino) {
+		(void)!renameat2(o->dir, o->tmp_base, o->dir, o->base, RENAME_EXCHANGE);
+		return errno = ESTALE, -1;
+	}
+	return unlinkat(o->dir, o->tmp_base, 0);
 }
 
 int outfile_commit(struct outfile *o, struct fb_err *e)
@@ -216,16 +325,22 @@ int outfile_commit(struct outfile *o, struct fb_err *e)
 		err = errno;
 	}
 	o->f = NULL;
-	if (!bad && o->tmp[0] && rename(o->tmp, o->target)) {
+	if (!bad && o->tmp[0] && put_in_place(o)) {
 		bad = 1;
 		err = errno;
 	}
 	if (bad) {
 		outfile_abort(o);
+		if (err == ESTALE)
+			return fb_fail(e, EXIT_DEVICE, "%s=%s changed while the run wrote its output (another file is now "
+				       "behind the name); it was left as it is, and the output not kept", o->opt, o->target);
 		return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot write it: %s%s", o->opt, o->target, strerror(err),
 			       in_place ? "" : " (it was left as it was)");
 	}
 	o->tmp[0] = '\0';
+	if (o->has_dir)
+		close(o->dir);
+	o->has_dir = 0;
 	return 0;
 }
 
@@ -234,7 +349,10 @@ void outfile_abort(struct outfile *o)
 	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
-	if (o->tmp[0])
-		unlink(o->tmp);
+	if (o->tmp[0] && o->has_dir)
+		unlinkat(o->dir, o->tmp_base, 0);
 	o->tmp[0] = '\0';
+	if (o->has_dir)
+		close(o->dir);
+	o->has_dir = 0;
 }

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "lib/err.h"
 
@@ -21,6 +22,12 @@ struct outfile {
 	const char *opt;        /* "--out", "--plot" */
 	char target[PATH_MAX];  /* where the output lands (symlinks followed) */
 	char tmp[PATH_MAX];     /* our temporary file; "" when written in place */
+	/* a replaced file: its directory, held open from outfile_open on, and
+	 * the names in it; the file that was there (dev, ino), or none (new) */
+	int has_dir, dir, replaces;
+	char base[NAME_MAX + 1], tmp_base[NAME_MAX + 1];
+	dev_t dev;
+	ino_t ino;
 };
 
 /* opt names the option in messages ("--out").  Usage errors. */
@@ -40,6 +47,11 @@ int outfile_check_input(const char *opt, const char *path, const char *input, st
 int outfile_check_apart(const char *opt1, const char *path1, const char *opt2, const char *path2,
 			struct fb_err *e);
 
+/* A regular file is replaced: its directory is opened once, the temporary
+ * file made in it, and at commit the file named there must still be the
+ * one that was there at open (or none, for a new file) or nothing is
+ * replaced.  A name pinned with lib/pin.h (as the outputs are when they are
+ * checked) is the file it named when it was pinned. */
 int outfile_open(struct outfile *o, const char *opt, const char *path, struct fb_err *e);
 /* A flag a signal handler sets: a FIFO output waiting for its reader gives
  * up (EINTR) once it is set. */

@@ -126,11 +126,64 @@ if wait_for "the journal to be saved" 120 grep -q "saved 8388608 bytes" kj.err; 
 		"^flashbench: --out=kj is a flashbench journal \(data saved from k.img\): the output would destroy what it saved" \
 		"$FB" -a -c 1 sim:sd-4m -o kj
 	cmp -s kj kj.orig || fail "bounds: -o never replaces a journal" "the journal changed"
+	# standard output is an output too: `1<>` and `>>` reach the tool with
+	# the journal intact, and so does an index entry of the state directory
+	"$FB" -a -c 1 sim:sd-4m 1<> kj 2> kj1.err
+	rc1=$?
+	"$FB" -a -c 1 sim:sd-4m >> kj 2> kj2.err
+	rc2=$?
+	if ! cmp -s kj kj.orig; then
+		fail "bounds: standard output never writes into a journal" "the journal changed (exit $rc1, $rc2)"
+	elif [ $rc1 != 2 ] || [ $rc2 != 2 ] || ! grep -q "^flashbench: standard output is a flashbench journal: the output would destroy the data it saved; redirect it" kj1.err; then
+		fail "bounds: standard output never writes into a journal" "exit $rc1, $rc2: $(cat kj1.err)"
+	else
+		pass "bounds: standard output never writes into a journal"
+	fi
+	entry=$(ls "$FLASHBENCH_STATE_DIR"/*.entry 2> /dev/null | head -1)
+	if [ -n "$entry" ]; then
+		cp "$entry" entry.orig
+		"$FB" -a -c 1 sim:sd-4m 1<> "$entry" 2> entry.err
+		if [ $? = 2 ] && cmp -s "$entry" entry.orig && grep -q "^flashbench: standard output is a file in flashbench's state directory" entry.err; then
+			pass "bounds: standard output never writes into the state directory"
+		else
+			fail "bounds: standard output never writes into the state directory" "$(cat entry.err); entry changed: $(cmp "$entry" entry.orig)"
+		fi
+	else
+		fail "bounds: standard output never writes into the state directory" "no index entry in $FLASHBENCH_STATE_DIR"
+	fi
 	"$FB" --restore kj k.img > /dev/null 2>&1 || echo "note: could not restore k.img"
 else
 	kill -KILL "$pid" 2> /dev/null
 	fail "bounds: -o never replaces a journal" "no journal: $(cat kj.err)"
 fi
+# standard output onto an input file, with a redirection that does not
+# truncate: refused before anything is read or written
+"$FB" -a -c 1 sim:sd-4m > res.txt
+cp res.txt res.orig
+# in_place_refused NAME FILE ORIG PATTERN CMD...: CMD, its standard output
+# opened onto FILE without truncating, exits 2 with PATTERN and FILE stays ORIG
+in_place_refused() {
+	local name=$1 file=$2 orig=$3 pat=$4 rc
+	shift 4
+	"$@" 1<> "$file" 2> "$TMP/err"
+	rc=$?
+	if ! cmp -s "$file" "$orig"; then
+		fail "$name" "$file changed (exit $rc)"
+	elif [ $rc != 2 ] || [ "$(wc -l < "$TMP/err")" != 1 ] || ! grep -Eq -- "$pat" "$TMP/err"; then
+		fail "$name" "exit $rc: $(cat "$TMP/err")"
+	else
+		pass "$name"
+	fi
+}
+in_place_refused "bounds: standard output never writes into the --analyze input" res.txt res.orig \
+	"^flashbench: standard output is the --analyze file the run reads \(res.txt\): the output would overwrite it" \
+	"$FB" --analyze=res.txt
+"$FB" -a -c 1 --json sim:sd-4m > c1.json
+"$FB" -a -c 1 --json sim:usb-12m > c2.json
+cp c1.json c1.orig
+in_place_refused "bounds: standard output never writes into a --compare input" c1.json c1.orig \
+	"^flashbench: standard output is the --compare file the run reads \(c1.json\)" \
+	"$FB" --compare c1.json c2.json
 expect_error "bounds: -o never goes into the state directory" 2 \
 	"^flashbench: --out=$FLASHBENCH_STATE_DIR/x.txt is in flashbench's state directory" \
 	"$FB" -a -c 1 sim:sd-4m -o "$FLASHBENCH_STATE_DIR/x.txt"

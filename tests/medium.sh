@@ -23,6 +23,7 @@ ALL="$ALL|medium: two runs through a loop and its file|medium: the first run end
 ALL="$ALL|medium: -o into a block device|medium: -o into another loop over the file under test"
 ALL="$ALL|medium: --plot into a loop over the loop under test|medium: block devices written by no output"
 ALL="$ALL|medium: a journal beside the window under test|medium: a write beside a mounted window"
+ALL="$ALL|medium: a room refusal says the room there is"
 ALL="$ALL|medium: the room counts each range once|medium: --auto --write says its most and refuses before writing"
 ALL="$ALL|medium: a journal is no device to test|medium: a journal never restores onto itself"
 ALL="$ALL|medium: a device-mapper holder|medium: a partition of a loop over the file"
@@ -350,6 +351,18 @@ if mounted "$DEV" mr; then
 	else
 		fail "medium: the room counts each range once" "$(tr '\n' ' ' < err)"
 	fi
+	# a refusal says the room there is (h19b S8: "room for 0 more bytes"
+	# with 38 MB free, measured after the failed fallocate took it)
+	free=$(( $(stat -f -c '%a * %S' mr) ))
+	"$FB" -f -e 4M -c 1 --fat-nr=10 --preserve=mr/c.journal "$TMP/t.img" > out 2> err
+	rc=$?
+	room=$(sed -n 's/.*has room for \([0-9]*\) more bytes but the journal needs up to 41944320 more.*/\1/p' err)
+	if [ $rc = 2 ] && [ -n "$room" ] && [ "$room" -le "$free" ] && [ "$room" -ge $((free - 1048576)) ] &&
+		[ ! -e mr/c.journal ] && [ "$(digest t.img)" = "$torig" ]; then
+		pass "medium: a room refusal says the room there is"
+	else
+		fail "medium: a room refusal says the room there is" "rc $rc, $free bytes free: $(tr '\n' ' ' < err)"
+	fi
 	# --auto --write on 96 MiB may save what it writes, at most 48 MiB (half
 	# the medium): more than 38 MB
 	attach t.img
@@ -368,6 +381,7 @@ if mounted "$DEV" mr; then
 	unmount mr
 else
 	skip "medium: the room counts each range once" "cannot mount ext4 from a loop device here"
+	skip "medium: a room refusal says the room there is" "cannot mount ext4 from a loop device here"
 	skip "medium: --auto --write says its most and refuses before writing" "cannot mount ext4 from a loop device here"
 fi
 
