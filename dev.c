@@ -6,11 +6,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/err.h"
 #include "lib/json.h"
 
-static int dev_is_sim(const char *path)
+int dev_is_sim(const char *path)
 {
 	return strncmp(path, "sim:", 4) == 0;
 }
@@ -95,6 +96,11 @@ void dev_written(const struct dev *d, struct dev_tally *t)
 	*t = d->written;
 }
 
+void dev_written_set(struct dev *d, const struct dev_tally *t)
+{
+	d->written = *t;
+}
+
 static void tally(struct dev *d, uint64_t off, uint64_t len, uint64_t bytes)
 {
 	struct dev_tally *t = &d->written;
@@ -128,10 +134,53 @@ int dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 	return d->ops->discard ? d->ops->discard(d, off, len, ns) : dev_discard(d->lower, off, len, ns);
 }
 
-/* Only a device that stores data has data to copy. */
+/* Only a device that holds data has data to copy or read back. */
 static int copy_range(const struct dev *d, uint64_t off, uint64_t len)
 {
-	return d->caps & DEV_CAP_STORES_DATA ? in_range(d, off, len) : -EOPNOTSUPP;
+	return d->caps & DEV_CAP_HOLDS_DATA ? in_range(d, off, len) : -EOPNOTSUPP;
+}
+
+int dev_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns)
+{
+	int rc = copy_range(d, off, len);
+
+	if (!rc && len > DEV_MAX_BUFFER)
+		rc = -EINVAL;
+	if (rc)
+		return rc;
+	tally(d, off, len, len);
+	return d->ops->write_data ? d->ops->write_data(d, off, len, buf, ns) : dev_write_data(d->lower, off, len, buf, ns);
+}
+
+int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns)
+{
+	int rc = copy_range(d, off, len);
+
+	if (!rc && len > DEV_MAX_BUFFER)
+		rc = -EINVAL;
+	if (rc)
+		return rc;
+	return d->ops->read_data ? d->ops->read_data(d, off, len, buf, ns) : dev_read_data(d->lower, off, len, buf, ns);
+}
+
+void dev_idle(struct dev *d, uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	if (d->ops->idle)
+		d->ops->idle(d, ns);
+	else if (d->lower)
+		dev_idle(d->lower, ns);
+	else
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+}
+
+double dev_clock(const struct dev *d)
+{
+	if (d->ops->clock)
+		return d->ops->clock(d);
+	return d->lower ? dev_clock(d->lower) : -1;
 }
 
 int dev_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len)

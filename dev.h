@@ -33,6 +33,8 @@ enum dev_mode {
 #define DEV_CAP_REOPEN_RW     2u  /* writing needs a read-write, O_EXCL reopen after the safety checks */
 #define DEV_CAP_VIRTUAL_CLOCK 4u  /* times come from a model (sim) */
 #define DEV_CAP_DISCARD       8u  /* takes BLKDISCARD-style erase requests (block device, sim) */
+#define DEV_CAP_HOLDS_DATA   16u  /* keeps what is written, to be read back: data requests and copies
+				     (block device, file, sim) */
 
 /* One backend or layer.  The dev_* functions check ranges before calling
  * read, write, discard and copy_*; prepare, will_write and describe may be
@@ -44,10 +46,14 @@ struct dev_ops {
 	int (*read)(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
 	int (*write)(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns);
 	int (*discard)(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
+	int (*write_data)(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns);
+	int (*read_data)(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
 	int (*copy_out)(struct dev *d, void *buf, uint64_t off, uint64_t len);
 	int (*copy_in)(struct dev *d, const void *buf, uint64_t off, uint64_t len);
 	int (*will_write)(struct dev *d, const struct vm_op *prog, struct fb_err *e);
 	void (*describe)(const struct dev *d, struct json_member *model);
+	double (*clock)(const struct dev *d);
+	void (*idle)(struct dev *d, uint64_t ns);
 	void (*close)(struct dev *d);
 };
 
@@ -59,6 +65,8 @@ struct dev_ops {
  * it is never created or truncated.  Returns 0 or -1 with e filled. */
 int dev_open(struct dev **out, const char *path, enum dev_mode mode, struct fb_err *e);
 void dev_close(struct dev *d);
+/* Does path name a simulated device ("sim:...")? */
+int dev_is_sim(const char *path);
 
 uint64_t dev_size(const struct dev *d);
 unsigned dev_sector(const struct dev *d);          /* logical sector */
@@ -86,15 +94,34 @@ struct dev_tally {
 	uint64_t bytes, lo, hi;
 };
 void dev_written(const struct dev *d, struct dev_tally *t);
+/* Set it again (--auto's capacity check: what it wrote was put back and is
+ * not --auto's to report). */
+void dev_written_set(struct dev *d, const struct dev_tally *t);
 
 /* Timed requests: 0 and *ns, or -errno.  pattern is the byte written. */
 int dev_read(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
 int dev_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns);
 int dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
 
+/* Timed requests that carry data (signatures, lib/sig.h): write len bytes
+ * of buf, or read them into buf, a buffer aligned to 4096 bytes of at most
+ * DEV_MAX_BUFFER bytes.  Only a device that holds data (DEV_CAP_HOLDS_DATA)
+ * takes them: -EOPNOTSUPP. */
+int dev_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns);
+int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
+
+/* A virtual clock's device time so far (ns; it counts copies too), or a
+ * negative value for a real device, whose time the caller measures. */
+double dev_clock(const struct dev *d);
+
+/* Leave the device alone for ns nanoseconds (a virtual clock just moves
+ * on), so that it finishes the work earlier requests left it. */
+void dev_idle(struct dev *d, uint64_t ns);
+
 /* Untimed copies between the device and a caller's aligned buffer (used to
  * save and restore data); len must be a multiple of the sector size.  Only
- * a device that stores data (DEV_CAP_STORES_DATA) takes them: -EOPNOTSUPP. */
+ * a device that holds data (DEV_CAP_HOLDS_DATA) takes them: -EOPNOTSUPP.
+ * A simulated device takes them too, and its virtual clock counts them. */
 int dev_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len);
 int dev_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len);
 
@@ -108,5 +135,8 @@ int dev_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len);
 int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e);
 struct journal *dev_journal(const struct dev *d);
 int dev_preserve_finish(struct dev *d, struct restore_report *r, struct fb_err *e);
+/* Take the layer off again (after dev_preserve_finish): frees it and
+ * returns the device it wraps; any other device is returned as it is. */
+struct dev *dev_unpreserve(struct dev *d);
 
 #endif

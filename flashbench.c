@@ -9,10 +9,12 @@
 #include <signal.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "auto/capacity.h"
 #include "auto/characterize.h"
 #include "saved/compare.h"
 #include "dev.h"
@@ -31,6 +33,7 @@
 #include "options.h"
 #include "report/report_analyze.h"
 #include "report/report_auto.h"
+#include "report/report_capacity.h"
 #include "report/report_json.h"
 #include "saved/saved_json.h"
 #include "prog/results.h"
@@ -81,6 +84,13 @@ static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 			       (unsigned long long)t->offset, dev_path(d), (unsigned long long)dev_size(d));
 	if (c->mode == RUN_TEST && c->kind->check)
 		return c->kind->check(t, dev_path(d), dev_size(d), ss, e);
+	if (c->mode == RUN_CAPACITY && dev_size(d) < CAP_MIN_SIZE)
+		return fb_fail(e, EXIT_USAGE, "%s has %llu bytes: --capacity checks devices of 64MiB or more", dev_path(d),
+			       (unsigned long long)dev_size(d));
+	if (c->mode == RUN_CAPACITY && c->max_cache > dev_size(d))
+		return fb_fail(e, EXIT_USAGE, "--max-cache=%llu is more than %s holds (%llu bytes): a cache of the latest "
+			       "writes is flash of the card itself; give at most its size", (unsigned long long)c->max_cache,
+			       dev_path(d), (unsigned long long)dev_size(d));
 	return 0;
 }
 
@@ -285,8 +295,9 @@ static int announce_auto(void *ctx, const struct write_plan *p)
 		fprintf(stderr, "flashbench: it writes nothing: the reads took %s of device time already, all that "
 			"--budget allows (the write tests are left out)\n", t);
 	else
-		fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s\n",
-			w, t, p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
+		fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s; "
+			"the capacity check it makes first is apart and says its own\n", w, t,
+			p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
 			" (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)");
 	if (!j)
 		return 0;
@@ -317,14 +328,33 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
 
 /* Every file the run writes can be written, and none is the device under
  * test: checked before anything runs. */
+static int journaled(const struct cli *c);
+static int journal_kept(const struct cli *c);
+
 static int check_outputs(const struct cli *c, const char *journal_path, struct fb_err *e)
 {
-	return (c->out && output_check("--out", c->out, c->device, e)) ||
-	       (c->plot && output_check("--plot", c->plot, c->device, e)) ||
-	       (c->preserve && outfile_check_dir("--preserve", journal_path, e)) ||
-	       (c->out && c->preserve && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
-	       (c->plot && c->preserve && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
+	const char *device = c->device ? c->device : "";
+	int j = journal_kept(c);
+
+	return (c->out && output_check("--out", c->out, device, e)) ||
+	       (c->plot && output_check("--plot", c->plot, device, e)) ||
+	       (j && outfile_check_dir("--preserve", journal_path, e)) ||
+	       (c->out && j && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
+	       (c->plot && j && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
 		       ? -1 : 0;
+}
+
+/* Does the run keep a journal (--preserve, or --capacity always)? */
+static int journaled(const struct cli *c)
+{
+	return c->preserve || c->mode == RUN_CAPACITY;
+}
+
+/* Does the run make a journal at some point (also --auto --write's
+ * capacity check, which keeps one of its own without --preserve)? */
+static int journal_kept(const struct cli *c)
+{
+	return journaled(c) || (c->mode == RUN_AUTO && c->write);
 }
 
 /* No output lands on a file the run reads (--compare's, --analyze's or
@@ -523,6 +553,21 @@ struct run {
 	const char *stopped_in;    /* --auto: the part it stopped in */
 };
 
+/* May the journal lie on tmpfs/ramfs?  With --preserve-volatile; and a
+ * simulated card's data live in this process: there a journal loses
+ * nothing a crash would not. */
+static int volatile_ok(const struct cli *c, const struct dev *d)
+{
+	return c->preserve_volatile || (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK);
+}
+
+/* Does the run say how much it saves only once it knows what it writes
+ * (--auto's areas, --capacity's plan)? */
+static int later_room(const struct cli *c)
+{
+	return c->mode == RUN_AUTO || c->mode == RUN_CAPACITY;
+}
+
 /* --preserve: a journal, and the device wrapped in the layer that saves
  * every range into it before the range is first written. */
 static int preserve_device(struct run *r, struct fb_err *e)
@@ -533,18 +578,18 @@ static int preserve_device(struct run *r, struct fb_err *e)
 	struct journal *journal;
 	struct fb_err ignored;
 
-	/* the most a test saves is known now; --auto's once it announces its areas */
-	if (c->mode != RUN_AUTO && journal_plan(r->prog, r->d, &bytes, &records, e))
+	/* the most a test saves is known now; --auto's and --capacity's once
+	 * they announce what they write */
+	if (!later_room(c) && journal_plan(r->prog, r->d, &bytes, &records, e))
 		return -1;
-	if (journal_create(&journal, r->journal_path, r->d, c->device, c->preserve_volatile ? JOURNAL_VOLATILE_OK : 0,
-			   e))
+	if (journal_create(&journal, r->journal_path, r->d, c->device, volatile_ok(c, r->d) ? JOURNAL_VOLATILE_OK : 0, e))
 		return -1;
 	journal_watch(journal, &stop_requested); /* Ctrl-C stops the saving too */
-	if ((c->mode != RUN_AUTO && journal_reserve(journal, bytes, records, e)) || dev_preserve(&r->d, journal, e)) {
+	if ((!later_room(c) && journal_reserve(journal, bytes, records, e)) || dev_preserve(&r->d, journal, e)) {
 		journal_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
 		return -1;
 	}
-	if (c->mode != RUN_AUTO)
+	if (!later_room(c))
 		announce_room(r->journal_path, bytes);
 	return 0;
 }
@@ -562,13 +607,34 @@ static int name_reach(const struct cli *c, struct fb_err *e)
 	return -1;
 }
 
+/* Where the journal goes when --preserve names none: ./flashbench-NAME.journal;
+ * for a simulated card, whose data live in this process, a file of this
+ * run's own in $TMPDIR (two runs on one spec never meet, and the current
+ * directory is left alone). */
+static void default_journal(const struct cli *c, char *buf, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (dev_is_sim(c->device))
+		snprintf(buf, len, "%s/flashbench-sim.%d.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid());
+	else
+		journal_default_path(c->device, buf, len);
+}
+
+/* Does the run write anywhere on the device, known only as it goes
+ * (--auto --write's areas, --capacity's probes)? */
+static int whole_device(const struct cli *c)
+{
+	return c->mode == RUN_AUTO || c->mode == RUN_CAPACITY;
+}
+
 /* Everything before the first request: outputs, safety, the device, the
  * program and its plan, the journal. */
 static int prepare(struct run *r, struct fb_err *e)
 {
 	struct cli *c = &r->c;
 
-	journal_default_path(c->device, r->journal_path, sizeof(r->journal_path));
+	default_journal(c, r->journal_path, sizeof(r->journal_path));
 	if (check_outputs(c, c->preserve && c->journal ? c->journal : r->journal_path, e))
 		return -1;
 	/* never a journal as the device; then read-only first: size and sector
@@ -576,7 +642,7 @@ static int prepare(struct run *r, struct fb_err *e)
 	if ((cli_writes(c) && journal_check_target(c->device, e)) || dev_open(&r->d, c->device, DEV_READONLY, e) ||
 	    check_device(c, r->d, e))
 		return -1;
-	if (c->mode != RUN_AUTO) {
+	if (c->mode != RUN_AUTO && c->mode != RUN_CAPACITY) {
 		e->msg[0] = '\0';
 		if (!(r->prog = build(c, r->d, e)))
 			return e->msg[0] ? -1 : fb_fail(e, EXIT_DEVICE, "out of memory");
@@ -584,18 +650,22 @@ static int prepare(struct run *r, struct fb_err *e)
 			return name_reach(c, e);
 	}
 	/* refuse a used device (what uses the bytes the plan writes: --auto
-	 * --write's are not known yet, so all of them), or one with an
-	 * unfinished journal, before anything is written */
+	 * --write's are not known yet, --capacity's lie anywhere, so all of
+	 * them), or one with an unfinished journal, before anything is written */
 	if (cli_writes(c) &&
-	    (claim_take_for(c->device, SAFETY_WRITE_TEST, c->mode == RUN_AUTO ? 0 : r->plan.write_lo,
-			    c->mode == RUN_AUTO ? 0 : r->plan.write_hi, &r->claim, e) ||
-	     journal_check_absent(r->journal_path, c->device, c->preserve && !c->journal, e) ||
+	    (claim_take_for(c->device, SAFETY_WRITE_TEST, whole_device(c) ? 0 : r->plan.write_lo,
+			    whole_device(c) ? 0 : r->plan.write_hi, &r->claim, e) ||
+	     journal_check_absent(r->journal_path, c->device, journal_kept(c) && !c->journal, e) ||
 	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
 		return -1;
 	if (c->preserve && c->journal)
 		snprintf(r->journal_path, sizeof(r->journal_path), "%s", c->journal);
-	if (c->preserve && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
+	if (c->preserve && c->mode != RUN_CAPACITY && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
+	/* the capacity check's own journal is made after the reads: refused now */
+	if (journal_kept(c) && !journaled(c) &&
+	    journal_check_place(r->journal_path, c->device, volatile_ok(c, r->d) ? JOURNAL_VOLATILE_OK : 0, e))
+		return -1;
 	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(r->d);
 		r->d = NULL;
@@ -607,7 +677,7 @@ static int prepare(struct run *r, struct fb_err *e)
 			return -1;
 		r->out = r->of.f;
 	}
-	return c->preserve ? preserve_device(r, e) : 0;
+	return journaled(c) ? preserve_device(r, e) : 0;
 }
 
 /* The VM finished a result node: a row of the test's text is printed and
@@ -665,6 +735,8 @@ static int out_failed(struct run *r, struct fb_err *e)
 	return fb_fail(e, EXIT_DEVICE, "cannot write the results to %s: %s", where, strerror(r->out_error));
 }
 
+static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
+
 /* --auto: the plan, then its report (what it finished, after a stop). */
 static int run_auto(struct run *run, struct fb_err *e)
 {
@@ -672,7 +744,8 @@ static int run_auto(struct run *run, struct fb_err *e)
 	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0, "" } };
 	struct auto_options o = { .write = c->write, .stop = &stop_requested, .before_writes = announce_auto,
 				  .ctx = &actx, .progress_ctx = run, .budget_ns = c->budget_ns,
-				  .budget_bytes = c->budget_bytes, .read_speed = c->summary };
+				  .budget_bytes = c->budget_bytes, .read_speed = c->summary, .capacity = auto_capacity,
+				  .capacity_ctx = run };
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
 	double t0 = wall_ns();
@@ -691,7 +764,7 @@ static int run_auto(struct run *run, struct fb_err *e)
 		return -1;
 	}
 	run->stopped = r->interrupted;
-	run->stopped_in = r->interrupted ? auto_phase_title[r->stopped_in] : NULL;
+	run->stopped_in = r->interrupted ? auto_stop_title(r) : NULL;
 	identify(c, run->d, &id);
 	if (c->summary) {
 		summary_line(run->out, &id, r);
@@ -714,6 +787,9 @@ static int run_test(struct run *r, struct fb_err *e)
 			      .keep_partial = 1 };
 	int rc;
 
+	/* signatures (sig-write, sig-read) carry a salt of this run's own */
+	if (getrandom(&how.salt, sizeof(how.salt), 0) != sizeof(how.salt))
+		how.salt = (uint64_t)wall_ns();
 	if (cli_writes(c))
 		announce(c, &r->plan);
 	if (dev_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
@@ -773,6 +849,7 @@ static int run_test(struct run *r, struct fb_err *e)
 static int finish_journal(struct run *r, struct fb_err *e)
 {
 	struct restore_report put;
+	const char *who = r->c.mode == RUN_CAPACITY ? "--capacity" : "--preserve";
 	char sz[32], left[96] = "";
 	int rc;
 
@@ -792,11 +869,11 @@ static int finish_journal(struct run *r, struct fb_err *e)
 	}
 	format_size(sz, sizeof(sz), put.bytes);
 	if (put.bytes)
-		fprintf(stderr, "flashbench: --preserve: put back %llu bytes (%s) and verified them%s\n",
+		fprintf(stderr, "flashbench: %s: put back %llu bytes (%s) and verified them%s\n", who,
 			(unsigned long long)put.bytes, sz, left);
 	else
-		fprintf(stderr, "flashbench: --preserve: the run wrote to none of the %llu bytes (%s) it saved: nothing "
-			"was put back; the journal is removed\n", (unsigned long long)put.untouched,
+		fprintf(stderr, "flashbench: %s: the run wrote to none of the %llu bytes (%s) it saved: nothing "
+			"was put back; the journal is removed\n", who, (unsigned long long)put.untouched,
 			(format_size(sz, sizeof(sz), put.untouched), sz));
 	return 0;
 }
@@ -807,6 +884,199 @@ static const char *put_back_note(const struct run *r)
 	if (!r->journal_done || (!r->put_back && !r->untouched))
 		return "";
 	return r->put_back ? "; the saved data were put back and verified" : "; nothing needed putting back";
+}
+
+/* Reserve the journal's room for the most a capacity check saves, before
+ * its first write (the journal on d, if any). */
+static int capacity_room(struct dev *d, const struct capacity_plan *p, struct fb_err *e)
+{
+	struct journal *j = dev_journal(d);
+
+	return j ? journal_reserve(j, p->max_saved, p->max_saved / dev_sector(d) + 2, e) : 0;
+}
+
+/* --capacity: say what may be written before the first write, and reserve
+ * the journal's room for all of it. */
+static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb_err *e)
+{
+	const struct run *r = ctx;
+	char probe[32], ref[32], scratch[32], flush[32], most[32];
+
+	if (capacity_room(r->d, p, e))
+		return -1;
+	format_size(probe, sizeof(probe), p->probe_len);
+	format_size(ref, sizeof(ref), p->ref_len);
+	format_size(scratch, sizeof(scratch), p->scratch_len);
+	format_size(flush, sizeof(flush), p->flush);
+	format_size(most, sizeof(most), p->max_saved);
+	fprintf(stderr, "flashbench: --capacity writes %s of signatures at its start, %s at up to %u places "
+		"anywhere on %s, and %s over bytes %llu to %llu (%s, again and again); every range is saved to %s "
+		"first (at most %s; it has room for them) and put back at the end\n", ref, probe, p->max_probes,
+		r->c.device, flush, (unsigned long long)p->scratch_off,
+		(unsigned long long)(p->scratch_off + p->scratch_len - 1), scratch, r->journal_path, most);
+	return 0;
+}
+
+/* --capacity's progress: requests so far and what was written */
+static void capacity_progress(void *ctx, uint64_t done)
+{
+	struct run *r = ctx;
+	struct dev_tally t;
+	struct progress_now now = { .done = done, .share = -1, .writes = 1 };
+
+	dev_written(r->d, &t);
+	now.written = t.bytes;
+	progress_update(&r->pr, &now);
+}
+
+/* --auto --write: a quick capacity check at the start of its write plan:
+ * fewer probes and no flush, so what a fake loses at once or wraps onto
+ * other flash is found (the writes past the middle that --auto makes would
+ * land on the user's data at the start of a card that wraps around); a fake
+ * that hides its loss in a cache is left to --capacity.  Its writes go
+ * through the --preserve journal (put back at the end), or one of their own
+ * that is put back before --auto writes anything; on a fake card --auto
+ * stops there.  Its cost lies outside --auto's own bound: said here. */
+#define AUTO_CAPACITY_STRATA 16
+#define AUTO_CAPACITY_SETTLE 2000000000ULL  /* ns */
+
+struct quick_ctx {
+	struct dev *d;          /* the device with the journal's layer */
+	int own;                /* a journal of its own */
+};
+
+/* Say what the quick check may write and reserve the journal's room (the
+ * most --auto saves is reserved on top, when it announces its areas). */
+static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_err *e)
+{
+	const struct quick_ctx *q = ctx;
+	char ref[32], probe[32], most[32];
+
+	if (capacity_room(q->d, p, e))
+		return -1;
+	format_size(ref, sizeof(ref), p->ref_len);
+	format_size(probe, sizeof(probe), p->probe_len);
+	format_size(most, sizeof(most), p->max_saved);
+	fprintf(stderr, "flashbench: --auto --write checks the capacity first: %s of signatures at its start and %s at "
+		"up to %u places; each range is saved to %s first (at most %s) and put back %s\n", ref, probe,
+		p->max_probes, journal_file(dev_journal(q->d)), most, q->own ? "before --auto writes" : "at the end");
+	return 0;
+}
+
+static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
+{
+	struct run *r = ctx;
+	struct quick_ctx q = { .d = d, .own = !dev_journal(d) };
+	struct capacity_options o = { .stop = &stop_requested, .quick = 1, .strata = AUTO_CAPACITY_STRATA,
+				      .before_writes = announce_quick, .ctx = &q };
+	struct capacity_report *cr = malloc(sizeof(*cr));
+	struct journal *j = NULL;
+	struct dev_tally was;
+	char a[32], b[32];
+	struct restore_report restored;
+	int rc = -1;
+
+	dev_written(d, &was);
+	if (!cr)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
+		o.salt = (uint64_t)wall_ns();
+	if (q.own && (journal_create(&j, r->journal_path, d, r->c.device, volatile_ok(&r->c, d) ? JOURNAL_VOLATILE_OK : 0,
+				     e) ||
+		      dev_preserve(&q.d, j, e))) {
+		free(cr);
+		return -1;
+	}
+	rc = capacity_check(q.d, &o, cr, e);
+	if (q.own) {
+		struct fb_err why;
+		int put;
+		restoring = 1;
+		put = dev_preserve_finish(q.d, &restored, rc ? &why : e);
+		q.d = dev_unpreserve(q.d);
+		if (put < 0 && !rc)
+			rc = -1;
+		else if (put < 0)
+			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "; %s", why.msg);
+		else if ((rc || cr->kind != CAP_GENUINE) && restored.bytes) /* stopped, or a fake */
+			fprintf(stderr, "flashbench: the capacity check put back the %llu bytes (%s) it wrote and verified "
+				"them\n", (unsigned long long)restored.bytes, format_size(a, sizeof(a), restored.bytes));
+	}
+	restoring = 0;
+	dev_written_set(d, &was); /* what the check wrote is not --auto's to report */
+	/* the card finishes the garbage collection the check left it before
+	 * --auto times its writes */
+	if (!rc)
+		dev_idle(d, AUTO_CAPACITY_SETTLE);
+	if (!rc && cr->kind != CAP_GENUINE) {
+		format_size(a, sizeof(a), cr->usable.value);
+		format_size(b, sizeof(b), cr->size);
+		rc = fb_fail(e, EXIT_DEVICE, "%s: %s (usable %s%s of %s); --auto --write measures nothing on it, as its "
+			     "writes could land on other flash (flashbench --capacity %s says more)", r->c.device,
+			     cap_kind_title[cr->kind], cr->usable.at_most ? "at most " : "", a, b, r->c.device);
+	} else if (!rc) {
+		format_time(a, sizeof(a), cr->device_ns);
+		fprintf(stderr, "flashbench: no fake capacity seen (a cache that hides one is left to --capacity); the "
+			"check took %s%s, outside --auto's own cost%s\n", a, cr->virtual_clock ? " of device time" : "",
+			q.own ? ", and its data are back" : "");
+	}
+	free(cr);
+	return rc;
+}
+
+/* --capacity: the check, the data put back, then the report (which says
+ * the data are back). */
+static int run_capacity(struct run *r, struct fb_err *e)
+{
+	const struct cli *c = &r->c;
+	struct capacity_options o = { .stop = &stop_requested, .max_cache = c->max_cache,
+				      .before_writes = announce_capacity, .ctx = r };
+	struct capacity_report *cr = malloc(sizeof(*cr));
+	struct journal *j = dev_journal(r->d);
+	struct identity id;
+	double t0 = wall_ns();
+	uint64_t saved;
+	int rc;
+
+	if (!cr)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
+		o.salt = (uint64_t)t0 ^ (uint64_t)getpid() << 32;
+	if (progress_start(&r->pr, "--capacity", c->progress)) {
+		o.progress = capacity_progress;
+		o.progress_ctx = r;
+	}
+	rc = capacity_check(r->d, &o, cr, e);
+	progress_end(&r->pr);
+	saved = j ? journal_saved(j) : 0;
+	if (rc || finish_journal(r, e)) {
+		free(cr);
+		return -1;
+	}
+	cr->saved = saved;
+	cr->put_back = r->put_back; /* finish_journal verified every byte of it */
+	cr->untouched = r->untouched;
+	capacity_account(cr, r->d);
+	identify(c, r->d, &id);
+	if (c->summary)
+		report_capacity_summary(r->out, &id, cr);
+	else if (c->json)
+		report_capacity_json(r->out, &id, cr, wall_ns() - t0);
+	else
+		report_capacity_text(r->out, &id, cr, wall_ns() - t0);
+	if (c->plot) {
+		struct outfile o2;
+		if (outfile_open(&o2, "--plot", c->plot, e))
+			rc = -1;
+		else if (plot_capacity(o2.f, c->device, cr)) {
+			outfile_abort(&o2);
+			rc = fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
+		} else {
+			rc = commit(&o2, e);
+		}
+	}
+	free(cr);
+	return rc;
 }
 
 /* Put the data back, then the results in place (after a stop, only when
@@ -944,7 +1214,8 @@ int main(int argc, char **argv)
 	if (r.c.mode == RUN_RESTORE)
 		return do_restore(&r.c);
 	r.out = stdout;
-	if (prepare(&r, &e) || (r.c.mode == RUN_AUTO ? run_auto(&r, &e) : run_test(&r, &e)))
+	if (prepare(&r, &e) ||
+	    (r.c.mode == RUN_AUTO ? run_auto(&r, &e) : r.c.mode == RUN_CAPACITY ? run_capacity(&r, &e) : run_test(&r, &e)))
 		return fail(&r, &e);
 	if (finish(&r, &e))
 		return fail(&r, &e);

@@ -60,6 +60,15 @@ static const struct cli_option options[] = {
 	  .help = "with --auto --write: bound the device time (90s, 2m,\n1h) and the bytes written (256M, 1GiB); "
 		  "default\n10m and 1% of the medium (at most 256MiB) plus what\nits erase blocks need; tests cut "
 		  "short say so" },
+	{ .name = "capacity", .letter = 'C', .arg = ARG_MODE, .applies = FOR_CAPACITY, .section = SEC_AUTO,
+	  .mode = RUN_CAPACITY,
+	  .help = "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching writes past "
+		  "their\nreal size, bad regions) and the real usable size; it\nwrites, but saves every range to a journal "
+		  "first and\nputs it back (--preserve=FILE names the journal)" },
+	{ .name = "max-cache", .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(max_cache), .applies = FOR_CAPACITY,
+	  .section = SEC_AUTO,
+	  .help = "with --capacity: defeat a cache of the latest writes\nup to SIZE (default 256MiB; the flush writes "
+		  "that\nmuch)" },
 	{ .name = "analyze", .arg = ARG_MODE_OPT, .meta = "FILE", .field = F(analyze), .applies = FOR_ANALYZE,
 	  .section = SEC_SAVED, .mode = RUN_ANALYZE,
 	  .help = "read -a, -O and -f tables (as posted to a list or a\nbug tracker: quoted, wrapped, any units) or our\n"
@@ -87,7 +96,7 @@ static const struct cli_option options[] = {
 	  .applies = FOR_PROGRAM, .kind = "find-fat", .section = SEC_WRITE, .reach = 1,
 	  .help = "erase blocks to look at (default {})" },
 	{ .name = "preserve", .arg = ARG_OPT_FILE, .meta = "FILE", .field = F(journal), .flag = F(preserve),
-	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM, .section = SEC_KEEP,
+	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, .section = SEC_KEEP,
 	  .help = "save every range before it is overwritten to a journal\n(default ./flashbench-DEVICE.journal) and "
 		  "put it back\nat the end, also after Ctrl-C" },
 	{ .name = "restore", .arg = ARG_MODE, .meta = "FILE", .field = F(journal), .applies = FOR_RESTORE,
@@ -97,8 +106,9 @@ static const struct cli_option options[] = {
 	  .section = SEC_KEEP,
 	  .help = "with --restore: accept a device that does not look\nlike the one the journal was written for (warns)" },
 	{ .name = "preserve-volatile", .arg = ARG_FLAG, .field = F(preserve_volatile),
-	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM, .section = SEC_KEEP,
-	  .help = "with --preserve: accept a journal (or state directory)\non tmpfs/ramfs, which a power cut loses" },
+	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, .section = SEC_KEEP,
+	  .help = "with --preserve, --capacity or --auto --write: accept\na journal (or state directory) on tmpfs/ramfs,\n"
+		  "which a power cut loses" },
 	/* the classic tool's geometry: accepted by every test, as it was */
 	{ .name = "blocksize", .letter = 'b', .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(t.blocksize),
 	  .applies = FOR_TESTS, .section = SEC_PARAM, .reach = 5,
@@ -120,8 +130,9 @@ static const struct cli_option options[] = {
 	{ .name = "plot", .arg = ARG_FILE, .meta = "FILE.svg", .field = F(plot), .applies = FOR_ALL | FOR_SAVED,
 	  .section = SEC_PARAM,
 	  .help = "draw the results as an SVG chart" },
-	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .applies = FOR_AUTO, .section = SEC_PARAM,
-	  .help = "with --auto: one line for a survey table (wiki syntax)" },
+	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .applies = FOR_AUTO | FOR_CAPACITY,
+	  .section = SEC_PARAM,
+	  .help = "with --auto or --capacity: one line for a survey table\n(wiki syntax)" },
 	{ .name = "compare", .arg = ARG_MODE, .applies = FOR_COMPARE, .section = SEC_PARAM, .mode = RUN_COMPARE,
 	  .help = "flashbench --compare A.json B.json...: saved --json\nresults side by side, differences marked (no device)" },
 	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .applies = FOR_TESTS,
@@ -364,6 +375,8 @@ static void applies_list(const struct cli_option *o, char *buf, size_t len)
 #define ADD(s) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", s))
 	if (o->applies & FOR_AUTO)
 		ADD("--auto");
+	if (o->applies & FOR_CAPACITY)
+		ADD("--capacity");
 	for (const struct test_kind *k = test_kinds; k->name; k++) {
 		char opt[64];
 		snprintf(opt, sizeof(opt), "--%s", k->name);
@@ -385,6 +398,7 @@ static int applies(const struct cli *c, const struct cli_option *o)
 {
 	switch (c->mode) {
 	case RUN_AUTO: return !!(o->applies & FOR_AUTO);
+	case RUN_CAPACITY: return !!(o->applies & FOR_CAPACITY);
 	case RUN_PROGRAM: return !!(o->applies & FOR_PROGRAM);
 	case RUN_RESTORE: return !!(o->applies & FOR_RESTORE);
 	case RUN_ANALYZE: return !!(o->applies & FOR_ANALYZE);
@@ -483,7 +497,7 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 
 	if (c->mode == RUN_NONE) {
 		char hint[256];
-		size_t n = (size_t)snprintf(hint, sizeof(hint), "-A (auto)");
+		size_t n = (size_t)snprintf(hint, sizeof(hint), "-A (auto), -C (capacity)");
 		for (const struct test_kind *k = test_kinds; k->name; k++)
 			if (k->letter)
 				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ", -%c (%s)",
@@ -498,18 +512,20 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 		}
 	if (c->preserve && !cli_writes(c) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write, "
-			       "--program --write)");
+			       "--program --write, --capacity)");
 	if ((c->budget_ns || c->budget_bytes) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--budget bounds the write tests: it goes with --auto --write");
-	if (c->preserve_volatile && !c->preserve)
-		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with --preserve");
+	/* --capacity and --auto --write's capacity check keep a journal without --preserve */
+	if (c->preserve_volatile && !c->preserve && c->mode != RUN_CAPACITY && !(c->mode == RUN_AUTO && c->write))
+		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with what keeps a journal: --preserve, --capacity "
+			       "or --auto --write");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
 	if (c->mode == RUN_RESTORE && (!c->journal || !*c->journal))
 		return fb_fail(e, EXIT_USAGE, "--restore needs the journal's file name (flashbench --restore=FILE DEVICE)");
 	if (c->summary && c->json)
-		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, without --json: one line per device for "
-			       "a survey table");
+		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto or --capacity, without --json: one line per "
+			       "device for a survey table");
 	return 0;
 }
 
@@ -620,5 +636,5 @@ void cli_reach_options(const struct cli *c, char *buf, size_t len)
 int cli_writes(const struct cli *c)
 {
 	return (c->mode == RUN_TEST && c->kind->writes) || (c->mode == RUN_AUTO && c->write) ||
-	       (c->mode == RUN_PROGRAM && c->program_writes);
+	       (c->mode == RUN_PROGRAM && c->program_writes) || c->mode == RUN_CAPACITY;
 }

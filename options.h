@@ -18,7 +18,7 @@
 #include "testkinds.h"
 
 /* What a run does: one of the test kinds, or one of these. */
-enum run_mode { RUN_NONE, RUN_TEST, RUN_AUTO, RUN_PROGRAM, RUN_RESTORE, RUN_ANALYZE, RUN_COMPARE };
+enum run_mode { RUN_NONE, RUN_TEST, RUN_AUTO, RUN_PROGRAM, RUN_RESTORE, RUN_ANALYZE, RUN_COMPARE, RUN_CAPACITY };
 
 /* The parsed command line. */
 struct cli {
@@ -40,6 +40,7 @@ struct cli {
 	int program_writes;             /* the program writes or erases */
 	uint64_t budget_ns;             /* --budget: device time --auto --write may take (0: the default) */
 	uint64_t budget_bytes;          /* --budget: bytes it may write (0: the default) */
+	uint64_t max_cache;             /* --max-cache: --capacity flushes caches up to this (0: default) */
 };
 
 /* The runs an option applies to (a bit set; and to the test kind named in
@@ -48,8 +49,9 @@ enum {
 	FOR_READ = 1,      /* every read-only test kind */
 	FOR_WRITE = 2,     /* every write test kind */
 	FOR_AUTO = 4, FOR_PROGRAM = 8, FOR_RESTORE = 16, FOR_ANALYZE = 32, FOR_COMPARE = 64,
+	FOR_CAPACITY = 128,
 	FOR_TESTS = FOR_READ | FOR_WRITE | FOR_PROGRAM,
-	FOR_ALL = FOR_TESTS | FOR_AUTO,                 /* every run of a device */
+	FOR_ALL = FOR_TESTS | FOR_AUTO | FOR_CAPACITY,  /* every run of a device */
 	FOR_SAVED = FOR_ANALYZE | FOR_COMPARE,          /* runs on saved results */
 };
 

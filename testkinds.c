@@ -5,6 +5,7 @@
 
 #include "report/plot.h"
 #include "report/report.h"
+#include "report/report_capacity.h"
 #include "report/report_json.h"
 #include "lib/units.h"
 
@@ -85,6 +86,8 @@ const struct test_kind test_kinds[] = {
 	  .help = "sequential read throughput at request sizes halving\nfrom the erase size to the block size",
 	  .shape = { 1, 1, 1 }, .text = report_rows, .row = report_rates_row, .row_depth = 1,
 	  .json_results = json_results_chunks, .plot = plot_rates },
+	/* --program with signatures (sig-write, sig-read): what each read found */
+	{ .name = "signatures", .text = report_signatures, .json_results = json_results_signatures },
 	/* the generic format of --program: every kept node, printed at the end */
 	{ .name = "tree", .text = report_tree, .json_results = json_results_tree },
 	{ .name = NULL },

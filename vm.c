@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,11 @@ int vm_opcode_nargs(enum vm_opcode code)
 {
 	const struct vm_opinfo *i = vm_opinfo(code);
 	return i ? (i->arg[0] != VM_ARG_NONE) + (i->arg[1] != VM_ARG_NONE) : 0;
+}
+
+int vm_opcode_writes(enum vm_opcode code)
+{
+	return code == VM_WRITE || code == VM_ERASE || code == VM_SIG_WRITE;
 }
 
 const char *vm_opcode_name(enum vm_opcode code)
@@ -125,6 +131,8 @@ struct walk {
 	vm_write_fn on_write;      /* planning: told of every write */
 	void *on_write_ctx;
 	double elapsed, slowest;   /* running: device time so far, slowest request */
+	void *buf;                 /* signatures: the data buffer */
+	size_t buf_len;
 };
 
 void vm_stats_add(struct vm_stats *a, const struct vm_stats *b)
@@ -138,6 +146,7 @@ void vm_stats_add(struct vm_stats *a, const struct vm_stats *b)
 	a->count += b->count;
 	a->bytes += b->bytes;
 	a->total_ns += b->total_ns;
+	sig_tally_add(&a->sig, &b->sig);
 }
 
 /* Free what a node owns (its kept children), not the node itself. */
@@ -159,6 +168,34 @@ void vm_result_free(struct vm_result *r)
 }
 
 static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm_result *node);
+
+/* sig-write and sig-read: the buffer is filled before and checked after
+ * the timed request */
+static int sig_io(struct walk *w, enum vm_opcode code, const struct regs *r, struct vm_result *node, uint64_t *ns)
+{
+	unsigned ss = dev_sector(w->dev);
+	uint64_t salt = w->how ? w->how->salt : 0;
+	int rc;
+
+	if (w->buf_len < r->len) {
+		void *b;
+		free(w->buf);
+		w->buf = NULL;
+		w->buf_len = 0;
+		if (posix_memalign(&b, 4096, r->len))
+			return -ENOMEM;
+		w->buf = b;
+		w->buf_len = r->len;
+	}
+	if (code == VM_SIG_WRITE) {
+		sig_fill(w->buf, r->off, r->len, ss, salt, (uint32_t)r->pattern);
+		return dev_write_data(w->dev, r->off, r->len, w->buf, ns);
+	}
+	if ((rc = dev_read_data(w->dev, r->off, r->len, w->buf, ns)))
+		return rc;
+	sig_check(w->buf, r->off, r->len, ss, salt, (uint32_t)r->pattern, &node->st.sig);
+	return 0;
+}
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
@@ -201,17 +238,22 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			return fb_fail(w->e, EXIT_USAGE,
 				       "a request of %llu bytes at offset %llu is not a whole number of %u-byte sectors",
 				       (unsigned long long)r->len, (unsigned long long)r->off, w->sector);
+		if ((op->code == VM_SIG_WRITE || op->code == VM_SIG_READ) && r->len > DEV_MAX_BUFFER)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a %s of %llu bytes at offset %llu: signature requests are at most %u bytes "
+				       "(write more with off-linear)", opinfo[op->code].name, (unsigned long long)r->len,
+				       (unsigned long long)r->off, DEV_MAX_BUFFER);
 		if (++p->requests > VM_MAX_REQUESTS)
 			return fb_fail(w->e, EXIT_USAGE, "the test would make more than %llu requests; refusing",
 				       VM_MAX_REQUESTS);
 		if (r->len > p->max_len)
 			p->max_len = r->len;
-		if (op->code != VM_READ) {
+		if (vm_opcode_writes(op->code)) {
 			if (p->write_lo == p->write_hi || r->off < p->write_lo)
 				p->write_lo = r->off;
 			if (r->off + r->len > p->write_hi)
 				p->write_hi = r->off + r->len;
-			p->bytes_written += op->code == VM_WRITE ? r->len : 0;
+			p->bytes_written += op->code != VM_ERASE ? r->len : 0;
 			if (w->on_write)
 				w->on_write(w->on_write_ctx, r->off, r->len);
 		}
@@ -228,8 +270,10 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			rc = dev_read(w->dev, r->off, r->len, &ns);
 		else if (op->code == VM_WRITE)
 			rc = dev_write(w->dev, r->off, r->len, r->pattern, &ns);
-		else
+		else if (op->code == VM_ERASE)
 			rc = dev_discard(w->dev, r->off, r->len, &ns);
+		else
+			rc = sig_io(w, op->code, r, node, &ns);
 		if (rc)
 			return fb_fail(w->e, EXIT_DEVICE, "%s of %llu bytes at offset %llu failed: %s",
 				       opinfo[op->code].name, (unsigned long long)r->len,
@@ -661,12 +705,23 @@ int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 		return -1;
 	}
 	rc = exec(&w, prog, r, node);
+	free(w.buf);
 	if (rc && !(how && how->keep_partial)) {
 		vm_result_free(node);
 		node = NULL;
 	}
 	*out = node;
 	return rc ? -1 : 0;
+}
+
+void vm_plan_span(const struct vm_plan *p, uint64_t *lo, uint64_t *hi)
+{
+	if (p->write_lo == p->write_hi)
+		return;
+	if (*lo == *hi || p->write_lo < *lo)
+		*lo = p->write_lo;
+	if (p->write_hi > *hi)
+		*hi = p->write_hi;
 }
 
 double vm_throughput(const struct vm_result *r)

@@ -7,7 +7,8 @@
  * prints.
  *
  * Registers: off (byte offset), len (request length), unit (a size that loops
- * such as the chunk size or alignment step set), pattern (written byte).
+ * such as the chunk size or alignment step set), pattern (written byte; the
+ * pass number of signatures).
  * The opcodes are the table VM_OPCODES below: it makes the enum, the names
  * the program parser reads (progfile.c), the arguments it checks and the
  * one-line meanings the README lists.
@@ -24,6 +25,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
+#include "lib/sig.h"
 
 struct dev;
 
@@ -43,6 +45,8 @@ enum vm_arg {
 	X(READ,        "read",        1, "",          NONE,  NONE,  "read len bytes at off")                      \
 	X(WRITE,       "write",       1, "",          NONE,  NONE,  "write len bytes of the pattern at off")      \
 	X(ERASE,       "erase",       1, "",          NONE,  NONE,  "discard len bytes at off")                   \
+	X(SIG_WRITE,   "sig-write",   1, "",          NONE,  NONE,  "write len bytes of signatures at off (each sector: its offset, the run's salt, pass = pattern)") \
+	X(SIG_READ,    "sig-read",    1, "",          NONE,  NONE,  "read len bytes at off and check their signatures (good, moved, stale, foreign)") \
 	X(SEQ,         "seq",         0, "",          NONE,  NONE,  "run the body once")                          \
 	X(REPEAT,      "repeat",      0, "N",         COUNT, NONE,  "run the body N times")                       \
 	X(LEN,         "len",         0, "SIZE",      SIZE,  NONE,  "len = SIZE")                                 \
@@ -73,6 +77,8 @@ struct vm_opinfo {
 const struct vm_opinfo *vm_opinfo(enum vm_opcode code);
 /* How many arguments it takes (0-2). */
 int vm_opcode_nargs(enum vm_opcode code);
+/* Does it write to the device (write, erase, sig-write)? */
+int vm_opcode_writes(enum vm_opcode code);
 
 enum vm_flags {
 	VM_SUM = 0, VM_MIN = 1, VM_AVG = 2, VM_MAX = 3, VM_REDUCE_MASK = 3,
@@ -95,6 +101,7 @@ struct vm_stats {
 	uint64_t count, bytes;
 	uint64_t min_ns, max_ns;
 	double total_ns;
+	struct sig_tally sig;       /* sig-read: what the sectors below held */
 };
 
 struct vm_result {
@@ -150,6 +157,7 @@ typedef void (*vm_result_fn)(void *ctx, const struct vm_result *node, unsigned d
 
 struct vm_run {
 	const volatile sig_atomic_t *stop;  /* set by a signal: stop after this request */
+	uint64_t salt;                      /* the run's signatures (sig-write, sig-read) */
 	vm_progress_fn progress;
 	void *progress_ctx;
 	vm_result_fn on_result;             /* may be NULL */
@@ -170,6 +178,9 @@ struct vm_run {
 int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 	   struct vm_result **out, struct fb_err *e);
 void vm_result_free(struct vm_result *r);
+
+/* Widen the written range [*lo, *hi) (lo == hi: none yet) by the plan's. */
+void vm_plan_span(const struct vm_plan *p, uint64_t *lo, uint64_t *hi);
 
 /* Add b's requests to a. */
 void vm_stats_add(struct vm_stats *a, const struct vm_stats *b);

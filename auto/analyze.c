@@ -1467,16 +1467,6 @@ void analyze_cache_finding(const struct write_cache *w, enum cache_verdict v, in
 
 /* ------------------------------------------------------------ advice */
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 void recommend(const struct finding *erase, const struct finding *page, const struct finding *minwrite,
 	       const struct finding *open_linear, uint64_t dev_size, unsigned sector, struct recommendations *r)
 {
@@ -1493,7 +1483,7 @@ void recommend(const struct finding *erase, const struct finding *page, const st
 	e = erase->value;
 	r->have = 1;
 	r->align = e;
-	r->start = e / gcd64(e, mib) * mib; /* a multiple of both */
+	r->start = e / size_gcd(e, mib) * mib; /* a multiple of both */
 	size = (dev_size - r->start) / e * e;
 	unit = minwrite->determined && minwrite->conf >= CONF_MEDIUM ? minwrite->value
 	       : page->determined && page->conf >= CONF_MEDIUM ? page->value : 4096;

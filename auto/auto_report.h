@@ -22,6 +22,11 @@ enum auto_phase { PHASE_READ, PHASE_CACHE, PHASE_AREA, PHASE_MIN_WRITE, PHASE_OP
 		  PHASE_FAT, AUTO_PHASES };
 extern const char *const auto_phase_name[AUTO_PHASES];   /* JSON keys: "open_linear" */
 extern const char *const auto_phase_title[AUTO_PHASES];  /* for people: "open erase blocks, linear" */
+struct auto_report;
+/* Where a stopped run stopped: a phase's name or title, or the capacity
+ * check --auto --write makes before its write tests. */
+const char *auto_stop_name(const struct auto_report *r);
+const char *auto_stop_title(const struct auto_report *r);
 struct phase_cost {
 	uint64_t reads, writes, bytes_written;
 	double device_ns;
@@ -98,6 +103,7 @@ struct auto_report {
 	int bound_given;                    /* --budget set the bound (1 time, 2 bytes) */
 	int interrupted;                    /* a signal stopped the run: findings not finished say so */
 	enum auto_phase stopped_in;         /* ... in this phase */
+	int stopped_in_check;               /* ... in the capacity check before the write tests */
 };
 
 #endif

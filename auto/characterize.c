@@ -1092,6 +1092,14 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 		rc = write_plan_start(c, &plan);
 		if (!rc && o->before_writes && o->before_writes(o->ctx, &plan))
 			rc = fb_fail(e, EXIT_DEVICE, "write tests cancelled");
+		/* said and reserved: now the first write, the quick capacity check
+		 * (its cost is its own, said by it, outside the bound); on a fake
+		 * card every write past its real size would land elsewhere */
+		if (!rc && o->capacity) {
+			c->writing = 1; /* a stop here: the write findings were not measured */
+			rc = o->capacity(o->capacity_ctx, d, e);
+			r->stopped_in_check = rc && o->stop && *o->stop;
+		}
 		if (!rc) {
 			c->writing = 1;
 			rc = write_tests(c);

@@ -42,6 +42,12 @@ struct auto_options {
 	 * non-zero cancels the write tests */
 	int (*before_writes)(void *ctx, const struct write_plan *plan);
 	void *ctx;
+	/* called right after before_writes, before the first write: a quick
+	 * capacity check (i23), which says and reserves what it writes itself
+	 * and whose device time lies outside the bound;
+	 * non-zero (e filled) stops the write tests on a fake card */
+	int (*capacity)(void *ctx, struct dev *d, struct fb_err *e);
+	void *capacity_ctx;
 	/* told after each request where the run is (may be NULL) */
 	void (*progress)(void *ctx, const struct auto_progress *now);
 	void *progress_ctx;

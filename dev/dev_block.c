@@ -130,6 +130,28 @@ static int block_write(struct dev *d, uint64_t off, uint64_t len, int pattern, u
 	return timed_io(d, 1, off, len, ns);
 }
 
+/* A data request: the caller's buffer, timed like the others (one piece:
+ * dev.c bounds it to DEV_MAX_BUFFER). */
+static int block_data(struct dev *d, int writing, uint64_t off, uint64_t len, void *buf, uint64_t *ns)
+{
+	struct block *b = d->priv;
+	uint64_t t0 = now_ns();
+	int rc = full_io(b->fd, writing, buf, (size_t)len, off);
+
+	*ns = now_ns() - t0;
+	return rc;
+}
+
+static int block_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns)
+{
+	return block_data(d, 1, off, len, (void *)buf, ns);
+}
+
+static int block_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns)
+{
+	return block_data(d, 0, off, len, buf, ns);
+}
+
 static int block_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {
 	struct block *b = d->priv;
@@ -173,6 +195,7 @@ static const struct dev_ops block_ops = {
 	.name = "block",
 	.prepare = block_prepare,
 	.read = block_read, .write = block_write, .discard = block_discard,  /* the timed requests */
+	.write_data = block_write_data, .read_data = block_read_data,
 	.copy_out = block_copy_out, .copy_in = block_copy_in,  /* untimed, to save and restore data */
 	.close = block_close,
 };
@@ -199,7 +222,7 @@ int dev_block_open(struct dev *d, const char *path, enum dev_mode mode, struct f
 	b->is_block = S_ISBLK(st.st_mode);
 	d->ops = &block_ops;
 	d->priv = b;
-	d->caps = DEV_CAP_STORES_DATA | DEV_CAP_REOPEN_RW | (b->is_block ? DEV_CAP_DISCARD : 0);
+	d->caps = DEV_CAP_STORES_DATA | DEV_CAP_HOLDS_DATA | DEV_CAP_REOPEN_RW | (b->is_block ? DEV_CAP_DISCARD : 0);
 	if (mode == DEV_READONLY)
 		flags |= O_RDONLY;
 	else

@@ -1,6 +1,9 @@
 /* dev_sim.c — the simulated device backend: requests go to the flash model
- * (sim.h) and take the time it computes on its virtual clock.  It holds no
- * data, so it has no copies (dev.c refuses them: no DEV_CAP_STORES_DATA). */
+ * (sim.h) and take the time it computes on its virtual clock; what they
+ * write is remembered (sparsely) so that data can be read back and copied.
+ * It holds no user's data, so --preserve refuses it (no
+ * DEV_CAP_STORES_DATA); copies and data requests work (DEV_CAP_HOLDS_DATA)
+ * and cost device time like the requests they are. */
 #include "dev/dev_impl.h"
 
 #include <string.h>
@@ -16,15 +19,46 @@ static int sim_dev_read(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 
 static int sim_dev_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns)
 {
-	(void)pattern;
 	*ns = sim_write(d->priv, off, len);
-	return 0;
+	return sim_data_write(d->priv, off, len, NULL, pattern);
 }
 
 static int sim_dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {
 	*ns = sim_discard(d->priv, off, len);
 	return 0;
+}
+
+/* Data requests are timed without random draws (sim_exact): the
+ * measurements after a capacity check draw what they would have drawn. */
+static int sim_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns)
+{
+	sim_exact(d->priv, 1);
+	*ns = sim_write(d->priv, off, len);
+	sim_exact(d->priv, 0);
+	return sim_data_write(d->priv, off, len, buf, 0);
+}
+
+static int sim_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns)
+{
+	sim_exact(d->priv, 1);
+	*ns = sim_read(d->priv, off, len);
+	sim_exact(d->priv, 0);
+	return sim_data_read(d->priv, off, len, buf);
+}
+
+static int sim_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len)
+{
+	uint64_t ns;
+
+	return sim_read_data(d, off, len, buf, &ns);
+}
+
+static int sim_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len)
+{
+	uint64_t ns;
+
+	return sim_write_data(d, off, len, buf, &ns);
 }
 
 static void sim_describe(const struct dev *d, struct json_member *model)
@@ -35,11 +69,31 @@ static void sim_describe(const struct dev *d, struct json_member *model)
 		{ "planes", JM_UINT, .uint = p->planes }, { "open", JM_UINT, .uint = p->open },
 		{ "random", JM_UINT, .uint = p->random }, { "fat", JM_UINT, .uint = p->fat },
 		{ "minwrite", JM_UINT, .uint = p->minwrite }, { "noise", JM_NUMBER, .number = p->noise },
-		{ "seed", JM_UINT, .uint = p->seed }, JM_END,
+		{ "seed", JM_UINT, .uint = p->seed },
+		/* a fake card: the truth a capacity check is scored against */
+		{ "fake", JM_STRING, .string = sim_fake_name(p->fake) }, { "real", JM_UINT, .uint = p->real },
+		{ "keep", JM_UINT, .uint = p->keep }, { "goodend", JM_UINT, .uint = p->goodend },
+		{ "bad", JM_NUMBER, .number = p->bad }, { "bad_regions", JM_STRING, .string = sim_bad_text(d->priv) },
+		/* the truth of "every byte put back" */
+		{ "sectors_changed", JM_UINT, .uint = sim_data_changed(d->priv) }, JM_END,
 	};
+	size_t n = p->fake ? 15 : 9;
 
 	_Static_assert(sizeof(m) <= DEV_MODEL_MEMBERS * sizeof(m[0]), "DEV_MODEL_MEMBERS too small for the model");
-	memcpy(model, m, sizeof(m));
+	memcpy(model, m, n * sizeof(m[0]));
+	if (sim_data_used(d->priv))
+		model[n++] = m[15];
+	model[n] = m[16];
+}
+
+static double sim_dev_clock(const struct dev *d)
+{
+	return sim_clock(d->priv);
+}
+
+static void sim_dev_idle(struct dev *d, uint64_t ns)
+{
+	sim_rest(d->priv, ns);
 }
 
 static void sim_close(struct dev *d)
@@ -50,7 +104,10 @@ static void sim_close(struct dev *d)
 static const struct dev_ops sim_ops = {
 	.name = "sim",
 	.read = sim_dev_read, .write = sim_dev_write, .discard = sim_dev_discard,  /* the timed requests */
+	.write_data = sim_write_data, .read_data = sim_read_data,
+	.copy_out = sim_copy_out, .copy_in = sim_copy_in,
 	.describe = sim_describe,
+	.clock = sim_dev_clock, .idle = sim_dev_idle,
 	.close = sim_close,
 };
 
@@ -63,7 +120,7 @@ int dev_sim_open(struct dev *d, const char *spec, struct fb_err *e)
 		return -1;
 	d->ops = &sim_ops;
 	d->priv = s;
-	d->caps = DEV_CAP_VIRTUAL_CLOCK | DEV_CAP_DISCARD;
+	d->caps = DEV_CAP_VIRTUAL_CLOCK | DEV_CAP_DISCARD | DEV_CAP_HOLDS_DATA;
 	d->size = p.size;
 	d->sector = d->physical = (unsigned)p.sector;
 	return 0;

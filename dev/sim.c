@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dev/simstore.h"
 #include "lib/units.h"
 
 struct open_au {
@@ -33,6 +35,15 @@ struct sim {
 	uint64_t cache_fill;  /* bytes in the cache */
 	double flash_free_at; /* when the flash has done all queued work */
 	uint64_t last_unit; /* read unit held in the read buffer, plus one */
+	/* what the card holds (fake cards' section, below) */
+	struct simstore *store;   /* the flash, by physical sector */
+	struct simstore *held;    /* fake=cache: what is kept past the real end, by address */
+	uint64_t written;         /* bytes written so far, for the cache */
+	uint64_t (*bad)[2];       /* fake=bad: the bad regions, sorted */
+	size_t nbad;
+	char *bad_text;           /* the same as text, "START-END ..." (bytes) */
+	int data_used, data_lost; /* a data request was made; the store overflowed */
+	int exact;                /* time this request without random draws (sim_exact) */
 	/* unmapped: the byte ranges that hold data, sorted and apart */
 	struct extent { uint64_t lo, hi; } *map;
 	size_t nmap, capmap;
@@ -58,6 +69,13 @@ static const struct preset presets[] = {
 	{ "ssd", "good SSD: 64 GiB, alignment and write order do not matter",
 	  "size=64G,erase=512K,page=4K,planes=1,open=64,random=64,fat=0,minwrite=4K,tread=60us,tunit=0,tcross=0,"
 	  "twrite=30us,trandom=0,rrate=250M,wrate=200M,crate=200M" },
+	/* fake cards (README "Simulated devices"), at SD-card speeds */
+	{ "fake-wrap", "fake SD card: claims 2 GiB, has 512 MiB; writes past that wrap over the start",
+	  "size=2G,real=512M,fake=wrap,wrate=10M,rrate=20M" },
+	{ "fake-drop", "fake SD card: claims 2 GiB, has 768 MiB; writes past that are lost",
+	  "size=2G,real=768M,fake=drop,wrate=10M,rrate=20M" },
+	{ "fake-cache", "fake SD card: claims 2 GiB, has 1 GiB; writes past that last while among the latest 8 MiB",
+	  "size=2G,real=1G,fake=cache,keep=8M,wrate=10M,rrate=20M" },
 	{ NULL, NULL, NULL },
 };
 
@@ -149,7 +167,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		{ "page", &p->page }, { "minwrite", &p->minwrite }, { "rrate", &p->read_rate },
 		{ "wrate", &p->write_rate }, { "crate", &p->copy_rate }, { "seed", &p->seed },
 		{ "cache", &p->cache }, { "slc", &p->slc }, { "slcrate", &p->slc_rate }, { "slcidle", &p->slc_idle },
-		{ "throttle", &p->throttle },
+		{ "throttle", &p->throttle }, { "real", &p->real }, { "keep", &p->keep }, { "goodend", &p->goodend },
 	};
 	struct { const char *name; uint64_t *field; } times[] = {
 		{ "tread", &p->t_read }, { "tunit", &p->t_unit }, { "tcross", &p->t_cross },
@@ -163,7 +181,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 	struct { const char *name; double *field; double max; } fractions[] = {
 		{ "noise", &p->noise, 1 }, { "spread", &p->spread, 1 }, { "free", &p->free_share, 1 },
 		{ "pause", &p->pause, 1 }, { "fatread", &p->fat_read, 100 }, { "tail", &p->tail, 1 },
-		{ "data", &p->data, 1 }, { "throttlex", &p->throttle_x, 100 },
+		{ "data", &p->data, 1 }, { "throttlex", &p->throttle_x, 100 }, { "bad", &p->bad, 0.9 },
 	};
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
@@ -205,10 +223,19 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		p->fat_random = strcmp(val, "random") == 0;
 		return 0;
 	}
+	if (strcmp(key, "fake") == 0) {
+		for (unsigned k = 0; k < SIM_FAKES; k++)
+			if (!strcmp(val, sim_fake_name(k))) {
+				p->fake = k;
+				return 0;
+			}
+		return fb_fail(e, EXIT_USAGE, "sim: fake=%s: expected none, wrap, drop, cache, end or bad", val);
+	}
 	return fb_fail(e, EXIT_USAGE,
 		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
 		       "tread tunit tcross twrite trandom rrate wrate crate chips spread free fatmode pause pausetime "
-		       "cache rbuf fatread tail unmapped data slc slcrate slcidle throttle throttlex throttlerest)", key);
+		       "cache rbuf fatread tail unmapped data slc slcrate slcidle throttle throttlex throttlerest fake real "
+		       "keep goodend bad)", key);
 }
 
 static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, struct fb_err *e)
@@ -229,7 +256,7 @@ static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, 
 			for (pr = presets; pr->name && strcmp(pr->name, tok); pr++)
 				;
 			if (!pr->name) {
-				rc = fb_fail(e, EXIT_USAGE, "sim: unknown preset '%s' (presets: sd-4m usb-12m cf-16m ssd)", tok);
+				rc = fb_fail(e, EXIT_USAGE, "sim: unknown preset '%s' (presets: sd-4m usb-12m cf-16m ssd fake-wrap fake-drop fake-cache)", tok);
 				break;
 			}
 			rc = apply_spec(p, pr->spec, 0, e);
@@ -241,6 +268,9 @@ static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, 
 	free(copy);
 	return rc;
 }
+
+static int validate_fake(const struct sim_params *p, struct fb_err *e);
+static int place_bad(struct sim *s);
 
 static int validate(const struct sim_params *p, struct fb_err *e)
 {
@@ -282,7 +312,7 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: unmapped is 0 or 1");
 	if (p->slc > p->size / 2)
 		return fb_fail(e, EXIT_USAGE, "sim: slc (a pSLC region) may hold at most half the device");
-	return 0;
+	return validate_fake(p, e);
 }
 
 int sim_parse(const char *spec, struct sim_params *p, struct fb_err *e)
@@ -449,6 +479,10 @@ int sim_create(struct sim **out, const struct sim_params *p, struct fb_err *e)
 	s->rng2 = p->seed * 0xd1b54a32d192ed03ULL + 0x8bb84b93962eacc9ULL;
 	if (p->unmapped)
 		map_layout(s);
+	if (p->fake == SIM_FAKE_BAD && place_bad(s)) {
+		sim_destroy(s);
+		return fb_fail(e, EXIT_DEVICE, "sim: out of memory");
+	}
 	*out = s;
 	return 0;
 }
@@ -461,6 +495,10 @@ void sim_destroy(struct sim *s)
 		free(s->slot[i].map);
 	free(s->slot);
 	free(s->queue);
+	store_destroy(s->store);
+	store_destroy(s->held);
+	free(s->bad);
+	free(s->bad_text);
 	free(s->map);
 	free(s);
 }
@@ -499,13 +537,15 @@ static double uniform2(struct sim *s)
  * as when the card's firmware does housekeeping now and then). */
 static uint64_t noisy(struct sim *s, double ns)
 {
-	if (s->p.noise > 0) {
+	if (s->exact)
+		;
+	else if (s->p.noise > 0) {
 		double u = (double)(next_random(s) >> 11) / (double)(1ULL << 53);
 		ns *= 1 + s->p.noise * (2 * u - 1);
 		if ((next_random(s) & 63) == 0)
 			ns *= 1 + 4 * s->p.noise;
 	}
-	if (s->p.tail > 0 && uniform2(s) < s->p.tail)
+	if (!s->exact && s->p.tail > 0 && uniform2(s) < s->p.tail)
 		ns *= fmin(1000, pow(1 - uniform2(s), -1 / 1.2));
 	if (ns < 1)
 		ns = 1;
@@ -756,22 +796,11 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 	}
 	if (s->p.cache)
 		ns = cached(s, n0, ns);
-	if (s->p.pause > 0 && uniform2(s) < s->p.pause)
+	if (!s->exact && s->p.pause > 0 && uniform2(s) < s->p.pause)
 		ns += (double)s->p.t_pause * (1 + 4 * uniform2(s)) / 3;
 	if (s->p.throttle && s->sustained > s->p.throttle) /* hot: slower until it rests */
 		ns *= s->p.throttle_x > 0 ? s->p.throttle_x : 3;
 	return noisy(s, ns);
-}
-
-void sim_idle(struct sim *s, uint64_t ns)
-{
-	const struct sim_params *p = &s->p;
-	double drained = (double)ns * (double)(p->slc_idle ? p->slc_idle : p->write_rate) / 1e9;
-
-	s->clock += (double)ns;
-	s->slc_fill = drained >= (double)s->slc_fill ? 0 : s->slc_fill - (uint64_t)drained;
-	if (ns >= (p->t_throttle_rest ? p->t_throttle_rest : 2000000000ULL))
-		s->sustained = 0;
 }
 
 uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len)
@@ -790,4 +819,301 @@ uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len)
 		}
 	}
 	return noisy(s, (double)s->p.t_write * (double)(last - first + 1));
+}
+
+/* ---------------------------------------------------------------- fake cards
+ * What the card holds, and where a fake card puts it.  The flash is a
+ * simstore by physical sector (absent sectors hold what the card came with);
+ * an address past the real flash maps onto the start (wrap), onto nothing
+ * (drop, end: reads give zeros), or onto a store of what is kept for a
+ * while (cache: the latest `keep` bytes written, counting every write); a
+ * bad region (bad) loses writes and reads whatever the flash held before.
+ * Only data move through here; the time of each request is the model's
+ * above, for the address asked. */
+
+static const char *const fake_names[SIM_FAKES] = { "none", "wrap", "drop", "cache", "end", "bad" };
+
+const char *sim_fake_name(unsigned fake)
+{
+	return fake < SIM_FAKES ? fake_names[fake] : NULL;
+}
+
+static int validate_fake(const struct sim_params *p, struct fb_err *e)
+{
+	const char *name = fake_names[p->fake < SIM_FAKES ? p->fake : 0];
+
+	if (!p->fake) {
+		if (p->real || p->keep || p->goodend || p->bad > 0)
+			return fb_fail(e, EXIT_USAGE, "sim: real, keep, goodend and bad describe a fake card: add "
+				       "fake=wrap, drop, cache, end or bad");
+		return 0;
+	}
+	if (p->fake == SIM_FAKE_BAD) {
+		if (p->bad <= 0)
+			return fb_fail(e, EXIT_USAGE, "sim: fake=bad needs bad=SHARE, the share of the card in bad regions "
+				       "(e.g. bad=10%%)");
+		if (p->real || p->keep || p->goodend)
+			return fb_fail(e, EXIT_USAGE, "sim: fake=bad takes bad=SHARE only (the whole card is real)");
+		if (p->size / p->erase > (1u << 24))
+			return fb_fail(e, EXIT_USAGE, "sim: fake=bad: too many erase blocks");
+		return 0;
+	}
+	if (p->bad > 0)
+		return fb_fail(e, EXIT_USAGE, "sim: bad=SHARE goes with fake=bad");
+	if (!p->real || p->real >= p->size || p->real % p->sector)
+		return fb_fail(e, EXIT_USAGE, "sim: fake=%s needs real=SIZE: the flash it really has, less than size and "
+			       "a whole number of sectors", name);
+	if ((p->fake == SIM_FAKE_CACHE) != (p->keep > 0))
+		return fb_fail(e, EXIT_USAGE, p->keep ? "sim: keep=SIZE goes with fake=cache" :
+			       "sim: fake=cache needs keep=SIZE: how many of the latest bytes written it keeps");
+	if (p->keep > (1ULL << 30))
+		return fb_fail(e, EXIT_USAGE, "sim: keep=SIZE: at most 1GiB is modelled");
+	if ((p->fake == SIM_FAKE_END) != (p->goodend > 0))
+		return fb_fail(e, EXIT_USAGE, p->goodend ? "sim: goodend=SIZE goes with fake=end" :
+			       "sim: fake=end needs goodend=SIZE: the working region at the end");
+	if (p->goodend && (p->goodend % p->sector || p->real + p->goodend >= p->size))
+		return fb_fail(e, EXIT_USAGE, "sim: goodend=SIZE must be whole sectors and leave a lost part between "
+			       "real and the end");
+	return 0;
+}
+
+/* The bad regions: runs of 1 to 8 erase blocks at places drawn from the
+ * seed, until they cover the share asked for. */
+static int place_bad(struct sim *s)
+{
+	const struct sim_params *p = &s->p;
+	uint64_t aus = p->size / p->erase, want = (uint64_t)(p->bad * (double)aus + 0.5), have = 0;
+	uint64_t x = p->seed * 0x2545f4914f6cdd1dULL + 0x632be59bd9b4e019ULL;
+	uint8_t *map = calloc((size_t)(aus + 7) / 8, 1);
+	size_t n = 0;
+
+	if (!map)
+		return -1;
+	if (!want)
+		want = 1;
+	while (have < want) {
+		uint64_t at = mix64(x += 0x9e3779b97f4a7c15ULL) % aus, len = 1 + mix64(x += 0x9e3779b97f4a7c15ULL) % 8;
+		for (uint64_t a = at; a < at + len && a < aus && have < want; a++)
+			if (!(map[a / 8] & (1u << (a % 8)))) {
+				map[a / 8] |= (uint8_t)(1u << (a % 8));
+				have++;
+			}
+	}
+	for (uint64_t a = 0; a < aus; a++)
+		if ((map[a / 8] & (1u << (a % 8))) && (a == 0 || !(map[(a - 1) / 8] & (1u << ((a - 1) % 8)))))
+			n++;
+	if (!(s->bad = calloc(n, sizeof(*s->bad)))) {
+		free(map);
+		return -1;
+	}
+	for (uint64_t a = 0; a < aus; a++) {
+		int in = map[a / 8] & (1u << (a % 8)), before = a && (map[(a - 1) / 8] & (1u << ((a - 1) % 8)));
+		if (in && !before)
+			s->bad[s->nbad][0] = a * p->erase;
+		if (in)
+			s->bad[s->nbad][1] = (a + 1) * p->erase;
+		if (in && (a + 1 == aus || !(map[(a + 1) / 8] & (1u << ((a + 1) % 8)))))
+			s->nbad++;
+	}
+	free(map);
+	if (!(s->bad_text = malloc(s->nbad * 44 + 1)))
+		return -1;
+	s->bad_text[0] = '\0';
+	for (size_t i = 0, at = 0; i < s->nbad; i++)
+		at += (size_t)sprintf(s->bad_text + at, "%s%llu-%llu", i ? " " : "", (unsigned long long)s->bad[i][0],
+				      (unsigned long long)s->bad[i][1]);
+	return 0;
+}
+
+const char *sim_bad_text(const struct sim *s)
+{
+	return s->bad_text ? s->bad_text : "";
+}
+
+uint64_t sim_bad_regions(const struct sim *s, uint64_t (*out)[2], uint64_t max)
+{
+	for (size_t i = 0; i < s->nbad && i < max; i++) {
+		out[i][0] = s->bad[i][0];
+		out[i][1] = s->bad[i][1];
+	}
+	return s->nbad;
+}
+
+enum place { AT_FLASH, AT_LOST, AT_HELD };
+
+/* Where the first piece of [off, off+len) lands: returns its length, with
+ * its place and (on the flash) the physical offset.  Writes into a bad
+ * region are lost; reads there find the flash as it was. */
+static uint64_t place_of(const struct sim *s, uint64_t off, uint64_t len, int writing, enum place *pl,
+			 uint64_t *phys)
+{
+	const struct sim_params *p = &s->p;
+	uint64_t lost_end = p->fake == SIM_FAKE_END ? p->size - p->goodend : p->size, n = len;
+
+	*pl = AT_FLASH;
+	*phys = off;
+	switch (p->fake) {
+	case SIM_FAKE_WRAP:
+		*phys = off % p->real;
+		n = p->real - *phys;
+		break;
+	case SIM_FAKE_DROP:
+	case SIM_FAKE_CACHE:
+	case SIM_FAKE_END:
+		if (off < p->real)
+			n = p->real - off;
+		else if (off < lost_end) {
+			*pl = p->fake == SIM_FAKE_CACHE ? AT_HELD : AT_LOST;
+			n = lost_end - off;
+		}
+		break;
+	case SIM_FAKE_BAD:
+		for (size_t i = 0; i < s->nbad; i++) {
+			if (s->bad[i][1] <= off)
+				continue;
+			if (s->bad[i][0] > off) {
+				n = s->bad[i][0] - off;
+			} else {
+				n = s->bad[i][1] - off;
+				*pl = writing ? AT_LOST : AT_FLASH;
+			}
+			break;
+		}
+		break;
+	default:
+		break;
+	}
+	return n < len ? n : len;
+}
+
+static int data_stores(struct sim *s)
+{
+	unsigned ss = (unsigned)s->p.sector;
+
+	if (!s->store && store_create(&s->store, ss, s->p.seed, 1))
+		return -1;
+	if (s->p.fake == SIM_FAKE_CACHE && !s->held && store_create(&s->held, ss, s->p.seed, 0))
+		return -1;
+	if (s->p.fake == SIM_FAKE_BAD && !s->bad && place_bad(s))
+		return -1;
+	return 0;
+}
+
+int sim_data_write(struct sim *s, uint64_t off, uint64_t len, const void *buf, int pattern)
+{
+	const unsigned char *p = buf;
+	unsigned ss = (unsigned)s->p.sector;
+
+	if (buf)
+		s->data_used = 1;
+	if (s->data_lost)
+		return buf ? -ENOSPC : 0;
+	if (data_stores(s))
+		return -ENOMEM;
+	while (len) {
+		enum place pl;
+		uint64_t phys, n = place_of(s, off, len, 1, &pl, &phys);
+		int rc = 0;
+		if (pl == AT_FLASH)
+			rc = store_write(s->store, phys / ss, n / ss, p, pattern, phys); /* stamps unused: kept contiguous */
+		else if (pl == AT_HELD)
+			rc = store_write(s->held, off / ss, n / ss, p, pattern, s->written);
+		if (rc) {
+			s->data_lost = 1;
+			return buf ? rc : 0;
+		}
+		s->written += n;
+		off += n;
+		len -= n;
+		if (p)
+			p += n;
+	}
+	if (s->held && s->written > s->p.keep)
+		store_forget(s->held, s->written - s->p.keep);
+	return 0;
+}
+
+int sim_data_read(struct sim *s, uint64_t off, uint64_t len, void *buf)
+{
+	unsigned char *p = buf;
+	unsigned ss = (unsigned)s->p.sector;
+
+	s->data_used = 1;
+	if (s->data_lost)
+		return -ENOSPC;
+	if (data_stores(s))
+		return -ENOMEM;
+	while (len) {
+		enum place pl;
+		uint64_t phys, n = place_of(s, off, len, 0, &pl, &phys);
+		if (pl == AT_FLASH)
+			store_read(s->store, phys / ss, n / ss, p);
+		else if (pl == AT_HELD)
+			store_read(s->held, off / ss, n / ss, p);
+		else
+			memset(p, 0, n);
+		off += n;
+		len -= n;
+		p += n;
+	}
+	return 0;
+}
+
+int sim_data_used(const struct sim *s)
+{
+	return s->data_used;
+}
+
+uint64_t sim_data_changed(const struct sim *s)
+{
+	return s->store ? store_changed(s->store) : 0;
+}
+
+double sim_clock(const struct sim *s)
+{
+	return s->clock;
+}
+
+/* Idle time: a pSLC region empties, a throttled card cools down. */
+void sim_idle(struct sim *s, uint64_t ns)
+{
+	const struct sim_params *p = &s->p;
+	double drained = (double)ns * (double)(p->slc_idle ? p->slc_idle : p->write_rate) / 1e9;
+
+	s->clock += (double)ns;
+	s->slc_fill = drained >= (double)s->slc_fill ? 0 : s->slc_fill - (uint64_t)drained;
+	if (ns >= (p->t_throttle_rest ? p->t_throttle_rest : 2000000000ULL))
+		s->sustained = 0;
+}
+
+/* A rest that lets the card tidy up (after --auto --write's quick capacity
+ * check): idle time, in which the write cache drains and then the card
+ * closes its open erase blocks in the background (least recently used
+ * first, as long as the time covers their copies), as cards that clean up
+ * when left alone do. */
+void sim_rest(struct sim *s, uint64_t ns)
+{
+	double left, from = s->clock > s->flash_free_at ? s->clock : s->flash_free_at;
+
+	sim_idle(s, ns);
+	if (s->p.cache)
+		cache_retire(s, s->clock);
+	left = s->clock - from;
+	for (;;) {
+		struct open_au *oldest = NULL;
+		for (unsigned i = 0; i < s->p.open; i++)
+			if (s->slot[i].used && (!oldest || s->slot[i].last_use < oldest->last_use))
+				oldest = &s->slot[i];
+		if (!oldest)
+			break;
+		uint64_t rest = oldest->random ? s->p.erase : s->p.erase - oldest->wp;
+		if (transfer(rest, s->p.copy_rate) > left)
+			break;
+		left -= close_au(s, oldest);
+	}
+}
+
+void sim_exact(struct sim *s, int on)
+{
+	s->exact = on;
 }

@@ -26,6 +26,16 @@
  * Their random draws come from a second generator, so switching one on does
  * not move the noise of the others.
  *
+ * Fake cards (all off by default; README "Simulated devices"): the card
+ * claims `size` but has only `real` bytes of flash, and what lies past them
+ * wraps around onto the start (fake=wrap: byte x is byte x mod real), is
+ * lost (drop: reads give zeros), is kept only among the latest `keep` bytes
+ * written and then lost (cache), or is lost except a working region of
+ * `goodend` bytes at the end (end); or the whole card is real but a share
+ * `bad` of it lies in scattered bad regions that lose their writes (bad).
+ * Timing stays that of the address asked for.  To tell fakes, the sim
+ * remembers what was written where (simstore.h): sparsely, bounded.
+ *
  * Cards people buy today, each off by default too: reads of sectors that
  * hold no data answered from the mapping table (unmapped, with data laid out
  * in extents: data), a pseudo-SLC region that takes the first writes fast
@@ -71,6 +81,12 @@ struct sim_params {
 	unsigned rbuf;      /* a read inside the last read unit costs no unit time */
 	double fat_read;    /* reads in the FAT area cost this factor (0 = 1) */
 	double tail;        /* probability of a heavy-tailed (Pareto) slow request */
+	/* fake cards (0 = a genuine card) */
+	unsigned fake;      /* SIM_FAKE_* */
+	uint64_t real;      /* bytes of flash it really has */
+	uint64_t keep;      /* fake=cache: the latest bytes written are kept this long */
+	uint64_t goodend;   /* fake=end: the working region at the end */
+	double bad;         /* fake=bad: share of the card in bad regions */
 	/* cards of today (0 = off) */
 	unsigned unmapped;  /* reads of sectors without data never reach the flash */
 	double data;        /* share of the device that held data before the run */
@@ -81,6 +97,10 @@ struct sim_params {
 	double throttle_x;  /* by this factor (0: 3) */
 	uint64_t t_throttle_rest; /* until the card rests this long (0: 2 s) */
 };
+
+enum { SIM_FAKE_NONE, SIM_FAKE_WRAP, SIM_FAKE_DROP, SIM_FAKE_CACHE, SIM_FAKE_END, SIM_FAKE_BAD, SIM_FAKES };
+/* "wrap", "drop", ... (NULL past the last) */
+const char *sim_fake_name(unsigned fake);
 
 struct sim;
 
@@ -103,11 +123,40 @@ const struct sim_params *sim_params_of(const struct sim *s);
 uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len);
 uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len);
 uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len);
-/* The host does nothing for ns: the card's background work goes on (a write
- * cache drains, a pSLC region empties, a throttled card cools down). */
-void sim_idle(struct sim *s, uint64_t ns);
 
 /* Bytes the model copied for garbage collection so far (for tests). */
 uint64_t sim_gc_bytes(const struct sim *s);
+
+/* Time the next requests without random draws (noise, tail, pause): data
+ * requests (signatures, copies) are timed so, so that a capacity check
+ * before the measurements leaves their random draws as they were. */
+void sim_exact(struct sim *s, int on);
+
+/* The host does nothing for ns: the card's background work goes on (a pSLC
+ * region empties, a throttled card cools down). */
+void sim_idle(struct sim *s, uint64_t ns);
+/* The same, and the card tidies up: its write cache drains, then it closes
+ * its open erase blocks (copying what they lack) as far as the time allows
+ * (the rest after --auto --write's quick capacity check). */
+void sim_rest(struct sim *s, uint64_t ns);
+
+/* The virtual clock: device time spent so far (ns). */
+double sim_clock(const struct sim *s);
+
+/* What the card holds.  Write len bytes at off: buf's, or the pattern byte
+ * when buf is NULL; 0, or -ENOSPC when the sim could not remember more
+ * (pattern writes are then no longer tracked and data requests fail). */
+int sim_data_write(struct sim *s, uint64_t off, uint64_t len, const void *buf, int pattern);
+/* Read len bytes at off into buf: 0, or -ENOSPC (see above). */
+int sim_data_read(struct sim *s, uint64_t off, uint64_t len, void *buf);
+/* Has any data request been made (and how many sectors hold something else
+ * than the card came with)? */
+int sim_data_used(const struct sim *s);
+uint64_t sim_data_changed(const struct sim *s);
+/* The bad regions of fake=bad as [start, end) byte ranges (the truth the
+ * zoo scores against): up to max into out; returns how many there are. */
+uint64_t sim_bad_regions(const struct sim *s, uint64_t (*out)[2], uint64_t max);
+/* The same as text: "START-END START-END ..." in bytes ("" for other cards). */
+const char *sim_bad_text(const struct sim *s);
 
 #endif

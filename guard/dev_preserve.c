@@ -30,6 +30,14 @@ static int layer_write(struct dev *d, uint64_t off, uint64_t len, int pattern, u
 	return dev_write(d->lower, off, len, pattern, ns);
 }
 
+/* Data requests (--capacity's signatures) are writes like any other. */
+static int layer_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns)
+{
+	if (d->priv)
+		journal_touch(d->priv, off, len);
+	return dev_write_data(d->lower, off, len, buf, ns);
+}
+
 static int layer_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {
 	if (d->priv)
@@ -46,6 +54,7 @@ static void layer_close(struct dev *d)
 static const struct dev_ops preserve_ops = {
 	.name = "preserve",
 	.write = layer_write,
+	.write_data = layer_write_data,
 	.discard = layer_discard,
 	.will_write = layer_will_write,
 	.close = layer_close,
@@ -55,7 +64,7 @@ int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e)
 {
 	struct dev *lower = *d, *up;
 
-	if (!(lower->caps & DEV_CAP_STORES_DATA))
+	if (!(lower->caps & DEV_CAP_HOLDS_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 	up = calloc(1, sizeof(*up));
 	if (!up || !(up->path = strdup(lower->path))) {
@@ -87,4 +96,17 @@ int dev_preserve_finish(struct dev *d, struct restore_report *r, struct fb_err *
 		return 0;
 	d->priv = NULL;
 	return journal_finish(j, r, e) ? -1 : 1;
+}
+
+struct dev *dev_unpreserve(struct dev *d)
+{
+	struct dev *lower;
+
+	if (!d || d->ops != &preserve_ops)
+		return d;
+	lower = d->lower;
+	journal_abandon(d->priv); /* NULL once finished */
+	free(d->path);
+	free(d);
+	return lower;
 }

@@ -160,6 +160,7 @@ struct journal {
 	char abspath[PATH_MAX * 2]; /* for the index */
 	char device[PATH_MAX];
 	struct recorded m;
+	int unlisted;               /* a simulated card's: not in the index */
 	void *buf;
 	const volatile sig_atomic_t *stop; /* set: stop saving at the next piece */
 	/* the grains (of 1 << touch_shift bytes) the run wrote to: only the
@@ -187,6 +188,8 @@ static int index_write(const struct journal *j, struct fb_err *e)
 	char dir[PATH_MAX], entry[PATH_MAX + 32], tmp[PATH_MAX + 40], text[PATH_MAX * 4 + 512];
 	int fd, n;
 
+	if (j->unlisted)
+		return 0;
 	if (state_dir_make(dir, sizeof(dir), "the index of unfinished --preserve journals", e))
 		return -1;
 	entry_path(j->id, entry, sizeof(entry));
@@ -424,31 +427,59 @@ static int refuse_volatile(const char *path, const char *dir, struct fb_err *e)
 	return 0;
 }
 
+/* Where the journal goes: its directory (absdir: made absolute), not on the
+ * medium m (NULL: a simulated card's, which has none), and neither it nor
+ * the index on tmpfs/ramfs unless flags has JOURNAL_VOLATILE_OK. */
+static int check_place(const char *path, const struct medium *m, unsigned flags, char absdir[PATH_MAX],
+		       struct fb_err *e)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX], how[600];
+	struct stat st;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
+	if (stat(dir, &st) || !realpath(dir, absdir))
+		return fb_fail(e, EXIT_USAGE, "--preserve: the journal's directory %s: %s", dir, strerror(errno));
+	if (m && lies_on(dir, m, how, sizeof(how)))
+		return fb_fail(e, EXIT_USAGE, "--preserve: the journal %s would be on the device under test%s; "
+			       "put it on another disk (--preserve=/other/disk/file.journal)", path, how);
+	if (m && !(flags & JOURNAL_VOLATILE_OK) && refuse_volatile(path, dir, e))
+		return -1;
+	return 0;
+}
+
+int journal_check_place(const char *path, const char *device, unsigned flags, struct fb_err *e)
+{
+	char absdir[PATH_MAX];
+	struct medium m;
+
+	if (journal_check_absent(path, device, 1, e))
+		return -1;
+	medium_of(device, &m);
+	return check_place(path, m.kind == MEDIUM_NONE ? NULL : &m, flags, absdir, e);
+}
+
 int journal_create(struct journal **out, const char *path, struct dev *d, const char *device, unsigned flags,
 		   struct fb_err *e)
 {
 	unsigned char h[JOURNAL_HEADER];
-	char tmp[PATH_MAX], dir[PATH_MAX], absdir[PATH_MAX], abspath[PATH_MAX * 2], how[600];
+	char tmp[PATH_MAX], absdir[PATH_MAX], abspath[PATH_MAX * 2];
 	struct journal_header jh;
-	struct stat jst;
 	struct medium m;
 	struct journal *j;
+	/* a simulated card (--capacity's): what it holds lives in this process
+	 * and dies with it, so there is no medium to name, nothing a later run
+	 * could restore and no index entry to make */
+	int in_process = !(dev_caps(d) & DEV_CAP_STORES_DATA);
 
-	if (!(dev_caps(d) & DEV_CAP_STORES_DATA))
+	if (!(dev_caps(d) & DEV_CAP_HOLDS_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 	if (journal_check_absent(path, device, 1, e))
 		return -1;
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
-	if (stat(dir, &jst) || !realpath(dir, absdir))
-		return fb_fail(e, EXIT_USAGE, "--preserve: the journal's directory %s: %s", dir, strerror(errno));
 	medium_of(device, &m);
-	if (m.kind == MEDIUM_NONE)
+	if (m.kind == MEDIUM_NONE && !in_process)
 		return fb_fail(e, EXIT_DEVICE, "%s: %s", device, strerror(errno ? errno : ENODEV));
-	if (lies_on(dir, &m, how, sizeof(how)))
-		return fb_fail(e, EXIT_USAGE, "--preserve: the journal %s would be on the device under test%s; "
-			       "put it on another disk (--preserve=/other/disk/file.journal)", path, how);
-	if (!(flags & JOURNAL_VOLATILE_OK) && refuse_volatile(path, dir, e))
+	if (check_place(path, in_process ? NULL : &m, flags, absdir, e))
 		return -1;
 	memset(&jh, 0, sizeof(jh));
 	jh.dev_size = dev_size(d);
@@ -488,6 +519,7 @@ int journal_create(struct journal **out, const char *path, struct dev *d, const 
 	record_of(&m, &j->m);
 	snprintf(j->abspath, sizeof(j->abspath), "%s", abspath);
 	snprintf(j->device, sizeof(j->device), "%s", device);
+	j->unlisted = in_process;
 	if (index_write(j, e))
 		goto fail;
 	*out = j;
@@ -540,7 +572,9 @@ int journal_reserve(struct journal *j, uint64_t bytes, uint64_t records, struct 
 
 	format_size(sz, sizeof(sz), bytes);
 	snprintf(what, sizeof(what), "this run saves at most %llu bytes (%s)", (unsigned long long)bytes, sz);
-	return room_for(j, JOURNAL_HEADER + bytes + records * JOURNAL_RECORD, what, e);
+	/* on top of what is held or reserved already */
+	return room_for(j, (j->reserved > j->file_bytes ? j->reserved : j->file_bytes) + bytes + records * JOURNAL_RECORD,
+			what, e);
 }
 
 /* Records a range of len bytes is saved in. */
@@ -581,7 +615,8 @@ static int save_range(struct journal *j, uint64_t lo, uint64_t hi, struct fb_err
 
 		if (j->stop && *j->stop) /* a request boundary: nothing is written yet */
 			return fb_fail(e, EXIT_DEVICE, "stopped by a signal while saving the data to %s (%llu bytes "
-				       "saved; the device was not written)", j->path, (unsigned long long)j->bytes);
+				       "saved; %s)", j->path, (unsigned long long)j->bytes, j->touched || j->touched_all ?
+				       "nothing more was written" : "the device was not written");
 		rc = dev_copy_out(j->d, j->buf, lo, n);
 		if (rc)
 			return fb_fail(e, EXIT_DEVICE, "--preserve: cannot read %llu bytes at %llu: %s",
@@ -733,8 +768,16 @@ const char *journal_file(const struct journal *j)
 
 /* ------------------------------------------------------------ restore */
 
+/* A good record, to be put back once all are known. */
+struct to_apply {
+	uint64_t pos, off, len;
+	uint32_t crc;
+};
+
 struct restore_ctx {
 	struct dev *d;
+	struct to_apply *apply;    /* the good records, in journal order */
+	size_t napply, capply;
 	const struct journal *only; /* at the end of a run: only what it wrote to */
 	void *piece;               /* part of a record, aligned for the device */
 	void *back;                /* read-back buffer */
@@ -852,23 +895,52 @@ static int restore_item(void *ctx, const struct journal_item *it)
 		note_lost(c, what);
 		return 0;
 	}
-	if (!c->only) {
-		restore_piece(c, it, it->off, it->off + it->len);
-		return 0;
-	}
-	/* the end of a run: the grains it wrote to go back, the device still
-	 * holds the others */
-	for (uint64_t lo = it->off, hi, end = it->off + it->len; lo < end; lo = hi) {
-		int touched = grain_touched(c->only, lo);
-		hi = lo;
-		while (hi < end && grain_touched(c->only, hi) == touched)
-			hi = grain_end(c->only, hi, end);
-		if (touched)
-			restore_piece(c, it, lo, hi);
-		else
-			c->r->untouched += hi - lo;
+	{ /* put back once all are known, the last saved first (apply_records) */
+		struct to_apply *a = grow(c->apply, &c->capply, c->napply, sizeof(*a), 64);
+		if (!a)
+			return 1;
+		c->apply = a;
+		a[c->napply++] = (struct to_apply){ it->pos + JOURNAL_RECORD, it->off, it->len, crc32c(0, it->data, it->len) };
 	}
 	return 0;
+}
+
+/* Put the good records back, the last saved first.  Two addresses may reach
+ * the same flash (a fake card that wraps around): both are saved, the later
+ * one after the earlier was overwritten, so its copy is the test's data.
+ * The earliest record of any flash was saved before anything wrote to it,
+ * and put back last it is what the flash keeps. */
+static void apply_records(struct restore_ctx *c, int fd, void *buf,
+			  long (*rd)(void *ctx, void *buf, size_t len, uint64_t pos))
+{
+	for (size_t i = c->napply; i-- > 0;) {
+		const struct to_apply *a = &c->apply[i];
+		struct journal_item it = { .off = a->off, .len = a->len, .data = buf };
+		char what[200], range[64];
+
+		if (rd(&fd, buf, a->len, a->pos) != (long)a->len || crc32c(0, buf, a->len) != a->crc) {
+			bytes_of(&it, range, sizeof(range));
+			snprintf(what, sizeof(what), "%s (the journal changed while restoring)", range);
+			note_lost(c, what);
+			continue;
+		}
+		if (!c->only) {
+			restore_piece(c, &it, it.off, it.off + it.len);
+			continue;
+		}
+		/* the end of a run: the grains it wrote to go back, the device
+		 * still holds the others */
+		for (uint64_t lo = it.off, hi, end = it.off + it.len; lo < end; lo = hi) {
+			int touched = grain_touched(c->only, lo);
+			hi = lo;
+			while (hi < end && grain_touched(c->only, hi) == touched)
+				hi = grain_end(c->only, hi, end);
+			if (touched)
+				restore_piece(c, &it, lo, hi);
+			else
+				c->r->untouched += hi - lo;
+		}
+	}
 }
 
 static long read_fd(void *ctx, void *buf, size_t len, uint64_t pos)
@@ -887,6 +959,22 @@ static long read_fd(void *ctx, void *buf, size_t len, uint64_t pos)
 		done += (size_t)n;
 	}
 	return (long)done;
+}
+
+/* A simulated card's journal (journal_create): what it holds lives in this
+ * process, so only the journal this run wrote for this very spec is put
+ * back. */
+static int in_process_journal(const char *path, struct dev *d, const char *device, int fd, struct journal_header *jh,
+			      struct fb_err *e)
+{
+	unsigned char h[JOURNAL_HEADER];
+	const char *why;
+
+	if (read_fd(&fd, h, sizeof(h), 0) != JOURNAL_HEADER || journal_header_parse(h, jh, &why) ||
+	    jh->identity[0] || strcmp(jh->device, device) || jh->dev_size != dev_size(d) || jh->sector != dev_sector(d))
+		return fb_fail(e, EXIT_USAGE, "%s is no journal of %s; a simulated card's data live only in the run that "
+			       "wrote them, so there is nothing to put back", path, device);
+	return 0;
 }
 
 /* Open the journal and check that it is one, written for this medium. */
@@ -908,6 +996,8 @@ static int open_journal(const char *path, struct dev *d, const char *device, uns
 		return fb_fail(e, EXIT_DEVICE, "cannot open the journal %s: %s", path, strerror(errno));
 	if (fstat(*fd, &st) || !S_ISREG(st.st_mode))
 		return fb_fail(e, EXIT_USAGE, "%s is not a journal: it is %s; nothing was done", path, kind_of(st.st_mode));
+	if (!(dev_caps(d) & DEV_CAP_STORES_DATA)) /* a simulated card's, made by this run: no medium */
+		return in_process_journal(path, d, device, *fd, jh, e);
 	medium_of(device, &m);
 	if (m.kind == MEDIUM_NONE)
 		return fb_fail(e, EXIT_DEVICE, "%s: %s", device, strerror(errno ? errno : ENODEV));
@@ -994,6 +1084,7 @@ static int restore_ranges(const char *path, struct dev *d, const char *device, u
 			     r->ranges, r->ranges == 1 ? "" : "s");
 		goto out;
 	}
+	apply_records(&c, fd, buf, read_fd);
 	{ /* the index knows how many records were saved before any write */
 		char entry[PATH_MAX + 32], what[320], range[64];
 		struct entry en;
@@ -1032,6 +1123,7 @@ out:
 	free(c.back);
 	free(c.piece);
 	free(c.seen.v);
+	free(c.apply);
 	close(fd);
 	return rc;
 }

@@ -43,11 +43,21 @@ int journal_holds(const char *path, char *device, size_t len);
 /* Refuse a write test on device when it is itself a journal (saved data). */
 int journal_check_target(const char *device, struct fb_err *e);
 
+/* The checks journal_create makes of where a journal goes, without making
+ * it (a run that creates its journal later, --auto --write's capacity
+ * check, is refused before it reads anything): nothing at path, its
+ * directory there, not on the medium of `device`, not on tmpfs/ramfs
+ * unless flags has JOURNAL_VOLATILE_OK (a simulated card: the directory
+ * only). */
+int journal_check_place(const char *path, const char *device, unsigned flags, struct fb_err *e);
+
 /* Create a new journal for device d (opened for writing) after checking
  * that it does not lie on the medium under test (medium.h: through loops,
  * image files, btrfs devices), and that neither it nor the index lie on
  * tmpfs/ramfs (unless flags has JOURNAL_VOLATILE_OK); then list it in the
- * index. */
+ * index.  A simulated card's journal (--capacity's: a device that holds
+ * data only in this process) has no medium to check or record and is not
+ * listed: nothing of it outlives the run. */
 int journal_create(struct journal **out, const char *path, struct dev *d, const char *device, unsigned flags,
 		   struct fb_err *e);
 
@@ -56,9 +66,11 @@ int journal_create(struct journal **out, const char *path, struct dev *d, const 
 int journal_plan(const struct vm_op *prog, struct dev *d, uint64_t *bytes, uint64_t *records, struct fb_err *e);
 
 /* Reserve room in the journal's file system (fallocate, or a free-space
- * check where it cannot) for the most the whole run will save: bytes of
- * data in at most `records` records.  Refused (usage error) when there is
- * not that much room: before anything is saved or written. */
+ * check where it cannot) for the most the run will save from now on: bytes
+ * of data in at most `records` records, on top of what the journal holds or
+ * has reserved already (--auto --write reserves for its areas, then its
+ * quick capacity check for its own).  Refused (usage error) when there is not that much room: before anything
+ * more is saved or written. */
 int journal_reserve(struct journal *j, uint64_t bytes, uint64_t records, struct fb_err *e);
 
 /* Save every range the program will write that is not saved yet (beyond

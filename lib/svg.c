@@ -73,6 +73,11 @@ static void escape(FILE *f, const char *s)
 	}
 }
 
+void svg_escape(FILE *f, const char *s)
+{
+	escape(f, s);
+}
+
 /* Ticks: powers of the base on log scales, 1-2-5 steps on linear ones.
  * Every loop is bounded by a count as well, whatever the range holds. */
 static int ticks_of(const struct scale *s, double *t, int max)

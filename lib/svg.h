@@ -45,6 +45,9 @@ struct chart {
 	int ncat;
 };
 
+/* Text for an SVG document: <, >, & and " escaped. */
+void svg_escape(FILE *f, const char *s);
+
 /* Write the chart as an SVG document; 0 or -1 (nothing to draw). */
 int svg_chart(FILE *f, const struct chart *c);
 /* Write n charts as one SVG document, one panel below the other; a chart

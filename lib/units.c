@@ -285,3 +285,13 @@ const char *article(const char *number)
 		return "an";
 	return "a";
 }
+
+uint64_t size_gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}

@@ -12,6 +12,9 @@
  * (a static string) when the text is not a whole, non-negative byte count. */
 int parse_size(const char *text, uint64_t *out, const char **why);
 
+/* The greatest common divisor of two sizes (a or b when the other is 0). */
+uint64_t size_gcd(uint64_t a, uint64_t b);
+
 /* Parse a plain non-negative integer (counts, orders). */
 int parse_count(const char *text, uint64_t *out, const char **why);
 

@@ -501,7 +501,7 @@ int prog_vars_set(struct prog_vars *v, const char *name, uint64_t value)
 
 int program_writes(const struct vm_op *op)
 {
-	if (op->code == VM_WRITE || op->code == VM_ERASE)
+	if (vm_opcode_writes(op->code))
 		return 1;
 	for (size_t i = 0; i < op->nbody; i++)
 		if (program_writes(op->body[i]))

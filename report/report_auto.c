@@ -159,7 +159,7 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 	}
 	if (r->interrupted)
 		fprintf(f, "interrupted: stopped by a signal in %s; the findings it had not finished say so\n",
-			auto_phase_name[r->stopped_in]);
+			auto_stop_name(r));
 	if (wrote && r->written_hi > r->written_lo) {
 		format_size(c, sizeof(c), r->bytes_written);
 		fprintf(f, "written: %s in all, within bytes %llu to %llu\n", c, (unsigned long long)r->written_lo,
@@ -344,7 +344,7 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_number(&j, "device_ns", r->device_ns);
 	json_number(&j, "wall_ns", wall_ns);
 	if (r->interrupted)
-		json_string(&j, "stopped_in", auto_phase_name[r->stopped_in]);
+		json_string(&j, "stopped_in", auto_stop_name(r));
 	json_object(&j, "phases");
 	for (int p = 0; p < AUTO_PHASES; p++) {
 		const struct phase_cost *pc = &r->cost[p];

@@ -55,11 +55,17 @@ fi
 
 # An open-au sweep stopped with Ctrl-C: the summary of what it measured.
 # Its flashbench is one that waits for the signal after the third linear
-# table (as a slow card would keep writing).
+# table (as a slow card would keep writing).  The wrapper ends by any
+# signal it gets, also one that came while its flashbench was finishing
+# (bash runs the trap once that has ended), and waits in a builtin, so no
+# process of its own can miss the signal: a wrapper that exec'd a waiting
+# program after a signal had come waited for ever.
+mkfifo "$TMP/never"
 cat > "$TMP/fb-waits" <<WRAP
 #!/bin/bash
+trap 'exit 130' INT TERM HUP
 "$FB" "\$@" || exit
-case " \$* " in *" --open-au-nr=3 "*) exec tail -f /dev/null ;; esac
+case " \$* " in *" --open-au-nr=3 "*) while :; do read -rt 0.1 <> "$TMP/never"; done ;; esac
 WRAP
 chmod +x "$TMP/fb-waits"
 keys "clear" Enter

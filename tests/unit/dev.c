@@ -10,6 +10,8 @@
 
 #include "dev/medium.h"
 #include "dev/sim.h"
+#include "dev/simstore.h"
+#include "lib/sig.h"
 #include "tests/unit/unit.h"
 
 static struct sim *make_sim(const char *spec, struct sim_params *p)
@@ -257,6 +259,94 @@ static void test_sim_misbehaviour(void)
 	}
 }
 
+/* The sim's store: what is written reads back, overwrites split, a cache
+ * forgets, bounds hold. */
+static void test_simstore(void)
+{
+	static unsigned char in[8192], out[8192], made[512];
+	struct simstore *s;
+	int ok = 1;
+
+	if (store_create(&s, 512, 7, 1)) {
+		check(0, "simstore: create", "failed");
+		return;
+	}
+	store_read(s, 100, 1, out);
+	store_made(s, 100, made);
+	check(!memcmp(out, made, 512) && store_changed(s) == 0, "simstore: an unwritten sector holds what the card came with",
+	      "differs");
+	sig_fill(in, 100 * 512, sizeof(in), 512, 9, 3);
+	store_write(s, 100, 16, in, 0, 0);
+	store_read(s, 100, 16, out);
+	check(!memcmp(in, out, sizeof(in)) && store_changed(s) == 16, "simstore: signatures read back", "changed %llu",
+	      (unsigned long long)store_changed(s));
+	store_write(s, 104, 2, NULL, 0x5a, 0);
+	store_read(s, 100, 16, out);
+	for (int i = 0; i < 16; i++)
+		ok &= i == 4 || i == 5 ? out[i * 512] == 0x5a && out[i * 512 + 511] == 0x5a :
+					!memcmp(out + i * 512, in + i * 512, 512);
+	check(ok, "simstore: a pattern in the middle splits the signatures", "wrong sector");
+	for (int i = 0; i < 16; i++)
+		store_made(s, 100 + (uint64_t)i, in + i * 512);
+	store_write(s, 100, 16, in, 0, 0);
+	check(store_changed(s) == 0, "simstore: the card's own data put back leave nothing changed", "%llu sectors",
+	      (unsigned long long)store_changed(s));
+	store_made(s, 5, in);
+	store_write(s, 6, 1, in, 0, 0);
+	store_read(s, 6, 1, out);
+	check(!memcmp(in, out, 512) && store_changed(s) == 1, "simstore: a copy of another sector's data is kept",
+	      "changed %llu", (unsigned long long)store_changed(s));
+	for (int i = 0; i < 512; i++)
+		in[i] = (unsigned char)(i * 7);
+	check(store_write(s, 50, 1, in, 0, 0) == 0, "simstore: raw data are taken", "refused");
+	store_read(s, 50, 1, out);
+	check(!memcmp(in, out, 512), "simstore: raw data read back", "differ");
+	store_destroy(s);
+
+	store_create(&s, 512, 7, 0);
+	store_write(s, 0, 8, NULL, 1, 0);      /* written when 0 bytes had gone by */
+	store_write(s, 8, 8, NULL, 2, 4096);   /* then these */
+	store_forget(s, 4096 + 1024);          /* forget what is older than that */
+	store_read(s, 0, 16, out);
+	check(out[0] == 0 && out[7 * 512] == 0 && out[8 * 512] == 0 && out[10 * 512] == 2 && out[15 * 512] == 2,
+	      "simstore: a cache forgets the oldest sectors first", "%d %d %d %d", out[0], out[8 * 512], out[10 * 512],
+	      out[15 * 512]);
+	store_destroy(s);
+}
+
+/* Fake cards: where a write lands. */
+static void test_sim_fakes(void)
+{
+	static const struct { const char *spec, *name; uint64_t at, look; int same; } c[] = {
+		{ "size=256M,real=96M,fake=wrap", "sim fake: wrap reaches the start again", 100 << 20, 4 << 20, 1 },
+		{ "size=256M,real=96M,fake=drop", "sim fake: drop loses writes past the real size", 100 << 20, 100 << 20, 0 },
+		{ "size=256M,real=96M,fake=end,goodend=8M", "sim fake: end keeps the working end", 250 << 20, 250 << 20, 1 },
+		{ "size=256M,real=96M,fake=end,goodend=8M", "sim fake: end loses the middle", 200 << 20, 200 << 20, 0 },
+		{ "size=256M,real=96M,fake=cache,keep=1M", "sim fake: cache keeps the latest writes", 100 << 20, 100 << 20, 1 },
+	};
+	static unsigned char in[4096], out[4096];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct sim_params p;
+		struct sim *s;
+		struct fb_err e;
+		if (sim_parse(c[i].spec, &p, &e) || sim_create(&s, &p, &e)) {
+			check(0, c[i].name, "%s", e.msg);
+			continue;
+		}
+		sig_fill(in, c[i].at, sizeof(in), 512, 5, 1);
+		sim_data_write(s, c[i].at, sizeof(in), in, 0);
+		sim_data_read(s, c[i].look, sizeof(out), out);
+		check((memcmp(in, out, sizeof(in)) == 0) == c[i].same, c[i].name, "read back %s", c[i].same ? "differs" : "the same");
+		if (strstr(c[i].spec, "cache")) {
+			sim_data_write(s, 0, 1 << 20, NULL, 0);     /* another MiB goes by */
+			sim_data_read(s, c[i].look, sizeof(out), out);
+			check(memcmp(in, out, sizeof(in)) != 0, "sim fake: cache then loses them", "still there");
+		}
+		sim_destroy(s);
+	}
+}
+
 /* The cards of today: unmapped reads, pSLC, throttling (sim.h). */
 static void test_sim_today(void)
 {
@@ -361,6 +451,8 @@ static void test_medium_identity(void)
 
 void unit_dev(void)
 {
+	test_simstore();
+	test_sim_fakes();
 	test_medium_identity();
 	test_sim_reads();
 	test_sim_writes();

@@ -7,6 +7,7 @@
 
 #include "lib/json_read.h"
 #include "lib/svg.h"
+#include "lib/sig.h"
 #include "lib/units.h"
 #include "tests/unit/unit.h"
 
@@ -245,8 +246,50 @@ static void test_svg_degenerate(void)
 		fclose(f);
 }
 
+/* Signatures: the right one passes; moved, stale, foreign and damaged
+ * sectors are told apart. */
+static void test_sig(void)
+{
+	static unsigned char buf[4096], other[4096];
+	struct sig_tally t;
+
+	sig_fill(buf, 1 << 20, sizeof(buf), 512, 42, 1);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 1 << 20, sizeof(buf), 512, 42, 1, &t);
+	check(t.good == 8 && !t.moved && !t.stale && !t.foreign, "sig: its own signature is good", "%u good", t.good);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 3 << 20, sizeof(buf), 512, 42, 1, &t);
+	check(t.moved == 8 && t.moved_from == 1 << 20 && t.moved_at == 3 << 20, "sig: read elsewhere it is moved, from its offset",
+	      "%u moved from %llu at %llu", t.moved, (unsigned long long)t.moved_from, (unsigned long long)t.moved_at);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 1 << 20, sizeof(buf), 512, 42, 2, &t);
+	check(t.stale == 8, "sig: another pass is stale", "%u stale", t.stale);
+	memset(&t, 0, sizeof(t));
+	sig_check(buf, 1 << 20, sizeof(buf), 512, 43, 1, &t);
+	check(t.foreign == 8, "sig: another run's salt is foreign", "%u foreign", t.foreign);
+	memcpy(other, buf, sizeof(buf));
+	other[700] ^= 1;       /* the stream of sector 1 */
+	other[1024 + 20] ^= 1; /* the header of sector 2 */
+	memset(other + 3072, 0, 512);
+	memset(&t, 0, sizeof(t));
+	sig_check(other, 1 << 20, sizeof(other), 512, 42, 1, &t);
+	check(t.good == 5 && t.foreign == 3, "sig: a flipped bit or zeros are foreign", "%u good %u foreign", t.good, t.foreign);
+	check(t.bad_lo == (1 << 20) + 512 && t.bad_hi == (1 << 20) + 3584, "sig: the span of the sectors that are not good",
+	      "%llu to %llu", (unsigned long long)t.bad_lo, (unsigned long long)t.bad_hi);
+	{
+		struct sig_tally a = { 0 }, b = { 0 };
+		sig_check(buf, 1 << 20, sizeof(buf), 512, 42, 1, &a);
+		sig_check(other, 1 << 20, sizeof(other), 512, 42, 1, &b);
+		sig_tally_add(&a, &b);
+		check(a.bad_lo == (1 << 20) + 512 && a.bad_hi == (1 << 20) + 3584 && a.good == 13,
+		      "sig: a good read adds no bad span", "%llu to %llu", (unsigned long long)a.bad_lo,
+		      (unsigned long long)a.bad_hi);
+	}
+}
+
 void unit_lib(void)
 {
+	test_sig();
 	test_svg_degenerate();
 	test_parse_size();
 	test_parse_time();

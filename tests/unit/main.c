@@ -30,5 +30,6 @@ int main(void)
 	unit_lib();
 	unit_dev();
 	unit_auto();
+	unit_guard();
 	return failures ? 1 : 0;
 }

@@ -14,5 +14,6 @@ void unit_lib(void);      /* lib.c: sizes, times, JSON reading, charts */
 void unit_dev(void);      /* dev.c: the flash model */
 void unit_vm(void);       /* vm.c: series, reductions, plans, the opcode table's docs */
 void unit_auto(void);     /* auto.c: analysis */
+void unit_guard(void);    /* guard.c: the journal's restore order */
 
 #endif

@@ -1,0 +1,748 @@
+/* capacity.c — runs the --capacity plan (see capacity.h); the verdict is
+ * capacity_verdict.c's. */
+#include "auto/capacity.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dev.h"
+#include "lib/units.h"
+#include "prog/programs.h"
+#include "vm.h"
+
+#define STRATA 32                    /* spread probes (one per stratum) */
+/* The flush rewrites this much over and over, aligned to it: whole erase
+ * blocks of any power-of-two size up to it, so that a card closes each one
+ * full, without garbage collection (a 4 MiB area in a 16 MiB erase block
+ * made every pass copy the other 12 MiB). */
+#define SCRATCH (16ULL << 20)
+#define CHUNK (1ULL << 20)           /* signature and flush requests */
+#define FLUSH_FIRST (4ULL << 20)     /* the first flush checkpoint; then doubling */
+#define GRID_MAX 65536               /* one-sector reads of the alias grid at most */
+#define ROUND_MAX 15                 /* probes in one bisection round at most */
+#define SPAN_MAX (4ULL << 20)        /* an edge's last round writes a stretch this long at most */
+
+const double cap_missing_share[4] = { 0.01, 0.05, 0.10, 0.20 };
+
+struct ctx {
+	struct dev *d;
+	const struct capacity_options *o;
+	struct capacity_report *r;
+	struct fb_err *e;
+	uint64_t ss, plen, G;
+	uint64_t ref_len;
+	uint64_t written;                /* bytes written so far */
+	uint64_t probe_written[CAP_MAX_PROBES]; /* c->written when each probe was written */
+	struct vm_op *held;
+	uint64_t done;                   /* requests so far (progress) */
+	uint64_t scratch_pos;            /* next flush chunk in the scratch area */
+	int announced;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void progress_total(void *ctx, uint64_t done)
+{
+	struct ctx *c = ctx;
+
+	c->o->progress(c->o->progress_ctx, c->done + done);
+}
+
+/* Run a built-in program with $blocksize bs, $pattern pass and the list
+ * $offsets; the caller frees *res (NULL: results not wanted). */
+static int run(struct ctx *c, const char *name, uint64_t bs, unsigned pass, const int64_t *off, size_t n,
+	       struct vm_result **res)
+{
+	struct vm_run how = { .stop = c->o->stop, .salt = c->o->salt,
+			      .progress = c->o->progress ? progress_total : NULL, .progress_ctx = c };
+	struct test_params t;
+	struct prog_vars v;
+	struct vm_plan plan;
+	struct vm_result *out = NULL;
+	struct vm_op *prog;
+	const char *format;
+	int rc;
+
+	if (res)
+		*res = NULL;
+	test_defaults(&t);
+	t.blocksize = bs;
+	t.pattern = (int)pass;
+	program_vars(&t, dev_size(c->d), dev_sector(c->d), &v);
+	prog_vars_set_list(&v, "offsets", off, n);
+	if (program_builtin(name, &v, &prog, &format, c->e))
+		return -1;
+	vm_free(c->held);
+	c->held = prog;
+	rc = vm_plan(prog, dev_size(c->d), dev_sector(c->d), &plan, c->e);
+	how.plan = &plan;
+	if (!rc)
+		rc = vm_run(prog, c->d, &how, &out, c->e);
+	if (rc)
+		return -1;
+	c->done += plan.requests;
+	if (plan.bytes_written) {
+		c->r->writes += plan.requests;
+		c->r->bytes_written += plan.bytes_written;
+		c->written += plan.bytes_written;
+		vm_plan_span(&plan, &c->r->written_lo, &c->r->written_hi);
+	} else {
+		c->r->reads += plan.requests;
+	}
+	if (res)
+		*res = out;
+	else
+		vm_result_free(out);
+	return 0;
+}
+
+/* The node of the i-th offset in a capacity-sig-* result tree. */
+static const struct vm_result *at_offset(const struct vm_result *root, size_t i)
+{
+	const struct vm_result *list = root && root->nkid && root->kid[0].nkid ? &root->kid[0].kid[0] : NULL;
+
+	return list && i < list->nkid ? &list->kid[i] : NULL;
+}
+
+/* ------------------------------------------------------------ probes */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct cap_probe *probe_at(struct capacity_report *r, uint64_t off)
+{
+	for (unsigned i = 0; i < r->nprobes; i++)
+		if (r->probe[i].off == off)
+			return &r->probe[i];
+	return NULL;
+}
+
+/* What a read of one probe found. */
+static void judge_read(const struct ctx *c, struct cap_probe *p, const struct vm_result *n)
+{
+	const struct sig_tally *t = &n->st.sig;
+	uint64_t sectors = c->plen / c->ss;
+
+	if (t->good == sectors)
+		p->last = CAP_GOOD;
+	else if (t->moved) {
+		p->last = CAP_MOVED;
+		p->moved_from = t->moved_from - (t->moved_at - p->off);
+	} else
+		p->last = CAP_LOST;
+	p->flushed = c->written - c->probe_written[p - c->r->probe];
+	if (p->first == CAP_UNREAD) {
+		p->first = p->last;
+		p->flushed_first = p->flushed;
+	}
+}
+
+/* Write probes at off[0..n) (sorted), pass, as round `round`. */
+static int write_probes(struct ctx *c, const uint64_t *off, size_t n, unsigned pass, unsigned round)
+{
+	int64_t *list = malloc((n ? n : 1) * sizeof(*list));
+	size_t k = 0;
+	int rc;
+
+	if (!list)
+		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		if (c->r->nprobes >= CAP_MAX_PROBES || probe_at(c->r, off[i]))
+			continue;
+		struct cap_probe *p = &c->r->probe[c->r->nprobes++];
+		memset(p, 0, sizeof(*p));
+		p->off = off[i];
+		p->round = (uint8_t)round;
+		list[k++] = (int64_t)off[i];
+	}
+	rc = k ? run(c, "capacity-sig-write", c->plen, pass, list, k, NULL) : 0;
+	/* each probe was written before the ones after it: what came after
+	 * counts toward flushing it */
+	for (size_t i = 0; i < k && !rc; i++)
+		c->probe_written[probe_at(c->r, (uint64_t)list[i]) - c->r->probe] = c->written - (k - 1 - i) * c->plen;
+	free(list);
+	return rc;
+}
+
+/* Read the probes of `round` (all rounds: -1) that are not lost yet. */
+static int look(struct ctx *c, int round, unsigned pass)
+{
+	int64_t *list = malloc((c->r->nprobes ? c->r->nprobes : 1) * sizeof(*list));
+	struct cap_probe **who = malloc((c->r->nprobes ? c->r->nprobes : 1) * sizeof(*who));
+	struct vm_result *res = NULL;
+	size_t k = 0;
+	int rc = 0;
+
+	if (!list || !who) {
+		free(list);
+		free(who);
+		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
+	}
+	for (unsigned i = 0; i < c->r->nprobes; i++) {
+		struct cap_probe *p = &c->r->probe[i];
+		if ((round >= 0 && p->round != round) || p->last == CAP_LOST || p->last == CAP_MOVED)
+			continue;
+		who[k] = p;
+		list[k++] = (int64_t)p->off;
+	}
+	if (k && !(rc = run(c, "capacity-sig-read", c->plen, pass, list, k, &res)))
+		for (size_t i = 0; i < k; i++) {
+			const struct vm_result *n = at_offset(res, i);
+			if (n)
+				judge_read(c, who[i], n);
+		}
+	vm_result_free(res);
+	free(list);
+	free(who);
+	return rc;
+}
+
+/* ------------------------------------------------------------ the spread */
+
+static uint64_t mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The reference block: long enough that one-sector reads ref_len apart
+ * cover the device in at most GRID_MAX reads, and about as costly to write
+ * (and put back) as the grid is to read: sqrt(size / 512 MiB) MiB, a power
+ * of two. */
+static uint64_t ref_length(uint64_t size)
+{
+	uint64_t len = CHUNK;
+
+	while ((double)len * (double)len * 2 <= (double)size * (double)CHUNK / 512)
+		len *= 2;
+	while (size / len > GRID_MAX)
+		len *= 2;
+	return len;
+}
+
+/* One probe in each of K strata of the device (above the reference, below
+ * the end probe, outside the scratch area), at a granule drawn from the
+ * device size: the same places on every run of this device. */
+static size_t spread(const struct ctx *c, unsigned strata, uint64_t *off)
+{
+	const struct capacity_report *r = c->r;
+	uint64_t lo = c->ref_len / c->G, hi = (r->size - c->plen) / c->G, span = hi - lo, x = mix(r->size ^ 0x5ca1ab1e);
+	uint64_t zs = r->plan.scratch_off / c->G, ze = (r->plan.scratch_off + r->plan.scratch_len) / c->G;
+	size_t n = 0;
+
+	for (unsigned j = 0; j < strata; j++) {
+		uint64_t a = lo + span * j / strata, b = lo + span * (j + 1) / strata, g;
+		if (b <= a)
+			continue;
+		x = mix(x + j);
+		g = a + x % (b - a);
+		if (g >= zs && g < ze) /* in the scratch area: the nearest granule outside it, in the stratum */
+			g = zs > a ? zs - 1 : ze < b ? ze : UINT64_MAX;
+		if (g != UINT64_MAX)
+			off[n++] = g * c->G;
+	}
+	off[n++] = r->size - c->plen; /* the very end */
+	return n;
+}
+
+/* Write the reference block at 0 (pass 1). */
+static int write_reference(struct ctx *c)
+{
+	int64_t list[64];
+	size_t n = 0;
+
+	for (uint64_t at = 0; at < c->ref_len && n < 64; at += CHUNK)
+		list[n++] = (int64_t)at;
+	return run(c, "capacity-sig-write", c->ref_len < CHUNK ? c->ref_len : CHUNK, 1, list, n, NULL);
+}
+
+/* Read the reference back: 0 good, else what it held (moved: an alias). */
+static int read_reference(struct ctx *c, struct sig_tally *t)
+{
+	int64_t list[64];
+	struct vm_result *res = NULL;
+	size_t n = 0;
+
+	for (uint64_t at = 0; at < c->ref_len && n < 64; at += CHUNK)
+		list[n++] = (int64_t)at;
+	if (run(c, "capacity-sig-read", c->ref_len < CHUNK ? c->ref_len : CHUNK, 1, list, n, &res))
+		return -1;
+	*t = res->st.sig;
+	vm_result_free(res);
+	return 0;
+}
+
+static uint64_t dist(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* A read at `at` found the signature written for `from`: both reach the
+ * same flash, and the addresses repeat every |at - from| bytes or a divisor
+ * of it.  Every such distance is a whole number of periods, so the period
+ * is their greatest common divisor (not the smallest one: when the period
+ * is shorter than the reference, later writes overwrite it, and what a
+ * read finds may lie any number of periods away).  The nearest pair is
+ * kept for the evidence. */
+static void alias_seen(struct capacity_report *r, uint64_t at, uint64_t from)
+{
+	uint64_t d = dist(at, from);
+
+	if (!d)
+		return;
+	r->aliases++;
+	r->period = size_gcd(r->period, d);
+	if (!r->alias_at || d < dist(r->alias_at, r->alias_from)) {
+		r->alias_at = at;
+		r->alias_from = from;
+	}
+}
+
+/* The alias grid: one sector every ref_len bytes.  An address that maps
+ * onto the reference block (a card that wraps around after P bytes: every
+ * address in [P, P + ref_len)) reads the reference's signature of another
+ * offset; the first such read gives P. */
+static int alias_grid(struct ctx *c)
+{
+	uint64_t step = c->ref_len, n = c->r->size / step;
+	int64_t *list = malloc((size_t)(n ? n : 1) * sizeof(*list));
+	struct vm_result *res = NULL;
+	size_t k = 0;
+	int rc;
+
+	if (!list)
+		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
+	for (uint64_t m = 1; m < n; m++)
+		list[k++] = (int64_t)(m * step);
+	c->r->grid_step = step;
+	rc = k ? run(c, "capacity-sig-read", c->ss, 1, list, k, &res) : 0;
+	for (size_t i = 0; i < k && !rc; i++) {
+		const struct vm_result *node = at_offset(res, i);
+		c->r->grid_reads++;
+		if (node && node->st.sig.moved) {
+			c->r->grid_moved++;
+			alias_seen(c->r, node->st.sig.moved_at, node->st.sig.moved_from);
+		}
+	}
+	vm_result_free(res);
+	free(list);
+	return rc;
+}
+
+/* ------------------------------------------------------------ flushing */
+
+/* Write `bytes` more into the scratch area, chunk after chunk round it. */
+static int flush(struct ctx *c, uint64_t bytes)
+{
+	size_t n = (size_t)((bytes + CHUNK - 1) / CHUNK), k = 0;
+	int64_t *list;
+	int rc;
+
+	if (!n)
+		return 0;
+	if (!(list = malloc(n * sizeof(*list))))
+		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		list[k++] = (int64_t)(c->r->plan.scratch_off + c->scratch_pos);
+		c->scratch_pos = (c->scratch_pos + CHUNK) % c->r->plan.scratch_len;
+	}
+	rc = run(c, "capacity-flush", CHUNK, 0xff, list, k, NULL);
+	free(list);
+	return rc;
+}
+
+static int any(const struct capacity_report *r, int which_last, int state)
+{
+	for (unsigned i = 0; i < r->nprobes; i++)
+		if ((which_last ? r->probe[i].last : r->probe[i].first) == state)
+			return 1;
+	return 0;
+}
+
+/* Flush in doubling steps up to max_cache, looking at the probes after
+ * each; stop one step after the first probe was lost.  Returns the bytes a
+ * read needs after a write to trust it: the flush at which the card let go
+ * (0 when it never did). */
+static int flush_and_look(struct ctx *c, uint64_t *needed)
+{
+	struct capacity_report *r = c->r;
+	uint64_t done = 0, before = 0, target = FLUSH_FIRST, lost_at = 0;
+
+	*needed = 0;
+	while (done < r->max_cache) {
+		uint64_t w0 = c->written;
+		if (target > r->max_cache)
+			target = r->max_cache;
+		if (flush(c, target - done) || look(c, -1, 1))
+			return -1;
+		done += c->written - w0; /* whole chunks: at least what was asked */
+		r->flushed = done;
+		if (lost_at)
+			break;
+		if (any(r, 1, CAP_LOST) || any(r, 1, CAP_MOVED)) {
+			lost_at = done;
+			r->cache_hi = done;
+			r->cache_lo = before;
+		}
+		before = done;
+		target = done * 2;
+	}
+	r->flush_full = done >= r->max_cache;
+	*needed = lost_at;
+	return 0;
+}
+
+/* ------------------------------------------------------------ bisection */
+
+/* The nearest probes around a boundary: the highest good one below the
+ * lowest lost one (up: the edge where loss begins), or the lowest good one
+ * above the highest lost one (down: where it ends).  0 when none. */
+static int edge(const struct capacity_report *r, int up, uint64_t *good, uint64_t *lost)
+{
+	uint64_t lo_lost = UINT64_MAX, hi_lost = 0;
+	int found = 0;
+
+	for (unsigned i = 0; i < r->nprobes; i++)
+		if (r->probe[i].last == CAP_LOST) {
+			lo_lost = r->probe[i].off < lo_lost ? r->probe[i].off : lo_lost;
+			hi_lost = r->probe[i].off > hi_lost ? r->probe[i].off : hi_lost;
+			found = 1;
+		}
+	if (!found)
+		return 0;
+	*lost = up ? lo_lost : hi_lost;
+	*good = up ? 0 : r->size;
+	for (unsigned i = 0; i < r->nprobes; i++) {
+		const struct cap_probe *p = &r->probe[i];
+		if (p->last != CAP_GOOD)
+			continue;
+		if (up && p->off < *lost && p->off >= *good)
+			*good = p->off;
+		if (!up && p->off > *lost && p->off < *good)
+			*good = p->off;
+	}
+	return up || *good < r->size;
+}
+
+/* One request of bs bytes at each of off[0..n): signatures written, or
+ * read and tallied into t. */
+static int span_run(struct ctx *c, int write, uint64_t bs, unsigned pass, const int64_t *off, size_t n,
+		    struct sig_tally *t)
+{
+	struct vm_result *res = NULL;
+
+	if (run(c, write ? "capacity-sig-write" : "capacity-sig-read", bs, pass, off, n, write ? NULL : &res))
+		return -1;
+	if (res)
+		sig_tally_add(t, &res->st.sig);
+	vm_result_free(res);
+	return 0;
+}
+
+/* Write (or read and tally into t) the signatures of [a, b), at most
+ * SPAN_MAX bytes: whole chunks, then the rest. */
+static int span_io(struct ctx *c, int write, uint64_t a, uint64_t b, unsigned pass, struct sig_tally *t)
+{
+	uint64_t whole = (b - a) / CHUNK * CHUNK;
+	int64_t list[SPAN_MAX / CHUNK], tail = (int64_t)(a + whole);
+	size_t n = 0;
+
+	for (uint64_t at = a; at < a + whole && n < sizeof(list) / sizeof(list[0]); at += CHUNK)
+		list[n++] = (int64_t)at;
+	if (n && span_run(c, write, CHUNK, pass, list, n, t))
+		return -1;
+	return b > a + whole ? span_run(c, write, b - a - whole, pass, &tail, 1, t) : 0;
+}
+
+/* The last round of an edge: the stretch between the nearest good probe
+ * and the nearest lost one, the lost probe's own sectors with it, written
+ * whole and read back sector by sector after `needed` bytes of flush.  Up
+ * (loss begins in it): the first sector that did not keep its signature is
+ * where; every sector below it did.  Down (loss ends in it): the end of the
+ * last one that did not.  A stretch that reads back whole (the card kept
+ * this time what it lost before) leaves the probes' edge. */
+static int exact_edge(struct ctx *c, int up, uint64_t good, uint64_t lost, uint64_t needed, unsigned round)
+{
+	struct capacity_report *r = c->r;
+	uint64_t a = up ? good + c->plen : lost, b = up ? lost + c->plen : good;
+	struct sig_tally t = { 0 };
+
+	if (span_io(c, 1, a, b, 1 + round, NULL) || flush(c, needed) || span_io(c, 0, a, b, 1 + round, &t))
+		return -1;
+	if (r->nspans >= sizeof(r->spans) / sizeof(r->spans[0]))
+		return 0;
+	r->spans[r->nspans].off = a;
+	r->spans[r->nspans].len = b - a;
+	r->spans[r->nspans].bad_lo = t.bad_lo;
+	r->spans[r->nspans].bad_hi = t.bad_hi;
+	r->spans[r->nspans].up = up;
+	r->nspans++;
+	if (t.bad_hi && up)
+		r->exact_from = t.bad_lo;
+	else if (t.bad_hi)
+		r->exact_to = t.bad_hi;
+	return 0;
+}
+
+/* Refine one edge: rounds of m probes between the good and the lost one,
+ * written, then read after `needed` bytes of flush, until a stretch short
+ * enough for exact_edge is left. */
+static int bisect(struct ctx *c, int up, uint64_t needed, unsigned *round)
+{
+	struct capacity_report *r = c->r;
+	uint64_t good, lost, off[ROUND_MAX];
+	/* a round costs its probes (each a garbage collection of an erase
+	 * block on most cards, written and put back) and its flush: more
+	 * probes per round when the flush is long */
+	unsigned m = 1 + (unsigned)(needed / (16ULL << 20));
+
+	if (m > ROUND_MAX)
+		m = ROUND_MAX;
+	while (edge(r, up, &good, &lost)) {
+		uint64_t lo = up ? good : lost, hi = up ? lost : good;
+		size_t n = 0;
+		if (hi - lo <= SPAN_MAX - c->plen && hi - lo <= (m + 1) * c->G)
+			return exact_edge(c, up, good, lost, needed, ++*round);
+		if (r->nprobes + m > CAP_MAX_PROBES)
+			break;
+		for (unsigned i = 1; i <= m; i++) {
+			uint64_t at = (lo + (hi - lo) / (m + 1) * i) / c->G * c->G;
+			if (at <= lo)
+				at = (lo / c->G + 1) * c->G;
+			if (at >= hi || (n && off[n - 1] >= at) || probe_at(r, at))
+				continue;
+			off[n++] = at;
+		}
+		if (!n)
+			break;
+		++*round;
+		if (write_probes(c, off, n, 1 + *round, *round) || flush(c, needed) || look(c, (int)*round, 1 + *round))
+			return -1;
+	}
+	return 0;
+}
+
+/* The bytes written after a probe before the card had let go of it: the
+ * least `flushed` at which a probe was seen lost (0: lost at once). */
+static uint64_t trust_after(const struct capacity_report *r)
+{
+	uint64_t least = UINT64_MAX;
+
+	for (unsigned i = 0; i < r->nprobes; i++) {
+		const struct cap_probe *p = &r->probe[i];
+		uint64_t f = p->first == CAP_LOST ? p->flushed_first : p->flushed;
+		if (p->last == CAP_LOST && f < least)
+			least = f;
+	}
+	return least == UINT64_MAX ? 0 : least;
+}
+
+/* Probes that read good after fewer bytes than `needed` may still sit in a
+ * cache: flush that much and look again. */
+static int settle(struct ctx *c, uint64_t needed)
+{
+	int again = 0;
+
+	for (unsigned i = 0; i < c->r->nprobes; i++)
+		again |= c->r->probe[i].last == CAP_GOOD && c->r->probe[i].flushed < needed;
+	if (!again)
+		return 0;
+	return flush(c, needed) || look(c, -1, 1) ? -1 : 0;
+}
+
+/* Does the sector read at `at` hold the new signature written for `from`
+ * in pass `pass` (the two addresses reach the same flash)? */
+static int holds_new(struct ctx *c, uint64_t at, uint64_t from, unsigned pass, int *same)
+{
+	struct vm_result *res = NULL;
+	int64_t list[1] = { (int64_t)at };
+
+	*same = 0;
+	if (at + c->ss > c->r->size)
+		return 0;
+	if (run(c, "capacity-sig-read", c->ss, pass, list, 1, &res))
+		return -1;
+	*same = res->st.sig.moved && res->st.sig.moved_from == from && res->st.sig.moved_pass == pass;
+	vm_result_free(res);
+	return 0;
+}
+
+/* The prime factors of n (trial division to 2^16; what is left over is
+ * taken as one factor), with multiplicity; returns how many. */
+static unsigned factors(uint64_t n, uint64_t *f, unsigned max)
+{
+	unsigned k = 0;
+
+	for (uint64_t p = 2; p <= 65536 && p * p <= n && k < max; p += p == 2 ? 1 : 2)
+		while (n % p == 0 && k < max) {
+			f[k++] = p;
+			n /= p;
+		}
+	if (n > 1 && k < max)
+		f[k++] = n;
+	return k;
+}
+
+/* The period, proved with a write of its own.  Every distance seen between
+ * two addresses that share flash is a whole number of periods, so the true
+ * period divides their greatest common divisor Q.  A new pass is written
+ * over the first W bytes (W at most the period and 64 KiB); then for each
+ * prime factor f of Q (in sectors) a read at P / f that finds the new
+ * signature of byte 0 means the period divides P / f as well, and P shrinks
+ * to it.  Last, reads at P, P + W/4, P + W/2, P + 3W/4 and 2P must find the
+ * new signatures of the bytes P (or 2P) below them: the start's flash
+ * again.  Reads only, but for the one write. */
+static int confirm_period(struct ctx *c)
+{
+	struct capacity_report *r = c->r;
+	uint64_t f[64], w = r->period < (64u << 10) ? r->period : 64u << 10, p = r->period;
+	unsigned pass = 0xa0, nf = factors(r->period / c->ss, f, 64);
+	int64_t zero[1] = { 0 };
+	int same;
+
+	w = w / c->ss * c->ss;
+	r->period_seen = r->period;
+	if (run(c, "capacity-sig-write", w, pass, zero, 1, NULL))
+		return -1;
+	for (unsigned i = 0; i < nf; i++) {
+		if (p / c->ss % f[i])
+			continue;
+		if (holds_new(c, p / f[i], 0, pass, &same))
+			return -1;
+		if (same)
+			p /= f[i];
+	}
+	r->period = p;
+	for (unsigned j = 0; j < 5; j++) {
+		uint64_t y = j < 4 ? j * w / 4 / c->ss * c->ss : 0, at = (j < 4 ? p : 2 * p) + y;
+		if (at + c->ss > r->size)
+			continue;
+		if (holds_new(c, at, y, pass, &same))
+			return -1;
+		r->period_checks++;
+		r->period_agree += same;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ the plan */
+
+static void plan(struct ctx *c)
+{
+	struct capacity_report *r = c->r;
+	struct capacity_plan *p = &r->plan;
+	uint64_t top = (r->size - c->plen) / c->G * c->G;
+
+	p->probe_len = c->plen;
+	p->max_probes = CAP_MAX_PROBES;
+	p->ref_len = c->ref_len;
+	p->scratch_len = SCRATCH;
+	/* at the top, below the end probe: past the real end of a fake card */
+	p->scratch_off = top >= SCRATCH + 2 * c->G ? (top - c->G - SCRATCH) / SCRATCH * SCRATCH : c->ref_len;
+	p->flush = c->o->quick ? 0 : r->max_cache;
+	p->max_written = c->ref_len + p->max_probes * c->plen + 2 * SPAN_MAX + 3 * p->flush;
+	p->span_max = SPAN_MAX;
+	/* a bisection round flushes too, even in a quick check */
+	p->max_saved = c->ref_len + p->max_probes * c->plen + 2 * SPAN_MAX + p->scratch_len;
+}
+
+void capacity_account(struct capacity_report *r, const struct dev *d)
+{
+	r->device_ns = r->virtual_clock ? dev_clock(d) - r->clock0 : wall_now() - r->clock0;
+}
+
+int capacity_check(struct dev *d, const struct capacity_options *o, struct capacity_report *r, struct fb_err *e)
+{
+	struct ctx c = { .d = d, .o = o, .r = r, .e = e };
+	uint64_t off[STRATA * 4 + 2], needed = 0;
+	struct sig_tally ref;
+	unsigned round = 0, strata = o->strata ? o->strata : STRATA;
+	size_t n;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	r->size = dev_size(d);
+	r->sector = dev_sector(d);
+	r->max_cache = o->max_cache ? o->max_cache : CAP_MAX_CACHE;
+	if (r->max_cache > r->size) /* a cache is flash of the card: never larger than it */
+		r->max_cache = r->size;
+	r->virtual_clock = dev_clock(d) >= 0;
+	r->clock0 = r->virtual_clock ? dev_clock(d) : wall_now();
+	if (strata > STRATA * 4)
+		strata = STRATA * 4;
+	r->strata = strata;
+	if (r->size < CAP_MIN_SIZE)
+		return fb_fail(e, EXIT_USAGE, "%s has %llu bytes: --capacity checks devices of 64MiB or more",
+			       dev_path(d), (unsigned long long)r->size);
+	c.ss = dev_sector(d);
+	c.plen = dev_physical_sector(d) > 4096 ? dev_physical_sector(d) : 4096;
+	if (c.plen % c.ss)
+		c.plen = c.ss;
+	c.G = CAP_RESOLUTION;
+	c.ref_len = ref_length(r->size);
+	plan(&c);
+	if (o->before_writes && o->before_writes(o->ctx, &r->plan, e))
+		return -1;
+
+	/* the spread: reference, probes (in ascending order, the end last),
+	 * read at once, then the alias grid */
+	n = spread(&c, strata, off);
+	qsort(off, n, sizeof(off[0]), cmp_u64);
+	if (write_reference(&c))
+		goto out;
+	{ /* the reference's first sectors are the probe at 0 */
+		struct cap_probe *p0 = &r->probe[r->nprobes++];
+		memset(p0, 0, sizeof(*p0));
+		c.probe_written[0] = c.written - (c.ref_len - c.plen);
+	}
+	if (write_probes(&c, off, n, 1, 0) || look(&c, 0, 1) ||
+	    read_reference(&c, &ref) || alias_grid(&c))
+		goto out;
+	if (ref.moved)
+		alias_seen(r, ref.moved_at, ref.moved_from);
+
+	if (!r->period && !any(r, 1, CAP_LOST) && !any(r, 1, CAP_MOVED) && !o->quick) {
+		/* nothing wrong at once: a cache of the latest writes may hold
+		 * them; flush it and look again */
+		if (flush_and_look(&c, &needed))
+			goto out;
+	}
+	for (unsigned i = 0; i < r->nprobes; i++)
+		if (r->probe[i].last == CAP_MOVED)
+			alias_seen(r, r->probe[i].off, r->probe[i].moved_from);
+	if (r->period) {
+		if (confirm_period(&c))
+			goto out;
+	} else if (any(r, 1, CAP_LOST)) {
+		/* a read is trusted after as many bytes as the card took to
+		 * lose a probe; probes read good sooner are looked at again */
+		needed = trust_after(r);
+		if (settle(&c, needed))
+			goto out;
+		/* where loss begins, and where it ends below a working end */
+		if (bisect(&c, 1, needed, &round) || bisect(&c, 0, needed, &round))
+			goto out;
+	}
+	r->needed = needed;
+	rc = 0;
+out:
+	vm_free(c.held);
+	capacity_account(r, d);
+	if (!rc)
+		capacity_judge(r);
+	return rc;
+}

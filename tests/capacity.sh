@@ -1,0 +1,207 @@
+# tests/capacity.sh — --capacity on simulated cards: the report a person
+# reads (golden, wall time masked), JSON, --summary and the --plot map; what
+# it announces before writing and that it put everything back (the journal
+# gone, the sim's own count of changed sectors 0); Ctrl-C puts back too; bad
+# input and misplaced options are refused before anything is written.
+. tests/lib.sh
+JP=${FB%/flashbench}/tests/jsonpath
+ROOT=$PWD
+cd "$TMP" || exit 1
+
+mask() { sed -E 's/, took [^ ]+$/, took X/'; }
+
+"$FB" --capacity sim:fake-drop 2> drop.err | mask > drop.out
+(cd "$ROOT" && golden "capacity fake-drop report golden" capacity-fake-drop.out cat "$TMP/drop.out")
+"$FB" -C sim:fake-wrap 2> /dev/null | mask > wrap.out
+(cd "$ROOT" && golden "capacity fake-wrap report golden" capacity-fake-wrap.out cat "$TMP/wrap.out")
+
+if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start, 4KiB at up to 256 places anywhere on sim:fake-drop, and 256MiB over bytes' drop.err &&
+	grep -qE 'every range is saved to .*/flashbench-sim\.[0-9]+\.journal first \(at most 27MiB; it has room for them\) and put back at the end$' drop.err &&
+	grep -q '^flashbench: --capacity: put back [0-9]* bytes .* and verified them' drop.err; then
+	pass "capacity announces what it may write, and puts it back"
+else
+	fail "capacity announces what it may write, and puts it back" "$(cat drop.err)"
+fi
+if ! ls ./*.journal "${TMPDIR:-/tmp}"/flashbench-sim.*.journal "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; then
+	pass "capacity leaves no journal or index entry behind"
+else
+	fail "capacity leaves no journal or index entry behind" "$(ls ./*.journal "$FLASHBENCH_STATE_DIR" 2>&1)"
+fi
+
+# JSON: the verdict, its edges and the truth of every sector
+json() { # json NAME "ARGUMENTS" PATH=VALUE...
+	local name=$1 args=$2 kv got bad=""
+	shift 2
+	# shellcheck disable=SC2086 # the arguments are words
+	if ! "$FB" -C --json $args > j.json 2> j.err; then
+		fail "$name" "$(tail -1 j.err)"
+		return
+	fi
+	for kv in "$@"; do
+		got=$("$JP" "${kv%%=*}" < j.json 2>&1)
+		[ "$got" = "${kv#*=}" ] || bad="$bad ${kv%%=*}=$got (want ${kv#*=})"
+	done
+	[ -z "$bad" ] && pass "$name" || fail "$name" "$bad"
+}
+json "capacity json: a cache that keeps 8MiB" sim:fake-cache verdict.kind=cache verdict.confidence=high \
+	usable.value=1073741824 usable.confidence=high edges.cache_kept=4194304 edges.cache_lost_within=8388608 \
+	data.verified=true device.model.sectors_changed=0 test=capacity
+json "capacity json: wraps at 768MiB (no power of two)" sim:size=2G,real=768M,fake=wrap verdict.kind=wrap \
+	edges.period=805306368 usable.value=805306368 usable.confidence=high device.model.sectors_changed=0
+json "capacity json: a working end" sim:size=1G,real=300M,fake=end,goodend=32M verdict.kind=end \
+	edges.lost_from=314572800 edges.lost_to=1040187392 device.model.sectors_changed=0
+json "capacity json: lost past a size that is no whole MiB: found to the byte, never above" \
+	sim:size=1G,real=700000256,fake=drop verdict.kind=drop usable.value=700000256 usable.confidence=high \
+	edges.resolution=512 spans.0.bad_from=700000256 device.model.sectors_changed=0
+json "capacity json: a working end whose edges are no whole MiB" sim:size=1G,real=300000256,fake=end,goodend=10000384 \
+	verdict.kind=end edges.lost_from=300000256 edges.lost_to=1063741440 device.model.sectors_changed=0
+json "capacity json: wraps with a period shorter than the reference block" sim:size=1G,real=1536K,fake=wrap \
+	verdict.kind=wrap edges.period=1572864 usable.value=1572864 usable.confidence=high edges.resolution=512 \
+	device.model.sectors_changed=0
+json "capacity json: wraps at 64KiB" sim:size=1G,real=64K,fake=wrap edges.period=65536 usable.confidence=high
+json "capacity json: a genuine card, flushed up to --max-cache" sim:size=512M verdict.kind=genuine usable.value=536870912 \
+	flush.bytes=268435456 flush.full=true device.model.sectors_changed=0
+json "capacity json: --max-cache bounds the flush" "--max-cache=32M sim:size=512M" flush.bytes=33554432 flush.max_cache=33554432
+
+# --summary: one line per card
+if "$FB" -C --summary sim:fake-drop 2> /dev/null > sum.out &&
+	grep -qE '^\|\| sim:fake-drop \|\| 2GiB \|\| drop \|\| 768MiB \|\| [0-9.]+s \|\|$' sum.out; then
+	pass "capacity --summary: one table line"
+else
+	fail "capacity --summary: one table line" "$(cat sum.out)"
+fi
+
+# --plot: the map of the device
+if "$FB" -C --plot map.svg sim:fake-wrap > /dev/null 2>&1 && grep -q '^<svg' map.svg && grep -q 'wraps around' map.svg &&
+	[ "$(grep -c '<rect' map.svg)" -gt 360 ] && grep -q '#fb8c00' map.svg; then
+	pass "capacity --plot: a map of the device, the repeating part marked"
+else
+	fail "capacity --plot: a map of the device, the repeating part marked" "$(head -c 300 map.svg 2>&1)"
+fi
+
+# refused before anything runs
+expect_error "capacity: a device too small" 2 "checks devices of 64MiB or more" "$FB" -C sim:size=32M
+expect_error "capacity: --max-cache=0" 2 "max-cache=0: must not be zero" "$FB" -C --max-cache=0 sim:sd-4m
+expect_error "capacity: --max-cache goes with --capacity" 2 "'--max-cache' does not apply to --align" \
+	"$FB" -a --max-cache=64M sim:sd-4m
+expect_error "capacity: one test at a time" 2 "choose one test" "$FB" -C -A sim:sd-4m
+expect_error "capacity: --max-cache larger than the card (a flush of it would run for hours)" 2 \
+	"max-cache=107374182400 is more than sim:size=2G holds \(2147483648 bytes\)" "$FB" -C --max-cache=100G sim:size=2G
+expect_error "capacity: --plot into a missing directory" 2 "plot" "$FB" -C --plot /nonexistent/x.svg sim:sd-4m
+if ! ls ./*.journal > /dev/null 2>&1; then
+	pass "capacity: a refused run leaves no journal"
+else
+	fail "capacity: a refused run leaves no journal" "$(ls ./*.journal)"
+fi
+
+# --preserve=FILE names the journal: a file that is there is never overwritten
+printf 'not a journal' > taken.journal
+expect_error "capacity: refuses to overwrite what is at the journal's path" 2 "not a flashbench journal" \
+	"$FB" -C --preserve=taken.journal sim:fake-drop
+[ "$(cat taken.journal)" = 'not a journal' ] && pass "capacity: the file at the journal's path is left as it was" ||
+	fail "capacity: the file at the journal's path is left as it was" "$(head -c 100 taken.journal)"
+rm -f taken.journal
+
+# A journal on tmpfs is refused before anything is read or written, for
+# --capacity and for --auto --write's capacity check alike (their journal
+# goes to the current directory without --preserve), and
+# --preserve-volatile, which goes with both, accepts it
+if [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ] && shm=$(mktemp -d /dev/shm/fb-cap.XXXXXX); then
+	head -c 67108864 /dev/urandom > card.img
+	before=$(sha256sum < card.img)
+	for t in -C "-A --write"; do
+		# shellcheck disable=SC2086 # the test's words
+		(cd "$shm" && "$FB" $t "$TMP/card.img" > "$TMP/v.out" 2> "$TMP/v.err")
+		rc=$?
+		if [ $rc = 2 ] && [ "$(wc -l < v.err)" = 1 ] && grep -q 'would be on tmpfs.*--preserve-volatile' v.err &&
+			[ ! -s v.out ] && [ -z "$(ls "$shm")" ]; then
+			pass "capacity: $t refuses a journal on tmpfs before it reads or writes"
+		else
+			fail "capacity: $t refuses a journal on tmpfs before it reads or writes" "rc $rc: $(cat v.err)"
+		fi
+		# shellcheck disable=SC2086
+		# (--auto --write overwrites its areas: only --capacity leaves every byte)
+		if (cd "$shm" && "$FB" $t --preserve-volatile --summary "$TMP/card.img" > "$TMP/v.out" 2> "$TMP/v.err") &&
+			{ [ "$t" != -C ] || [ "$(sha256sum < card.img)" = "$before" ]; } && [ -z "$(ls "$shm")" ] &&
+			grep -q 'journal first' v.err; then
+			pass "capacity: $t --preserve-volatile takes the journal there, and leaves none"
+		else
+			fail "capacity: $t --preserve-volatile takes the journal there, and leaves none" "$(tail -2 v.err)"
+		fi
+	done
+	rm -rf "$shm" card.img
+else
+	skip "capacity: a journal on tmpfs" "no writable tmpfs at /dev/shm"
+fi
+
+# --auto --write stopped in its capacity check: the write findings say
+# "interrupted" (not "needs --write"), the stop names the check, and with
+# --preserve (whose saves are synced: the check lasts) nothing is left
+truncate -s 1G big.img
+"$FB" -A --write --json --preserve="$TMP/big.j" big.img > stop.json 2> stop.err &
+pid=$!
+wait_for "the capacity check" 120 grep -qs 'checks the capacity first' stop.err
+kill -INT "$pid" 2> /dev/null
+wait "$pid"
+rc=$?
+got=$("$JP" cost.stopped_in findings.fat_area.note < stop.json 2>&1 | tr '\n' '|')
+if [ $rc = 130 ] && [ "$got" = "capacity_check|interrupted: the run was stopped by a signal before it was measured|" ] &&
+	grep -q 'during its capacity check part' stop.err && [ ! -e big.j ]; then
+	pass "auto --write stopped in its capacity check: write findings interrupted, the check named"
+elif [ $rc = 130 ] && case ${got%%|*} in cache|probe_area|min_write|open_*|fat_area) true ;; *) false ;; esac; then
+	skip "auto --write stopped in its capacity check" "the check had ended before the signal ($got)"
+else
+	fail "auto --write stopped in its capacity check" "rc $rc: $got $(tail -1 stop.err)"
+fi
+rm -f big.img
+
+# Ctrl-C once it has written (the progress line says so): everything is put back
+"$FB" -C --progress sim:size=64G > /dev/null 2> int.err &
+pid=$!
+wait_for "the first write" 60 grep -qs 'capacity: .* written' int.err
+kill -INT "$pid" 2> /dev/null
+wait "$pid"
+rc=$?
+# (the signal may come while it saves what it writes next: nothing more is written then)
+if [ $rc = 130 ] && grep -q 'stopped by a signal.*; the saved data were put back and verified' int.err &&
+	! grep -q 'the device was not written' int.err &&
+	! ls ./*.journal "$FLASHBENCH_STATE_DIR"/*.entry > /dev/null 2>&1; then
+	pass "capacity: Ctrl-C puts everything back"
+elif [ $rc = 0 ]; then
+	skip "capacity: Ctrl-C puts everything back" "the run ended before the signal arrived"
+else
+	fail "capacity: Ctrl-C puts everything back" "status $rc: $(tail -2 int.err | tr '\n' ' ')"
+fi
+
+# --auto --write says (and reserves) what it writes, then checks the capacity
+# before its first write of its own, and stops on a fake
+if ! "$FB" -A --write sim:fake-wrap > auto.out 2> auto.err && [ ! -s auto.out ] &&
+	grep -q 'sim:fake-wrap: fake: wraps around (usable 512MiB of 2GiB); --auto --write measures nothing on it' auto.err &&
+	head -1 auto.err | grep -q 'overwrites bytes' && sed -n 2p auto.err | grep -q 'it writes at most' &&
+	sed -n 3p auto.err | grep -q 'checks the capacity first: .*at most 27MiB) and put back before --auto writes$' &&
+	sed -n 4p auto.err | grep -q '^flashbench: the capacity check put back the [0-9]* bytes .* and verified them$' &&
+	[ "$(wc -l < auto.err)" = 5 ] &&
+	! ls ./*.journal > /dev/null 2>&1; then
+	pass "auto --write on a fake: stops before its write tests and says why"
+else
+	fail "auto --write on a fake: stops before its write tests and says why" "$(cat auto.err)"
+fi
+if "$FB" -A --write sim:sd-4m > auto.out 2> auto.err && grep -q 'checks the capacity first' auto.err &&
+	grep -q 'no fake capacity seen' auto.err && grep -qE '^open erase blocks, linear +2 +high' auto.out; then
+	pass "auto --write on a genuine card: checked, then measured as before"
+else
+	fail "auto --write on a genuine card: checked, then measured as before" "$(cat auto.err)"
+fi
+
+# --program with signatures: a card that wraps at 64 MiB shows the moved sectors
+printf '%s\n' 'format signatures' 'seq keep' '  len 8k keep' '    pattern 1 keep' '      off-list 0,64M keep' \
+	'        sig-write' '  len 8k keep' '    pattern 1 keep' '      off-list 0,64M,128M keep' '        sig-read' > sig.fbp
+if "$FB" --program sig.fbp --write sim:size=256M,real=64M,fake=wrap > sig.out 2> /dev/null &&
+	LC_ALL=C grep -qxP 'sig-read 0\t8KiB\tgood 0\tmoved 16\tstale 0\tforeign 0\tfrom 67108864\t\S+' sig.out &&
+	LC_ALL=C grep -qxP 'sig-read 67108864\t8KiB\tgood 16\tmoved 0\tstale 0\tforeign 0\t\S+' sig.out &&
+	[ "$(grep -c '^sig-write' sig.out)" = 2 ]; then
+	pass "program format signatures: what each read found, moved sectors named"
+else
+	fail "program format signatures: what each read found, moved sectors named" "$(cat sig.out)"
+fi
+expect_error "program: sig-write needs --write" 2 "writes to the device: add --write" "$FB" --program sig.fbp sim:size=256M
