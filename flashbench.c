@@ -305,13 +305,17 @@ static int announce_auto(void *ctx, const struct write_plan *p)
 	format_size(s1, sizeof(s1), p->range[1][1] - p->range[1][0]);
 	format_size(w, sizeof(w), p->bytes);
 	format_duration(t, sizeof(t), (uint64_t)p->ns);
+	/* a line that cannot be printed stops the run before its first write */
 	if (fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
 		    (unsigned long long)p->range[0][0], (unsigned long long)p->range[0][1] - 1, s0,
 		    (unsigned long long)p->range[1][0], (unsigned long long)p->range[1][1] - 1, s1, a->c->device) < 0 ||
-	    fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s; the "
-		    "capacity check it makes first is apart and says its own\n", w, t,
-		    p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
-		    " (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)") < 0 ||
+	    (p->ns_given && p->ns <= p->spent_ns ?
+		     fprintf(stderr, "flashbench: it writes nothing: the reads took %s of device time already, all that "
+			     "--budget allows (the write tests are left out)\n", t) :
+		     fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s; "
+			     "the capacity check it makes first is apart and says its own\n", w, t,
+			     p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
+			     " (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)")) < 0 ||
 	    fflush(stderr))
 		return unannounced("--auto --write", &a->err);
 	if (!j)

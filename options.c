@@ -242,10 +242,25 @@ void cli_usage(FILE *f)
 /* --budget=TIME, SIZE or both, comma-separated in any order: a part that
  * reads as a time (90s, 2m, 1h, a plain number of seconds) is the time,
  * else a size (256M, 1GiB; "2m" is two minutes). */
+#define BUDGET_TIME_MAX (1000ULL * 3600 * 1000000000) /* 1000h: whole ns stay exact in a double */
+
+/* Does this part of --budget read as a time?  Digits (and a point) with no
+ * unit, or a time unit: then it is a time or an error, never a size. */
+static int budget_part_is_time(const char *part)
+{
+	static const char *const units[] = { "", "ms", "s", "min", "m", "h" };
+	const char *p = part + strspn(part, "0123456789.");
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(p, units[i]))
+			return 1;
+	return 0;
+}
+
 static int set_budget(const struct cli_option *o, char *base, const char *val, struct fb_err *e)
 {
 	char part[64];
-	const char *p = val, *why;
+	const char *p = val, *why = "";
 	int have_t = 0, have_s = 0;
 
 	for (;;) {
@@ -255,7 +270,17 @@ static int set_budget(const struct cli_option *o, char *base, const char *val, s
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: too long", o->name, val);
 		memcpy(part, p, n);
 		part[n] = 0;
-		if (!parse_time(part, &v, &why)) {
+		why = "";
+		if (!(part[0] >= '0' && part[0] <= '9'))
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s' must start with a digit: a time (90s, 2m, 1h) or a "
+				       "size (256M, 1GiB), without sign or spaces", o->name, val, part);
+		if (budget_part_is_time(part) && parse_time(part, &v, &why) && !strcmp(why, "must not be zero"))
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
+		if (budget_part_is_time(part) && *why && strcmp(why, "too long"))
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s': %s", o->name, val, part, why);
+		if (budget_part_is_time(part) && (!strcmp(why, "too long") || v > BUDGET_TIME_MAX))
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s': too long (at most 1000h)", o->name, val, part);
+		if (budget_part_is_time(part)) {
 			if (have_t++)
 				return fb_fail(e, EXIT_USAGE, "--%s=%s: two times; give one time and one size (2m,256M)",
 					       o->name, val);

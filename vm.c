@@ -130,6 +130,7 @@ struct walk {
 	struct fb_err *e;
 	vm_write_fn on_write;      /* planning: told of every write */
 	void *on_write_ctx;
+	double elapsed, slowest;   /* running: device time so far, slowest request */
 	void *buf;                 /* signatures: the data buffer */
 	size_t buf_len;
 };
@@ -260,6 +261,11 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 	} else {
 		if (w->how && w->how->stop && *w->how->stop)
 			return fb_fail(w->e, EXIT_DEVICE, "stopped by a signal");
+		if (w->how && w->how->deadline_ns > 0 && w->elapsed + w->slowest > w->how->deadline_ns) {
+			if (w->how->deadline_hit)
+				*w->how->deadline_hit = 1;
+			return fb_fail(w->e, EXIT_DEVICE, "stopped: the next request could pass the time bound");
+		}
 		if (op->code == VM_READ)
 			rc = dev_read(w->dev, r->off, r->len, &ns);
 		else if (op->code == VM_WRITE)
@@ -273,6 +279,9 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 				       opinfo[op->code].name, (unsigned long long)r->len,
 				       (unsigned long long)r->off, strerror(-rc));
 		w->done++;
+		w->elapsed += (double)ns;
+		if ((double)ns > w->slowest)
+			w->slowest = (double)ns;
 		if (w->how && w->how->progress)
 			w->how->progress(w->how->progress_ctx, w->done);
 	}

@@ -164,6 +164,11 @@ struct vm_run {
 	void *result_ctx;
 	int keep_partial;                   /* on a failure, *out gets the tree so far */
 	const struct vm_plan *plan;         /* the caller's vm_plan of this program, if it made one */
+	/* a time bound: no request starts once the program's device time plus
+	 * its slowest request so far would pass deadline_ns (0: none); then
+	 * *deadline_hit is set and vm_run fails as on a stop */
+	double deadline_ns;
+	int *deadline_hit;
 };
 
 /* Run the program.  The result tree is freed with vm_result_free.  Returns 0,

@@ -885,7 +885,7 @@ void erase_needs_pages(const struct finding *page, struct finding *erase)
 /* The model of a write of s bytes when the minimum write is m: a fixed cost
  * plus the transfer of max(s, m) bytes.  Fit a + b*max(s, m) by weighted
  * least squares (weights 1/sigma^2 of each median); returns chi^2. */
-static double hockey_fit(const struct chunk_time *t, const double *w, size_t n, uint64_t m, double *a, double *b)
+double hockey_fit(const struct chunk_time *t, const double *w, size_t n, uint64_t m, double *a, double *b)
 {
 	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, chi = 0;
 
@@ -1015,10 +1015,14 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		snprintf(f->why, sizeof(f->why), "every size tested costs as much as the largest: the minimum may be larger");
 }
 
+double chunk_sigma(const struct chunk_time *t)
+{
+	return fmax(MINW_SIGMA_OF_SPREAD * t->spread, MINW_SIGMA_FLOOR * t->ns);
+}
+
 int write_drift(const struct chunk_time *a, const struct chunk_time *b)
 {
-	double sa = fmax(MINW_SIGMA_OF_SPREAD * a->spread, MINW_SIGMA_FLOOR * a->ns);
-	double sb = fmax(MINW_SIGMA_OF_SPREAD * b->spread, MINW_SIGMA_FLOOR * b->ns);
+	double sa = chunk_sigma(a), sb = chunk_sigma(b);
 
 	if (a->ns <= 0 || b->ns <= 0)
 		return 0;
@@ -1229,7 +1233,7 @@ void erase_write_check(struct finding *erase, double gc_ns, double rate)
 
 /* Which kinds of write are clearly faster in probe i than in its reference
  * (a bit mask); *most gets the largest ratio reference/probe. */
-static unsigned fat_faster(const struct fat_probe *p, double *most)
+unsigned fat_faster(const struct fat_probe *p, double *most)
 {
 	unsigned mask = 0;
 

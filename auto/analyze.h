@@ -83,6 +83,13 @@ struct chunk_time {
 	double spread;    /* middle half of the writes: third to sixth of eight (ns) */
 };
 void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f);
+/* The model of a write of s bytes when the minimum write is m: a fixed
+ * cost plus the transfer of max(s, m) bytes, fit a + b*max(s, m) by
+ * weighted least squares (weights w); returns chi^2. */
+double hockey_fit(const struct chunk_time *t, const double *w, size_t n, uint64_t m, double *a, double *b);
+/* The sigma of a size's median time (from its spread, never below a
+ * floor of its time). */
+double chunk_sigma(const struct chunk_time *t);
 /* The same size timed twice, before and after a sweep of writes: did the
  * card change pace in between (beyond MINW_DRIFT and the writes' spread)? */
 int write_drift(const struct chunk_time *before, const struct chunk_time *after);
@@ -142,6 +149,9 @@ struct fat_probe {
 	double ns[FAT_KINDS], ref[FAT_KINDS];
 };
 void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct finding *f);
+/* Which kinds of write are clearly faster in a probe than in its reference
+ * (a bit mask of 1 << FAT_*); *most gets the largest ratio. */
+unsigned fat_faster(const struct fat_probe *p, double *most);
 /* The FAT area's rule, shared with --analyze of classic find-fat tables
  * (reanalyze.c; the numbers are in analyze.c's thresholds block).  High
  * confidence needs an area that ends sharply: weakest, the smallest ratio

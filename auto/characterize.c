@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto/crosscheck.h"
 #include "auto/unmapped.h"
 #include "dev.h"
 #include "prog/programs.h"
@@ -54,13 +55,22 @@ static void progress_total(void *ctx, uint64_t done)
 	c->o->progress(c->o->progress_ctx, &now);
 }
 
+/* A step of a part is expected to take at least what the part's slowest
+ * step so far took per byte (a card whose garbage collection copies far
+ * slower than it writes shows it in the first step; the estimate from the
+ * write pace alone would let the part go on paying it). */
+static double measured_pace(const struct ctx *c, uint64_t bytes, double est_ns)
+{
+	return fmax(est_ns, (double)bytes * c->pace[c->phase]);
+}
+
 int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result **res)
 {
 	struct vm_run how = { .stop = c->o->stop, .progress = c->o->progress ? progress_total : NULL,
 			      .progress_ctx = c, .keep_partial = 1 };
 	struct vm_plan plan;
 	struct dev_tally before;
-	int rc;
+	int rc, hit = 0;
 
 	*res = NULL;
 	vm_free(c->held);
@@ -74,6 +84,7 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 		if (est_ns <= 0)
 			est_ns = budget_estimate(&c->b, writes ? plan.requests : 0, c->b.worst_write,
 						 writes ? 0 : plan.requests);
+		est_ns = measured_pace(c, plan.bytes_written, est_ns);
 		if ((c->refused = budget_check(&c->b, plan.bytes_written, est_ns))) {
 			c->r->cut |= 1u << c->phase;
 			c->b.refused++;
@@ -81,6 +92,10 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 		}
 	}
 	how.plan = &plan;
+	if (c->writing && c->b.ns > 0) { /* enforced inside the step too: no request that could pass the bound */
+		how.deadline_ns = fmax(1, c->b.ns - c->b.elapsed - fmax(c->b.worst_write, c->b.write_floor));
+		how.deadline_hit = &hit;
+	}
 	dev_written(c->d, &before);
 	rc = vm_run(prog, c->d, &how, res, c->e);
 	if (*res) { /* what it did, also when a signal stopped it half-way */
@@ -106,14 +121,23 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 		}
 		budget_spent(&c->b, bytes, ns, slowest, (double)(*res)->st.min_ns, (*res)->st.count,
 			     plan.bytes_written > 0);
+		if (bytes && c->writing)
+			c->pace[c->phase] = fmax(c->pace[c->phase], ns / (double)bytes);
 		/* a write may take as long as copying an erase block at twice
 		 * the fastest pace writes went (garbage collection) */
-		if (c->e_size)
-			c->b.write_floor = fmax(c->b.write_floor, 2 * c->b.fast_write_per_byte * (double)c->e_size);
+		if (c->e_size) /* a stand-in size may be far smaller than the card's erase block */
+			c->b.write_floor = fmax(c->b.write_floor, 2 * c->b.fast_write_per_byte *
+						(double)(c->r->erase_assumed ? MAX_ERASE_BLOCK : c->e_size));
 	}
 	if (rc) {
 		vm_result_free(*res);
 		*res = NULL;
+	}
+	if (rc && hit) { /* the bound stopped the step half-way: as if refused */
+		c->refused = 2;
+		c->r->cut |= 1u << c->phase;
+		c->b.refused++;
+		return 1;
 	}
 	return rc;
 }
@@ -372,6 +396,29 @@ static int boundary_scan(struct ctx *c, const struct read_place *pl, uint64_t bs
  * boundary scan (a second look with four times the tries when reads cross
  * pages at a cost but no erase boundary shows clearly).  1: the time share
  * was spent (the second looks were left out, the findings say so). */
+/* A read unit costs extra at each of its multiples: when the scan shows
+ * most of them free, the step was a larger boundary (an erase block that is
+ * not a power of two) seen through power-of-two alignments.  The page is
+ * then not determined and the scan, which started at twice it, is read
+ * again from the smallest step. */
+static int page_lattice(struct ctx *c, const struct read_place *pl, uint64_t *from, double nodata)
+{
+	struct auto_report *r = c->r;
+	char a[32];
+
+	if (!page_not_every_multiple(&r->page, &r->levels, r->scan, r->nscan))
+		return 0;
+	finding_not(&r->page, "the %s step is not at every multiple of %s (most the boundary scan read cost "
+		    "nothing): a larger boundary seen through power-of-two alignments, not a read unit",
+		    format_size(a, sizeof(a), r->page.value), a);
+	r->levels.unit = 0;
+	*from = 32 << 10;
+	if (boundary_scan(c, pl, r->bs, 4, *from, nodata))
+		return -1;
+	analyze_erase(r->scan, r->nscan, &r->levels, r->rows, r->nrows, dev_size(c->d), &r->erase);
+	return 0;
+}
+
 static int read_geometry(struct ctx *c, const struct read_place *pl, double nodata)
 {
 	struct auto_report *r = c->r;
@@ -399,6 +446,8 @@ static int read_geometry(struct ctx *c, const struct read_place *pl, double noda
 	if ((rc = boundary_scan(c, pl, r->bs, 4, from, nodata)))
 		return rc;
 	analyze_erase(r->scan, r->nscan, &r->levels, r->rows, r->nrows, dev_size(c->d), &r->erase);
+	if ((rc = page_lattice(c, pl, &from, nodata)))
+		return rc;
 	/* reads cross pages at a cost but no erase boundary showed: the
 	 * probes may be too noisy; look once more, with four times the tries */
 	if (r->page.determined && (!r->erase.determined || r->erase.conf == CONF_LOW) && out_of_time(c)) {
@@ -703,6 +752,10 @@ static int write_plan_start(struct ctx *c, struct write_plan *plan)
 	plan->bytes_given = c->o->budget_bytes != 0;
 	plan->ns_given = c->o->budget_ns != 0;
 	plan->spent_ns = r->device_ns;
+	/* the reads already took longer than --budget allows: the bound is
+	 * what they took (no write test fits), never a promise already broken */
+	if (plan->ns < plan->spent_ns)
+		plan->ns = ceil(plan->spent_ns);
 	c->b.bytes = plan->bytes;
 	c->b.ns = plan->ns;
 	r->bound_bytes = plan->bytes;
@@ -742,13 +795,15 @@ static void ssd_verdict(struct ctx *c)
 	format_size(p, sizeof(p), r->wcache.probed);
 	format_size(ch, sizeof(ch), r->wcache.chunk);
 	snprintf(r->verdict_text, sizeof(r->verdict_text),
-		 "behaves like an SSD: no erase-block, open-AU or FAT penalty measurable; %s written (reads cost the "
-		 "same across every boundary%s; writes to %u fresh areas in turn paid no garbage collection, and "
-		 "%s in a row kept one speed, %s per %s write%s)", a, r->data.written || r->data.lo < r->data.hi ?
+		 "behaves like an SSD: no erase-block or open-AU penalty measurable in reads and linear writes; %s "
+		 "written (reads cost the same across every boundary%s; writes to %u fresh areas in turn paid no "
+		 "garbage collection, and %s in a row kept one speed, %s per %s write%s); stopped early: random-order "
+		 "writes, small writes and a FAT area were not tested", a, r->data.written || r->data.lo < r->data.hi ?
 		 ", also where data are" : "", c->open_limit, p, b, ch,
 		 r->cache_verdict == CACHE_SEEN ? ", once a write cache was full" : "");
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		finding_not(f[i], "not applicable: the medium behaves like an SSD (no penalty the test could measure)");
+		finding_not(f[i], "not measured: the run stopped early, as the medium behaves like an SSD in reads and "
+			    "linear writes (this test's own penalty was not looked for)");
 }
 
 /* The findings of a part once it is done: the caveats a cache puts on them,
@@ -764,6 +819,7 @@ static void part_done(struct ctx *c, enum auto_phase p)
 		return;
 	if (p == PHASE_MIN_WRITE)
 		min_write_plausible(f, &r->page);
+	part_checks(r, p);
 	cache_caveat(r, f);
 	if (p != PHASE_MIN_WRITE) { /* counted in erase blocks: no surer than the erase block size (low when
 				     * the write tests used a stand-in size) */
@@ -771,6 +827,16 @@ static void part_done(struct ctx *c, enum auto_phase p)
 		if (f->determined && f->conf > cap)
 			f->conf = cap;
 	}
+}
+
+/* The reads found data only in a window shorter than the area would be
+ * (17 of the scan's top steps): too short to show the erase blocks sought,
+ * so the area is written as on a card without data. */
+static int window_too_short(const struct ctx *c)
+{
+	const struct data_look *d = &c->r->data;
+
+	return d->unmapped && d->hi > d->lo && d->hi - d->lo < 17 * c->area;
 }
 
 /* The area: written linearly in AREA_CHUNK writes, then read back. */
@@ -862,7 +928,8 @@ static int write_tests(struct ctx *c)
 			if (rc > 0)
 				data_evidence(r);
 		}
-		if (!behaves_like_ssd(r) && c->area && reads_show_nothing(r) && area_phase(c) < 0)
+		if (!behaves_like_ssd(r) && c->area && (reads_show_nothing(r) || window_too_short(c)) &&
+		    area_phase(c) < 0)
 			return -1;
 		if (!behaves_like_ssd(r))
 			adopt_erase(c);

@@ -29,6 +29,7 @@ struct ctx {
 	uint64_t lin_chunk;               /* its size */
 	uint64_t burst_lo, burst_hi;      /* whole erase blocks the cache probe wrote in one run */
 	double part_start;                /* device time when the current part began */
+	double pace[AUTO_PHASES];         /* slowest ns per byte written of a step in each part so far */
 	unsigned done;                    /* parts (1 << phase) whose findings are final */
 	int findings_done;                /* every finding's part ran (only --summary's read speed is left) */
 	double nodata;                    /* reads faster than this found no data (0: none seen) */

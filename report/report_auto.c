@@ -1,6 +1,7 @@
 /* report_auto.c — --auto report (text and JSON). */
 #include "report/report_auto.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -359,11 +360,11 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_end(&j);
 	if (r->bound_ns > 0) {
 		json_uint(&j, "bound_bytes", r->bound_bytes);
-		json_number(&j, "bound_ns", r->bound_ns);
+		json_uint(&j, "bound_ns", (uint64_t)llround(r->bound_ns));
 	}
 	if (r->bound_ns > 0 || r->budget_ns) {
 		if (r->budget_ns)
-			json_number(&j, "budget_ns", (double)r->budget_ns);
+			json_uint(&j, "budget_ns", r->budget_ns);
 		for (int k = 0; k < 2; k++) {
 			json_array(&j, k ? "left_out" : "cut_short");
 			for (int p = 0; p < AUTO_PHASES; p++)

@@ -83,10 +83,15 @@ else
 fi
 if command -v mkfifo > /dev/null && mkfifo "$TMP/fifo"; then
 	# the reader is there before the run (a FIFO nobody reads is refused):
-	# this shell holds it open read-write, so cat's open returns at once
+	# this shell holds it open read-write, so its own open for reading
+	# returns at once, and hands that to cat: cat reads from before the run
+	# however late it starts (a cat left to open the FIFO itself could come
+	# after the run and the shell's close, and wait for a writer for ever)
 	exec 3<> "$TMP/fifo"
-	cat "$TMP/fifo" > "$TMP/fromfifo" 3<&- &
+	exec 4< "$TMP/fifo"
+	cat <&4 4<&- 3<&- > "$TMP/fromfifo" &
 	reader=$!
+	exec 4<&-
 	"$FB" -a sim:sd-4m -o "$TMP/fifo" 2> "$TMP/err" 3<&-
 	rc=$?
 	exec 3<&-

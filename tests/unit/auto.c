@@ -10,6 +10,7 @@
 #include "auto/analyze.h"
 #include "auto/budget.h"
 #include "auto/characterize.h"
+#include "auto/crosscheck.h"
 #include "auto/unmapped.h"
 #include "dev.h"
 #include "tests/unit/unit.h"
@@ -243,6 +244,73 @@ static void test_auto_stopped(void)
 	dev_close(d);
 }
 
+/* Issue 20's hostile findings G1, G2, G11, G12, G13: a finding is never
+ * surer than the data it rests on. */
+static void test_crosscheck(void)
+{
+	struct chunk_time t[6] = {
+		{ 65536, 3425000, 0 }, { 49152, 2643750, 0 }, { 32768, 1862500, 0 },
+		{ 24576, 1471875, 500000 }, { 16384, 1581250, 0 }, { 8192, 1581250, 0 },
+	};
+	struct finding f, from;
+	struct open_trial tr[2] = { { .n = 1, .mean_ns = 1862500 }, { .n = 2, .mean_ns = 6080000, .collapsed = 1 } };
+	struct read_levels rl = { .page_diff = 85714 };
+	struct scan_level lv = { .step = 2 << 20, .npoints = 16 };
+
+	finding_init(&f, "min_write", "smallest efficient write", 1);
+	f.determined = 1, f.value = 24576, f.conf = CONF_HIGH;
+	min_write_order(t, 6, &f);
+	check(f.conf == CONF_MEDIUM && strstr(f.evidence[0], "24KiB writes disagree among themselves"),
+	      "crosscheck: a minimum resting on a size whose writes are mixed is not high", "conf %d '%s'", f.conf,
+	      f.evidence[0]);
+	t[3].spread = 0, t[3].ns = 1581250, t[4].ns = 1700000;
+	f.conf = CONF_HIGH, f.nevidence = 0;
+	min_write_order(t, 6, &f);
+	check(f.conf == CONF_MEDIUM && strstr(f.evidence[0], "a 16KiB write took longer than a 24KiB write"),
+	      "crosscheck: a smaller write slower than a larger one (beyond both spreads) is not high", "conf %d",
+	      f.conf);
+	t[4].ns = 1581250;
+	f.conf = CONF_HIGH, f.nevidence = 0;
+	min_write_order(t, 6, &f);
+	check(f.conf == CONF_HIGH && !f.nevidence, "crosscheck: consistent sizes keep a high minimum", "conf %d", f.conf);
+
+	finding_init(&f, "open_linear", "open erase blocks, linear", 0);
+	f.determined = 1, f.value = 16, f.at_least = 1, f.conf = CONF_HIGH;
+	open_baseline(&f, 99135357, 1862500, 32768);
+	check(f.conf == CONF_MEDIUM, "crosscheck: a healthy baseline 50x the sweep's time for that size is not a promise",
+	      "conf %d", f.conf);
+	f.conf = CONF_HIGH;
+	open_baseline(&f, 1900000, 1862500, 32768);
+	check(f.conf == CONF_HIGH, "crosscheck: a baseline at the sweep's pace keeps the count", "conf %d", f.conf);
+
+	finding_init(&f, "open_random", "open erase blocks, random order", 0);
+	f.determined = 1, f.value = 1, f.conf = CONF_HIGH;
+	open_collapse_is_gc(&f, tr, 2, 1080000, 200e6);
+	check(f.conf == CONF_LOW, "crosscheck: 5ms more per write is no copy of a 200ms erase block: low", "conf %d",
+	      f.conf);
+	f.conf = CONF_HIGH, tr[1].mean_ns = 190e6;
+	open_collapse_is_gc(&f, tr, 2, 1080000, 200e6);
+	check(f.conf == CONF_HIGH, "crosscheck: a collapse that copies about an erase block stays", "conf %d", f.conf);
+
+	finding_init(&f, "page", "page size (read unit)", 1);
+	f.determined = 1, f.value = 1 << 20, f.conf = CONF_HIGH;
+	for (unsigned j = 0; j < 16; j++)
+		lv.d[j] = (j + 1) % 3 ? 0 : 300000;
+	check(page_not_every_multiple(&f, &rl, &lv, 1),
+	      "crosscheck: a read unit that most of its multiples do not show is a larger boundary", "%s", "returned 0");
+	for (unsigned j = 0; j < 16; j++)
+		lv.d[j] = 85714 + ((j + 1) % 3 ? 0 : 300000);
+	check(!page_not_every_multiple(&f, &rl, &lv, 1), "crosscheck: a read unit at every multiple stays", "%s", "returned 1");
+
+	finding_init(&from, "erase_block", "erase block size", 1);
+	from.determined = 1, from.value = 96 << 10, from.conf = CONF_MEDIUM;
+	finding_init(&f, "min_write", "smallest efficient write", 1);
+	f.determined = 1, f.value = 48 << 10, f.conf = CONF_HIGH;
+	finding_cap(&f, from.conf, "no surer than the %s it was measured with", from.title);
+	check(f.conf == CONF_MEDIUM && f.nevidence == 1, "crosscheck: a finding is capped with its reason", "conf %d",
+	      f.conf);
+}
+
 /* The hostile test of issue 22 (F2, F3, F6): findings surer than the data
  * on noisy and pausing cards, and evidence that contradicts itself. */
 static void test_misbehaving(void)
@@ -367,6 +435,7 @@ void unit_auto(void)
 	test_unmapped();
 	test_scan_without_data();
 	test_auto_stopped();
+	test_crosscheck();
 	test_misbehaving();
 	test_progress_late();
 }
