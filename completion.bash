@@ -85,12 +85,46 @@ _flashbench_words() {
 	prev=${line##*[[:space:]]}
 }
 
+# _flashbench_chosen [OPTION...]: what the words before the cursor chose
+# (the line up to it, split at blanks, option values skipped: those of the
+# OPTIONs given, else of flashbench's options that take one): into mode
+# (align, files for --analyze and --compare, or "") and given (how many
+# devices or files are named).
+_flashbench_chosen() {
+	local line=${COMP_LINE:0:COMP_POINT} w i kind valued=" $* "
+	local -a ws
+	read -ra ws <<< "$line"
+	[[ $line == *[[:space:]] ]] || unset 'ws[${#ws[@]}-1]'
+	mode='' given=0
+	for ((i = 1; i < ${#ws[@]}; i++)); do
+		w=${ws[i]}
+		case $w in
+		-a | --align) mode=align ;;
+		--analyze | --analyze=* | --compare) mode=files ;;
+		esac
+		if [[ $w == -* ]]; then
+			if [ $# -gt 0 ]; then
+				[[ $valued == *" $w "* ]] && kind=VALUE || kind=''
+			else
+				kind=${_flashbench_arg[${w%%=*}]-}
+			fi
+			[[ $w != *=* && -n $kind && $kind != \?* ]] && i=$((i + 1)) # its value is the next word
+		else
+			given=$((given + 1))
+		fi
+	done
+}
+
 _flashbench_value() { # KIND WORD [OPTION]: complete an option's argument
-	local kind=${1#\?} word=$2 pre="" s sizes=()
+	local kind=${1#\?} word=$2 pre="" s sizes=() mode='' given
 	[[ $word == --*=* ]] && pre=${word%%=*}=
 	case $kind in
 	SIZE)
-		for s in 512 1k 4k 16k 64k 128k 1M 1.5M 4M 8M 12M 16M; do sizes+=("$pre$s"); done
+		[[ ${3-} == -b || ${3-} == --blocksize ]] && _flashbench_chosen
+		for s in 512 1k 4k 16k 64k 128k 1M 1.5M 4M 8M 12M 16M; do
+			# -a reads across boundaries inside a block: at least two sectors
+			[[ $mode == align && $s == 512 ]] || sizes+=("$pre$s")
+		done
 		_flashbench_reply "$word" "${sizes[@]}" ;;
 	FILE.svg) _flashbench_files "$word" '*.svg' ;;
 	FILE)
@@ -135,6 +169,13 @@ _flashbench() {
 		[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2> /dev/null
 		return
 	fi
+	local mode given
+	_flashbench_chosen
+	if [ "$mode" = files ]; then # --analyze and --compare read files, never a device
+		_flashbench_files "$word"
+		return
+	fi
+	[ "$given" -eq 0 ] || return # one device, and it is named
 	if [[ $word == sim:* ]]; then
 		_flashbench_reply "$word" "${_flashbench_presets[@]}"
 		return
@@ -177,8 +218,18 @@ _flashbench_script() {
 		_flashbench_reply "$word" ${_flashbench_script_opts[${name%.sh}]-}
 		return
 	fi
+	# one device, as flashbench takes it (a sim: preset too)
+	_flashbench_learn "${FLASHBENCH:-flashbench}"
+	local mode given
+	_flashbench_chosen -e -b -n
+	[ "$given" -eq 0 ] || return
+	if [[ $word == sim:* ]]; then
+		_flashbench_reply "$word" "${_flashbench_presets[@]}"
+		return
+	fi
 	compopt -o nosort 2> /dev/null
 	mapfile -t COMPREPLY < <(_flashbench_devices "$word")
+	_flashbench_reply "$word" "${_flashbench_presets[@]}"
 	[[ $word == /dev/* ]] || _flashbench_files "$word"
 }
 

@@ -45,7 +45,13 @@ int main(int argc, char **argv)
 
 	if (argc > 0 && argv[0][0])
 		me = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-	/* --help and --version win over the other arguments, as in flashbench */
+	/* --help and --version take no argument, as in flashbench */
+	for (int i = 1; i < argc && argc > 2; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "--version")) {
+			fb_fail(&e, EXIT_USAGE, "%s takes no argument ('%s' is one; see %s --help)", argv[i],
+				argv[i == 1 ? 2 : 1], me);
+			return fail(&e);
+		}
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);

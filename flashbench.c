@@ -23,6 +23,7 @@
 #include "lib/json_read.h"
 #include "lib/outfile.h"
 #include "lib/pin.h"
+#include "lib/stdfds.h"
 #include "report/plot.h"
 #include "guard/claim.h"
 #include "guard/outputs.h"
@@ -141,15 +142,26 @@ static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
 			       e) ? NULL : prog;
 }
 
-static void announce(const struct cli *c, const struct vm_plan *p)
+/* A write test that cannot say on standard error which range it overwrites
+ * (closed, full) does not write: status 1, and the line that says so goes
+ * wherever standard error still lets it. */
+static int unannounced(const char *what, struct fb_err *e)
+{
+	return fb_fail(e, EXIT_DEVICE, "%s cannot announce the range it overwrites: standard error: %s; nothing "
+		       "was written", what, strerror(errno));
+}
+
+static int announce(const struct cli *c, const struct vm_plan *p, struct fb_err *e)
 {
 	char range[32], total[32];
 
 	format_size(range, sizeof(range), p->write_hi - p->write_lo);
 	format_size(total, sizeof(total), p->bytes_written);
-	fprintf(stderr, "flashbench: %s overwrites bytes %llu to %llu of %s (%s); %s written in all\n",
-		c->mode_option, (unsigned long long)p->write_lo, (unsigned long long)p->write_hi - 1,
-		c->device, range, total);
+	if (fprintf(stderr, "flashbench: %s overwrites bytes %llu to %llu of %s (%s); %s written in all\n",
+		    c->mode_option, (unsigned long long)p->write_lo, (unsigned long long)p->write_hi - 1,
+		    c->device, range, total) < 0 || fflush(stderr))
+		return unannounced(c->mode_option, e);
+	return 0;
 }
 
 /* stop_requested: 0, or the signal that asked the run to stop (SIGINT,
@@ -182,7 +194,12 @@ static void catch_signals(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/* one at a time: two pending at once (Ctrl-C, then kill) would else
+	 * nest, the later handler running first and taking the cause */
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -234,8 +251,8 @@ static int commit(struct outfile *o, struct fb_err *e)
 	if (!outfile_commit(o, e))
 		return 0;
 	if (stop_requested > 0)
-		fb_fail(e, EXIT_DEVICE, "stopped by a signal while writing %s=%s%s", opt, target,
-			in_place ? "" : " (it was left as it was)");
+		fb_fail(e, EXIT_DEVICE, "stopped by a signal (%s) while writing %s=%s%s", signal_name(stop_requested), opt,
+			target, outfile_untouched(target, in_place));
 	return -1;
 }
 
@@ -288,17 +305,19 @@ static int announce_auto(void *ctx, const struct write_plan *p)
 	format_size(s1, sizeof(s1), p->range[1][1] - p->range[1][0]);
 	format_size(w, sizeof(w), p->bytes);
 	format_duration(t, sizeof(t), (uint64_t)p->ns);
-	fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
-		(unsigned long long)p->range[0][0], (unsigned long long)p->range[0][1] - 1, s0,
-		(unsigned long long)p->range[1][0], (unsigned long long)p->range[1][1] - 1, s1, a->c->device);
-	if (p->ns_given && p->ns <= p->spent_ns)
-		fprintf(stderr, "flashbench: it writes nothing: the reads took %s of device time already, all that "
-			"--budget allows (the write tests are left out)\n", t);
-	else
-		fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s; "
-			"the capacity check it makes first is apart and says its own\n", w, t,
-			p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
-			" (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)");
+	/* a line that cannot be printed stops the run before its first write */
+	if (fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
+		    (unsigned long long)p->range[0][0], (unsigned long long)p->range[0][1] - 1, s0,
+		    (unsigned long long)p->range[1][0], (unsigned long long)p->range[1][1] - 1, s1, a->c->device) < 0 ||
+	    (p->ns_given && p->ns <= p->spent_ns ?
+		     fprintf(stderr, "flashbench: it writes nothing: the reads took %s of device time already, all that "
+			     "--budget allows (the write tests are left out)\n", t) :
+		     fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s; "
+			     "the capacity check it makes first is apart and says its own\n", w, t,
+			     p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
+			     " (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)")) < 0 ||
+	    fflush(stderr))
+		return unannounced("--auto --write", &a->err);
 	if (!j)
 		return 0;
 	if (p->bytes && p->bytes < most)
@@ -548,6 +567,10 @@ struct run {
 	struct print_ctx p;        /* what the text printers know */
 	struct progress pr;
 	size_t rows;               /* rows measured (and printed, as text) so far */
+	size_t lines_out;          /* lines of the results that went out whole */
+	FILE *held;                /* results printed whole, held to go out a line at a time */
+	char *held_buf;
+	size_t held_len;
 	int out_error;             /* errno of a failed write of the results */
 	int stopped;               /* a signal stopped the run: what was complete was written */
 	const char *stopped_in;    /* --auto: the part it stopped in */
@@ -701,7 +724,43 @@ static void row_done(void *ctx, const struct vm_result *node, unsigned depth, in
 		r->out_error = errno ? errno : EIO;
 		if (!stop_requested)
 			stop_requested = STOP_OUTPUT;
+	} else {
+		r->lines_out++;
 	}
+}
+
+/* Results printed whole (a table at the end, JSON, --auto's report) are
+ * held in memory, then go out a line at a time: a stop while a slow reader
+ * holds them back can then say how many lines went out.  hold() gives the
+ * stream to print them to (the output itself when memory is short). */
+static FILE *hold(struct run *r)
+{
+	r->held = open_memstream(&r->held_buf, &r->held_len);
+	return r->held ? r->held : r->out;
+}
+
+static void let_go(struct run *r)
+{
+	const char *p, *end, *nl;
+
+	if (!r->held)
+		return;
+	fclose(r->held);
+	r->held = NULL;
+	for (p = r->held_buf, end = p + r->held_len; p < end && !r->out_error; p = nl) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		nl = nl ? nl + 1 : end;
+		errno = 0;
+		if (fwrite(p, 1, (size_t)(nl - p), r->out) != (size_t)(nl - p) || fflush(r->out)) {
+			r->out_error = errno ? errno : EIO;
+			if (!stop_requested)
+				stop_requested = STOP_OUTPUT;
+		} else {
+			r->lines_out++;
+		}
+	}
+	free(r->held_buf);
+	r->held_buf = NULL;
 }
 
 static void test_progress(void *ctx, uint64_t done)
@@ -731,7 +790,9 @@ static int out_failed(struct run *r, struct fb_err *e)
 	const char *where = r->c.out ? r->c.out : "standard output";
 
 	if (stop_requested > 0)
-		return fb_fail(e, EXIT_DEVICE, "stopped by a signal while writing the results to %s", where);
+		return fb_fail(e, EXIT_DEVICE, "stopped by a signal (%s) while writing the results to %s: %zu line%s of "
+			       "them went out, the rest did not", signal_name(stop_requested), where, r->lines_out,
+			       r->lines_out == 1 ? "" : "s");
 	return fb_fail(e, EXIT_DEVICE, "cannot write the results to %s: %s", where, strerror(r->out_error));
 }
 
@@ -767,13 +828,16 @@ static int run_auto(struct run *run, struct fb_err *e)
 	run->stopped_in = r->interrupted ? auto_stop_title(r) : NULL;
 	identify(c, run->d, &id);
 	if (c->summary) {
-		summary_line(run->out, &id, r);
+		summary_line(hold(run), &id, r);
 	} else if (c->json) {
-		report_auto_json(run->out, &id, r, c->write, wall_ns() - t0);
+		report_auto_json(hold(run), &id, r, c->write, wall_ns() - t0);
 	} else {
-		report_auto_text(run->out, &id, r, c->write, wall_ns() - t0);
+		report_auto_text(hold(run), &id, r, c->write, wall_ns() - t0);
 	}
-	if (c->plot && (!r->interrupted || r->nrows))
+	let_go(run);
+	if (run->out_error)
+		rc = out_failed(run, e);
+	else if (c->plot && (!r->interrupted || r->nrows))
 		rc = write_plot(c, NULL, r, e);
 	free(r);
 	return rc;
@@ -790,8 +854,8 @@ static int run_test(struct run *r, struct fb_err *e)
 	/* signatures (sig-write, sig-read) carry a salt of this run's own */
 	if (getrandom(&how.salt, sizeof(how.salt), 0) != sizeof(how.salt))
 		how.salt = (uint64_t)wall_ns();
-	if (cli_writes(c))
-		announce(c, &r->plan);
+	if (cli_writes(c) && announce(c, &r->plan, e))
+		return -1;
 	if (dev_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
 		char sz[32];
 		if (dev_will_write(r->d, r->prog, e)) {
@@ -836,11 +900,14 @@ static int run_test(struct run *r, struct fb_err *e)
 			done.bytes_written = t.bytes;
 		}
 		identify(c, r->d, &id);
-		report_test_json(r->out, c->kind, &id, &c->t, r->stopped && !c->kind->row ? NULL : r->res, &done,
+		report_test_json(hold(r), c->kind, &id, &c->t, r->stopped && !c->kind->row ? NULL : r->res, &done,
 				 r->stopped);
 	} else if (!c->kind->row && !r->stopped) {
-		c->kind->text(r->out, r->res, &r->p);
+		c->kind->text(hold(r), r->res, &r->p);
 	}
+	let_go(r);
+	if (r->out_error)
+		return out_failed(r, e);
 	return c->plot && (!r->stopped || r->rows) ? write_plot(c, r->res, NULL, e) : 0;
 }
 
@@ -1116,7 +1183,7 @@ static void written_note(const struct run *r, char *buf, size_t len)
 	if (r->d)
 		dev_written(r->d, &t);
 	if (t.hi <= t.lo) {
-		snprintf(buf, len, "nothing was written");
+		snprintf(buf, len, "nothing was written to %s", r->c.device);
 		return;
 	}
 	format_size(sz, sizeof(sz), t.bytes);
@@ -1146,10 +1213,13 @@ static int stopped(struct run *r)
 		snprintf(what, sizeof(what), "before the program ended: no results%s",
 			 r->c.json ? " (JSON: \"interrupted\": true)" : "");
 	if (r->c.out && r->c.mode != RUN_AUTO && !r->rows)
-		snprintf(what + strlen(what), sizeof(what) - strlen(what), "; --out=%s was left as it was", r->c.out);
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), access(r->c.out, F_OK) ?
+			 "; no --out=%s was made" : "; --out=%s was left as it was", r->c.out);
 	written_note(r, wrote, sizeof(wrote));
+	/* stopped before a byte was saved: the journal had nothing to put back
+	 * either, and the line says so as it does after a partial save */
 	fprintf(stderr, "flashbench: stopped by a signal (%s) %s; %s%s\n", signal_name(sig), what, wrote,
-		put_back_note(r));
+		r->journal_done && !*put_back_note(r) ? "; nothing needed putting back" : put_back_note(r));
 	release(r);
 	return end_by_signal(sig);
 }
@@ -1172,7 +1242,7 @@ static int fail(struct run *r, struct fb_err *e)
 	}
 	if (stop_requested > 0) { /* stopped while writing the results */
 		written_note(r, wrote, sizeof(wrote));
-		snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), " (%s)", wrote);
+		snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "; %s", wrote);
 		fprintf(stderr, "flashbench: %s\n", e->msg);
 		release(r);
 		return end_by_signal(stop_requested);
@@ -1187,6 +1257,8 @@ int main(int argc, char **argv)
 	struct fb_err e = { 0, "" };
 	int rc;
 
+	if (stdfds_hold() < 0) /* a closed descriptor that cannot be held: no message can go anywhere safe */
+		return EXIT_DEVICE;
 	if (output_check_stdio(NULL, &e)) /* even --help: nothing goes into a block device */
 		return die(&e);
 	rc = cli_parse(argc, argv, &r.c, &e);

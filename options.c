@@ -76,7 +76,7 @@ static const struct cli_option options[] = {
 		  "--plot work too" },
 	{ .name = "program", .arg = ARG_MODE, .meta = "FILE", .field = F(program), .applies = FOR_ALL,
 	  .section = SEC_PROGRAM, .mode = RUN_PROGRAM,
-	  .help = "run a VM program written as text (see README);\nprograms that write need --write" },
+	  .help = "run a VM program written as text (man flashbench,\nPROGRAM FILES); programs that write need --write" },
 	{ .name = "interval-order", .arg = ARG_COUNT, .meta = "N", .max = 30, .field = F(t.interval_order),
 	  .applies = FOR_PROGRAM, .kind = "interval", .section = SEC_READ, .reach = 8,
 	  .help = "largest stride is blocksize * 2^N (default {})" },
@@ -137,7 +137,7 @@ static const struct cli_option options[] = {
 	  .help = "flashbench --compare A.json B.json...: saved --json\nresults side by side, differences marked (no device)" },
 	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .applies = FOR_TESTS,
 	  .section = SEC_PARAM,
-	  .help = "add min/avg/max request times to write tests" },
+	  .help = "add min/avg/max request times to the rows of -O, -f\nand -R (-i always has them; -a and -s are unchanged)" },
 	{ .name = "progress", .arg = ARG_FLAG, .field = F(progress), .applies = FOR_ALL, .section = SEC_PARAM,
 	  .help = "show progress on stderr from the first request,\nalso when it is not a terminal (one line each)" },
 	{ .name = "help", .letter = 'h', .arg = ARG_HELP, .section = SEC_PARAM, .help = "show this help" },
@@ -216,7 +216,7 @@ void cli_usage(FILE *f)
 	fputs("Usage: flashbench TEST [OPTION]... DEVICE\n"
 	      "Find how a flash medium (SD card, USB stick, CF, eMMC, SSD) works inside.\n"
 	      "DEVICE is a block device, an existing regular file, or a simulated card\n"
-	      "sim:PRESET[,KEY=VALUE...] or sim:KEY=VALUE,... (presets below; keys in the README).\n", f);
+	      "sim:PRESET[,KEY=VALUE...] or sim:KEY=VALUE,... (presets below;\nkeys in man flashbench and the README).\n", f);
 	for (int s = 0; s < SEC_END; s++) {
 		fprintf(f, "\n%s\n", section_title[s]);
 		for (const struct test_kind *k = test_kinds; (s == SEC_READ || s == SEC_WRITE) && k->name; k++) {
@@ -231,7 +231,9 @@ void cli_usage(FILE *f)
 			if (options[i].section == (enum help_section)s && !options[i].kind)
 				help_option(f, &options[i]);
 	}
-	fputs("\nExit status: 0 success, 1 device or I/O error, 2 usage error.\n"
+	fputs("\nExit status: 0 success, 1 device or I/O error (a write test whose range cannot be announced on\n"
+	      "standard error writes nothing and exits 1), 2 usage error; stopped by a signal: 130 SIGINT,\n"
+	      "143 SIGTERM, 129 SIGHUP, 141 when the reader of the output went away.\n"
 	      "\nSimulated devices:\n", f);
 	for (unsigned i = 0; sim_preset_name(i); i++)
 		fprintf(f, "  sim:%-8s %s\n", sim_preset_name(i), sim_preset_description(sim_preset_name(i)));
@@ -496,12 +498,17 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 	char list[256];
 
 	if (c->mode == RUN_NONE) {
-		char hint[256];
+		char hint[384];
 		size_t n = (size_t)snprintf(hint, sizeof(hint), "-A (auto), -C (capacity)");
 		for (const struct test_kind *k = test_kinds; k->name; k++)
 			if (k->letter)
 				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ", -%c (%s)",
 						      k->letter, k->name);
+		/* and the other runs: saved results, programs, a journal */
+		for (size_t i = 0; i < NOPTIONS; i++)
+			if ((options[i].arg == ARG_MODE || options[i].arg == ARG_MODE_OPT) && !options[i].letter)
+				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ", --%s",
+						      options[i].name);
 		return fb_fail(e, EXIT_USAGE, "no test chosen: use %s; see --help", hint);
 	}
 	for (size_t i = 0; i < NOPTIONS; i++)

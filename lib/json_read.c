@@ -2,6 +2,7 @@
  * parser (RFC 8259) building a tree, and lookups by dotted path. */
 #include "lib/json_read.h"
 
+#include <math.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -433,11 +434,14 @@ int json_format_check(const struct json_value *doc, const char *name, struct fb_
 
 	if (!f)
 		return 0;
-	if (f->type != JSON_NUMBER || !(f->number >= 0) || f->number != (double)(unsigned)f->number)
+	if (f->type != JSON_NUMBER || !isfinite(f->number) || f->number != floor(f->number))
 		return fb_fail(e, EXIT_USAGE, "%s:%u:%u: field format is not a whole number", name, f->line, f->column);
+	if (f->number < 1) /* the formats start at 1 */
+		return fb_fail(e, EXIT_USAGE, "%s:%u:%u: field format is %.0f, which no flashbench writes (formats start "
+			       "at 1): is this a flashbench result?", name, f->line, f->column, f->number);
 	if (f->number > FLASHBENCH_JSON_FORMAT)
-		return fb_fail(e, EXIT_USAGE, "%s:%u:%u: written in JSON format %u, and this flashbench (%s) reads "
+		return fb_fail(e, EXIT_USAGE, "%s:%u:%u: written in JSON format %.0f, and this flashbench (%s) reads "
 			       "formats up to %d: read it with a newer flashbench", name, f->line, f->column,
-			       (unsigned)f->number, FLASHBENCH_VERSION, FLASHBENCH_JSON_FORMAT);
+			       f->number, FLASHBENCH_VERSION, FLASHBENCH_JSON_FORMAT);
 	return 0;
 }

@@ -280,6 +280,13 @@ static int open_replacing(struct outfile *o, const char *path, const struct stat
 	return 0;
 }
 
+const char *outfile_untouched(const char *target, int in_place)
+{
+	if (in_place)
+		return "";
+	return access(target, F_OK) ? " (no file was made)" : " (it was left as it was)";
+}
+
 /* Put the temporary file in place of the one checked at open: exchanged
  * with what is named there atomically, kept only when that was the file
  * checked (else exchanged back).  0, or -1 with errno (ESTALE: the name
@@ -335,7 +342,7 @@ int outfile_commit(struct outfile *o, struct fb_err *e)
 			return fb_fail(e, EXIT_DEVICE, "%s=%s changed while the run wrote its output (another file is now "
 				       "behind the name); it was left as it is, and the output not kept", o->opt, o->target);
 		return fb_fail(e, EXIT_DEVICE, "%s=%s: cannot write it: %s%s", o->opt, o->target, strerror(err),
-			       in_place ? "" : " (it was left as it was)");
+			       outfile_untouched(o->target, in_place));
 	}
 	o->tmp[0] = '\0';
 	if (o->has_dir)

@@ -59,6 +59,10 @@ void outfile_watch(const volatile sig_atomic_t *stop);
 /* Flush, close and rename into place; on a write error the temporary file
  * is removed and the target left as it was. */
 int outfile_commit(struct outfile *o, struct fb_err *e);
+/* After a failed commit, what became of the target, for the message: ""
+ * (written in place), " (no file was made)" when there is none, else
+ * " (it was left as it was)". */
+const char *outfile_untouched(const char *target, int in_place);
 /* Close without keeping anything new (the target stays as it was). */
 void outfile_abort(struct outfile *o);
 

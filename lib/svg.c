@@ -134,8 +134,11 @@ static void sane(struct scale *s)
 			s->hi = s->lo > 1e300 ? s->lo : 1e300;
 		if (s->lo > 1e300 / s->base)
 			s->lo = 1e300 / s->base;
-		if (!(s->hi >= s->lo * s->base))
-			s->hi = s->lo * s->base;
+		if (!(s->hi >= s->lo * s->base)) { /* one value: in the middle, a step of the base either side */
+			double mid = sqrt(s->lo * s->hi);
+			s->lo = mid / s->base;
+			s->hi = mid * s->base;
+		}
 		return;
 	}
 	if (!isfinite(s->lo) || fabs(s->lo) > 1e300)
@@ -173,10 +176,20 @@ static void range(const struct chart *c, int y, double *lo, double *hi)
 				*hi = v;
 			any = 1;
 		}
+	if (y && any && c->yref > 0 && (!c->ylog || c->yref > 0)) { /* the reference line, with room above it */
+		*lo = fmin(*lo, c->yref);
+		*hi = fmax(*hi, c->yref * 1.25);
+	}
 	if (!(y ? c->ylog : c->xlog)) {
 		if (y && *lo > 0 && c->yzero)
 			*lo = 0; /* start at zero */
-		if (*hi == *lo)
+		if (*hi == *lo && !y && c->xwhole)
+			; /* one whole number: the room beside it (panel) centres it */
+		else if (*hi == *lo && !y) { /* one value: in the middle */
+			double half = *lo ? fabs(*lo) / 2 : 1;
+			*lo -= half;
+			*hi += half;
+		} else if (*hi == *lo)
 			*hi = *lo + 1;
 		if (y) {
 			double pad = (*hi - *lo) * 0.05;
@@ -184,8 +197,9 @@ static void range(const struct chart *c, int y, double *lo, double *hi)
 			if (*lo < 0 || !c->yzero)
 				*lo -= pad;
 		}
-	} else if (*hi <= *lo) {
-		*hi = *lo * 2;
+	} else if (*hi <= *lo) { /* one value on a log axis: in the middle */
+		*lo /= 2;
+		*hi *= 2;
 	}
 }
 
@@ -263,32 +277,90 @@ static int has_points(const struct chart *c)
 
 /* The markers: dashed lines over the plot, labels in the band above it
  * (two rows, so that neighbours do not cover each other), never over the
- * data. */
+ * data nor past the plot's right edge.  Markers at one x are one line with
+ * their labels joined ("2 open, linear; 1 open, random order"). */
 static void markers(FILE *f, const struct chart *c, const struct scale *xs, int y0, int pw, int ph)
 {
 	double end[2] = { -1e9, -1e9 };
 
 	for (int i = 0; i < c->nm; i++) {
+		char text[CHART_MARKERS * sizeof(c->m[0].label)];
 		double x, w, at;
-		int row;
+		int row, seen = 0;
+		size_t len;
 		if (!drawable(c, c->m[i].x, 1))
 			continue;
+		for (int k = 0; k < i; k++)
+			seen |= c->m[k].x == c->m[i].x;
+		if (seen) /* joined to the first at this x */
+			continue;
+		len = (size_t)snprintf(text, sizeof(text), "%s", c->m[i].label);
+		for (int k = i + 1; k < c->nm; k++)
+			if (c->m[k].x == c->m[i].x && len < sizeof(text))
+				len += (size_t)snprintf(text + len, sizeof(text) - len, "; %s", c->m[k].label);
 		x = tr(xs, c->m[i].x);
-		w = LABEL_PX * (double)strlen(c->m[i].label);
+		w = LABEL_PX * (double)strlen(text);
 		at = x - w / 2;
+		if (at + w > LEFT + pw)
+			at = LEFT + pw - w;
 		if (at < LEFT)
 			at = LEFT;
-		if (at + w > LEFT + pw + RIGHT - 10)
-			at = LEFT + pw + RIGHT - 10 - w;
 		row = at > end[0] + 8 ? 0 : at > end[1] + 8 ? 1 : 0;
 		end[row] = at + w;
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" stroke-dasharray=\"6 4\"/>\n",
 			x, y0 + TOP - 4 - 16 * row, x, y0 + TOP + ph);
 		fprintf(f, "<text class=\"marker\" x=\"%.1f\" y=\"%d\" font-size=\"12\" fill=\"#333\">", at,
 			y0 + TOP - 8 - 16 * row);
-		escape(f, c->m[i].label);
+		escape(f, text);
 		fputs("</text>\n", f);
 	}
+}
+
+/* The horizontal reference line (yref), its label over its left end. */
+static void reference(FILE *f, const struct chart *c, const struct scale *ys, int pw)
+{
+	double y;
+
+	if (!(c->yref > 0))
+		return;
+	y = tr(ys, c->yref);
+	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#555\" stroke-dasharray=\"2 3\"/>\n",
+		LEFT, y, LEFT + pw, y);
+	if (c->yref_label) {
+		fprintf(f, "<text class=\"reference\" x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#333\">", LEFT + 6,
+			y - 5);
+		escape(f, c->yref_label);
+		fputs("</text>\n", f);
+	}
+}
+
+/* Series i's point k is covered by this many later series' points (within
+ * two pixels), up to 3: it is drawn that much larger, so that it shows
+ * around them (a ring each; more would only blot the chart). */
+static int covered(const struct chart *c, const struct scale *xs, const struct scale *ys, int i, size_t k)
+{
+	double x = tr(xs, c->s[i].x[k]), y = tr(ys, c->s[i].y[k]);
+	int n = 0;
+
+	for (int j = i + 1; j < c->ns; j++) {
+		const struct series *o = &c->s[j];
+		if (o->bars || o->n > 200)
+			continue;
+		for (size_t m = 0; m < o->n; m++)
+			if (drawable(c, o->x[m], o->y[m]) && fabs(tr(xs, o->x[m]) - x) < 2 && fabs(tr(ys, o->y[m]) - y) < 2) {
+				n++;
+				break;
+			}
+	}
+	return n < 3 ? n : 3;
+}
+
+static int series_drawn(const struct chart *c, const struct series *s)
+{
+	for (size_t k = 0; k < s->n; k++)
+		if (drawable(c, s->x[k], s->y[k]))
+			return 1;
+	return 0;
 }
 
 static int labelled_bars(const struct chart *c)
@@ -390,16 +462,17 @@ static void panel(FILE *f, const struct chart *c, int y0)
 	fputs("</text>\n", f);
 
 	markers(f, c, &xs, y0, pw, ph);
+	reference(f, c, &ys, pw);
 
 	/* series and legend */
-	for (int i = 0; i < c->ns; i++) {
+	for (int i = 0, legend = 0; i < c->ns; i++) {
 		const struct series *s = &c->s[i];
 		const char *col = colour[i % 10];
 		if (s->bars) {
 			double w = 0.8 / c->ns * pw / c->ncat, base = c->ylog ? y0 + TOP + ph : tr(&ys, 0);
 			for (size_t k = 0; k < s->n; k++) {
 				double x = tr(&xs, s->x[k]) - 0.4 * pw / c->ncat + i * w, y;
-				if (!(s->y[k] > 0) && c->ylog)
+				if (!isfinite(s->y[k]) || (!(s->y[k] > 0) && c->ylog)) /* missing: no bar */
 					continue;
 				y = tr(&ys, s->y[k]);
 				fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
@@ -414,22 +487,39 @@ static void panel(FILE *f, const struct chart *c, int y0)
 		} else if (s->points) {
 			for (size_t k = 0; k < s->n; k++)
 				if (drawable(c, s->x[k], s->y[k]))
-					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"/>\n",
-						tr(&xs, s->x[k]), tr(&ys, s->y[k]), s->n > 200 ? "2.5" : "4.5", col);
+					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>\n",
+						tr(&xs, s->x[k]), tr(&ys, s->y[k]),
+						(s->n > 200 ? 2.5 : 4.5 + 3 * covered(c, &xs, &ys, i, k)), col);
 		} else {
-			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+			/* a line through the points, broken where a value is missing */
+			int open = 0;
+			for (size_t k = 0; k < s->n; k++) {
+				if (!drawable(c, s->x[k], s->y[k])) {
+					if (open)
+						fputs("\"/>\n", f);
+					open = 0;
+					continue;
+				}
+				if (!open)
+					fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+				open = 1;
+				fprintf(f, "%.1f,%.1f ", tr(&xs, s->x[k]), tr(&ys, s->y[k]));
+			}
+			if (open)
+				fputs("\"/>\n", f);
 			for (size_t k = 0; k < s->n; k++)
 				if (drawable(c, s->x[k], s->y[k]))
-					fprintf(f, "%.1f,%.1f ", tr(&xs, s->x[k]), tr(&ys, s->y[k]));
-			fputs("\"/>\n", f);
-			for (size_t k = 0; k < s->n; k++)
-				if (drawable(c, s->x[k], s->y[k]))
-					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-						tr(&xs, s->x[k]), tr(&ys, s->y[k]), col);
+					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>\n",
+						tr(&xs, s->x[k]), tr(&ys, s->y[k]), 3.0 + 3 * covered(c, &xs, &ys, i, k), col);
 		}
-		if (i < 24) {
-			int ly = y0 + TOP + 10 + 18 * i;
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", LEFT + pw + 16, ly, col);
+		/* the legend: the series that have something drawn, as they are drawn */
+		if (legend < 24 && series_drawn(c, s)) {
+			int ly = y0 + TOP + 10 + 18 * legend++;
+			if (s->points)
+				fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"4.5\" fill=\"%s\"/>\n", LEFT + pw + 23, ly + 2, col);
+			else
+				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", LEFT + pw + 16,
+					ly, col);
 			fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\">", LEFT + pw + 36, ly + 6);
 			fitted(f, s->name, (size_t)((RIGHT - 40) / LABEL_PX));
 			fputs("</text>\n", f);

@@ -1,7 +1,12 @@
 /* svg.h — self-contained SVG line and point charts: axes with ticks in the
  * tool's units (sizes, times, throughputs), linear or logarithmic scales,
  * several series, vertical markers (labelled above the plot, clear of the
- * data) and a legend; a figure stacks several charts as panels.  Titles
+ * data; markers at one x share a line and a label), a horizontal reference
+ * line, and a legend of the series that have points; a figure stacks
+ * several charts as panels.  A value that is not a number is a gap: lines
+ * are not drawn across it, bars leave it out.  A single value sits in the
+ * middle of its axis; a point that a later series' point covers is drawn
+ * larger, so that it shows around it.  Titles
  * too long for the width are shortened in the middle; tick labels always
  * differ (a flat series gets a wider scale).  No fonts or scripts are
  * referenced; generic font families only. */
@@ -41,6 +46,8 @@ struct chart {
 	int ns;
 	struct marker m[CHART_MARKERS];
 	int nm;
+	double yref;             /* > 0: a horizontal reference line at this y ... */
+	const char *yref_label;  /* ... with this label over its left end */
 	const char *const *xcat; /* bar charts: the name of each x (0, 1, ...) */
 	int ncat;
 };

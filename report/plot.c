@@ -10,6 +10,7 @@
 #include "prog/results.h"
 #include "prog/testkind.h"
 #include "saved/classic_read.h"
+#include "saved/reanalyze.h"
 #include "lib/svg.h"
 #include "lib/units.h"
 
@@ -63,9 +64,25 @@ static void axes(struct chart *c, const char *device, const char *what, const ch
 	c->yunit = yunit;
 }
 
-/* The align chart: diff against alignment, page and erase steps marked. */
+/* The page marker says what the analysis says, no more: a step at the
+ * smallest alignment measured (or one the analysis bounds from above) only
+ * shows that the read unit is that size or smaller. */
+static void page_marker(struct chart *c, const struct finding *page, const struct align_row *rows, size_t n)
+{
+	uint64_t lo = UINT64_MAX;
+
+	if (!page->determined)
+		return;
+	for (size_t i = 0; i < n; i++)
+		lo = rows[i].align < lo ? rows[i].align : lo;
+	add_marker(c, (double)page->value, page->at_most || page->value <= lo ? "step at or below %s" :
+		   "page (read unit) %s", page->value);
+}
+
+/* The align chart: diff against alignment, page and erase steps marked
+ * as their findings say. */
 static int align_panel(struct chart *c, struct arrays *a, const char *title, const struct align_row *rows, size_t n,
-		       uint64_t page, uint64_t erase, const char *erase_fmt)
+		       const struct finding *page, const struct finding *erase, const char *erase_fmt)
 {
 	memset(c, 0, sizeof(*c));
 	if (grow(a, n))
@@ -86,35 +103,35 @@ static int align_panel(struct chart *c, struct arrays *a, const char *title, con
 	c->s[0].y = a->y;
 	c->s[0].n = a->n;
 	c->ns = 1;
-	add_marker(c, (double)page, "page (read unit) %s", page);
-	add_marker(c, (double)erase, erase_fmt, erase);
+	page_marker(c, page, rows, n);
+	if (erase->determined)
+		add_marker(c, (double)erase->value, erase_fmt, erase->value);
 	return 0;
 }
 
+/* An -a run's chart: its steps judged as --analyze judges the same table. */
 int plot_align(FILE *f, const struct vm_result *root, const struct print_ctx *p)
 {
-	struct align_row *rows = calloc(root->nkid + 1, sizeof(*rows));
-	struct read_levels lv;
-	struct finding page;
+	struct saved_align_run *run = calloc(1, sizeof(*run));
+	struct finding page, erase;
 	struct chart c;
 	struct arrays a = { NULL, NULL, 0 };
 	char title[256], bs[32];
-	uint64_t step;
 	int rc = -1;
 
-	if (!rows)
+	if (!run)
 		return -1;
-	align_rows_of(root, rows, root->nkid);
-	analyze_page(rows, root->nkid, 0, NULL, 0, 0, &page, &lv);
-	step = align_upper_step(rows, root->nkid, &lv);
-	format_size(bs, sizeof(bs), align_blocksize(root));
+	run->n = align_rows_of(root, run->rows, SAVED_ALIGN_ROWS);
+	run->bs = align_blocksize(root);
+	run->bs_given = 1;
+	reanalyze_align_run(run, &page, &erase);
+	format_size(bs, sizeof(bs), run->bs);
 	snprintf(title, sizeof(title), "flashbench -%c %s: align diff, %s reads", p->kind->letter ? p->kind->letter : 'a',
 		 p->device, bs);
-	if (!align_panel(&c, &a, title, rows, root->nkid, page.determined ? page.value : 0, step,
-			 "step at %s (erase block?)"))
+	if (!align_panel(&c, &a, title, run->rows, run->n, &page, &erase, "step at %s (erase block?)"))
 		rc = draw(f, &c);
 	drop(&a, 1);
-	free(rows);
+	free(run);
 	return rc;
 }
 
@@ -214,6 +231,8 @@ static int fat_panel(struct chart *c, struct arrays a[FAT_KINDS], const char *de
 	     "times faster than the same writes in the middle", AXIS_PLAIN);
 	c->xwhole = 1;
 	c->yzero = 1;
+	c->yref = 1;
+	c->yref_label = "as fast as in the middle";
 	if (r->fat.determined && r->fat.value && c->nm < CHART_MARKERS) {
 		c->m[c->nm].x = (double)r->fat.value - 0.5;
 		snprintf(c->m[c->nm++].label, sizeof(c->m[0].label), "FAT area: %llu erase block%s",
@@ -233,8 +252,7 @@ int plot_auto(FILE *f, const char *what, const char *device, const struct auto_r
 	memset(a, 0, sizeof(a));
 	format_size(bs, sizeof(bs), r->bs ? r->bs : 1024);
 	snprintf(title, sizeof(title), "flashbench %s %s: align diff, %s reads", what, device, bs);
-	rc = align_panel(&c[0], &a[0], title, r->rows, r->nrows, r->page.determined ? r->page.value : 0,
-			 r->erase.determined ? r->erase.value : 0, "erase block %s") ||
+	rc = align_panel(&c[0], &a[0], title, r->rows, r->nrows, &r->page, &r->erase, "erase block %s") ||
 	     burst_panel(&c[1], &a[1], device, r) || sizes_panel(&c[2], &a[2], device, r) ||
 	     open_panel(&c[3], &a[3], device, r) || fat_panel(&c[4], &a[5], device, r)
 		     ? -1 : svg_figure(f, all, 5);
@@ -314,7 +332,7 @@ static int plot_rows(FILE *f, enum rows_style style, const struct vm_result *roo
 			snprintf(c.s[j].name, sizeof(c.s[j].name), "%u erase block%s%s", nr, nr == 1 ? "" : "s",
 				 random_order ? ", random" : "");
 		else
-			snprintf(c.s[j].name, sizeof(c.s[j].name), "%s", p->kind->name);
+			snprintf(c.s[j].name, sizeof(c.s[j].name), "read throughput");
 	}
 	c.ns = (int)cols;
 	snprintf(title, sizeof(title), "flashbench -%c %s: %s", p->kind->letter ? p->kind->letter : '?', p->device,
@@ -395,8 +413,7 @@ int plot_saved(FILE *f, const char *source, const struct saved_text *t, const st
 	memset(a, 0, sizeof(a));
 	format_size(bs, sizeof(bs), r->bs ? r->bs : 1024);
 	snprintf(title, sizeof(title), "flashbench --analyze %s: align diff, %s reads", source, bs);
-	rc = align_panel(&c[0], &a[0], title, r->rows, r->nrows, r->page.determined ? r->page.value : 0,
-			 r->erase.determined ? r->erase.value : 0, "erase block %s") ||
+	rc = align_panel(&c[0], &a[0], title, r->rows, r->nrows, &r->page, &r->erase, "erase block %s") ||
 	     open_panel(&c[1], &a[1], source, r) || tables_panel(&c[2], &a[3], source, t, !r->nlin && !r->nrnd)
 		     ? -1 : svg_figure(f, all, 3);
 	drop(a, 3 + CHART_SERIES);

@@ -559,7 +559,9 @@ static void add_align(struct reader *rd, const struct align_row *row, int comput
 	}
 	rd->seg = g;
 	if (!rd->nseg) {
-		rd->seg_bs = rd->c.bs;
+		/* only an -a command line says what block size its table read
+		 * with: -f's or -O's -b is another test's chunk size */
+		rd->seg_bs = rd->c.mode == 'a' ? rd->c.bs : 0;
 		snprintf(rd->seg_card, sizeof(rd->seg_card), "%s", identity(rd));
 	}
 	g[rd->nseg].row = *row;

@@ -477,7 +477,7 @@ static void card_series(struct chart *c, const struct table *t, const struct pic
 				continue;
 			cat[n] = t->row[r].title;
 			x[i][n] = p->k ? t->key[r] : n;
-			y[i][n] = isnan(cell->value) ? 0 : cell->value;
+			y[i][n] = cell->value; /* missing (NaN): a gap in the line, no bar */
 			text[i][n] = isnan(cell->value) ? NULL : cell->text;
 			s->n = (size_t)++n;
 			c->ncat = n;

@@ -325,6 +325,28 @@ static void run_erase(const struct saved_text *t, size_t k, struct finding *f)
 	classic_erase(rows, n, &lv, f);
 }
 
+void reanalyze_align_run(const struct saved_align_run *run, struct finding *page, struct finding *erase)
+{
+	struct saved_text *t = calloc(1, sizeof(*t));
+	struct align_row rows[SAVED_ALIGN_ROWS];
+	struct read_levels lv;
+	size_t n;
+
+	finding_init(page, "page", "page size (read unit)", 1);
+	finding_init(erase, "erase_block", "erase block size", 1);
+	if (!t) {
+		finding_not(page, "out of memory");
+		finding_not(erase, "out of memory");
+		return;
+	}
+	t->align[0] = *run;
+	t->nalign = 1;
+	n = run_rows(&t->align[0], 0, rows);
+	classic_page(t, 0, SIZE_MAX, page, &lv);
+	classic_erase(rows, n, &lv, erase);
+	free(t);
+}
+
 /* Noise from repeated rows: runs at run a's block size that read the same
  * alignment differ by this much (median), 0 when no alignment repeats.  The
  * erase step must stand out of it as it must of pre against post.  A copy

@@ -67,6 +67,10 @@ struct saved_report {
 
 void reanalyze(const struct saved_text *t, struct saved_report *s);
 
+/* One -a run on its own, as --analyze judges it: its page and erase-block
+ * findings (a chart of the run marks only what these say). */
+void reanalyze_align_run(const struct saved_align_run *run, struct finding *page, struct finding *erase);
+
 /* A saved --auto (or --analyze) result: its findings as that run made them,
  * not a second analysis of its measurements.  --auto chose each probe from
  * what the last one showed (a second boundary scan with more tries, the

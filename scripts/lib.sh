@@ -19,8 +19,12 @@ bad() {
 
 # device ARG...: the arguments left after a script's own options: -h or
 # --help prints its usage (the script's usage function), --version its
-# version, any other option is unknown, else exactly one DEVICE, put in $dev
+# version (with any argument after them: a usage error, as in flashbench),
+# any other option is unknown, else exactly one DEVICE, put in $dev
 device() {
+	case ${1-} in
+	-h | --help | --version) [ $# -eq 1 ] || bad "$1 takes no argument ('$2' is one; see --help)" ;;
+	esac
 	case ${1-} in
 	-h | --help) usage; exit 0 ;;
 	--version) echo "$me (flashbench) $version"; exit 0 ;;

@@ -62,6 +62,12 @@ grep -q 'a copy of the run at line 2 (every row the same): not a second measurem
 	grep -q 'says --blocksize=4KiB, but the run goes down to align 2KiB' "$TMP/out" &&
 	[ "$(jq_ "$TMP/twice.txt" findings.page.confidence)" = medium ]
 ok "analyze_rules: a table pasted twice is a copy, and the command line it contradicts is named"
+# an -a table under another test's command line: -f's -b is its chunk size,
+# not the block size the -a table read with
+{ echo '$ flashbench -f -b 2k sim:sd-4m'; "$FB" -a -b 2k sim:usb-12m; } > "$TMP/ff-a.txt"
+report "$TMP/ff-a.txt"
+grep -q '^    -a run at line 2: 17 rows, 2KiB reads (half the smallest alignment)$' "$TMP/out"
+ok "analyze_rules: only an -a command line gives an -a table's block size"
 
 # -------------------------------------------------- a run that cannot see a step confirms nothing
 # read unit 4KiB: the 4KiB run's rows start at 8KiB

@@ -8,7 +8,11 @@ of the rendered picture needs, and exits 1 naming the first problem:
   not blank: in every panel the series' colours cover some pixels;
 - tick labels on an axis all differ;
 - titles fit the width (about 9.5 pixels a character at 17px);
-- marker labels sit above the plot area, never over the data.
+- marker labels sit above the plot area, never over the data, and end
+  before the plot's right edge (the legend's column);
+- no point is hidden under a point of another series (same centre, no
+  larger; in panels of up to 4 series, as rings show no more), and points
+  that all share one x sit in the middle of the axis.
 Only the standard library: the PNG is decoded here (zlib, the five filters).
 """
 import struct
@@ -109,6 +113,20 @@ def main():
         for c, t in mine:
             if c == "marker" and float(t.get("y")) >= top:
                 fail("panel %d: the marker label '%s' is over the plot" % (i, text(t)))
+            if c == "marker" and float(t.get("x")) + 6.8 * len(text(t)) > right + 1:
+                fail("panel %d: the marker label '%s' runs past the plot's right edge" % (i, text(t)))
+        inside = lambda x, y: left <= x <= right and top <= y <= bottom
+        dots = [(float(d.get("cx")), float(d.get("cy")), float(d.get("r")), d.get("fill"))
+                for d in root.iter(NS + "circle") if inside(float(d.get("cx")), float(d.get("cy")))]
+        at = {}
+        for x, y, r, col in (dots if len(set(d[3] for d in dots)) <= 4 else []):  # rings show up to 4 series  # in drawing order: a later one covers an earlier one
+            for r0, col0 in at.get((round(x), round(y)), []):
+                if col0 != col and r >= r0:
+                    fail("panel %d: a %s point at (%g, %g) is hidden under a %s one" % (i, col0, x, y, col))
+            at.setdefault((round(x), round(y)), []).append((r, col))
+        if dots and len(set(round(x) for x, _, _, _ in dots)) == 1 and not \
+                left + (right - left) / 3 <= dots[0][0] <= right - (right - left) / 3:
+            fail("panel %d: its points all sit at one x, on the edge of the axis (x=%g)" % (i, dots[0][0]))
         # the series drew something: pixels of a series colour inside the plot
         seen = 0
         for y in range(int(top * zoom) + 1, int(bottom * zoom)):
@@ -116,7 +134,7 @@ def main():
             seen += sum(row.count(bytes(col) + b"\xff") for col in colours)
         if seen < 4:
             fail("panel %d (%s): no series drawn in the picture (%d pixels)" % (i, title[0], seen))
-        print(" | ".join([title[0], xl[0], yl[0]] + get("marker")))
+        print(" | ".join([title[0], xl[0], yl[0]] + get("marker") + ["reference: " + r for r in get("reference")]))
 
 
 main()

@@ -154,3 +154,57 @@ if [ "$("$ERASE" --version)" = "erase (flashbench) ${want_version#flashbench }" 
 else
 	fail "erase --version and --help use the name it was called by" "$("$TMP/flashbench-erase" --version 2>&1)"
 fi
+
+# a write test announces its range on stderr before its first write; when
+# that line cannot be printed (stderr closed or full) it writes nothing and
+# exits 1.  A closed stderr is held on /dev/null: the claim lock, journal or
+# device opened later never becomes fd 2 and receives the messages.
+head -c 64M /dev/urandom > "$TMP/unannounced.img" && truncate -s 256M "$TMP/unannounced.img"
+sum0=$(sha256sum < "$TMP/unannounced.img")
+for how in closed full; do
+	for t in "-O -b 64k -e 4M" "--auto --write"; do
+		if [ $how = closed ]; then
+			"$FB" $t "$TMP/unannounced.img" > "$TMP/unann.out" 2>&-
+		else
+			"$FB" $t "$TMP/unannounced.img" > "$TMP/unann.out" 2> /dev/full
+		fi
+		rc=$?
+		if [ $rc = 1 ] && [ "$(sha256sum < "$TMP/unannounced.img")" = "$sum0" ] && [ ! -s "$TMP/unann.out" ]; then
+			pass "$t with stderr $how: status 1, nothing written"
+		else
+			fail "$t with stderr $how: status 1, nothing written" "rc=$rc, $(head -c 200 "$TMP/unann.out")"
+		fi
+	done
+done
+# with --preserve, the journal is not left behind either
+"$FB" -O -b 64k -e 4M --preserve="$TMP/unann.journal" "$TMP/unannounced.img" > /dev/null 2>&-
+rc=$?
+[ $rc = 1 ] && [ ! -e "$TMP/unann.journal" ] && [ "$(sha256sum < "$TMP/unannounced.img")" = "$sum0" ] &&
+	pass "--preserve with stderr closed: status 1, no journal, nothing written" ||
+	fail "--preserve with stderr closed: status 1, no journal, nothing written" "rc=$rc $(ls "$TMP" | grep unann)"
+# the message itself where stderr works: a read-only test is not refused
+"$FB" -a sim:sd-4m > /dev/null 2>&- && pass "a read-only test runs with stderr closed" ||
+	fail "a read-only test runs with stderr closed" "status $?"
+
+# --version (and --help) with an argument after it is a usage error in
+# every command, as in flashbench itself
+bad=""
+for cmd in "$FB" "$ERASE" "bash scripts/report.sh" "bash scripts/open-au-sweep.sh"; do
+	for args in "--version extra" "--help extra"; do
+		$cmd $args > /dev/null 2>&1
+		rc=$?
+		[ "$rc" = 2 ] || bad="$bad ${cmd##*/} $args: $rc;"
+	done
+	$cmd --version > /dev/null 2>&1 || bad="$bad ${cmd##*/} --version alone: $?;"
+done
+[ -z "$bad" ] && pass "--version or --help with an argument: status 2 in every command" ||
+	fail "--version or --help with an argument: status 2 in every command" "$bad"
+
+# -v does what --help says: min/avg/max on -O, -f and -R rows; -a unchanged
+if "$FB" -R -v sim:sd-4m 2> /dev/null | head -1 | grep -qP '^4MiB\t[^\t]+\tmin [^\t]+\tavg [^\t]+\tmax ' &&
+	"$FB" -O -v --open-au-nr=1 sim:sd-4m 2> /dev/null | head -1 | grep -q 'min .*avg .*max ' &&
+	[ "$("$FB" -a sim:sd-4m 2>&1)" = "$("$FB" -a -v sim:sd-4m 2>&1)" ]; then
+	pass "-v adds min/avg/max to -R and -O rows, and leaves -a as it is (as --help says)"
+else
+	fail "-v adds min/avg/max to -R and -O rows, and leaves -a as it is" "$("$FB" -R -v sim:sd-4m 2>&1 | head -1)"
+fi

@@ -84,6 +84,29 @@ same "completion: flashbench-erase has nothing for START" "" "$(comp _flashbench
 same "completion: flashbench-report takes a device" "/dev/nvme0n1 /dev/nvme0n1p1" \
 	"$(comp _flashbench_script "flashbench-report --write /dev/nv" | tr '\n' ' ' | sed 's/ $//')"
 
+# each mode offers only what it takes
+export FLASHBENCH=$FB
+same "completion: --compare offers files, no device or preset" "$(printf '%s\n' "$TMP/f/a.svg" "$TMP/f/b.txt" "$TMP/f/c.fbp" "$TMP/f/sub")" \
+	"$(comp _flashbench "$FB --compare $TMP/f/")"
+same "completion: --analyze offers no sim: preset" "" "$(comp _flashbench "$FB --analyze sim:")"
+same "completion: --compare and --analyze offer no device or preset, only files" "" \
+	"$( (comp _flashbench "$FB --compare "; comp _flashbench "$FB --analyze ") | grep -E "^(sim:|/dev/)")"
+same "completion: -a -b leaves out 512 (-a needs two sectors)" "1k 4k 16k 64k 128k 1M 1.5M 4M 8M 12M 16M" \
+	"$(comp _flashbench "$FB -a -b " | tr '\n' ' ' | sed 's/ $//')"
+same "completion: -O -b keeps 512" "512 1k 4k 16k 64k 128k 1M 1.5M 4M 8M 12M 16M" \
+	"$(comp _flashbench "$FB -O -b " | tr '\n' ' ' | sed 's/ $//')"
+same "completion: nothing after the device" "" "$(comp _flashbench "$FB -a --json sim:sd-4m /dev/")"
+same "completion: nothing after the device, even after an option with a value" "" \
+	"$(comp _flashbench "$FB -a -b 1k sim:sd-4m --plot x.svg sim:")"
+same "completion: flashbench-report offers the sim: presets" "$(comp _flashbench "$FB -a sim:")" \
+	"$(comp _flashbench_script "flashbench-report sim:")"
+same "completion: flashbench-open-au-sweep: presets after -n N, nothing after the device" \
+	"$(comp _flashbench "$FB -a sim:") |" \
+	"$(comp _flashbench_script "flashbench-open-au-sweep -n 8 -e 4M sim:") |$(comp _flashbench_script "flashbench-open-au-sweep -n 8 sim:sd-4m /dev/")"
+same "completion: the same devices for flashbench, flashbench-erase and flashbench-report" \
+	"$(comp _flashbench "$FB -a /dev/") $(comp _flashbench "$FB -a /dev/")" \
+	"$(comp _flashbench_erase "flashbench-erase /dev/") $(comp _flashbench_script "flashbench-report /dev/")"
+
 for s in report open-au-sweep; do
 	# every option the completion offers is in the script's --help, and every
 	# option on its usage or option lines is offered

@@ -69,3 +69,36 @@ if command -v shellcheck > /dev/null; then
 else
 	skip "scripts are shellcheck-clean" "shellcheck is not installed"
 fi
+
+# the man page's simulated-device keys are the ones the tool takes (its
+# own refusal lists them)
+keys=$("$FB" -a sim:sd-4m,nosuchkey=1 2>&1 | sed -n 's/.*(keys: \(.*\))$/\1/p')
+man_keys=$(sed -n '/^\.SH SIMULATED DEVICES/,/^\.SH /p' flashbench.1 | sed -n '/^Keys/,/the list/p' | tr -c 'a-z\n' ' ')
+missing=""
+for k in $keys; do
+	case " $(echo $man_keys) " in *" $k "*) ;; *) missing="$missing $k" ;; esac
+done
+[ -n "$keys" ] && [ -z "$missing" ] && pass "man page: SIMULATED DEVICES lists every key the tool takes" ||
+	fail "man page: SIMULATED DEVICES lists every key the tool takes" "missing:$missing (keys: $keys)"
+# a tab in an example renders as \t, not as nothing
+if command -v groff > /dev/null; then
+	LC_ALL=C.UTF-8 groff -man -Tutf8 flashbench.1 2> /dev/null | col -b 2> /dev/null | grep -qF '("4MiB\t29.6M/s"' &&
+		pass "man page: -R's example shows its tab as \\t" || fail "man page: -R's example shows its tab as \\t" "rendered without it"
+else
+	skip "man page: -R's example shows its tab as \\t" "groff is not installed"
+fi
+
+# the README is installed (/usr/share/doc/flashbench/README.gz): the
+# source-tree paths it names exist in the tree, and it says that they are
+# the source tree's, not the installation's
+missing=""
+for p in $(grep -oE '(^|[ `(])((tests|bench|scripts|debian|lib|dev|prog|guard|auto|saved|report)/[A-Za-z0-9_./-]*[A-Za-z0-9_])' README |
+	sed 's/^[ `(]//' | sort -u); do
+	case $p in *NAME* | *PART*) continue ;; esac
+	[ -e "$p" ] || compgen -G "$p*" > /dev/null || missing="$missing $p"
+done
+if [ -z "$missing" ] && grep -q '^A path without a leading `/` in this README' README; then
+	pass "README: the source-tree paths it names exist, and it says they are the source tree's"
+else
+	fail "README: the source-tree paths it names exist, and it says they are the source tree's" "missing:$missing"
+fi

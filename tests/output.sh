@@ -195,10 +195,23 @@ if [ "$shows_wchan" = 0 ]; then
 		kill -TERM "$pid"
 		wait "$pid"
 		rc=$?
-		if [ "$rc" = 143 ] && [ "$(tail -1 "$TMP/stuck.err")" = "flashbench: stopped by a signal while writing the results to $TMP/lonely (nothing was written)" ]; then
-			pass "a run stopped while its FIFO is full says it was stopped by a signal"
+		# the lines it says went out are those the FIFO holds, whole
+		got=$(python3 -c "import os, sys
+os.set_blocking(3, False)
+data = b''
+while True:
+    try:
+        chunk = os.read(3, 65536)
+    except BlockingIOError:
+        break
+    if not chunk:
+        break
+    data += chunk
+print(data.count(b'\\n'))" 2> /dev/null)
+		if [ "$rc" = 143 ] && [ "$(tail -1 "$TMP/stuck.err")" = "flashbench: stopped by a signal (SIGTERM) while writing the results to $TMP/lonely: $got lines of them went out, the rest did not; nothing was written to sim:sd-4m" ]; then
+			pass "a run stopped while its FIFO is full names the signal, the lines that went out and the device untouched"
 		else
-			fail "a run stopped while its FIFO is full says it was stopped by a signal" "exit $rc: $(cat "$TMP/stuck.err")"
+			fail "a run stopped while its FIFO is full names the signal, the lines that went out and the device untouched" "exit $rc, $got lines: $(cat "$TMP/stuck.err")"
 		fi
 	else
 		kill -KILL "$pid"
@@ -236,3 +249,31 @@ sed '/^  "format": 1,$/d' "$TMP/a.json" > "$TMP/older.json"
 "$FB" --analyze "$TMP/older.json" > "$TMP/older.out" 2>&1 && grep -qE '^erase block size +4MiB' "$TMP/older.out" &&
 	pass "JSON: a result without \"format\" (older) is still read" ||
 	fail "JSON: a result without \"format\" (older) is still read" "$(head -3 "$TMP/older.out")"
+
+# a format no flashbench writes (0, negative) is named as such; a huge
+# one is a later format, not "not a whole number"
+sed 's/^  "format": 1,/  "format": 0,/' "$TMP/a.json" > "$TMP/zero.json"
+sed 's/^  "format": 1,/  "format": -1,/' "$TMP/a.json" > "$TMP/neg.json"
+sed 's/^  "format": 1,/  "format": 99999999999999999999,/' "$TMP/a.json" > "$TMP/huge.json"
+expect_error "JSON: format 0 is refused: no flashbench writes it" 2 "zero.json:2:13: field format is 0, which no flashbench writes" \
+	"$FB" --analyze "$TMP/zero.json"
+expect_error "JSON: format -1 is refused: no flashbench writes it" 2 "neg.json:2:13: field format is -1, which no flashbench writes" \
+	"$FB" --analyze "$TMP/neg.json"
+expect_error "JSON: a huge format is a later one" 2 "huge.json:2:13: written in JSON format 100000000000000000000, and" \
+	"$FB" --analyze "$TMP/huge.json"
+
+# a results file that cannot be written (here: too large for the file size
+# limit) is named with what became of it: a new one was never made, an
+# existing one was left as it was
+rm -f "$TMP/nope.svg"
+echo old > "$TMP/old.svg"
+for f in nope old; do
+	(trap '' XFSZ; ulimit -f 4; "$FB" -a sim:sd-4m --plot "$TMP/$f.svg" > /dev/null 2> "$TMP/$f.err")
+done
+if grep -qx "flashbench: --plot=$TMP/nope.svg: cannot write it: File too large (no file was made)" "$TMP/nope.err" &&
+	[ ! -e "$TMP/nope.svg" ] && [ "$(cat "$TMP/old.svg")" = old ] &&
+	grep -qx "flashbench: --plot=$TMP/old.svg: cannot write it: File too large (it was left as it was)" "$TMP/old.err"; then
+	pass "a --plot that cannot be written: 'no file was made' for a new one, 'left as it was' for an old one"
+else
+	fail "a --plot that cannot be written: what became of it" "$(cat "$TMP/nope.err" "$TMP/old.err")"
+fi

@@ -159,7 +159,8 @@ else
 	term_script report report.err 'overwrites bytes' --write --preserve card.img
 	if [ "$rc" = 143 ] && [ $orphan = no ] &&
 		grep -q '^flashbench: stopped by a signal (SIGTERM) during its .* part' "$TMP/report.err" &&
-		grep -Eq '^flashbench: --preserve: (put back |the run wrote to none of)' "$TMP/report.err" && grep -q 'interrupted' "$TMP/report.out" && put_back; then
+		grep -Eq '^flashbench: --preserve: (put back |the run wrote to none of)|^flashbench: stopped by a signal .*; nothing needed putting back$' "$TMP/report.err" &&
+		grep -q 'interrupted' "$TMP/report.out" && put_back; then
 		pass "report.sh --write --preserve, SIGTERM: flashbench stops, puts the data back, reports; then 143"
 	else
 		fail "report.sh passes SIGTERM on to flashbench" "exit $rc, orphaned: $orphan; $(tail -2 "$TMP/report.err" | tr '\n' '|')"
@@ -206,4 +207,22 @@ if [ "$rc" = 143 ] && ! grep -q '\^C' "$TMP/sw.out" && ! grep -q -- '--open-au-n
 	pass "open-au-sweep.sh, SIGTERM between runs: the complete table is not marked ^C, no new run, summary, 143"
 else
 	fail "open-au-sweep.sh, SIGTERM between runs" "exit $rc: $(grep -n '\^C\|^==\|line' "$TMP/sw.out" | tr '\n' '|')"
+fi
+
+# debian/postrm purge: flashbench's state directory goes with the package
+# (its lock files, then the directory), unless it lists an unfinished
+# --preserve journal, or a lock is held by a run still going
+st=$TMP/purge/var/lib/flashbench
+mkdir -p "$st" && : > "$st/file-1-2.lock" && : > "$st/disk-8-0.lock"
+DPKG_ROOT=$TMP/purge sh debian/postrm purge 2> "$TMP/purge.err"
+gone=$([ ! -e "$st" ] && echo yes)
+mkdir -p "$st" && : > "$st/file-1-2.lock" && : > "$st/0123456789abcdef.entry" && : > "$st/held.lock"
+exec 8> "$st/held.lock" && flock 8
+DPKG_ROOT=$TMP/purge sh debian/postrm purge 2> "$TMP/purge2.err"
+exec 8>&-
+if [ "$gone" = yes ] && [ ! -e "$st/file-1-2.lock" ] && [ -e "$st/0123456789abcdef.entry" ] && [ -e "$st/held.lock" ] &&
+	grep -q "is kept: it lists unfinished --preserve journals" "$TMP/purge2.err"; then
+	pass "debian/postrm purge removes the state directory, keeping journal entries and held locks"
+else
+	fail "debian/postrm purge removes the state directory" "gone=$gone; $(ls "$st" 2> /dev/null | tr '\n' ' '); $(cat "$TMP/purge.err" "$TMP/purge2.err")"
 fi

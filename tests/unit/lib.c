@@ -2,6 +2,7 @@
  * printed, JSON read back, charts of degenerate data. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -246,6 +247,42 @@ static void test_svg_degenerate(void)
 		fclose(f);
 }
 
+/* One value (an --auto run stopped after its first minimum-write size)
+ * sits in the middle of its axis, linear or log, not on its edge. */
+static void test_svg_single_point(void)
+{
+	static const double one[1] = { 1 << 20 }, t[1] = { 2e6 };
+	FILE *f = tmpfile();
+
+	for (int logs = 0; f && logs < 2; logs++) {
+		struct chart c;
+		char buf[16384], name[80], *at;
+		size_t n;
+		double cx = -1;
+		memset(&c, 0, sizeof(c));
+		c.title = c.xlabel = c.ylabel = "t";
+		c.xunit = AXIS_BYTES;
+		c.yunit = AXIS_NS;
+		c.xlog = c.ylog = logs;
+		c.s[0] = (struct series){ .x = one, .y = t, .n = 1 };
+		c.ns = 1;
+		rewind(f);
+		if (ftruncate(fileno(f), 0) || svg_chart(f, &c))
+			cx = -2;
+		fflush(f);
+		n = (size_t)ftell(f);
+		rewind(f);
+		n = fread(buf, 1, n < sizeof(buf) - 1 ? n : sizeof(buf) - 1, f);
+		buf[n] = '\0';
+		if (cx != -2 && (at = strstr(buf, "<circle cx=\"")))
+			cx = atof(at + strlen("<circle cx=\""));
+		snprintf(name, sizeof(name), "svg: a single value sits in the middle of its axis (log %d)", logs);
+		check(cx > 360 && cx < 390, name, "the point is at x=%g (the plot runs from 90 to 660)", cx);
+	}
+	if (f)
+		fclose(f);
+}
+
 /* Signatures: the right one passes; moved, stale, foreign and damaged
  * sectors are told apart. */
 static void test_sig(void)
@@ -291,6 +328,7 @@ void unit_lib(void)
 {
 	test_sig();
 	test_svg_degenerate();
+	test_svg_single_point();
 	test_parse_size();
 	test_parse_time();
 	test_format();
