@@ -12,6 +12,7 @@
 #include "guard/claim.h"
 #include "lib/err.h"
 #include "lib/pin.h"
+#include "lib/stdfds.h"
 #include "lib/units.h"
 #include "lib/version.h"
 
@@ -45,6 +46,10 @@ int main(int argc, char **argv)
 
 	if (argc > 0 && argv[0][0])
 		me = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	/* a closed standard descriptor is held on /dev/null first: the lock
+	 * file or the device opened later never becomes standard output */
+	if (stdfds_hold() < 0)
+		return EXIT_DEVICE;
 	/* --help and --version take no argument, as in flashbench */
 	for (int i = 1; i < argc && argc > 2; i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "--version")) {
