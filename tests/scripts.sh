@@ -181,14 +181,14 @@ fi
 # SIGTERM between two runs (here while --analyze reads the first table, held
 # until the signal is sent): the complete table is not marked "^C", no
 # further run starts, and the summary is printed
+mkfifo "$TMP/go"
 cat > "$TMP/fbhold" <<HOLD
 #!/usr/bin/env bash
 case " \$* " in
 *" --analyze "*)
 	if [ ! -e "$TMP/held" ]; then
 		: > "$TMP/held"
-		n=0
-		until [ -e "$TMP/go" ] || [ \$n -ge 2400 ]; do sleep 0.05; n=\$((n + 1)); done
+		read -r -t 120 _ <> "$TMP/go" # the test's line (at most 2 minutes)
 	fi ;;
 esac
 exec "$FB" "\$@"
@@ -198,7 +198,8 @@ FLASHBENCH=$TMP/fbhold scripts/open-au-sweep.sh -e 12M -b 96k sim:usb-12m > "$TM
 pid=$!
 wait_for "the first --analyze" 60 test -e "$TMP/held"
 kill -TERM "$pid"
-: > "$TMP/go"
+# (this open returns once the held --analyze has the FIFO open too)
+timeout 60 sh -c 'echo go > "$1"' _ "$TMP/go"
 wait "$pid"
 rc=$?
 if [ "$rc" = 143 ] && ! grep -q '\^C' "$TMP/sw.out" && ! grep -q -- '--open-au-nr=2' "$TMP/sw.out" &&
