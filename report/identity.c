@@ -1,5 +1,8 @@
-/* identity.c — the JSON of the device's identity record (see identity.h). */
+/* identity.c — the device's identity record in the outputs: its JSON, and the text
+ * reports' heading (see identity.h). */
 #include "report/identity.h"
+
+#include "lib/units.h"
 
 void json_identity(struct json *j, const struct identity *id)
 {
@@ -15,4 +18,16 @@ void json_identity(struct json *j, const struct identity *id)
 	if (id->model[0].key)
 		json_record(j, "model", id->model);
 	json_end(j);
+}
+
+void identity_text(FILE *f, const char *mode, const struct identity *id)
+{
+	char sz[32];
+
+	format_size(sz, sizeof(sz), id->size);
+	fprintf(f, "flashbench --%s: %s, %s (%llu bytes), %u-byte sectors\n", mode, id->path, sz,
+		(unsigned long long)id->size, id->sector);
+	for (int i = 0; i < id->info.n; i++)
+		fprintf(f, "    %s: %s\n", id->info.name[i], id->info.value[i]);
+	fputc('\n', f);
 }

@@ -7,6 +7,7 @@
 #define FLASHBENCH_IDENTITY_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dev.h"
 #include "dev/devinfo.h"
@@ -23,5 +24,9 @@ struct identity {
 
 /* The "tool" and "device" objects, first in every JSON output. */
 void json_identity(struct json *j, const struct identity *id);
+
+/* The text reports' heading: "flashbench --MODE: PATH, SIZE (N bytes),
+ * N-byte sectors", what sysfs says of the device, a blank line. */
+void identity_text(FILE *f, const char *mode, const struct identity *id);
 
 #endif

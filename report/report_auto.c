@@ -95,12 +95,7 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 {
 	char a[32], b[32], c[32];
 
-	format_size(a, sizeof(a), id->size);
-	fprintf(f, "flashbench --auto: %s, %s (%llu bytes), %u-byte sectors\n", id->path, a,
-		(unsigned long long)id->size, id->sector);
-	for (int i = 0; i < id->info.n; i++)
-		fprintf(f, "    %s: %s\n", id->info.name[i], id->info.value[i]);
-	fputc('\n', f);
+	identity_text(f, "auto", id);
 	if (r->verdict != VERDICT_FLASH)
 		fprintf(f, "%s\n\n", r->verdict_text);
 	finding_text(f, &r->page);

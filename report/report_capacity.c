@@ -51,12 +51,7 @@ void report_capacity_text(FILE *f, const struct identity *id, const struct capac
 {
 	char a[32], b[32], c[32];
 
-	format_size(a, sizeof(a), id->size);
-	fprintf(f, "flashbench --capacity: %s, %s (%llu bytes), %u-byte sectors\n", id->path, a,
-		(unsigned long long)id->size, id->sector);
-	for (int i = 0; i < id->info.n; i++)
-		fprintf(f, "    %s: %s\n", id->info.name[i], id->info.value[i]);
-	fputc('\n', f);
+	identity_text(f, "capacity", id);
 	fprintf(f, "verdict: %s (%s)\n", cap_kind_title[r->kind], confidence_name(r->verdict.conf));
 	report_finding_text(f, &r->usable);
 	text_map(f, r);
