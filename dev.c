@@ -163,6 +163,24 @@ int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t
 	return d->ops->read_data ? d->ops->read_data(d, off, len, buf, ns) : dev_read_data(d->lower, off, len, buf, ns);
 }
 
+int dev_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns)
+{
+	uint64_t t_read = 0, t_write = 0;
+	int rc = copy_range(d, off, len);
+
+	if (!rc && len > DEV_MAX_BUFFER)
+		rc = -EINVAL;
+	if (rc)
+		return rc;
+	tally(d, off, len, len);
+	if (d->lower) /* a layer: the bytes do not change, so it has nothing to save */
+		return dev_rewrite(d->lower, off, len, buf, ns);
+	if (!(rc = d->ops->read_data(d, off, len, buf, &t_read)))
+		rc = d->ops->write_data(d, off, len, buf, &t_write);
+	*ns = t_read + t_write;
+	return rc;
+}
+
 void dev_idle(struct dev *d, uint64_t ns)
 {
 	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };

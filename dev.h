@@ -110,6 +110,13 @@ int dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
 int dev_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns);
 int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
 
+/* Read len bytes at off into buf (aligned, at most DEV_MAX_BUFFER) and
+ * write the same bytes back, as one timed request (the two times added): a
+ * card counts it as a write, what it holds stays as it was.  The preserve
+ * layer passes it below unsaved, as nothing changes.  Only a device that
+ * holds data takes it: -EOPNOTSUPP. */
+int dev_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
+
 /* A virtual clock's device time so far (ns; it counts copies too), or a
  * negative value for a real device, whose time the caller measures. */
 double dev_clock(const struct dev *d);

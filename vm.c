@@ -35,7 +35,12 @@ int vm_opcode_nargs(enum vm_opcode code)
 
 int vm_opcode_writes(enum vm_opcode code)
 {
-	return code == VM_WRITE || code == VM_ERASE || code == VM_SIG_WRITE;
+	return code == VM_WRITE || code == VM_ERASE || code == VM_SIG_WRITE || code == VM_REWRITE;
+}
+
+int vm_opcode_changes(enum vm_opcode code)
+{
+	return vm_opcode_writes(code) && code != VM_REWRITE;
 }
 
 const char *vm_opcode_name(enum vm_opcode code)
@@ -170,8 +175,9 @@ void vm_result_free(struct vm_result *r)
 static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm_result *node);
 
 /* sig-write and sig-read: the buffer is filled before and checked after
- * the timed request */
-static int sig_io(struct walk *w, enum vm_opcode code, const struct regs *r, struct vm_result *node, uint64_t *ns)
+ * the timed request; rewrite: it holds what was read until it is written
+ * back */
+static int data_io(struct walk *w, enum vm_opcode code, const struct regs *r, struct vm_result *node, uint64_t *ns)
 {
 	unsigned ss = dev_sector(w->dev);
 	uint64_t salt = w->how ? w->how->salt : 0;
@@ -187,6 +193,8 @@ static int sig_io(struct walk *w, enum vm_opcode code, const struct regs *r, str
 		w->buf = b;
 		w->buf_len = r->len;
 	}
+	if (code == VM_REWRITE)
+		return dev_rewrite(w->dev, r->off, r->len, w->buf, ns);
 	if (code == VM_SIG_WRITE) {
 		sig_fill(w->buf, r->off, r->len, ss, salt, (uint32_t)r->pattern);
 		return dev_write_data(w->dev, r->off, r->len, w->buf, ns);
@@ -238,9 +246,10 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			return fb_fail(w->e, EXIT_USAGE,
 				       "a request of %llu bytes at offset %llu is not a whole number of %u-byte sectors",
 				       (unsigned long long)r->len, (unsigned long long)r->off, w->sector);
-		if ((op->code == VM_SIG_WRITE || op->code == VM_SIG_READ) && r->len > DEV_MAX_BUFFER)
+		if ((op->code == VM_SIG_WRITE || op->code == VM_SIG_READ || op->code == VM_REWRITE) &&
+		    r->len > DEV_MAX_BUFFER)
 			return fb_fail(w->e, EXIT_USAGE,
-				       "a %s of %llu bytes at offset %llu: signature requests are at most %u bytes "
+				       "a %s of %llu bytes at offset %llu: data requests are at most %u bytes "
 				       "(write more with off-linear)", opinfo[op->code].name, (unsigned long long)r->len,
 				       (unsigned long long)r->off, DEV_MAX_BUFFER);
 		if (++p->requests > VM_MAX_REQUESTS)
@@ -254,7 +263,7 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			if (r->off + r->len > p->write_hi)
 				p->write_hi = r->off + r->len;
 			p->bytes_written += op->code != VM_ERASE ? r->len : 0;
-			if (w->on_write)
+			if (w->on_write && vm_opcode_changes(op->code))
 				w->on_write(w->on_write_ctx, r->off, r->len);
 		}
 		ns = 0;
@@ -273,7 +282,7 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 		else if (op->code == VM_ERASE)
 			rc = dev_discard(w->dev, r->off, r->len, &ns);
 		else
-			rc = sig_io(w, op->code, r, node, &ns);
+			rc = data_io(w, op->code, r, node, &ns);
 		if (rc)
 			return fb_fail(w->e, EXIT_DEVICE, "%s of %llu bytes at offset %llu failed: %s",
 				       opinfo[op->code].name, (unsigned long long)r->len,

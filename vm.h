@@ -47,6 +47,7 @@ enum vm_arg {
 	X(ERASE,       "erase",       1, "",          NONE,  NONE,  "discard len bytes at off")                   \
 	X(SIG_WRITE,   "sig-write",   1, "",          NONE,  NONE,  "write len bytes of signatures at off (each sector: its offset, the run's salt, pass = pattern)") \
 	X(SIG_READ,    "sig-read",    1, "",          NONE,  NONE,  "read len bytes at off and check their signatures (good, moved, stale, foreign)") \
+	X(REWRITE,     "rewrite",     1, "",          NONE,  NONE,  "read len bytes at off and write the same bytes back (a write that changes nothing)") \
 	X(SEQ,         "seq",         0, "",          NONE,  NONE,  "run the body once")                          \
 	X(REPEAT,      "repeat",      0, "N",         COUNT, NONE,  "run the body N times")                       \
 	X(LEN,         "len",         0, "SIZE",      SIZE,  NONE,  "len = SIZE")                                 \
@@ -77,8 +78,10 @@ struct vm_opinfo {
 const struct vm_opinfo *vm_opinfo(enum vm_opcode code);
 /* How many arguments it takes (0-2). */
 int vm_opcode_nargs(enum vm_opcode code);
-/* Does it write to the device (write, erase, sig-write)? */
+/* Does it write to the device (write, erase, sig-write, rewrite)? */
 int vm_opcode_writes(enum vm_opcode code);
+/* Does it change what the device holds (a write other than rewrite)? */
+int vm_opcode_changes(enum vm_opcode code);
 
 enum vm_flags {
 	VM_SUM = 0, VM_MIN = 1, VM_AVG = 2, VM_MAX = 3, VM_REDUCE_MASK = 3,
@@ -140,7 +143,8 @@ const char *vm_opcode_name(enum vm_opcode code);
 int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
 	    struct vm_plan *plan, struct fb_err *e);
 
-/* Like vm_plan, calling fn for every range the program writes or erases. */
+/* Like vm_plan, calling fn for every range the program changes: writes and
+ * erases, not rewrites (they write back the bytes they read). */
 typedef void (*vm_write_fn)(void *ctx, uint64_t off, uint64_t len);
 int vm_plan_writes(const struct vm_op *prog, uint64_t dev_size, unsigned sector, vm_write_fn fn, void *ctx,
 		   struct fb_err *e);

@@ -14,15 +14,19 @@
 #include "vm.h"
 
 #define STRATA 32                    /* spread probes (one per stratum) */
-/* The flush rewrites this much over and over, aligned to it: whole erase
- * blocks of any power-of-two size up to it, so that a card closes each one
- * full, without garbage collection (a 4 MiB area in a 16 MiB erase block
- * made every pass copy the other 12 MiB). */
-#define SCRATCH (16ULL << 20)
+/* The flush window is rewritten in groups this long, aligned to it, from
+ * the top group down and in ascending order inside each: whole erase
+ * blocks of any power-of-two size up to it, written in order, so that a
+ * card closes each one full, without garbage collection. */
+#define WINDOW_GROUP (16ULL << 20)
 #define CHUNK (1ULL << 20)           /* signature and flush requests */
 #define FLUSH_FIRST (4ULL << 20)     /* the first flush checkpoint; then doubling */
 #define GRID_MAX 65536               /* one-sector reads of the alias grid at most */
-#define ROUND_MAX 15                 /* probes in one bisection round at most */
+#define ROUND_MAX 63                 /* probes in one bisection round at most */
+/* An edge is found to the sector (a stretch written whole, read back after
+ * the flush) when the flush it needs is at most this long; past it, a
+ * flush costs more than the sector is worth: the edge is found to 1 MiB. */
+#define EXACT_FLUSH_MAX (16ULL << 20)
 #define SPAN_MAX (4ULL << 20)        /* an edge's last round writes a stretch this long at most */
 
 const double cap_missing_share[4] = { 0.01, 0.05, 0.10, 0.20 };
@@ -38,9 +42,13 @@ struct ctx {
 	uint64_t probe_written[CAP_MAX_PROBES]; /* c->written when each probe was written */
 	struct vm_op *held;
 	uint64_t done;                   /* requests so far (progress) */
-	uint64_t scratch_pos;            /* next flush chunk in the scratch area */
+	uint64_t flush_at, group_lo;     /* the next flush chunk, and the bottom of its group */
 	int announced;
+	/* what the card was seen to take, for choosing a bisection round */
+	double probe_ns;                 /* device time per probe written (the spread's) */
+	double flush_ns_per_byte;        /* device time per byte of flush */
 };
+
 
 static double wall_now(void)
 {
@@ -48,6 +56,12 @@ static double wall_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The device's time now: its virtual clock, or the wall clock. */
+static double now_ns(const struct ctx *c)
+{
+	return c->r->virtual_clock ? dev_clock(c->d) : wall_now();
 }
 
 static void progress_total(void *ctx, uint64_t done)
@@ -235,13 +249,12 @@ static uint64_t ref_length(uint64_t size)
 }
 
 /* One probe in each of K strata of the device (above the reference, below
- * the end probe, outside the scratch area), at a granule drawn from the
- * device size: the same places on every run of this device. */
+ * the end probe), at a granule drawn from the device size: the same places
+ * on every run of this device.  The flush leaves their chunks alone. */
 static size_t spread(const struct ctx *c, unsigned strata, uint64_t *off)
 {
 	const struct capacity_report *r = c->r;
 	uint64_t lo = c->ref_len / c->G, hi = (r->size - c->plen) / c->G, span = hi - lo, x = mix(r->size ^ 0x5ca1ab1e);
-	uint64_t zs = r->plan.scratch_off / c->G, ze = (r->plan.scratch_off + r->plan.scratch_len) / c->G;
 	size_t n = 0;
 
 	for (unsigned j = 0; j < strata; j++) {
@@ -250,10 +263,7 @@ static size_t spread(const struct ctx *c, unsigned strata, uint64_t *off)
 			continue;
 		x = mix(x + j);
 		g = a + x % (b - a);
-		if (g >= zs && g < ze) /* in the scratch area: the nearest granule outside it, in the stratum */
-			g = zs > a ? zs - 1 : ze < b ? ze : UINT64_MAX;
-		if (g != UINT64_MAX)
-			off[n++] = g * c->G;
+		off[n++] = g * c->G;
 	}
 	off[n++] = r->size - c->plen; /* the very end */
 	return n;
@@ -345,22 +355,76 @@ static int alias_grid(struct ctx *c)
 
 /* ------------------------------------------------------------ flushing */
 
-/* Write `bytes` more into the scratch area, chunk after chunk round it. */
-static int flush(struct ctx *c, uint64_t bytes)
+/* Does [a, a + len) hold a probe or a stretch written whole?  The flush
+ * leaves those alone: rewriting them would write them again, and a card
+ * that keeps its latest writes by address would keep them. */
+static int holds_probe(const struct capacity_report *r, uint64_t a, uint64_t len)
+{
+	for (unsigned i = 0; i < r->nprobes; i++)
+		if (r->probe[i].off < a + len && r->probe[i].off + r->plan.probe_len > a)
+			return 1;
+	for (unsigned i = 0; i < r->nspans; i++)
+		if (r->spans[i].off < a + len && r->spans[i].off + r->spans[i].len > a)
+			return 1;
+	return 0;
+}
+
+/* Start the flush at the top of its window: the group below the end probe. */
+static void flush_restart(struct ctx *c)
+{
+	const struct capacity_plan *p = &c->r->plan;
+	uint64_t top = p->window_off + p->window_len;
+
+	c->group_lo = (top - 1) / WINDOW_GROUP * WINDOW_GROUP;
+	if (c->group_lo < p->window_off)
+		c->group_lo = p->window_off;
+	c->flush_at = c->group_lo;
+}
+
+/* The chunk after c->flush_at in the window's order: up to the end of its
+ * group, then the bottom of the group below, and round to the top again. */
+static void flush_next(struct ctx *c)
+{
+	const struct capacity_plan *p = &c->r->plan;
+	uint64_t top = p->window_off + p->window_len, group_hi = (c->group_lo / WINDOW_GROUP + 1) * WINDOW_GROUP;
+
+	if (group_hi > top)
+		group_hi = top;
+	if ((c->flush_at += CHUNK) < group_hi)
+		return;
+	if (c->group_lo <= p->window_off) {
+		flush_restart(c);
+		return;
+	}
+	c->group_lo = c->group_lo - p->window_off > WINDOW_GROUP ? c->group_lo - WINDOW_GROUP : p->window_off;
+	c->flush_at = c->group_lo;
+}
+
+/* Rewrite `bytes` more of the flush window (from its top when `restart`),
+ * each chunk with the bytes it holds: distinct places past the real end of
+ * a fake card, so that a cache of its latest writes, however it keeps them
+ * (by count or by address), lets go of every probe written before; the
+ * data stay as they were. */
+static int flush(struct ctx *c, uint64_t bytes, int restart)
 {
 	size_t n = (size_t)((bytes + CHUNK - 1) / CHUNK), k = 0;
+	uint64_t chunks = c->r->plan.window_len / CHUNK, seen = 0;
 	int64_t *list;
 	int rc;
 
-	if (!n)
+	if (restart)
+		flush_restart(c);
+	if (!n || !chunks)
 		return 0;
 	if (!(list = malloc(n * sizeof(*list))))
 		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		list[k++] = (int64_t)(c->r->plan.scratch_off + c->scratch_pos);
-		c->scratch_pos = (c->scratch_pos + CHUNK) % c->r->plan.scratch_len;
+	while (k < n && seen < n + 2 * chunks) { /* a window all probes ends it */
+		if (!holds_probe(c->r, c->flush_at, CHUNK))
+			list[k++] = (int64_t)c->flush_at;
+		flush_next(c);
+		seen++;
 	}
-	rc = run(c, "capacity-flush", CHUNK, 0xff, list, k, NULL);
+	rc = k ? run(c, "capacity-flush", CHUNK, 0, list, k, NULL) : 0;
 	free(list);
 	return rc;
 }
@@ -381,13 +445,14 @@ static int flush_and_look(struct ctx *c, uint64_t *needed)
 {
 	struct capacity_report *r = c->r;
 	uint64_t done = 0, before = 0, target = FLUSH_FIRST, lost_at = 0;
+	double t0 = now_ns(c);
 
 	*needed = 0;
 	while (done < r->max_cache) {
 		uint64_t w0 = c->written;
 		if (target > r->max_cache)
 			target = r->max_cache;
-		if (flush(c, target - done) || look(c, -1, 1))
+		if (flush(c, target - done, !done) || look(c, -1, 1))
 			return -1;
 		done += c->written - w0; /* whole chunks: at least what was asked */
 		r->flushed = done;
@@ -402,6 +467,8 @@ static int flush_and_look(struct ctx *c, uint64_t *needed)
 		target = done * 2;
 	}
 	r->flush_full = done >= r->max_cache;
+	if (done) /* with the looks between, a little more than the flush alone */
+		c->flush_ns_per_byte = (now_ns(c) - t0) / (double)done;
 	*needed = lost_at;
 	return 0;
 }
@@ -481,7 +548,7 @@ static int exact_edge(struct ctx *c, int up, uint64_t good, uint64_t lost, uint6
 	uint64_t a = up ? good + c->plen : lost, b = up ? lost + c->plen : good;
 	struct sig_tally t = { 0 };
 
-	if (span_io(c, 1, a, b, 1 + round, NULL) || flush(c, needed) || span_io(c, 0, a, b, 1 + round, &t))
+	if (span_io(c, 1, a, b, 1 + round, NULL) || flush(c, needed, 1) || span_io(c, 0, a, b, 1 + round, &t))
 		return -1;
 	if (r->nspans >= sizeof(r->spans) / sizeof(r->spans[0]))
 		return 0;
@@ -498,25 +565,56 @@ static int exact_edge(struct ctx *c, int up, uint64_t good, uint64_t lost, uint6
 	return 0;
 }
 
+/* Rounds of m probes that narrow `span` bytes to one granule. */
+static unsigned rounds_for(uint64_t span, uint64_t granule, unsigned m)
+{
+	unsigned k = 0;
+
+	for (double left = (double)span; left > (double)granule && k < 64; left /= m + 1)
+		k++;
+	return k;
+}
+
+/* Probes per bisection round: the number that narrows `span` to one granule
+ * at the least cost, counted from what the card was seen to take.  A round
+ * costs its flush (needed bytes) and its probes, each written and put back
+ * (on most cards each costs an erase block's garbage collection, but
+ * probes nearer than an erase block share one: the count is an upper
+ * bound).  Without a flush, one probe per round (plain bisection) is
+ * cheapest but for the rounds' own reads. */
+static unsigned round_size(const struct ctx *c, uint64_t span, uint64_t needed)
+{
+	double flush = (double)needed * c->flush_ns_per_byte, probe = 2 * c->probe_ns, best = -1;
+	unsigned m_best = 1;
+
+	for (unsigned m = 1; m <= ROUND_MAX; m++) {
+		double cost = rounds_for(span, c->G, m) * (flush + m * probe);
+		if (best < 0 || cost < best) {
+			best = cost;
+			m_best = m;
+		}
+	}
+	return m_best;
+}
+
 /* Refine one edge: rounds of m probes between the good and the lost one,
- * written, then read after `needed` bytes of flush, until a stretch short
- * enough for exact_edge is left. */
+ * written, then read after `needed` bytes of flush, until one granule is
+ * left, or a stretch short enough for exact_edge when its flush is short. */
 static int bisect(struct ctx *c, int up, uint64_t needed, unsigned *round)
 {
 	struct capacity_report *r = c->r;
 	uint64_t good, lost, off[ROUND_MAX];
-	/* a round costs its probes (each a garbage collection of an erase
-	 * block on most cards, written and put back) and its flush: more
-	 * probes per round when the flush is long */
-	unsigned m = 1 + (unsigned)(needed / (16ULL << 20));
+	int exact = needed <= EXACT_FLUSH_MAX;
+	unsigned m;
 
-	if (m > ROUND_MAX)
-		m = ROUND_MAX;
 	while (edge(r, up, &good, &lost)) {
 		uint64_t lo = up ? good : lost, hi = up ? lost : good;
 		size_t n = 0;
-		if (hi - lo <= SPAN_MAX - c->plen && hi - lo <= (m + 1) * c->G)
+		m = round_size(c, hi - lo, needed);
+		if (exact && hi - lo <= SPAN_MAX - c->plen && hi - lo <= (m + 1) * c->G)
 			return exact_edge(c, up, good, lost, needed, ++*round);
+		if (hi - lo <= c->G)
+			return 0;
 		if (r->nprobes + m > CAP_MAX_PROBES)
 			break;
 		for (unsigned i = 1; i <= m; i++) {
@@ -530,7 +628,7 @@ static int bisect(struct ctx *c, int up, uint64_t needed, unsigned *round)
 		if (!n)
 			break;
 		++*round;
-		if (write_probes(c, off, n, 1 + *round, *round) || flush(c, needed) || look(c, (int)*round, 1 + *round))
+		if (write_probes(c, off, n, 1 + *round, *round) || flush(c, needed, 1) || look(c, (int)*round, 1 + *round))
 			return -1;
 	}
 	return 0;
@@ -561,7 +659,7 @@ static int settle(struct ctx *c, uint64_t needed)
 		again |= c->r->probe[i].last == CAP_GOOD && c->r->probe[i].flushed < needed;
 	if (!again)
 		return 0;
-	return flush(c, needed) || look(c, -1, 1) ? -1 : 0;
+	return flush(c, needed, 1) || look(c, -1, 1) ? -1 : 0;
 }
 
 /* Does the sector read at `at` hold the new signature written for `from`
@@ -650,14 +748,17 @@ static void plan(struct ctx *c)
 	p->probe_len = c->plen;
 	p->max_probes = CAP_MAX_PROBES;
 	p->ref_len = c->ref_len;
-	p->scratch_len = SCRATCH;
-	/* at the top, below the end probe: past the real end of a fake card */
-	p->scratch_off = top >= SCRATCH + 2 * c->G ? (top - c->G - SCRATCH) / SCRATCH * SCRATCH : c->ref_len;
+	/* the flush window: max_cache of distinct places at the top, below
+	 * the end probe (past the real end of a fake card), above the
+	 * reference */
+	p->window_len = (r->max_cache + CHUNK - 1) / CHUNK * CHUNK;
+	if (p->window_len > top - c->ref_len)
+		p->window_len = top - c->ref_len;
+	p->window_off = top - p->window_len;
 	p->flush = c->o->quick ? 0 : r->max_cache;
-	p->max_written = c->ref_len + p->max_probes * c->plen + 2 * SPAN_MAX + 3 * p->flush;
 	p->span_max = SPAN_MAX;
-	/* a bisection round flushes too, even in a quick check */
-	p->max_saved = c->ref_len + p->max_probes * c->plen + 2 * SPAN_MAX + p->scratch_len;
+	/* the flush rewrites what it finds: nothing of it is saved */
+	p->max_saved = c->ref_len + p->max_probes * c->plen + 2 * SPAN_MAX;
 }
 
 void capacity_account(struct capacity_report *r, const struct dev *d)
@@ -709,7 +810,13 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 		memset(p0, 0, sizeof(*p0));
 		c.probe_written[0] = c.written - (c.ref_len - c.plen);
 	}
-	if (write_probes(&c, off, n, 1, 0) || look(&c, 0, 1) ||
+	{
+		double t0 = now_ns(&c);
+		if (write_probes(&c, off, n, 1, 0))
+			goto out;
+		c.probe_ns = (now_ns(&c) - t0) / (double)n;
+	}
+	if (look(&c, 0, 1) ||
 	    read_reference(&c, &ref) || alias_grid(&c))
 		goto out;
 	if (ref.moved)

@@ -9,10 +9,11 @@
  * (one in each of K strata, at a place drawn from the device size, and one
  * at the very end), read back at once; one-sector reads on a grid over the
  * whole device that find the reference wherever it reappears (an address
- * that wraps onto it); then, when nothing is wrong yet, a scratch area
- * rewritten until up to --max-cache bytes went by, the probes read again
- * after each doubling (a cache of the latest writes then has let go of
- * them); then bisection of each boundary found, down to 1 MiB, each round
+ * that wraps onto it); then, when nothing is wrong yet, a window of
+ * --max-cache bytes of distinct places below the end probe rewritten with
+ * the bytes they hold (nothing changes, nothing is saved), the probes read
+ * again after each doubling (a cache of the latest writes past the real
+ * end, kept by count or by address, then has let go of them); then bisection of each boundary found, down to 1 MiB, each round
  * read back after as many bytes as it took the card to lose its first
  * probe.  Every program runs through the device it is given: the caller
  * wraps it in the journal's preserve layer so that every range written is
@@ -59,11 +60,10 @@ struct capacity_plan {
 	uint64_t probe_len;                /* bytes per probe */
 	unsigned max_probes;               /* probes at most */
 	uint64_t ref_len;                  /* the reference block at byte 0 */
-	uint64_t scratch_off, scratch_len; /* the scratch area rewritten to flush caches */
-	uint64_t flush;                    /* bytes written there at most */
+	uint64_t window_off, window_len;   /* the flush window: distinct places rewritten with their own bytes */
+	uint64_t flush;                    /* bytes rewritten there before the probes are trusted (0: no flush) */
 	uint64_t span_max;                 /* each edge's last round: one stretch this long at most */
-	uint64_t max_written;              /* bytes written in all at most */
-	uint64_t max_saved;                /* bytes the journal saves at most (each byte once) */
+	uint64_t max_saved;                /* bytes the journal saves at most (each byte once; not the window) */
 };
 
 struct capacity_options {
@@ -73,7 +73,7 @@ struct capacity_options {
 	unsigned strata;                   /* spread probes (0: the default) */
 	int quick;                         /* no flush: what is lost at once is found, a cache is not sought */
 	/* called once before the first write with what may be written (the
-	 * scratch area, probe count and size); non-zero cancels, e says why */
+	 * flush window, probe count and size); non-zero cancels, e says why */
 	int (*before_writes)(void *ctx, const struct capacity_plan *p, struct fb_err *e);
 	void *ctx;
 	void (*progress)(void *ctx, uint64_t done);

@@ -128,19 +128,23 @@ static void chance_evidence(struct capacity_report *r, struct finding *f)
 
 static void flush_evidence(const struct capacity_report *r, struct finding *f)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[32];
 
 	format_size(a, sizeof(a), r->flushed);
-	format_size(b, sizeof(b), r->plan.scratch_off);
-	format_size(c, sizeof(c), r->plan.scratch_off + r->plan.scratch_len);
+	/* a cache kept by address lets go only for distinct places */
+	format_size(d, sizeof(d), r->flushed < r->plan.window_len ? r->flushed : r->plan.window_len);
+	format_size(b, sizeof(b), r->plan.window_off);
+	format_size(c, sizeof(c), r->plan.window_off + r->plan.window_len);
 	if (!r->plan.flush)
 		finding_evidence(f, "read back at once, with no flush: a card that hides missing flash in a cache of its "
 				 "latest writes is not ruled out");
 	else if (r->flush_full)
-		finding_evidence(f, "read back again after %s of other writes (at %s to %s): genuine, or a card that "
-				 "keeps missing flash in a cache of its latest writes larger than %s", a, b, c, a);
+		finding_evidence(f, "read back again after %s of other writes (distinct places at %s to %s, rewritten "
+				 "with their own bytes): genuine, or a card that keeps missing flash in a cache of its "
+				 "latest writes larger than %s", a, b, c, d);
 	else
-		finding_evidence(f, "read back after %s of other writes (at %s to %s)", a, b, c);
+		finding_evidence(f, "read back after %s of other writes (distinct places at %s to %s, rewritten with "
+				 "their own bytes)", a, b, c);
 }
 
 static void judge_genuine(struct capacity_report *r, const struct layout *l)

@@ -90,8 +90,8 @@ void report_capacity_json(FILE *f, const struct identity *id, const struct capac
 		{ "resolution", JM_UINT, .uint = r->resolution }, JM_END });
 	json_record(&j, "flush", (const struct json_member[]){
 		{ "bytes", JM_UINT, .uint = r->flushed }, { "full", JM_BOOL, .uint = (uint64_t)r->flush_full },
-		{ "max_cache", JM_UINT, .uint = r->max_cache }, { "scratch_offset", JM_UINT, .uint = r->plan.scratch_off },
-		{ "scratch_length", JM_UINT, .uint = r->plan.scratch_len },
+		{ "max_cache", JM_UINT, .uint = r->max_cache }, { "window_offset", JM_UINT, .uint = r->plan.window_off },
+		{ "window_length", JM_UINT, .uint = r->plan.window_len },
 		{ "read_after", JM_UINT, .uint = r->needed }, JM_END });
 	json_array(&j, "pass_chance");
 	for (int i = 0; i < 4; i++)

@@ -142,3 +142,22 @@ if "$FB" -a -b 1.5k sim:sd-4m > "$TMP/a.out" 2> "$TMP/a.err" && grep -q '^align 
 else
 	fail "align test with -b 1.5k on 512-byte sectors" "$(cat "$TMP/a.err")"
 fi
+
+# rewrite: a write that changes nothing.  On a file of random bytes under
+# --preserve: the bytes stay, the journal saves nothing for it, the run
+# still counts what it wrote; one request is at most 1 MiB
+head -c $((16 << 20)) /dev/urandom > "$TMP/rw.img"
+before=$(sha256sum < "$TMP/rw.img")
+printf 'len 1M\n  off-linear 1M 8\n    rewrite\n' > "$TMP/rw.fbp"
+if "$FB" --program "$TMP/rw.fbp" --write --preserve="$TMP/rw.journal" "$TMP/rw.img" > "$TMP/rw.out" 2> "$TMP/rw.err" &&
+	[ "$(sha256sum < "$TMP/rw.img")" = "$before" ] &&
+	grep -q -- '--preserve: saved 0 bytes (0B)' "$TMP/rw.err" && grep -q '8MiB written in all' "$TMP/rw.err" &&
+	[ ! -e "$TMP/rw.journal" ]; then
+	pass "program rewrite: the bytes stay, nothing is saved, 8MiB counted as written"
+else
+	fail "program rewrite: the bytes stay, nothing is saved, 8MiB counted as written" "$(tr '\n' ' ' < "$TMP/rw.err")"
+fi
+printf 'len 2M\n  rewrite\n' > "$TMP/rw2.fbp"
+expect_error "program rewrite of 2MiB is refused" 2 \
+	"^flashbench: a rewrite of 2097152 bytes at offset 0: data requests are at most 1048576 bytes \(write more with off-linear\)$" \
+	"$FB" --program "$TMP/rw2.fbp" --write "$TMP/rw.img"
