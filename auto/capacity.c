@@ -107,6 +107,8 @@ static int run(struct ctx *c, const char *name, uint64_t bs, unsigned pass, cons
 	if (plan.bytes_written) {
 		c->r->writes += plan.requests;
 		c->r->bytes_written += plan.bytes_written;
+		if (!strcmp(name, "capacity-flush"))
+			c->r->rewritten += plan.bytes_written;
 		c->written += plan.bytes_written;
 		vm_plan_span(&plan, &c->r->written_lo, &c->r->written_hi);
 	} else {

@@ -116,6 +116,7 @@ struct capacity_report {
 	uint64_t needed;                   /* bytes written before a read was trusted */
 	/* what it cost */
 	uint64_t reads, writes, bytes_written;
+	uint64_t rewritten;                /* of bytes_written: the flush's, written back as they were read */
 	uint64_t written_lo, written_hi;
 	double device_ns;                  /* the device's time (virtual clock), or wall time */
 	int virtual_clock;

@@ -63,9 +63,12 @@ void report_capacity_text(FILE *f, const struct identity *id, const struct capac
 		r->virtual_clock ? " (the simulated card's clock, putting back included)" : "", b);
 	format_size(a, sizeof(a), r->saved);
 	format_size(b, sizeof(b), r->put_back);
-	fprintf(f, "data: every range written was saved first (%s) and put back (%s), read back equal", a, b);
+	fprintf(f, "data: every range changed was saved first (%s) and put back (%s), read back equal", a, b);
 	if (r->untouched)
 		fprintf(f, "; %s saved but never written to was left as it was", format_size(a, sizeof(a), r->untouched));
+	if (r->rewritten)
+		fprintf(f, "; %s more was written back as it was read (the flush)",
+			format_size(a, sizeof(a), r->rewritten));
 	fputc('\n', f);
 }
 
@@ -126,7 +129,8 @@ void report_capacity_json(FILE *f, const struct identity *id, const struct capac
 	json_end(&j);
 	json_record(&j, "cost", (const struct json_member[]){
 		{ "reads", JM_UINT, .uint = r->reads }, { "writes", JM_UINT, .uint = r->writes },
-		{ "bytes_written", JM_UINT, .uint = r->bytes_written }, { "written_lo", JM_UINT, .uint = r->written_lo },
+		{ "bytes_written", JM_UINT, .uint = r->bytes_written }, { "bytes_rewritten", JM_UINT, .uint = r->rewritten },
+		{ "written_lo", JM_UINT, .uint = r->written_lo },
 		{ "written_hi", JM_UINT, .uint = r->written_hi }, { "device_ns", JM_NUMBER, .number = r->device_ns },
 		{ "virtual_clock", JM_BOOL, .uint = (uint64_t)r->virtual_clock }, { "wall_ns", JM_NUMBER, .number = wall_ns },
 		JM_END });
