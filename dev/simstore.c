@@ -379,18 +379,29 @@ void store_read(const struct simstore *s, uint64_t sec, uint64_t n, void *buf)
 	}
 }
 
+/* How many of e's first sectors were stamped before `before` (sector k:
+ * stamp + k * sector size). */
+static uint64_t stamped_before(const struct simstore *s, const struct extent *e, uint64_t before)
+{
+	uint64_t m;
+
+	if (e->stamp >= before)
+		return 0;
+	m = (before - e->stamp + s->ss - 1) / s->ss;
+	return m < e->n ? m : e->n;
+}
+
 void store_forget(struct simstore *s, uint64_t before)
 {
 	size_t i = 0;
 
 	while (i < s->n) {
 		struct extent *e = &s->v[i];
-		uint64_t m;
-		if (e->stamp >= before) {
+		uint64_t m = stamped_before(s, e, before);
+		if (!m) {
 			i++;
 			continue;
 		}
-		m = (before - e->stamp + s->ss - 1) / s->ss;
 		if (m < e->n) {
 			trim_head(s, e, m);
 			i++;
@@ -401,6 +412,39 @@ void store_forget(struct simstore *s, uint64_t before)
 		free(e->raw);
 		remove_at(s, i, 1);
 	}
+}
+
+/* The oldest stamp kept is the largest t that at least n sectors are
+ * stamped at or after: found by halving, counting the sectors of each
+ * extent, so the work grows with the extents, not with the sectors. */
+void store_keep_latest(struct simstore *s, uint64_t n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, total = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct extent *e = &s->v[i];
+		uint64_t end = e->stamp + e->n * s->ss;
+		total += e->n;
+		lo = e->stamp < lo ? e->stamp : lo;
+		hi = end > hi ? end : hi;
+	}
+	if (total <= n)
+		return;
+	if (!n) {
+		store_forget(s, hi);
+		return;
+	}
+	/* at least n sectors are stamped at or after lo, fewer at or after hi */
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2, since = 0;
+		for (size_t i = 0; i < s->n; i++)
+			since += s->v[i].n - stamped_before(s, &s->v[i], mid);
+		if (since >= n)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	store_forget(s, lo);
 }
 
 uint64_t store_changed(const struct simstore *s)

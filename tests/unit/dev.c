@@ -311,6 +311,13 @@ static void test_simstore(void)
 	check(out[0] == 0 && out[7 * 512] == 0 && out[8 * 512] == 0 && out[10 * 512] == 2 && out[15 * 512] == 2,
 	      "simstore: a cache forgets the oldest sectors first", "%d %d %d %d", out[0], out[8 * 512], out[10 * 512],
 	      out[15 * 512]);
+	store_write(s, 4, 4, NULL, 3, 8192);   /* sectors 4-7 again, last */
+	store_keep_latest(s, 7);               /* 4-7 and the newest three of 10-15 */
+	store_read(s, 0, 16, out);
+	check(store_changed(s) == 7 && out[4 * 512] == 3 && out[7 * 512] == 3 && out[12 * 512] == 0 &&
+		      out[13 * 512] == 2 && out[15 * 512] == 2,
+	      "simstore: keeping the latest sectors counts each sector by its own stamp", "%llu held: %d %d %d",
+	      (unsigned long long)store_changed(s), out[4 * 512], out[12 * 512], out[13 * 512]);
 	store_destroy(s);
 }
 
