@@ -379,16 +379,21 @@ void store_read(const struct simstore *s, uint64_t sec, uint64_t n, void *buf)
 	}
 }
 
-/* How many of e's first sectors were stamped before `before` (sector k:
- * stamp + k * sector size). */
-static uint64_t stamped_before(const struct simstore *s, const struct extent *e, uint64_t before)
+/* Forget the first m sectors of v[i], all of them taking the extent away;
+ * whether v[i] is still there. */
+static int forget_head(struct simstore *s, size_t i, uint64_t m)
 {
-	uint64_t m;
+	struct extent *e = &s->v[i];
 
-	if (e->stamp >= before)
-		return 0;
-	m = (before - e->stamp + s->ss - 1) / s->ss;
-	return m < e->n ? m : e->n;
+	if (m < e->n) {
+		trim_head(s, e, m);
+		return 1;
+	}
+	if (e->kind == K_RAW)
+		s->raw_bytes -= e->n * s->ss;
+	free(e->raw);
+	remove_at(s, i, 1);
+	return 0;
 }
 
 void store_forget(struct simstore *s, uint64_t before)
@@ -396,55 +401,33 @@ void store_forget(struct simstore *s, uint64_t before)
 	size_t i = 0;
 
 	while (i < s->n) {
-		struct extent *e = &s->v[i];
-		uint64_t m = stamped_before(s, e, before);
-		if (!m) {
+		const struct extent *e = &s->v[i];
+		if (e->stamp >= before || forget_head(s, i, (before - e->stamp + s->ss - 1) / s->ss))
 			i++;
-			continue;
-		}
-		if (m < e->n) {
-			trim_head(s, e, m);
-			i++;
-			continue;
-		}
-		if (e->kind == K_RAW)
-			s->raw_bytes -= e->n * s->ss;
-		free(e->raw);
-		remove_at(s, i, 1);
 	}
 }
 
-/* The oldest stamp kept is the largest t that at least n sectors are
- * stamped at or after: found by halving, counting the sectors of each
- * extent, so the work grows with the extents, not with the sectors. */
+/* The oldest go first: each round takes the extent stamped first (with a
+ * write counter's stamps, all its sectors were written before any other
+ * extent's) and forgets as many of its first sectors as there are too
+ * many.  A round costs a walk over the extents and takes one away, except
+ * the last round, so the work stays that of the extents written. */
 void store_keep_latest(struct simstore *s, uint64_t n)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, total = 0;
-
-	for (size_t i = 0; i < s->n; i++) {
-		const struct extent *e = &s->v[i];
-		uint64_t end = e->stamp + e->n * s->ss;
-		total += e->n;
-		lo = e->stamp < lo ? e->stamp : lo;
-		hi = end > hi ? end : hi;
+	for (;;) {
+		size_t oldest = 0;
+		uint64_t held = 0, first = UINT64_MAX;
+		for (size_t i = 0; i < s->n; i++) {
+			held += s->v[i].n;
+			if (s->v[i].stamp < first) {
+				first = s->v[i].stamp;
+				oldest = i;
+			}
+		}
+		if (held <= n)
+			return;
+		forget_head(s, oldest, held - n);
 	}
-	if (total <= n)
-		return;
-	if (!n) {
-		store_forget(s, hi);
-		return;
-	}
-	/* at least n sectors are stamped at or after lo, fewer at or after hi */
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2, since = 0;
-		for (size_t i = 0; i < s->n; i++)
-			since += s->v[i].n - stamped_before(s, &s->v[i], mid);
-		if (since >= n)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	store_forget(s, lo);
 }
 
 uint64_t store_changed(const struct simstore *s)

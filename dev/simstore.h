@@ -37,7 +37,7 @@ void store_read(const struct simstore *s, uint64_t sec, uint64_t n, void *buf);
 void store_forget(struct simstore *s, uint64_t before);
 
 /* Keep only the n most recently stamped sectors, forgetting the older ones
- * (stamps distinct, as a write counter gives them; else ties stay). */
+ * (stamps as a write counter gives them: one per sector written). */
 void store_keep_latest(struct simstore *s, uint64_t n);
 
 /* Sectors that hold something else than their factory content. */
