@@ -1054,7 +1054,7 @@ int sim_data_write(struct sim *s, uint64_t off, uint64_t len, const void *buf, i
 			s->data_lost = 1;
 			return buf ? rc : 0;
 		}
-		if (pl == AT_HELD || s->p.keep_by <= SIM_KEEP_BY_WRITES)
+		if (pl == AT_HELD || s->p.keep_by <= SIM_KEEP_BY_WRITES) /* past, address: only what is held */
 			s->written += n;
 		off += n;
 		len -= n;
