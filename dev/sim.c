@@ -38,7 +38,7 @@ struct sim {
 	/* what the card holds (fake cards' section, below) */
 	struct simstore *store;   /* the flash, by physical sector */
 	struct simstore *held;    /* fake=cache: what is kept past the real end, by address */
-	uint64_t written;         /* bytes written so far, for the cache */
+	uint64_t written;         /* bytes written so far that count for the cache (keepby) */
 	uint64_t (*bad)[2];       /* fake=bad: the bad regions, sorted */
 	size_t nbad;
 	char *bad_text;           /* the same as text, "START-END ..." (bytes) */
@@ -148,6 +148,8 @@ static int parse_time_ns(const char *v, uint64_t *out)
 	return 0;
 }
 
+static int set_keep_by(struct sim_params *p, const char *val, struct fb_err *e);
+
 static int parse_unsigned(const char *v, unsigned *out)
 {
 	uint64_t x;
@@ -223,6 +225,8 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		p->fat_random = strcmp(val, "random") == 0;
 		return 0;
 	}
+	if (strcmp(key, "keepby") == 0)
+		return set_keep_by(p, val, e);
 	if (strcmp(key, "fake") == 0) {
 		for (unsigned k = 0; k < SIM_FAKES; k++)
 			if (!strcmp(val, sim_fake_name(k))) {
@@ -235,7 +239,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
 		       "tread tunit tcross twrite trandom rrate wrate crate chips spread free fatmode pause pausetime "
 		       "cache rbuf fatread tail unmapped data slc slcrate slcidle throttle throttlex throttlerest fake real "
-		       "keep goodend bad)", key);
+		       "keep keepby goodend bad)", key);
 }
 
 static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, struct fb_err *e)
@@ -826,7 +830,10 @@ uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len)
  * simstore by physical sector (absent sectors hold what the card came with);
  * an address past the real flash maps onto the start (wrap), onto nothing
  * (drop, end: reads give zeros), or onto a store of what is kept for a
- * while (cache: the latest `keep` bytes written, counting every write); a
+ * while (cache: the latest `keep` bytes written; keepby says what counts:
+ * every write, as a write-back buffer's; only the bytes written past the
+ * end, as a pool of spare flash they take in turn; or the distinct sectors
+ * written past the end, a sector written again being the latest again); a
  * bad region (bad) loses writes and reads whatever the flash held before.
  * Only data move through here; the time of each request is the model's
  * above, for the address asked. */
@@ -838,10 +845,25 @@ const char *sim_fake_name(unsigned fake)
 	return fake < SIM_FAKES ? fake_names[fake] : NULL;
 }
 
+/* fake=cache's keepby values, by SIM_KEEP_BY_* */
+static const char *const keep_by_names[SIM_KEEP_BYS] = { "", "writes", "past", "address" };
+
+static int set_keep_by(struct sim_params *p, const char *val, struct fb_err *e)
+{
+	for (unsigned k = SIM_KEEP_BY_WRITES; k < SIM_KEEP_BYS; k++)
+		if (!strcmp(val, keep_by_names[k])) {
+			p->keep_by = k;
+			return 0;
+		}
+	return fb_fail(e, EXIT_USAGE, "sim: keepby=%s: expected writes, past or address", val);
+}
+
 static int validate_fake(const struct sim_params *p, struct fb_err *e)
 {
 	const char *name = fake_names[p->fake < SIM_FAKES ? p->fake : 0];
 
+	if (p->keep_by && p->fake != SIM_FAKE_CACHE)
+		return fb_fail(e, EXIT_USAGE, "sim: keepby=%s goes with fake=cache", keep_by_names[p->keep_by]);
 	if (!p->fake) {
 		if (p->real || p->keep || p->goodend || p->bad > 0)
 			return fb_fail(e, EXIT_USAGE, "sim: real, keep, goodend and bad describe a fake card: add "
@@ -999,6 +1021,16 @@ static int data_stores(struct sim *s)
 	return 0;
 }
 
+/* fake=cache: the held sectors past the latest `keep` bytes written go
+ * (the counter's bytes, or with keepby=address the distinct sectors). */
+static void cache_push_out(struct sim *s)
+{
+	if (s->p.keep_by == SIM_KEEP_BY_ADDRESS)
+		store_keep_latest(s->held, s->p.keep / s->p.sector);
+	else if (s->written > s->p.keep)
+		store_forget(s->held, s->written - s->p.keep);
+}
+
 int sim_data_write(struct sim *s, uint64_t off, uint64_t len, const void *buf, int pattern)
 {
 	const unsigned char *p = buf;
@@ -1022,14 +1054,15 @@ int sim_data_write(struct sim *s, uint64_t off, uint64_t len, const void *buf, i
 			s->data_lost = 1;
 			return buf ? rc : 0;
 		}
-		s->written += n;
+		if (pl == AT_HELD || s->p.keep_by <= SIM_KEEP_BY_WRITES) /* past, address: only what is held */
+			s->written += n;
 		off += n;
 		len -= n;
 		if (p)
 			p += n;
 	}
-	if (s->held && s->written > s->p.keep)
-		store_forget(s->held, s->written - s->p.keep);
+	if (s->held)
+		cache_push_out(s);
 	return 0;
 }
 

@@ -30,9 +30,11 @@
  * claims `size` but has only `real` bytes of flash, and what lies past them
  * wraps around onto the start (fake=wrap: byte x is byte x mod real), is
  * lost (drop: reads give zeros), is kept only among the latest `keep` bytes
- * written and then lost (cache), or is lost except a working region of
- * `goodend` bytes at the end (end); or the whole card is real but a share
- * `bad` of it lies in scattered bad regions that lose their writes (bad).
+ * written and then lost (cache; keepby says which writes count: all, those
+ * past the end, or distinct sectors past the end), or is lost except a
+ * working region of `goodend` bytes at the end (end); or the whole card is
+ * real but a share `bad` of it lies in scattered bad regions that lose
+ * their writes (bad).
  * Timing stays that of the address asked for.  To tell fakes, the sim
  * remembers what was written where (simstore.h): sparsely, bounded.
  *
@@ -85,6 +87,7 @@ struct sim_params {
 	unsigned fake;      /* SIM_FAKE_* */
 	uint64_t real;      /* bytes of flash it really has */
 	uint64_t keep;      /* fake=cache: the latest bytes written are kept this long */
+	unsigned keep_by;   /* fake=cache: which writes count toward keep, SIM_KEEP_BY_* (0: not given) */
 	uint64_t goodend;   /* fake=end: the working region at the end */
 	double bad;         /* fake=bad: share of the card in bad regions */
 	/* cards of today (0 = off) */
@@ -101,6 +104,10 @@ struct sim_params {
 enum { SIM_FAKE_NONE, SIM_FAKE_WRAP, SIM_FAKE_DROP, SIM_FAKE_CACHE, SIM_FAKE_END, SIM_FAKE_BAD, SIM_FAKES };
 /* "wrap", "drop", ... (NULL past the last) */
 const char *sim_fake_name(unsigned fake);
+/* fake=cache's keepby: every write counts (a write-back buffer; also when
+ * not given), only writes past the real end (a pool of flash they take in
+ * turn), or the latest distinct sectors written past the end */
+enum { SIM_KEEP_BY_UNSET, SIM_KEEP_BY_WRITES, SIM_KEEP_BY_PAST, SIM_KEEP_BY_ADDRESS, SIM_KEEP_BYS };
 
 struct sim;
 

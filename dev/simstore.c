@@ -379,27 +379,54 @@ void store_read(const struct simstore *s, uint64_t sec, uint64_t n, void *buf)
 	}
 }
 
+/* Forget the first m sectors of v[i], all of them taking the extent away;
+ * whether v[i] is still there. */
+static int forget_head(struct simstore *s, size_t i, uint64_t m)
+{
+	struct extent *e = &s->v[i];
+
+	if (m < e->n) {
+		trim_head(s, e, m);
+		return 1;
+	}
+	if (e->kind == K_RAW)
+		s->raw_bytes -= e->n * s->ss;
+	free(e->raw);
+	remove_at(s, i, 1);
+	return 0;
+}
+
 void store_forget(struct simstore *s, uint64_t before)
 {
 	size_t i = 0;
 
 	while (i < s->n) {
-		struct extent *e = &s->v[i];
-		uint64_t m;
-		if (e->stamp >= before) {
+		const struct extent *e = &s->v[i];
+		if (e->stamp >= before || forget_head(s, i, (before - e->stamp + s->ss - 1) / s->ss))
 			i++;
-			continue;
+	}
+}
+
+/* The oldest go first: each round takes the extent stamped first (with a
+ * write counter's stamps, all its sectors were written before any other
+ * extent's) and forgets as many of its first sectors as there are too
+ * many.  A round costs a walk over the extents and takes one away, except
+ * the last round, so the work stays that of the extents written. */
+void store_keep_latest(struct simstore *s, uint64_t n)
+{
+	for (;;) {
+		size_t oldest = 0;
+		uint64_t held = 0, first = UINT64_MAX;
+		for (size_t i = 0; i < s->n; i++) {
+			held += s->v[i].n;
+			if (s->v[i].stamp < first) {
+				first = s->v[i].stamp;
+				oldest = i;
+			}
 		}
-		m = (before - e->stamp + s->ss - 1) / s->ss;
-		if (m < e->n) {
-			trim_head(s, e, m);
-			i++;
-			continue;
-		}
-		if (e->kind == K_RAW)
-			s->raw_bytes -= e->n * s->ss;
-		free(e->raw);
-		remove_at(s, i, 1);
+		if (held <= n)
+			return;
+		forget_head(s, oldest, held - n);
 	}
 }
 

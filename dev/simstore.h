@@ -36,6 +36,10 @@ void store_read(const struct simstore *s, uint64_t sec, uint64_t n, void *buf);
 /* Forget every sector whose stamp is below `before` (they read as absent). */
 void store_forget(struct simstore *s, uint64_t before);
 
+/* Keep only the n most recently stamped sectors, forgetting the older ones
+ * (stamps as a write counter gives them: one per sector written). */
+void store_keep_latest(struct simstore *s, uint64_t n);
+
 /* Sectors that hold something else than their factory content. */
 uint64_t store_changed(const struct simstore *s);
 

@@ -88,6 +88,12 @@ expect_error "capacity: one test at a time" 2 "choose one test" "$FB" -C -A sim:
 expect_error "capacity: --max-cache larger than the card (a flush of it would run for hours)" 2 \
 	"max-cache=107374182400 is more than sim:size=2G holds \(2147483648 bytes\)" "$FB" -C --max-cache=100G sim:size=2G
 expect_error "capacity: --plot into a missing directory" 2 "plot" "$FB" -C --plot /nonexistent/x.svg sim:sd-4m
+expect_error "capacity: sim keepby= takes writes, past or address" 2 \
+	"^flashbench: sim: keepby=lru: expected writes, past or address$" "$FB" -C sim:fake-cache,keepby=lru
+expect_error "capacity: sim keepby= goes with fake=cache" 2 "^flashbench: sim: keepby=past goes with fake=cache$" \
+	"$FB" -C sim:size=256M,real=96M,fake=drop,keepby=past
+expect_error "capacity: sim keepby= without a fake card" 2 "^flashbench: sim: keepby=writes goes with fake=cache$" \
+	"$FB" -C sim:size=256M,keepby=writes
 if ! ls ./*.journal > /dev/null 2>&1; then
 	pass "capacity: a refused run leaves no journal"
 else

@@ -123,7 +123,9 @@ static void test_sim_spec_errors(void)
 {
 	static const char *const bad[] = { "erase=3K,page=8K", "open=0", "random=3,open=2", "bogus=1",
 					   "noise=2", "nosuchpreset", "size=1M,erase=4M", "page=1000",
-					   "data=0.3", "unmapped=2", "size=1G,slc=600M", "data=1.5,unmapped=1" };
+					   "data=0.3", "unmapped=2", "size=1G,slc=600M", "data=1.5,unmapped=1",
+					   "keepby=writes", "size=256M,real=96M,fake=drop,keepby=past",
+					   "size=256M,real=96M,fake=cache,keep=1M,keepby=lru" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct sim_params p;
 		struct fb_err e = { 0, "" };
@@ -311,6 +313,13 @@ static void test_simstore(void)
 	check(out[0] == 0 && out[7 * 512] == 0 && out[8 * 512] == 0 && out[10 * 512] == 2 && out[15 * 512] == 2,
 	      "simstore: a cache forgets the oldest sectors first", "%d %d %d %d", out[0], out[8 * 512], out[10 * 512],
 	      out[15 * 512]);
+	store_write(s, 4, 4, NULL, 3, 8192);   /* sectors 4-7 again, last */
+	store_keep_latest(s, 7);               /* 4-7 and the newest three of 10-15 */
+	store_read(s, 0, 16, out);
+	check(store_changed(s) == 7 && out[4 * 512] == 3 && out[7 * 512] == 3 && out[12 * 512] == 0 &&
+		      out[13 * 512] == 2 && out[15 * 512] == 2,
+	      "simstore: keeping the latest sectors counts each sector by its own stamp", "%llu held: %d %d %d",
+	      (unsigned long long)store_changed(s), out[4 * 512], out[12 * 512], out[13 * 512]);
 	store_destroy(s);
 }
 
@@ -343,6 +352,58 @@ static void test_sim_fakes(void)
 			sim_data_read(s, c[i].look, sizeof(out), out);
 			check(memcmp(in, out, sizeof(in)) != 0, "sim fake: cache then loses them", "still there");
 		}
+		sim_destroy(s);
+	}
+}
+
+/* fake=cache: what pushes the sectors held past the real end out (keepby).
+ * A signature sector just past real, then 2 MiB below real, the same 64 KiB
+ * past real 32 times, or 2 MiB of distinct sectors past real: which modes
+ * still hold it. */
+static void test_sim_keepby(void)
+{
+	static const struct { const char *by; int kept[3]; } c[] = {
+		{ "writes", { 0, 0, 0 } }, { "past", { 1, 0, 0 } }, { "address", { 1, 1, 0 } },
+	};
+	static const char *const after[3] = { "2MiB below real", "64KiB past real 32 times",
+					      "2MiB of distinct sectors past real" };
+	static unsigned char in[512], out[512], older[1024];
+	const uint64_t mib = 1 << 20, real = 128 * mib;
+	struct sim_params p;
+	struct sim *s;
+	char spec[96], name[160];
+
+	sig_fill(in, real, sizeof(in), 512, 5, 1);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		for (int step = 0; step < 3; step++) {
+			snprintf(spec, sizeof(spec), "size=256M,real=128M,fake=cache,keep=1M,keepby=%s", c[i].by);
+			if (!(s = make_sim(spec, &p)))
+				break;
+			sim_data_write(s, real, sizeof(in), in, 0);
+			for (uint64_t k = 0; k < 32; k++)
+				sim_data_write(s, step == 0 ? k * 65536 : step == 1 ? real + 64 * mib : real + mib + k * 65536,
+					       65536, NULL, 0x5a);
+			sim_data_read(s, real, sizeof(out), out);
+			snprintf(name, sizeof(name), "sim fake: cache, keepby=%s %s the first sector after %s", c[i].by,
+				 c[i].kept[step] ? "keeps" : "loses", after[step]);
+			check((memcmp(in, out, sizeof(in)) == 0) == c[i].kept[step], name, "%s",
+			      c[i].kept[step] ? "lost" : "still there");
+			sim_destroy(s);
+		}
+	/* keepby=address: a held sector written again is the latest again */
+	if ((s = make_sim("size=256M,real=128M,fake=cache,keep=1M,keepby=address", &p))) {
+		sim_data_write(s, real, sizeof(in), in, 0);
+		sim_data_write(s, real + mib, 768 << 10, NULL, 1);
+		sim_data_write(s, real, sizeof(in), in, 0);
+		sim_data_write(s, real + 2 * mib, 768 << 10, NULL, 2);
+		sim_data_read(s, real, sizeof(out), out);
+		/* 2048 sectors kept: 1536 written last, the one written again, and
+		 * the last 511 of the first 1536 (from their sector 1025 on) */
+		sim_data_read(s, real + mib + 1024 * 512, sizeof(older), older);
+		check(!memcmp(in, out, sizeof(in)) && older[0] == 0 && older[512] == 1,
+		      "sim fake: cache, keepby=address keeps a sector written again, losing older distinct ones first",
+		      "the sector written again %s; older ones %d %d", memcmp(in, out, sizeof(in)) ? "lost" : "kept",
+		      older[0], older[512]);
 		sim_destroy(s);
 	}
 }
@@ -453,6 +514,7 @@ void unit_dev(void)
 {
 	test_simstore();
 	test_sim_fakes();
+	test_sim_keepby();
 	test_medium_identity();
 	test_sim_reads();
 	test_sim_writes();
