@@ -967,18 +967,20 @@ static int capacity_room(struct dev *d, const struct capacity_plan *p, struct fb
 static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb_err *e)
 {
 	const struct run *r = ctx;
-	char probe[32], ref[32], window[32], most[32];
+	char probe[32], ref[32], window[32], flush[32], most[32];
 
 	if (capacity_room(r->d, p, e))
 		return -1;
 	format_size(probe, sizeof(probe), p->probe_len);
 	format_size(ref, sizeof(ref), p->ref_len);
 	format_size(window, sizeof(window), p->window_len);
+	format_size(flush, sizeof(flush), p->flush);
 	format_size(most, sizeof(most), p->max_saved);
 	fprintf(stderr, "flashbench: --capacity writes %s of signatures at its start and %s at up to %u places "
 		"anywhere on %s; each range is saved to %s first (at most %s; it has room for them) and put back "
-		"at the end.  It also rewrites bytes %llu to %llu (%s) with the bytes they hold, read just before: "
-		"nothing there changes\n", ref, probe, p->max_probes, r->c.device, r->journal_path, most,
+		"at the end.  To flush a cache it also rewrites up to %s at a time, from the top down, of bytes %llu "
+		"to %llu (%s, room for the probes it leaves alone) with the bytes they hold, read just before: "
+		"nothing there changes\n", ref, probe, p->max_probes, r->c.device, r->journal_path, most, flush,
 		(unsigned long long)p->window_off, (unsigned long long)(p->window_off + p->window_len - 1), window);
 	return 0;
 }

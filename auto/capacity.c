@@ -43,6 +43,8 @@ struct ctx {
 	struct vm_op *held;
 	uint64_t done;                   /* requests so far (progress) */
 	uint64_t flush_at, group_lo;     /* the next flush chunk, and the bottom of its group */
+	uint64_t distinct;               /* bytes rewritten since the flush began at the top */
+	uint64_t distinct_most;          /* the most of them before it went round again */
 	int announced;
 	/* what the card was seen to take, for choosing a bisection round */
 	double probe_ns;                 /* device time per probe written (the spread's) */
@@ -381,6 +383,7 @@ static void flush_restart(struct ctx *c)
 	if (c->group_lo < p->window_off)
 		c->group_lo = p->window_off;
 	c->flush_at = c->group_lo;
+	c->distinct = 0;
 }
 
 /* The chunk after c->flush_at in the window's order: up to the end of its
@@ -421,8 +424,12 @@ static int flush(struct ctx *c, uint64_t bytes, int restart)
 	if (!(list = malloc(n * sizeof(*list))))
 		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
 	while (k < n && seen < n + 2 * chunks) { /* a window all probes ends it */
-		if (!holds_probe(c->r, c->flush_at, CHUNK))
+		if (!holds_probe(c->r, c->flush_at, CHUNK)) {
 			list[k++] = (int64_t)c->flush_at;
+			c->distinct += CHUNK;
+			if (c->distinct > c->distinct_most)
+				c->distinct_most = c->distinct;
+		}
 		flush_next(c);
 		seen++;
 	}
@@ -450,6 +457,7 @@ static int flush_and_look(struct ctx *c, uint64_t *needed)
 	double t0 = now_ns(c);
 
 	*needed = 0;
+	c->distinct_most = 0;
 	while (done < r->max_cache) {
 		uint64_t w0 = c->written;
 		if (target > r->max_cache)
@@ -468,7 +476,9 @@ static int flush_and_look(struct ctx *c, uint64_t *needed)
 		before = done;
 		target = done * 2;
 	}
-	r->flush_full = done >= r->max_cache;
+	/* a cache kept by address lets go only for distinct places */
+	r->flush_distinct = c->distinct_most < done ? c->distinct_most : done;
+	r->flush_full = done >= r->max_cache && r->flush_distinct >= r->max_cache;
 	if (done) /* with the looks between, a little more than the flush alone */
 		c->flush_ns_per_byte = (now_ns(c) - t0) / (double)done;
 	*needed = lost_at;
@@ -752,8 +762,10 @@ static void plan(struct ctx *c)
 	p->ref_len = c->ref_len;
 	/* the flush window: max_cache of distinct places at the top, below
 	 * the end probe (past the real end of a fake card), above the
-	 * reference */
-	p->window_len = (r->max_cache + CHUNK - 1) / CHUNK * CHUNK;
+	 * reference, and room for the chunks it leaves alone (every probe
+	 * and the edges' stretches may lie in it) */
+	p->window_len = (r->max_cache + CHUNK - 1) / CHUNK * CHUNK +
+			(CAP_MAX_PROBES + 2 * (SPAN_MAX / CHUNK + 1)) * CHUNK;
 	if (p->window_len > top - c->ref_len)
 		p->window_len = top - c->ref_len;
 	p->window_off = top - p->window_len;

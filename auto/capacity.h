@@ -91,7 +91,8 @@ struct capacity_report {
 	uint64_t cache_lo, cache_hi;       /* cache: it kept the latest cache_lo bytes, not cache_hi */
 	double bad_share, bad_lo, bad_hi;  /* bad: share of probes lost and its 95% interval */
 	uint64_t flushed;                  /* bytes written between each probe and its last look */
-	int flush_full;                    /* the flush went to max_cache */
+	uint64_t flush_distinct;           /* of them, distinct places (a cache by address counts only these) */
+	int flush_full;                    /* the flush went to max_cache, all of it distinct places */
 	uint64_t max_cache;
 	struct capacity_plan plan;
 	unsigned strata;

@@ -128,23 +128,22 @@ static void chance_evidence(struct capacity_report *r, struct finding *f)
 
 static void flush_evidence(const struct capacity_report *r, struct finding *f)
 {
-	char a[32], b[32], c[32], d[32];
+	char a[32], c[32], d[32];
 
 	format_size(a, sizeof(a), r->flushed);
 	/* a cache kept by address lets go only for distinct places */
-	format_size(d, sizeof(d), r->flushed < r->plan.window_len ? r->flushed : r->plan.window_len);
-	format_size(b, sizeof(b), r->plan.window_off);
+	format_size(d, sizeof(d), r->flush_distinct);
 	format_size(c, sizeof(c), r->plan.window_off + r->plan.window_len);
 	if (!r->plan.flush)
 		finding_evidence(f, "read back at once, with no flush: a card that hides missing flash in a cache of its "
 				 "latest writes is not ruled out");
 	else if (r->flush_full)
-		finding_evidence(f, "read back again after %s of other writes (distinct places at %s to %s, rewritten "
-				 "with their own bytes): genuine, or a card that keeps missing flash in a cache of its "
-				 "latest writes larger than %s", a, b, c, d);
+		finding_evidence(f, "read back again after %s of other writes, %s of distinct places below %s "
+				 "(rewritten with their own bytes): genuine, or a card that keeps missing flash in a cache "
+				 "of its latest writes larger than %s", a, d, c, d);
 	else
-		finding_evidence(f, "read back after %s of other writes (distinct places at %s to %s, rewritten with "
-				 "their own bytes)", a, b, c);
+		finding_evidence(f, "read back after %s of other writes, %s of distinct places below %s (rewritten "
+				 "with their own bytes)", a, d, c);
 }
 
 static void judge_genuine(struct capacity_report *r, const struct layout *l)
@@ -163,8 +162,11 @@ static void judge_genuine(struct capacity_report *r, const struct layout *l)
 			 "signature of another place", r->grid_reads, format_size(step, sizeof(step), r->grid_step));
 	chance_evidence(r, &r->usable);
 	if (r->usable.conf < CONF_HIGH)
-		finding_evidence(&r->usable, "medium: %s", !r->flush_full ? "the flush stopped short of --max-cache" :
-				 "scattered losses of 5% could slip between the probes more than 1 time in 20");
+		finding_evidence(&r->usable, "medium: %s", r->flush_full ?
+				 "scattered losses of 5% could slip between the probes more than 1 time in 20" :
+				 r->flushed >= r->max_cache ? "the card has too few places below its end probe to rewrite "
+				 "--max-cache of distinct ones: a cache that keeps its writes by address and is larger "
+				 "than that is not ruled out" : "the flush stopped short of --max-cache");
 }
 
 /* Did the stretch find where loss begins, where the probes leave it (from

@@ -92,7 +92,8 @@ void report_capacity_json(FILE *f, const struct identity *id, const struct capac
 		{ "bad_share_low", JM_NUMBER, .number = r->bad_lo }, { "bad_share_high", JM_NUMBER, .number = r->bad_hi },
 		{ "resolution", JM_UINT, .uint = r->resolution }, JM_END });
 	json_record(&j, "flush", (const struct json_member[]){
-		{ "bytes", JM_UINT, .uint = r->flushed }, { "full", JM_BOOL, .uint = (uint64_t)r->flush_full },
+		{ "bytes", JM_UINT, .uint = r->flushed }, { "distinct", JM_UINT, .uint = r->flush_distinct },
+		{ "full", JM_BOOL, .uint = (uint64_t)r->flush_full },
 		{ "max_cache", JM_UINT, .uint = r->max_cache }, { "window_offset", JM_UINT, .uint = r->plan.window_off },
 		{ "window_length", JM_UINT, .uint = r->plan.window_len },
 		{ "read_after", JM_UINT, .uint = r->needed }, JM_END });

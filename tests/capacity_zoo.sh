@@ -2,7 +2,8 @@
 # simulated cards whose truth is known: wrap-around at 1/2, 1/4 and periods
 # that are no power of two (one shorter than the reference block, one not
 # even a whole MiB); writes lost past the real size; a cache of the
-# latest writes (2 MiB to 256 MiB) that hides the loss for a while; a working
+# latest writes (2 MiB to 256 MiB; counting every write, only those past
+# the real end, or distinct places past it) that hides the loss for a while; a working
 # region at the end; scattered bad regions of 5% to 20%; and honest cards of
 # every preset (as --help lists them) and several erase block sizes.  Every
 # fake must be found with the right kind and its real size within an erase
@@ -37,6 +38,11 @@ $SD,real=1G,fake=cache,keep=64M
 $SD,real=1G,fake=cache,keep=128M
 $SD,real=1G,fake=cache,keep=256M
 $SD,real=1500M,fake=cache,keep=16M
+$SD,real=1G,fake=cache,keep=32M,keepby=address
+$SD,real=1G,fake=cache,keep=256M,keepby=address
+$SD,real=1G,fake=cache,keep=128M,keepby=past
+$SD,real=1900M,fake=cache,keep=64M,keepby=address
+$SD,real=1700M,fake=cache,keep=8M,keepby=past
 $SD,real=512M,fake=end,goodend=16M
 $SD,real=1G,fake=end,goodend=64M
 $SD,fake=bad,bad=5%,seed=1
