@@ -173,7 +173,9 @@ int dev_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *
 	if (rc)
 		return rc;
 	tally(d, off, len, len);
-	if (d->lower) /* a layer: the bytes do not change, so it has nothing to save */
+	if (d->ops->rewrite)
+		return d->ops->rewrite(d, off, len, buf, ns);
+	if (d->lower)
 		return dev_rewrite(d->lower, off, len, buf, ns);
 	if (!(rc = d->ops->read_data(d, off, len, buf, &t_read)))
 		rc = d->ops->write_data(d, off, len, buf, &t_write);

@@ -48,6 +48,7 @@ struct dev_ops {
 	int (*discard)(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns);
 	int (*write_data)(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns);
 	int (*read_data)(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
+	int (*rewrite)(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
 	int (*copy_out)(struct dev *d, void *buf, uint64_t off, uint64_t len);
 	int (*copy_in)(struct dev *d, const void *buf, uint64_t off, uint64_t len);
 	int (*will_write)(struct dev *d, const struct vm_op *prog, struct fb_err *e);
@@ -113,8 +114,10 @@ int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t
 /* Read len bytes at off into buf (aligned, at most DEV_MAX_BUFFER) and
  * write the same bytes back, as one timed request (the two times added): a
  * card counts it as a write, what it holds stays as it was.  The preserve
- * layer passes it below unsaved, as nothing changes.  Only a device that
- * holds data takes it: -EOPNOTSUPP. */
+ * layer journals what it read (once per range) before it writes it back,
+ * so that a card pulled out mid-write can still be given its bytes, and
+ * has nothing to put back at the end.  Only a device that holds data takes
+ * it: -EOPNOTSUPP. */
 int dev_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
 
 /* A virtual clock's device time so far (ns; it counts copies too), or a

@@ -554,7 +554,7 @@ struct run {
 	int saving_stopped;        /* a signal came while --preserve saved: no request was made */
 	uint64_t saved;            /* then: the bytes it had saved */
 	int journal_done;          /* the journal was finished: put_back bytes went back, */
-	uint64_t put_back, untouched; /* untouched ones were saved but never written to */
+	uint64_t put_back, untouched; /* untouched ones were saved but never changed */
 	struct cli c;
 	struct claim *claim;            /* a write run's hold on its medium */
 	struct dev *d;
@@ -865,8 +865,9 @@ static int run_test(struct run *r, struct fb_err *e)
 			r->saved = journal_saved(dev_journal(r->d));
 		} else {
 			format_size(sz, sizeof(sz), journal_saved(dev_journal(r->d)));
-			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s\n",
-				(unsigned long long)journal_saved(dev_journal(r->d)), sz, r->journal_path);
+			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s%s\n",
+				(unsigned long long)journal_saved(dev_journal(r->d)), sz, r->journal_path,
+				program_rewrites(r->prog) ? "; what it rewrites is saved as it reads it" : "");
 		}
 	}
 	r->p = (struct print_ctx){ .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
@@ -931,7 +932,7 @@ static int finish_journal(struct run *r, struct fb_err *e)
 		return rc;
 	if (put.untouched) {
 		format_size(sz, sizeof(sz), put.untouched);
-		snprintf(left, sizeof(left), "; %llu bytes (%s) saved but never written to were left as they were",
+		snprintf(left, sizeof(left), "; %llu bytes (%s) saved but never changed were left as they were",
 			 (unsigned long long)put.untouched, sz);
 	}
 	format_size(sz, sizeof(sz), put.bytes);
@@ -979,8 +980,8 @@ static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb
 	fprintf(stderr, "flashbench: --capacity writes %s of signatures at its start and %s at up to %u places "
 		"anywhere on %s; each range is saved to %s first (at most %s; it has room for them) and put back "
 		"at the end.  To flush a cache it also rewrites up to %s at a time, from the top down, of bytes %llu "
-		"to %llu (%s, room for the probes it leaves alone) with the bytes they hold, read just before: "
-		"nothing there changes\n", ref, probe, p->max_probes, r->c.device, r->journal_path, most, flush,
+		"to %llu (%s, room for the probes it leaves alone) with the bytes they hold, read and saved just "
+		"before: nothing there changes\n", ref, probe, p->max_probes, r->c.device, r->journal_path, most, flush,
 		(unsigned long long)p->window_off, (unsigned long long)(p->window_off + p->window_len - 1), window);
 	return 0;
 }

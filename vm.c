@@ -263,8 +263,8 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			if (r->off + r->len > p->write_hi)
 				p->write_hi = r->off + r->len;
 			p->bytes_written += op->code != VM_ERASE ? r->len : 0;
-			if (w->on_write && vm_opcode_changes(op->code))
-				w->on_write(w->on_write_ctx, r->off, r->len);
+			if (w->on_write)
+				w->on_write(w->on_write_ctx, r->off, r->len, vm_opcode_changes(op->code));
 		}
 		ns = 0;
 	} else {

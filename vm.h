@@ -143,9 +143,9 @@ const char *vm_opcode_name(enum vm_opcode code);
 int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
 	    struct vm_plan *plan, struct fb_err *e);
 
-/* Like vm_plan, calling fn for every range the program changes: writes and
- * erases, not rewrites (they write back the bytes they read). */
-typedef void (*vm_write_fn)(void *ctx, uint64_t off, uint64_t len);
+/* Like vm_plan, calling fn for every range the program writes or erases;
+ * changes is 0 for a rewrite (it writes back the bytes it read). */
+typedef void (*vm_write_fn)(void *ctx, uint64_t off, uint64_t len, int changes);
 int vm_plan_writes(const struct vm_op *prog, uint64_t dev_size, unsigned sector, vm_write_fn fn, void *ctx,
 		   struct fb_err *e);
 

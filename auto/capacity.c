@@ -771,8 +771,9 @@ static void plan(struct ctx *c)
 	p->window_off = top - p->window_len;
 	p->flush = c->o->quick ? 0 : r->max_cache;
 	p->span_max = SPAN_MAX;
-	/* the flush rewrites what it finds: nothing of it is saved */
-	p->max_saved = c->ref_len + p->max_probes * c->plen + 2 * SPAN_MAX;
+	/* the flush journals what it rewrites, once: the first max_cache of
+	 * its window, and one more chunk for each probe found in it later */
+	p->max_saved = c->ref_len + p->max_probes * c->plen + 2 * SPAN_MAX + (p->flush ? p->window_len : 0);
 }
 
 void capacity_account(struct capacity_report *r, const struct dev *d)

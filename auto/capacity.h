@@ -63,7 +63,7 @@ struct capacity_plan {
 	uint64_t window_off, window_len;   /* the flush window: distinct places rewritten with their own bytes */
 	uint64_t flush;                    /* bytes rewritten there before the probes are trusted (0: no flush) */
 	uint64_t span_max;                 /* each edge's last round: one stretch this long at most */
-	uint64_t max_saved;                /* bytes the journal saves at most (each byte once; not the window) */
+	uint64_t max_saved;                /* bytes the journal saves at most (each byte once) */
 };
 
 struct capacity_options {

@@ -6,6 +6,7 @@
  * ranges the run really wrote to. */
 #include "dev/dev_impl.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,22 @@ static int layer_write_data(struct dev *d, uint64_t off, uint64_t len, const voi
 	return dev_write_data(d->lower, off, len, buf, ns);
 }
 
+/* A rewrite: the bytes read are journaled (once) before they go back, and
+ * the range is not touched: nothing changes, the end puts nothing back. */
+static int layer_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns)
+{
+	uint64_t t_read = 0, t_write = 0;
+	struct fb_err e;
+	int rc = dev_read_data(d->lower, off, len, buf, &t_read);
+
+	if (!rc && d->priv && journal_save_read(d->priv, off, len, buf, &e))
+		rc = errno == ENOSPC || errno == EDQUOT ? -ENOSPC : -EIO; /* not written back */
+	if (!rc)
+		rc = dev_write_data(d->lower, off, len, buf, &t_write);
+	*ns = t_read + t_write;
+	return rc;
+}
+
 static int layer_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {
 	if (d->priv)
@@ -55,6 +72,7 @@ static const struct dev_ops preserve_ops = {
 	.name = "preserve",
 	.write = layer_write,
 	.write_data = layer_write_data,
+	.rewrite = layer_rewrite,
 	.discard = layer_discard,
 	.will_write = layer_will_write,
 	.close = layer_close,

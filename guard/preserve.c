@@ -67,11 +67,21 @@ static int extents_add(struct extents *s, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
-static void collect(void *ctx, uint64_t off, uint64_t len)
+/* Every range a program writes (journal_plan: what it may save). */
+static void collect(void *ctx, uint64_t off, uint64_t len, int changes)
 {
 	struct extents *s = ctx;
+	(void)changes;
 	if (s->cap != SIZE_MAX && extents_add(s, off, off + len))
 		s->cap = SIZE_MAX; /* marks failure: nothing more is added */
+}
+
+/* Every range it changes (journal_protect: what is saved before it runs; a
+ * rewrite saves what it reads as it goes, journal_save_read). */
+static void collect_changes(void *ctx, uint64_t off, uint64_t len, int changes)
+{
+	if (changes)
+		collect(ctx, off, len, changes);
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -606,11 +616,28 @@ int journal_plan(const struct vm_op *prog, struct dev *d, uint64_t *bytes, uint6
 
 /* ------------------------------------------------------------ save */
 
-static int save_range(struct journal *j, uint64_t lo, uint64_t hi, struct fb_err *e)
+/* Append [lo, hi) from buf (the bytes of byte lo onwards) as records. */
+static int save_bytes(struct journal *j, uint64_t lo, uint64_t hi, const unsigned char *buf, struct fb_err *e)
 {
 	while (lo < hi) {
 		uint64_t n = hi - lo > JOURNAL_PIECE ? JOURNAL_PIECE : hi - lo;
 		unsigned char r[JOURNAL_RECORD];
+
+		journal_record_build(r, lo, n, j->seq++, crc32c(0, buf, n));
+		if (write_all(j->fd, r, sizeof(r)) || write_all(j->fd, buf, n))
+			return fb_fail(e, EXIT_DEVICE, "--preserve: cannot write %s: %s", j->path, strerror(errno));
+		j->bytes += n;
+		j->file_bytes += sizeof(r) + n;
+		lo += n;
+		buf += n;
+	}
+	return 0;
+}
+
+static int save_range(struct journal *j, uint64_t lo, uint64_t hi, struct fb_err *e)
+{
+	while (lo < hi) {
+		uint64_t n = hi - lo > JOURNAL_PIECE ? JOURNAL_PIECE : hi - lo;
 		int rc;
 
 		if (j->stop && *j->stop) /* a request boundary: nothing is written yet */
@@ -621,14 +648,38 @@ static int save_range(struct journal *j, uint64_t lo, uint64_t hi, struct fb_err
 		if (rc)
 			return fb_fail(e, EXIT_DEVICE, "--preserve: cannot read %llu bytes at %llu: %s",
 				       (unsigned long long)n, (unsigned long long)lo, strerror(-rc));
-		journal_record_build(r, lo, n, j->seq++, crc32c(0, j->buf, n));
-		if (write_all(j->fd, r, sizeof(r)) || write_all(j->fd, j->buf, n))
-			return fb_fail(e, EXIT_DEVICE, "--preserve: cannot write %s: %s", j->path, strerror(errno));
-		j->bytes += n;
-		j->file_bytes += sizeof(r) + n;
+		if (save_bytes(j, lo, lo + n, j->buf, e))
+			return -1;
 		lo += n;
 	}
 	return 0;
+}
+
+int journal_save_read(struct journal *j, uint64_t off, uint64_t len, const void *buf, struct fb_err *e)
+{
+	const unsigned char *b = buf;
+	uint64_t lo = off, hi = off + len, records = len / JOURNAL_PIECE + 2;
+	uint32_t seq0 = j->seq;
+	int rc = 0;
+
+	if (room_for(j, j->file_bytes + len + records * JOURNAL_RECORD, "for a range it rewrites", e))
+		return -1;
+	/* only what is not saved yet: a second copy would hold no more */
+	for (size_t k = 0; k < j->saved.n && lo < hi && !rc; k++) {
+		const struct extent *s = &j->saved.v[k];
+		if (s->hi <= lo || s->lo >= hi)
+			continue;
+		if (s->lo > lo)
+			rc = save_bytes(j, lo, s->lo, b + (lo - off), e);
+		lo = s->hi;
+	}
+	if (!rc && lo < hi)
+		rc = save_bytes(j, lo, hi, b + (lo - off), e);
+	if (!rc && extents_add(&j->saved, off, off + len))
+		rc = fb_fail(e, EXIT_DEVICE, "out of memory");
+	if (!rc && j->seq != seq0 && fdatasync(j->fd))
+		rc = fb_fail(e, EXIT_DEVICE, "--preserve: cannot sync %s: %s", j->path, strerror(errno));
+	return rc;
 }
 
 int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e)
@@ -637,7 +688,7 @@ int journal_protect(struct journal *j, const struct vm_op *prog, struct fb_err *
 	uint32_t seq0 = j->seq;
 	int rc = 0;
 
-	if (vm_plan_writes(prog, dev_size(j->d), dev_sector(j->d), collect, &want, e))
+	if (vm_plan_writes(prog, dev_size(j->d), dev_sector(j->d), collect_changes, &want, e))
 		return -1;
 	if (want.cap == SIZE_MAX) {
 		free(want.v);

@@ -94,9 +94,15 @@ void journal_watch(struct journal *j, const volatile sig_atomic_t *stop);
  * request before it is made. */
 void journal_touch(struct journal *j, uint64_t off, uint64_t len);
 
+/* A rewrite read [off, off + len) into buf and will write it back as it
+ * is: save what of it is not saved yet, and sync, before it does (the
+ * range is not touched: the end has nothing to put back there; after a
+ * crash, --restore writes it back as it was).  0, or -1 with e filled. */
+int journal_save_read(struct journal *j, uint64_t off, uint64_t len, const void *buf, struct fb_err *e);
+
 struct restore_report {
 	uint64_t bytes;          /* written back and read back equal */
-	uint64_t untouched;      /* saved, but never written to: left as they were */
+	uint64_t untouched;      /* saved, but never changed (not written to, or written back as read): left as they were */
 	unsigned ranges;
 	int torn;                /* the last record was cut short (not needed) */
 	char warning[512];       /* --device-changed accepted a mismatch: why */

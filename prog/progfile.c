@@ -499,12 +499,28 @@ int prog_vars_set(struct prog_vars *v, const char *name, uint64_t value)
 	return 0;
 }
 
-int program_writes(const struct vm_op *op)
+/* Does op or any op below it satisfy test? */
+static int program_has(const struct vm_op *op, int (*test)(enum vm_opcode))
 {
-	if (vm_opcode_writes(op->code))
+	if (test(op->code))
 		return 1;
 	for (size_t i = 0; i < op->nbody; i++)
-		if (program_writes(op->body[i]))
+		if (program_has(op->body[i], test))
 			return 1;
 	return 0;
+}
+
+int program_writes(const struct vm_op *op)
+{
+	return program_has(op, vm_opcode_writes);
+}
+
+static int is_rewrite(enum vm_opcode code)
+{
+	return code == VM_REWRITE;
+}
+
+int program_rewrites(const struct vm_op *op)
+{
+	return program_has(op, is_rewrite);
 }

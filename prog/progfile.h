@@ -57,5 +57,7 @@ int progfile_load(const char *file, const struct prog_vars *vars, struct vm_op *
 
 /* Does the program write or erase anything? */
 int program_writes(const struct vm_op *op);
+/* Does it hold a rewrite (a write that changes nothing)? */
+int program_rewrites(const struct vm_op *op);
 
 #endif

@@ -63,12 +63,11 @@ void report_capacity_text(FILE *f, const struct identity *id, const struct capac
 		r->virtual_clock ? " (the simulated card's clock, putting back included)" : "", b);
 	format_size(a, sizeof(a), r->saved);
 	format_size(b, sizeof(b), r->put_back);
-	fprintf(f, "data: every range changed was saved first (%s) and put back (%s), read back equal", a, b);
+	fprintf(f, "data: %s saved first; the %s it changed was put back and read back equal", a, b);
 	if (r->untouched)
-		fprintf(f, "; %s saved but never written to was left as it was", format_size(a, sizeof(a), r->untouched));
+		fprintf(f, "; the %s it did not change was left as it was", format_size(a, sizeof(a), r->untouched));
 	if (r->rewritten)
-		fprintf(f, "; %s more was written back as it was read (the flush)",
-			format_size(a, sizeof(a), r->rewritten));
+		fprintf(f, " (the flush wrote %s back as it read it)", format_size(a, sizeof(a), r->rewritten));
 	fputc('\n', f);
 }
 

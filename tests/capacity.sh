@@ -16,7 +16,7 @@ mask() { sed -E 's/, took [^ ]+$/, took X/'; }
 (cd "$ROOT" && golden "capacity fake-wrap report golden" capacity-fake-wrap.out cat "$TMP/wrap.out")
 
 if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start and 4KiB at up to 256 places anywhere on sim:fake-drop; ' drop.err &&
-	grep -qE 'each range is saved to .*/flashbench-sim\.[0-9]+\.journal first \(at most 11MiB; it has room for them\) and put back at the end\.  To flush a cache it also rewrites up to 256MiB at a time, from the top down, of bytes 1599078400 to 2146435071 \(522MiB, room for the probes it leaves alone\) with the bytes they hold, read just before: nothing there changes$' drop.err &&
+	grep -qE 'each range is saved to .*/flashbench-sim\.[0-9]+\.journal first \(at most 533MiB; it has room for them\) and put back at the end\.  To flush a cache it also rewrites up to 256MiB at a time, from the top down, of bytes 1599078400 to 2146435071 \(522MiB, room for the probes it leaves alone\) with the bytes they hold, read and saved just before: nothing there changes$' drop.err &&
 	grep -q '^flashbench: --capacity: put back [0-9]* bytes .* and verified them' drop.err; then
 	pass "capacity announces what it may write, and puts it back"
 else

@@ -173,7 +173,7 @@ else
 	# what goes back is what the run wrote to (in 4 KiB grains, as the
 	# writes of its first rows were scattered): the rest of the 32MiB it
 	# saved is still on the device, and is not rewritten
-	back=$(sed -n 's/^flashbench: --preserve: put back \([0-9]*\) bytes .* and verified them; \([0-9]*\) bytes .* saved but never written to were left as they were$/\1 \2/p' "$TMP/w.err")
+	back=$(sed -n 's/^flashbench: --preserve: put back \([0-9]*\) bytes .* and verified them; \([0-9]*\) bytes .* saved but never changed were left as they were$/\1 \2/p' "$TMP/w.err")
 	if [ -n "$back" ] && [ "${back% *}" -lt 33554432 ] && [ $((${back% *} + ${back#* })) = 33554432 ] &&
 		[ $((${back% *} % 4096)) = 0 ]; then
 		pass "SIGINT with --preserve: only what the run wrote to is put back (${back% *} of 33554432 bytes)"

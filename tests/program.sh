@@ -144,18 +144,19 @@ else
 fi
 
 # rewrite: a write that changes nothing.  On a file of random bytes under
-# --preserve: the bytes stay, the journal saves nothing for it, the run
-# still counts what it wrote; one request is at most 1 MiB
+# --preserve: the bytes stay, the journal saves them as they are read (and
+# has nothing to put back), the run still counts what it wrote; one request
+# is at most 1 MiB
 head -c $((16 << 20)) /dev/urandom > "$TMP/rw.img"
 before=$(sha256sum < "$TMP/rw.img")
 printf 'len 1M\n  off-linear 1M 8\n    rewrite\n' > "$TMP/rw.fbp"
 if "$FB" --program "$TMP/rw.fbp" --write --preserve="$TMP/rw.journal" "$TMP/rw.img" > "$TMP/rw.out" 2> "$TMP/rw.err" &&
 	[ "$(sha256sum < "$TMP/rw.img")" = "$before" ] &&
-	grep -q -- '--preserve: saved 0 bytes (0B)' "$TMP/rw.err" && grep -q '8MiB written in all' "$TMP/rw.err" &&
+	grep -q -- '--preserve: put back 0 bytes\|--preserve: the run wrote to none of the 8388608 bytes (8MiB) it saved' "$TMP/rw.err" && grep -q '8MiB written in all' "$TMP/rw.err" &&
 	[ ! -e "$TMP/rw.journal" ]; then
-	pass "program rewrite: the bytes stay, nothing is saved, 8MiB counted as written"
+	pass "program rewrite: the bytes stay, saved as read, nothing put back, 8MiB counted as written"
 else
-	fail "program rewrite: the bytes stay, nothing is saved, 8MiB counted as written" "$(tr '\n' ' ' < "$TMP/rw.err")"
+	fail "program rewrite: the bytes stay, saved as read, nothing put back, 8MiB counted as written" "$(tr '\n' ' ' < "$TMP/rw.err")"
 fi
 printf 'len 2M\n  rewrite\n' > "$TMP/rw2.fbp"
 expect_error "program rewrite of 2MiB is refused" 2 \
