@@ -45,6 +45,7 @@ struct ctx {
 	uint64_t flush_at, group_lo;     /* the next flush chunk, and the bottom of its group */
 	uint64_t distinct;               /* bytes rewritten since the flush began at the top */
 	uint64_t distinct_most;          /* the most of them before it went round again */
+	uint64_t pending_off, pending_len; /* a stretch written whole, not in the report yet */
 	int announced;
 	/* what the card was seen to take, for choosing a bisection round */
 	double probe_ns;                 /* device time per probe written (the spread's) */
@@ -162,6 +163,10 @@ static void judge_read(const struct ctx *c, struct cap_probe *p, const struct vm
 	} else
 		p->last = CAP_LOST;
 	p->flushed = c->written - c->probe_written[p - c->r->probe];
+	if (p->last == CAP_LOST && !p->seen_lost) { /* the first look that found it lost */
+		p->seen_lost = 1;
+		p->flushed_lost = p->flushed;
+	}
 	if (p->first == CAP_UNREAD) {
 		p->first = p->last;
 		p->flushed_first = p->flushed;
@@ -195,7 +200,30 @@ static int write_probes(struct ctx *c, const uint64_t *off, size_t n, unsigned p
 	return rc;
 }
 
-/* Read the probes of `round` (all rounds: -1) that are not lost yet. */
+/* A good reading is proven when a place written after it reads lost in the
+ * same look: a card that keeps its latest writes lets go of them in the
+ * order they came (by count or by address), so a place it still held
+ * would have been let go of too.  (A card that lost nothing to a cache,
+ * needed 0, needs no proof.) */
+static void prove(struct ctx *c, struct cap_probe **who, size_t k)
+{
+	uint64_t newest_lost = 0;
+	int any_lost = 0;
+
+	for (size_t i = 0; i < k; i++)
+		if (who[i]->last == CAP_LOST || who[i]->last == CAP_MOVED) {
+			uint64_t w = c->probe_written[who[i] - c->r->probe];
+			if (!any_lost || w > newest_lost)
+				newest_lost = w;
+			any_lost = 1;
+		}
+	for (size_t i = 0; i < k && any_lost; i++)
+		if (who[i]->last == CAP_GOOD && c->probe_written[who[i] - c->r->probe] < newest_lost)
+			who[i]->proven = 1;
+}
+
+/* Read the probes of `round` (0: the spread), lost ones too: a place
+ * written later that reads lost proves the good readings before it. */
 static int look(struct ctx *c, int round, unsigned pass)
 {
 	int64_t *list = malloc((c->r->nprobes ? c->r->nprobes : 1) * sizeof(*list));
@@ -211,7 +239,7 @@ static int look(struct ctx *c, int round, unsigned pass)
 	}
 	for (unsigned i = 0; i < c->r->nprobes; i++) {
 		struct cap_probe *p = &c->r->probe[i];
-		if ((round >= 0 && p->round != round) || p->last == CAP_LOST || p->last == CAP_MOVED)
+		if (p->round != round)
 			continue;
 		who[k] = p;
 		list[k++] = (int64_t)p->off;
@@ -222,6 +250,8 @@ static int look(struct ctx *c, int round, unsigned pass)
 			if (n)
 				judge_read(c, who[i], n);
 		}
+	if (!rc)
+		prove(c, who, k);
 	vm_result_free(res);
 	free(list);
 	free(who);
@@ -359,18 +389,38 @@ static int alias_grid(struct ctx *c)
 
 /* ------------------------------------------------------------ flushing */
 
-/* Does [a, a + len) hold a probe or a stretch written whole?  The flush
- * leaves those alone: rewriting them would write them again, and a card
- * that keeps its latest writes by address would keep them. */
-static int holds_probe(const struct capacity_report *r, uint64_t a, uint64_t len)
+/* The first place in [a, b) that holds a probe, a stretch written whole,
+ * or the stretch being written now, and its end (*end); b when none.  The
+ * flush leaves those alone: rewriting them would write them again, and a
+ * card that keeps its latest writes by address would keep them. */
+static uint64_t busy_from(const struct ctx *c, uint64_t a, uint64_t b, uint64_t *end)
 {
-	for (unsigned i = 0; i < r->nprobes; i++)
-		if (r->probe[i].off < a + len && r->probe[i].off + r->plan.probe_len > a)
-			return 1;
-	for (unsigned i = 0; i < r->nspans; i++)
-		if (r->spans[i].off < a + len && r->spans[i].off + r->spans[i].len > a)
-			return 1;
-	return 0;
+	const struct capacity_report *r = c->r;
+	uint64_t first = b;
+
+	*end = b;
+	for (unsigned i = 0; i <= r->nprobes + r->nspans; i++) {
+		uint64_t lo, hi;
+		if (i < r->nprobes) {
+			lo = r->probe[i].off;
+			hi = lo + r->plan.probe_len;
+		} else if (i < r->nprobes + r->nspans) {
+			lo = r->spans[i - r->nprobes].off;
+			hi = lo + r->spans[i - r->nprobes].len;
+		} else {
+			lo = c->pending_off;
+			hi = lo + c->pending_len;
+		}
+		if (hi <= a || lo >= b || hi <= lo)
+			continue;
+		if (lo < a)
+			lo = a;
+		if (lo < first || (lo == first && hi > *end)) {
+			first = lo;
+			*end = hi;
+		}
+	}
+	return first;
 }
 
 /* Start the flush at the top of its window: the group below the end probe. */
@@ -405,17 +455,27 @@ static void flush_next(struct ctx *c)
 	c->flush_at = c->group_lo;
 }
 
+/* Rewrite one piece of a chunk that holds a probe: a request of its own. */
+static int flush_piece(struct ctx *c, uint64_t off, uint64_t len)
+{
+	int64_t at = (int64_t)off;
+
+	return run(c, "capacity-flush", len, 0, &at, 1, NULL);
+}
+
 /* Rewrite `bytes` more of the flush window (from its top when `restart`),
  * each chunk with the bytes it holds: distinct places past the real end of
  * a fake card, so that a cache of its latest writes, however it keeps them
  * (by count or by address), lets go of every probe written before; the
- * data stay as they were. */
+ * data stay as they were.  A chunk that holds a probe or a stretch is
+ * rewritten around it, so that as many places past the real end are
+ * written whatever lies there. */
 static int flush(struct ctx *c, uint64_t bytes, int restart)
 {
 	size_t n = (size_t)((bytes + CHUNK - 1) / CHUNK), k = 0;
-	uint64_t chunks = c->r->plan.window_len / CHUNK, seen = 0;
+	uint64_t chunks = c->r->plan.window_len / CHUNK, seen = 0, done = 0;
 	int64_t *list;
-	int rc;
+	int rc = 0;
 
 	if (restart)
 		flush_restart(c);
@@ -423,17 +483,36 @@ static int flush(struct ctx *c, uint64_t bytes, int restart)
 		return 0;
 	if (!(list = malloc(n * sizeof(*list))))
 		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
-	while (k < n && seen < n + 2 * chunks) { /* a window all probes ends it */
-		if (!holds_probe(c->r, c->flush_at, CHUNK)) {
-			list[k++] = (int64_t)c->flush_at;
-			c->distinct += CHUNK;
-			if (c->distinct > c->distinct_most)
-				c->distinct_most = c->distinct;
+	while (done < bytes && seen < n + 2 * chunks && !rc) { /* a window all probes ends it */
+		uint64_t a = c->flush_at, b = a + CHUNK, end, at, got = 0;
+		if (bytes - done < CHUNK) /* the last one: no more than asked (whole sectors) */
+			b = a + (bytes - done + c->ss - 1) / c->ss * c->ss;
+		at = busy_from(c, a, b, &end);
+		if (at == b && b - a == CHUNK) { /* whole: with the others, in order */
+			list[k++] = (int64_t)a;
+			got = CHUNK;
+		} else {
+			if (k)
+				rc = run(c, "capacity-flush", CHUNK, 0, list, k, NULL);
+			k = 0;
+			for (uint64_t from = a; from < b && !rc; from = end, at = busy_from(c, from, b, &end)) {
+				if (at > from) {
+					rc = flush_piece(c, from, at - from);
+					got += at - from;
+				}
+				if (at == b)
+					break;
+			}
 		}
+		done += got;
+		c->distinct += got;
+		if (c->distinct > c->distinct_most)
+			c->distinct_most = c->distinct;
 		flush_next(c);
 		seen++;
 	}
-	rc = k ? run(c, "capacity-flush", CHUNK, 0, list, k, NULL) : 0;
+	if (!rc && k)
+		rc = run(c, "capacity-flush", CHUNK, 0, list, k, NULL);
 	free(list);
 	return rc;
 }
@@ -462,7 +541,7 @@ static int flush_and_look(struct ctx *c, uint64_t *needed)
 		uint64_t w0 = c->written;
 		if (target > r->max_cache)
 			target = r->max_cache;
-		if (flush(c, target - done, !done) || look(c, -1, 1))
+		if (flush(c, target - done, !done) || look(c, 0, 1))
 			return -1;
 		done += c->written - w0; /* whole chunks: at least what was asked */
 		r->flushed = done;
@@ -507,7 +586,8 @@ static int edge(const struct capacity_report *r, int up, uint64_t *good, uint64_
 	*good = up ? 0 : r->size;
 	for (unsigned i = 0; i < r->nprobes; i++) {
 		const struct cap_probe *p = &r->probe[i];
-		if (p->last != CAP_GOOD)
+		/* once a cache was seen, only a proven good reading bounds an edge */
+		if (p->last != CAP_GOOD || (r->needed && !p->proven))
 			continue;
 		if (up && p->off < *lost && p->off >= *good)
 			*good = p->off;
@@ -547,6 +627,64 @@ static int span_io(struct ctx *c, int write, uint64_t a, uint64_t b, unsigned pa
 	return b > a + whole ? span_run(c, write, b - a - whole, pass, &tail, 1, t) : 0;
 }
 
+/* The control of a round: the known-lost place `lost` written again, last
+ * (pass, as round `round`), so that it is the newest write past the real
+ * end.  Once it reads lost again, the card has let go of everything the
+ * round wrote before it; while it reads good, the round proves nothing. */
+static int write_control(struct ctx *c, uint64_t lost, unsigned pass, unsigned round)
+{
+	struct cap_probe *p = probe_at(c->r, lost);
+	int64_t at = (int64_t)lost;
+
+	if (!p)
+		return 0;
+	if (run(c, "capacity-sig-write", c->plen, pass, &at, 1, NULL))
+		return -1;
+	p->round = (uint8_t)round;
+	c->probe_written[p - c->r->probe] = c->written;
+	return 0;
+}
+
+/* Flush *needed from the top and read the round (`read` reads what it
+ * wrote; look() reads its probes and its control); while the control still
+ * reads good, flush twice as much and read again, up to max_cache.  *ok: 1
+ * when the card let go of the control (*needed is then what it took), 0
+ * when not even max_cache made it. */
+static int until_let_go(struct ctx *c, uint64_t *needed, struct cap_probe *control, int round, unsigned pass,
+			int (*read)(struct ctx *c, void *arg), void *arg, int *ok)
+{
+	uint64_t f = *needed;
+
+	*ok = 0;
+	for (;;) {
+		if (flush(c, f, 1) || (read && read(c, arg)) || look(c, round, pass))
+			return -1;
+		if (!control || control->last != CAP_GOOD) {
+			*ok = 1;
+			*needed = f;
+			return 0;
+		}
+		if (f >= c->r->max_cache)
+			return 0;
+		f = f ? 2 * f : CHUNK;
+		if (f > c->r->max_cache)
+			f = c->r->max_cache;
+	}
+}
+
+/* A round that proved nothing: its readings are set aside (the probes stay
+ * written, to be put back, but no edge is drawn from them), and the control
+ * is known lost, as it was. */
+static void set_aside(struct capacity_report *r, int round, struct cap_probe *control)
+{
+	for (unsigned i = 0; i < r->nprobes; i++)
+		if (r->probe[i].round == round && &r->probe[i] != control)
+			r->probe[i].last = CAP_UNREAD;
+	if (control)
+		control->last = CAP_LOST;
+	r->unproven++;
+}
+
 /* The last round of an edge: the stretch between the nearest good probe
  * and the nearest lost one, the lost probe's own sectors with it, written
  * whole and read back sector by sector after `needed` bytes of flush.  Up
@@ -554,14 +692,41 @@ static int span_io(struct ctx *c, int write, uint64_t a, uint64_t b, unsigned pa
  * where; every sector below it did.  Down (loss ends in it): the end of the
  * last one that did not.  A stretch that reads back whole (the card kept
  * this time what it lost before) leaves the probes' edge. */
-static int exact_edge(struct ctx *c, int up, uint64_t good, uint64_t lost, uint64_t needed, unsigned round)
+struct span_read {
+	uint64_t a, b;
+	unsigned pass;
+	struct sig_tally t;
+};
+
+static int read_span(struct ctx *c, void *arg)
+{
+	struct span_read *s = arg;
+
+	memset(&s->t, 0, sizeof(s->t));
+	return span_io(c, 0, s->a, s->b, s->pass, &s->t);
+}
+
+static int exact_edge(struct ctx *c, int up, uint64_t good, uint64_t lost, uint64_t *needed, unsigned round)
 {
 	struct capacity_report *r = c->r;
-	uint64_t a = up ? good + c->plen : lost, b = up ? lost + c->plen : good;
-	struct sig_tally t = { 0 };
+	struct span_read s = { .a = up ? good + c->plen : lost, .b = up ? lost + c->plen : good, .pass = 1 + round };
+	struct cap_probe *control = *needed ? probe_at(r, lost) : NULL;
+	uint64_t a = s.a, b = s.b;
+	struct sig_tally t;
+	int ok, rc;
 
-	if (span_io(c, 1, a, b, 1 + round, NULL) || flush(c, needed, 1) || span_io(c, 0, a, b, 1 + round, &t))
+	c->pending_off = a; /* the flush leaves it alone */
+	c->pending_len = b - a;
+	rc = span_io(c, 1, a, b, s.pass, NULL) || (control && write_control(c, lost, s.pass, round)) ||
+	     until_let_go(c, needed, control, (int)round, s.pass, read_span, &s, &ok);
+	c->pending_len = 0;
+	if (rc)
 		return -1;
+	if (!ok) {
+		set_aside(r, (int)round, control);
+		return 0;
+	}
+	t = s.t;
 	if (r->nspans >= sizeof(r->spans) / sizeof(r->spans[0]))
 		return 0;
 	r->spans[r->nspans].off = a;
@@ -612,18 +777,19 @@ static unsigned round_size(const struct ctx *c, uint64_t span, uint64_t needed)
 /* Refine one edge: rounds of m probes between the good and the lost one,
  * written, then read after `needed` bytes of flush, until one granule is
  * left, or a stretch short enough for exact_edge when its flush is short. */
-static int bisect(struct ctx *c, int up, uint64_t needed, unsigned *round)
+static int bisect(struct ctx *c, int up, uint64_t *needed, unsigned *round)
 {
 	struct capacity_report *r = c->r;
 	uint64_t good, lost, off[ROUND_MAX];
-	int exact = needed <= EXACT_FLUSH_MAX;
 	unsigned m;
+	int ok;
 
 	while (edge(r, up, &good, &lost)) {
 		uint64_t lo = up ? good : lost, hi = up ? lost : good;
+		struct cap_probe *control;
 		size_t n = 0;
-		m = round_size(c, hi - lo, needed);
-		if (exact && hi - lo <= SPAN_MAX - c->plen && hi - lo <= (m + 1) * c->G)
+		m = round_size(c, hi - lo, *needed);
+		if (*needed <= EXACT_FLUSH_MAX && hi - lo <= SPAN_MAX - c->plen && hi - lo <= (m + 1) * c->G)
 			return exact_edge(c, up, good, lost, needed, ++*round);
 		if (hi - lo <= c->G)
 			return 0;
@@ -640,8 +806,17 @@ static int bisect(struct ctx *c, int up, uint64_t needed, unsigned *round)
 		if (!n)
 			break;
 		++*round;
-		if (write_probes(c, off, n, 1 + *round, *round) || flush(c, needed, 1) || look(c, (int)*round, 1 + *round))
+		/* a card that lost even its newest write at once keeps none: no control */
+		control = *needed ? probe_at(r, lost) : NULL;
+		if (write_probes(c, off, n, 1 + *round, *round) ||
+		    (control && write_control(c, lost, 1 + *round, *round)) ||
+		    until_let_go(c, needed, control, (int)*round, 1 + *round, NULL, NULL, &ok))
 			return -1;
+		if (!ok) {
+			set_aside(r, (int)*round, control);
+			return 0;
+		}
+		r->needed = *needed;
 	}
 	return 0;
 }
@@ -654,24 +829,39 @@ static uint64_t trust_after(const struct capacity_report *r)
 
 	for (unsigned i = 0; i < r->nprobes; i++) {
 		const struct cap_probe *p = &r->probe[i];
-		uint64_t f = p->first == CAP_LOST ? p->flushed_first : p->flushed;
-		if (p->last == CAP_LOST && f < least)
+		uint64_t f = p->flushed_lost;
+		if (p->seen_lost && f < least)
 			least = f;
 	}
 	return least == UINT64_MAX ? 0 : least;
 }
 
-/* Probes that read good after fewer bytes than `needed` may still sit in a
- * cache: flush that much and look again. */
-static int settle(struct ctx *c, uint64_t needed)
+/* The spread's good readings are proven once a place written after them
+ * reads lost: when some are not (they were written after every probe that
+ * lost its data, or read before the card had let go), a known-lost place
+ * (the lowest) is written again, last, then *needed is flushed and the
+ * spread read again, more while the card still holds that place. */
+static int settle(struct ctx *c, uint64_t *needed)
 {
-	int again = 0;
+	struct capacity_report *r = c->r;
+	struct cap_probe *control = NULL;
+	int again = 0, ok;
 
-	for (unsigned i = 0; i < c->r->nprobes; i++)
-		again |= c->r->probe[i].last == CAP_GOOD && c->r->probe[i].flushed < needed;
-	if (!again)
+	for (unsigned i = 0; i < r->nprobes; i++) {
+		struct cap_probe *p = &r->probe[i];
+		again |= p->round == 0 && p->last == CAP_GOOD && !p->proven;
+		if (p->round == 0 && p->last == CAP_LOST && (!control || p->off < control->off))
+			control = p;
+	}
+	if (!again || !control || !*needed)
 		return 0;
-	return flush(c, needed, 1) || look(c, -1, 1) ? -1 : 0;
+	if (write_control(c, control->off, 1, 0) || until_let_go(c, needed, control, 0, 1, NULL, NULL, &ok))
+		return -1;
+	if (!ok) {
+		control->last = CAP_LOST;
+		r->unproven++;
+	}
+	return 0;
 }
 
 /* Does the sector read at `at` hold the new signature written for `from`
@@ -853,10 +1043,12 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 		/* a read is trusted after as many bytes as the card took to
 		 * lose a probe; probes read good sooner are looked at again */
 		needed = trust_after(r);
-		if (settle(&c, needed))
+		r->needed = needed;
+		if (settle(&c, &needed))
 			goto out;
+		r->needed = needed;
 		/* where loss begins, and where it ends below a working end */
-		if (bisect(&c, 1, needed, &round) || bisect(&c, 0, needed, &round))
+		if (bisect(&c, 1, &needed, &round) || bisect(&c, 0, &needed, &round))
 			goto out;
 	}
 	r->needed = needed;

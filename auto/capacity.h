@@ -49,9 +49,12 @@ struct cap_probe {
 	uint64_t off;
 	uint64_t flushed_first;  /* bytes written after it when it was first read */
 	uint64_t flushed;        /* bytes written after it when it was last read */
+	uint64_t flushed_lost;   /* bytes written after it when it was first read lost */
+	uint8_t seen_lost;
 	uint8_t first;           /* state read at once */
 	uint8_t last;            /* state at its last look */
-	uint8_t round;           /* 0: the spread; 1...: bisection rounds */
+	uint8_t round;           /* 0: the spread; 1...: bisection rounds (a control: the round it was written again in) */
+	uint8_t proven;          /* a good reading proven: a place written after it read lost in the same look */
 	uint64_t moved_from;     /* CAP_MOVED: the offset whose signature it held */
 };
 
@@ -115,6 +118,8 @@ struct capacity_report {
 	uint64_t period_seen;              /* wrap: the greatest common divisor of the distances seen */
 	unsigned period_checks, period_agree; /* wrap: reads past the period that found the start again */
 	uint64_t needed;                   /* bytes written before a read was trusted */
+	unsigned unproven;                 /* bisection rounds whose flush could not make the card let go of
+	                                      its newest write past the end: their readings were set aside */
 	/* what it cost */
 	uint64_t reads, writes, bytes_written;
 	uint64_t rewritten;                /* of bytes_written: the flush's, written back as they were read */
