@@ -160,8 +160,10 @@ static void judge_read(const struct ctx *c, struct cap_probe *p, const struct vm
 	else if (t->moved) {
 		p->last = CAP_MOVED;
 		p->moved_from = t->moved_from - (t->moved_at - p->off);
-	} else
+	} else {
 		p->last = CAP_LOST;
+		p->held_old |= t->stale > 0 || t->foreign > t->blank;
+	}
 	p->flushed = c->written - c->probe_written[p - c->r->probe];
 	if (p->last == CAP_LOST && !p->seen_lost) { /* the first look that found it lost */
 		p->seen_lost = 1;
@@ -586,8 +588,7 @@ static int edge(const struct capacity_report *r, int up, uint64_t *good, uint64_
 	*good = up ? 0 : r->size;
 	for (unsigned i = 0; i < r->nprobes; i++) {
 		const struct cap_probe *p = &r->probe[i];
-		/* once a cache was seen, only a proven good reading bounds an edge */
-		if (p->last != CAP_GOOD || (r->needed && !p->proven))
+		if (!cap_kept(r, p))
 			continue;
 		if (up && p->off < *lost && p->off >= *good)
 			*good = p->off;

@@ -51,6 +51,8 @@ struct cap_probe {
 	uint64_t flushed;        /* bytes written after it when it was last read */
 	uint64_t flushed_lost;   /* bytes written after it when it was first read lost */
 	uint8_t seen_lost;
+	uint8_t held_old;        /* read lost, but what it held was data (an older pass, old bytes), not blank:
+	                            there is flash there that did not take the write */
 	uint8_t first;           /* state read at once */
 	uint8_t last;            /* state at its last look */
 	uint8_t round;           /* 0: the spread; 1...: bisection rounds (a control: the round it was written again in) */
@@ -133,6 +135,14 @@ struct capacity_report {
 };
 
 extern const double cap_missing_share[4];
+
+/* Does p's reading say the card keeps its data there?  Once a cache was
+ * seen (r->needed), only a proven good reading does (cap_probe.proven);
+ * one read while the card may still have held it says nothing. */
+static inline int cap_kept(const struct capacity_report *r, const struct cap_probe *p)
+{
+	return p->last == CAP_GOOD && (!r->needed || p->proven);
+}
 
 int capacity_check(struct dev *d, const struct capacity_options *o, struct capacity_report *r, struct fb_err *e);
 

@@ -55,6 +55,7 @@ struct layout {
 	const struct cap_probe *lo_lost, *hi_lost;    /* the lowest and highest lost */
 	const struct cap_probe *below, *above;        /* the nearest good ones around them */
 	int kept_a_while;                             /* a lost probe read good at first */
+	int held_old;                                 /* a lost probe read old data, not blank */
 };
 
 static void lay_out(const struct capacity_report *r, struct layout *l)
@@ -63,7 +64,8 @@ static void lay_out(const struct capacity_report *r, struct layout *l)
 
 	memset(l, 0, sizeof(*l));
 	for (unsigned i = 0; i < r->nprobes; i++) {
-		if (r->probe[i].last == CAP_UNREAD)
+		/* set aside, or read good while the card may still have held it */
+		if (r->probe[i].last == CAP_UNREAD || (r->probe[i].last == CAP_GOOD && !cap_kept(r, &r->probe[i])))
 			continue;
 		l->sorted[l->n++] = &r->probe[i];
 		if (r->probe[i].round == 0) {
@@ -82,6 +84,7 @@ static void lay_out(const struct capacity_report *r, struct layout *l)
 			l->hi_lost = p;
 			l->runs += !in_lost;
 			l->kept_a_while |= p->first == CAP_GOOD;
+			l->held_old |= p->held_old;
 		} else {
 			l->ngood++;
 		}
@@ -140,10 +143,12 @@ static void flush_evidence(const struct capacity_report *r, struct finding *f)
 	else if (r->flush_full)
 		finding_evidence(f, "read back again after %s of other writes, %s of distinct places below %s "
 				 "(rewritten with their own bytes): genuine, or a card that keeps missing flash in a cache "
-				 "of its latest writes larger than %s", a, d, c, d);
+				 "of its latest writes larger than %s (or, missing less than that at its end, a cache that "
+				 "only the writes there push out, larger than what it misses)", a, d, c, d);
 	else
 		finding_evidence(f, "read back after %s of other writes, %s of distinct places below %s (rewritten "
-				 "with their own bytes)", a, d, c);
+				 "with their own bytes): a cache of its latest writes larger than that is not ruled out",
+				 a, d, c);
 }
 
 static void judge_genuine(struct capacity_report *r, const struct layout *l)
@@ -165,8 +170,8 @@ static void judge_genuine(struct capacity_report *r, const struct layout *l)
 		finding_evidence(&r->usable, "medium: %s", r->flush_full ?
 				 "scattered losses of 5% could slip between the probes more than 1 time in 20" :
 				 r->flushed >= r->max_cache ? "the card has too few places below its end probe to rewrite "
-				 "--max-cache of distinct ones: a cache that keeps its writes by address and is larger "
-				 "than that is not ruled out" : "the flush stopped short of --max-cache");
+				 "--max-cache of distinct ones, and a cache larger than those it has is not ruled out" :
+				 "the flush stopped short of --max-cache");
 }
 
 /* Did the stretch find where loss begins, where the probes leave it (from
@@ -265,9 +270,13 @@ static void judge_edge(struct capacity_report *r, const struct layout *l, int en
 	format_size(lost, sizeof(lost), l->lo_lost->off);
 	format_size(good, sizeof(good), l->below ? l->below->off : 0);
 	format_size(c1, sizeof(c1), l->below ? l->lo_lost->off - l->below->off : r->lost_from);
-	finding_evidence(&r->usable, "the %u probes from %s %s lost their signatures; every probe below kept its "
-			 "own, the nearest at %s (%s below)", l->nlost, lost, end_works ? "up to the working end" : "to the end",
-			 good, c1);
+	if (l->nlost == 1)
+		finding_evidence(&r->usable, "the probe at %s lost its signature; every probe below kept its own, the "
+				 "nearest at %s (%s below)", lost, good, c1);
+	else
+		finding_evidence(&r->usable, "the %u probes from %s %s lost their signatures; every probe below kept "
+				 "its own, the nearest at %s (%s below)", l->nlost, lost,
+				 end_works ? "up to the working end" : "to the end", good, c1);
 	for (unsigned i = 0; i < r->nspans; i++)
 		if (r->spans[i].bad_hi && (r->spans[i].up ? exact && r->spans[i].bad_lo == r->lost_from
 							  : end_works && r->spans[i].bad_hi == r->lost_to))
@@ -296,7 +305,12 @@ static void judge_edge(struct capacity_report *r, const struct layout *l, int en
 			finding_evidence(&r->usable, "they were lost at once: the last one written was read back before any "
 					 "other write");
 	}
-	if (r->usable.conf < CONF_HIGH)
+	if (r->unproven) {
+		r->usable.conf = CONF_MEDIUM;
+		finding_evidence(&r->usable, "medium: %u round%s of probes proved nothing: after --max-cache of flush "
+				 "the card still held the place written last past its end, so their readings were set "
+				 "aside and the edge is where the proven ones put it", r->unproven, r->unproven == 1 ? "" : "s");
+	} else if (r->usable.conf < CONF_HIGH)
 		finding_evidence(&r->usable, "medium: %s", !tight ? "the edge was not narrowed to 1MiB" :
 				 "the lost probes are not in one stretch");
 	else if (!exact)
@@ -318,11 +332,25 @@ static void judge_bad(struct capacity_report *r, const struct layout *l)
 	r->usable.value = r->lost_from;
 	r->usable.conf = CONF_LOW;
 	format_size(first, sizeof(first), r->lost_from);
-	finding_evidence(&r->usable, "%u of %u spread probes lost their signatures, in %u stretches between probes "
+	finding_evidence(&r->usable, "%u of %u spread probes lost their signatures, in %u stretch%s between probes "
 			 "that kept theirs: about %.0f%% of the card (95%%: %.0f%% to %.0f%%) loses what is written",
-			 l->spread_lost, l->spread, l->runs, 100 * r->bad_share, 100 * r->bad_lo, 100 * r->bad_hi);
+			 l->spread_lost, l->spread, l->runs, l->runs == 1 ? "" : "es", 100 * r->bad_share, 100 * r->bad_lo,
+			 100 * r->bad_hi);
 	finding_evidence(&r->usable, "the first bad region found starts at %s; another may lie lower, between probes, "
 			 "so no usable size is promised", first);
+	if (l->held_old)
+		finding_evidence(&r->usable, "where writes were lost the card still read back what it held before, "
+				 "not blank sectors: there is flash there that does not take writes (a fake that lacks "
+				 "the flash reads back nothing)");
+}
+
+/* The verdict is medium, and says why, where the usable size's evidence
+ * is (the report prints the verdict's confidence and that evidence). */
+static void verdict_why(struct capacity_report *r, const char *why)
+{
+	r->verdict.conf = CONF_MEDIUM;
+	finding_evidence(&r->verdict, "medium: %s", why);
+	finding_evidence(&r->usable, "the verdict is medium: %s", why);
 }
 
 void capacity_judge(struct capacity_report *r)
@@ -338,6 +366,8 @@ void capacity_judge(struct capacity_report *r)
 		judge_wrap(r, &l);
 	else if (!l.nlost)
 		judge_genuine(r, &l);
+	else if (l.held_old && !l.kept_a_while)
+		judge_bad(r, &l); /* flash is there, it only does not take writes: damaged, wherever it lies */
 	else if (l.runs == 1 && !l.above)
 		judge_edge(r, &l, 0);
 	else if (l.runs == 1 && r->size - l.above->off < l.above->off - l.lo_lost->off)
@@ -353,4 +383,14 @@ void capacity_judge(struct capacity_report *r)
 			: r->kind == CAP_WRAP ? (r->period_agree >= 1 ? CONF_HIGH : CONF_MEDIUM)
 			: l.nlost >= 2 ? CONF_HIGH : CONF_MEDIUM;
 	finding_evidence(&r->verdict, "%s", cap_kind_title[r->kind]);
+	if (r->kind != CAP_GENUINE && r->kind != CAP_BAD && r->kind != CAP_WRAP && l.nlost < 2)
+		verdict_why(r, "only one probe lost its data");
+	/* a loss that is lost at once, in one stretch, and small: a fake that
+	 * claims a little more than it has, or a damaged card with one bad
+	 * region there; the probes cannot tell them apart */
+	if ((r->kind == CAP_DROP || r->kind == CAP_END) && r->lost_to - r->lost_from < r->size / 8)
+		verdict_why(r, "a loss this small (one stretch of less than an eighth of the card) could also be one "
+			    "bad region of a damaged card");
+	if (r->kind == CAP_BAD && l.runs < 2)
+		verdict_why(r, "the bad probes lie in one stretch");
 }

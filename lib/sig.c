@@ -103,6 +103,7 @@ void sig_check(const void *buf, uint64_t off, uint64_t len, unsigned sector, uin
 
 		if (!sig_parse(p + at, sector, &s, &o, &ps) || s != salt) {
 			t->foreign++;
+			t->blank += !memcmp(p + at, p + at + 1, sector - 1); /* every byte as the first */
 		} else if (o != off + at) {
 			if (!t->moved) {
 				t->moved_from = o;
@@ -138,4 +139,5 @@ void sig_tally_add(struct sig_tally *a, const struct sig_tally *b)
 	a->moved += b->moved;
 	a->stale += b->stale;
 	a->foreign += b->foreign;
+	a->blank += b->blank;
 }

@@ -30,6 +30,7 @@ struct sig_tally {
 	uint32_t moved;         /* this run's signature of another offset: that place and this one share flash */
 	uint32_t stale;         /* this run's signature of this offset, another pass */
 	uint32_t foreign;       /* anything else: zeros, old data, another run's */
+	uint32_t blank;         /* of those, sectors of one repeated byte (zeros, 0xff): no data at all */
 	uint64_t moved_from;    /* the offset the first moved sector was written for */
 	uint64_t moved_at;      /* where that sector was read */
 	uint32_t moved_pass;    /* and the pass it was written in */

@@ -3,8 +3,11 @@
 # that are no power of two (one shorter than the reference block, one not
 # even a whole MiB); writes lost past the real size; a cache of the
 # latest writes (2 MiB to 256 MiB; counting every write, only those past
-# the real end, or distinct places past it) that hides the loss for a while; a working
-# region at the end; scattered bad regions of 5% to 20%; and honest cards of
+# the real end, or distinct places past it) that hides the loss for a while,
+# also when the loss lies close to the end or the cache is small (the
+# hostile pass h23b found usable sizes above the truth there); a working
+# region at the end; scattered bad regions of 2% to 20% (also bad regions
+# in one stretch at or near the end, which must not pass for a fake); and honest cards of
 # every preset (as --help lists them) and several erase block sizes.  Every
 # fake must be found with the right kind and its real size within an erase
 # block and never above it (for bad regions: an
@@ -43,6 +46,14 @@ $SD,real=1G,fake=cache,keep=256M,keepby=address
 $SD,real=1G,fake=cache,keep=128M,keepby=past
 $SD,real=1900M,fake=cache,keep=64M,keepby=address
 $SD,real=1700M,fake=cache,keep=8M,keepby=past
+wrate=10M,rrate=20M,size=128M,erase=1M,real=114456576,fake=cache,keep=12M,keepby=past,seed=3
+wrate=10M,rrate=20M,size=128M,real=115M,fake=cache,keep=8M
+wrate=10M,rrate=20M,size=64M,real=48M,fake=cache,keep=4M,keepby=address
+wrate=10M,rrate=20M,size=512M,real=496M,fake=cache,keep=4M,keepby=address
+wrate=10M,rrate=20M,size=64M,sector=4096,erase=1M,real=54525952,fake=cache,keep=16M
+$SD,fake=bad,bad=2%,seed=2
+wrate=10M,rrate=20M,size=64M,erase=2M,sector=4096,fake=bad,bad=20%,seed=48
+wrate=10M,rrate=20M,size=512M,fake=bad,bad=10%,seed=32
 $SD,real=512M,fake=end,goodend=16M
 $SD,real=1G,fake=end,goodend=64M
 $SD,fake=bad,bad=5%,seed=1
