@@ -32,7 +32,7 @@ kill_trials "capacity loop: SIGKILL then --restore" "$L" "$L" "$ORIG" 12 --max-c
 
 # A fake: the first half of one loop device, mapped twice.
 if ! grep -qw device-mapper /proc/devices || ! command -v dmsetup > /dev/null; then
-	why="this kernel has no device-mapper (none in /proc/devices) or dmsetup is missing, so no fake can be made of loop devices"
+	why="this kernel has no device-mapper (none in /proc/devices) or dmsetup is missing, so no fake can be made of loop devices (tests/capacity_fuse.sh makes one with FUSE)"
 	skip "capacity loop: a wrap-around fake made with device-mapper" "$why"
 	skip "capacity loop: the fake, SIGKILL then --restore" "$why"
 	exit 0
