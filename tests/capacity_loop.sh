@@ -7,7 +7,6 @@
 # its period right, and put back intact however it is killed (the run saves
 # both aliases of the same flash: the journal must put back the original).
 . tests/lib.sh
-JP=${FB%/flashbench}/tests/jsonpath
 
 ALL="capacity loop: genuine, every byte as before|capacity loop: SIGKILL then --restore"
 ALL="$ALL|capacity loop: a wrap-around fake made with device-mapper|capacity loop: the fake, SIGKILL then --restore"
@@ -15,7 +14,6 @@ is_root || skip_all "needs root for loop devices"
 command -v losetup > /dev/null || skip_all "losetup is not installed (util-linux)"
 cd "$TMP" || exit 1
 
-digest() { sha256sum < "$1" | cut -c1-16; }
 # random but repeatable contents
 head -c $((96 << 20)) /dev/urandom > card.img
 attach card.img || skip_all "cannot attach a loop device here"
@@ -29,39 +27,12 @@ else
 	fail "capacity loop: genuine, every byte as before" "$(tail -2 genuine.err | tr '\n' ' ')"
 fi
 
-# kill_trials NAME DEVICE LOOP ORIG TRIALS ARGS...: each trial starts a run
-# and kills it once its journal holds a number of bytes drawn at random up
-# to what a whole run saves; --restore must then give LOOP back as ORIG.
 RANDOM=23
-kill_trials() {
-	local name=$1 dev=$2 loop=$3 orig=$4 trials=$5 j pid full i want failures=0 restored=0
-	shift 5
-	j=flashbench-$(basename "$dev").journal
-	# how much a whole run saves: the journal grows to about that
-	full=$("$FB" -C --json "$@" "$dev" 2> /dev/null | "$JP" data.saved 2> /dev/null)
-	[ "${full:-0}" -gt 0 ] || full=$((4 << 20))
-	for ((i = 0; i < trials; i++)); do
-		want=$((512 + (RANDOM * 32768 + RANDOM) % full))
-		"$FB" -C "$@" "$dev" > /dev/null 2> trial.err &
-		pid=$!
-		wait_for "the journal to hold $want bytes (trial $i)" 120 \
-			bash -c "! kill -0 $pid 2> /dev/null || { [ -e $j ] && [ \$(stat -c %s $j 2> /dev/null || echo 0) -ge $want ]; }"
-		kill -KILL "$pid" 2> /dev/null
-		wait "$pid" 2> /dev/null
-		if [ -e "$j" ]; then
-			"$FB" --restore "$j" "$dev" > restore.out 2>&1 || echo "restore failed: $(cat restore.out)"
-			restored=$((restored + 1))
-		fi
-		[ "$(digest "$loop")" = "$orig" ] || { failures=$((failures + 1)); echo "trial $i (killed at $want bytes): device differs"; }
-	done
-	echo "$name: $trials trials, $restored needed --restore, $failures failures"
-	[ $failures = 0 ] && pass "$name" || fail "$name" "$failures of $trials"
-}
 kill_trials "capacity loop: SIGKILL then --restore" "$L" "$L" "$ORIG" 12 --max-cache=32M
 
 # A fake: the first half of one loop device, mapped twice.
 if ! grep -qw device-mapper /proc/devices || ! command -v dmsetup > /dev/null; then
-	why="this kernel has no device-mapper (none in /proc/devices) or dmsetup is missing, so no fake can be made of loop devices"
+	why="this kernel has no device-mapper (none in /proc/devices) or dmsetup is missing, so no fake can be made of loop devices (tests/capacity_fuse.sh makes one with FUSE)"
 	skip "capacity loop: a wrap-around fake made with device-mapper" "$why"
 	skip "capacity loop: the fake, SIGKILL then --restore" "$why"
 	exit 0

@@ -98,6 +98,76 @@ wait_for() {
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
+JP=${FB%/flashbench}/tests/jsonpath
+# digest FILE: the SHA-256 of FILE (a device or a file), to compare with
+digest() { sha256sum < "$1" | cut -d' ' -f1; }
+# killed_at FILE BYTES SECS CMD...: runs CMD and sends it SIGKILL as soon as
+# FILE holds BYTES bytes (CMD may end first); after SECS kills it anyway,
+# says "timed out" on stderr and returns 1.  With python3, which starts CMD
+# itself (so no startup delay lets a short run end unwatched), the file is
+# checked every 0.2 ms: the kill lands within a record of BYTES however
+# fast the run is.  Without it, by wait_for, 20 times a second.
+killed_at() {
+	local pid
+	if command -v python3 > /dev/null; then
+		python3 - "$@" << 'EOF'
+import os, subprocess, sys, time
+path, want, secs = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+child = subprocess.Popen(sys.argv[4:])
+end = time.monotonic() + secs
+while child.poll() is None:
+    try:
+        size = os.stat(path).st_size
+    except FileNotFoundError:
+        size = 0
+    if size >= want or time.monotonic() >= end:
+        child.kill()
+        child.wait()
+        if size < want:
+            sys.exit(f"timed out after {secs:g} s waiting for {path} to hold {want} bytes")
+        break
+    time.sleep(0.0002)
+EOF
+	else
+		"${@:4}" &
+		pid=$!
+		# shellcheck disable=SC2016 # the script's own variables
+		wait_for "$1 to hold $2 bytes" "$3" \
+			bash -c '! kill -0 "$1" 2> /dev/null || [ "$(stat -c %s "$2" 2> /dev/null || echo 0)" -ge "$3" ]' _ "$pid" "$1" "$2"
+		kill -KILL "$pid" 2> /dev/null
+		wait "$pid" 2> /dev/null
+		return 0
+	fi
+}
+# kill_trials NAME DEVICE LOOP ORIG TRIALS ARGS...: each trial starts
+# flashbench -C ARGS DEVICE and kills it (SIGKILL) once its journal holds a
+# number of bytes drawn at random (from $RANDOM: seed it) from KILL_FROM
+# (default 512, the journal's header) up to what a whole run saves;
+# --restore must then give LOOP (the device, or the file behind it) back as
+# ORIG, its digest.  The journal is the --preserve=FILE among ARGS, else the
+# default one in the current directory.
+kill_trials() {
+	local name=$1 dev=$2 loop=$3 orig=$4 trials=$5 j a full from=${KILL_FROM:-512} i want failures=0 restored=0
+	shift 5
+	j=flashbench-$(basename "$dev").journal
+	for a in "$@"; do case $a in --preserve=*) j=${a#--preserve=} ;; esac; done
+	# how much a whole run saves: the journal grows to about that
+	full=$("$FB" -C --json "$@" "$dev" 2> /dev/null | "$JP" data.saved 2> /dev/null)
+	[ "${full:-0}" -gt "$from" ] || full=$((from + (4 << 20)))
+	for ((i = 0; i < trials; i++)); do
+		want=$((from + (RANDOM * 32768 + RANDOM) % (full - from + 512)))
+		killed_at "$j" "$want" 120 "$FB" -C "$@" "$dev" > /dev/null 2> trial.err ||
+			{ failures=$((failures + 1)); echo "trial $i: $(tail -1 trial.err)"; }
+		if [ -e "$j" ]; then
+			"$FB" --restore "$j" "$dev" > restore.out 2>&1 || echo "restore failed: $(cat restore.out)"
+			restored=$((restored + 1))
+		fi
+		[ "$(digest "$loop")" = "$orig" ] || { failures=$((failures + 1)); echo "trial $i (killed at $want bytes): device differs"; }
+	done
+	echo "$name: $trials trials, $restored needed --restore, $failures failures"
+	if [ $failures = 0 ]; then pass "$name"; else fail "$name" "$failures of $trials"; fi
+}
+
 # named_paths ROOT: what an installed flashbench shows its user (the
 # messages in its two binaries, their --help, the manual pages, the
 # scripts' text outside comments) names no file the installation lacks:
