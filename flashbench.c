@@ -1078,7 +1078,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	if (!rc)
 		dev_idle(d, AUTO_CAPACITY_SETTLE);
 	if (!rc && cr->kind != CAP_GENUINE) {
-		format_size(a, sizeof(a), cr->usable.value);
+		format_size_floor(a, sizeof(a), cr->usable.value);
 		format_size(b, sizeof(b), cr->size);
 		rc = fb_fail(e, EXIT_DEVICE, "%s: %s (usable %s%s of %s); --auto --write measures nothing on it, as its "
 			     "writes could land on other flash (flashbench --capacity %s says more)", r->c.device,

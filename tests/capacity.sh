@@ -71,6 +71,30 @@ else
 	fail "capacity --summary: one table line" "$(cat sum.out)"
 fi
 
+# a usable size is room promised: never shown above what the card holds
+# (2047MiB is no 2GiB), in the text, --summary, the --plot title and the
+# --auto --write check; a size that is no whole MiB: in bytes in --summary
+"$FB" -C --summary --plot floor.svg sim:fake=drop,real=2047M > floor.sum 2> /dev/null
+"$FB" -C sim:fake=drop,real=2047M > floor.out 2> /dev/null
+"$FB" -A --write sim:fake=drop,real=2047M > /dev/null 2> floor.auto
+if grep -qE '^\|\| sim:fake=drop,real=2047M \|\| 2GiB \|\| drop \|\| 1\.99GiB \|\| [0-9.]+s \|\|$' floor.sum &&
+	grep -qE '^usable size +1\.99GiB +high$' floor.out && grep -q '>usable size 1\.99GiB<' floor.svg &&
+	grep -q '(usable 1\.99GiB of 2GiB)' floor.auto; then
+	pass "capacity: a usable size of 2047MiB is never shown as 2GiB"
+else
+	fail "capacity: a usable size of 2047MiB is never shown as 2GiB" \
+		"$(cat floor.sum; grep '^usable' floor.out; grep -o 'usable size [^<]*' floor.svg; tail -1 floor.auto)"
+fi
+"$FB" -C --summary sim:fake=drop,real=1535M > floor.sum 2> /dev/null
+"$FB" -C sim:fake=drop,real=1023.5M > floor.out 2> /dev/null
+if grep -qE '\|\| drop \|\| 1\.49GiB \|\|' floor.sum && grep -qE '^usable size +1023MiB +high$' floor.out &&
+	"$FB" -C --summary sim:fake=drop,real=1023.5M 2> /dev/null | grep -qE '\|\| drop \|\| 1073217536B \|\|'; then
+	pass "capacity: 1535MiB usable is 1.49GiB, 1023.5MiB is 1023MiB (and its bytes in --summary)"
+else
+	fail "capacity: 1535MiB usable is 1.49GiB, 1023.5MiB is 1023MiB (and its bytes in --summary)" \
+		"$(cat floor.sum; grep '^usable' floor.out)"
+fi
+
 # --plot: the map of the device
 if "$FB" -C --plot map.svg sim:fake-wrap > /dev/null 2>&1 && grep -q '^<svg' map.svg && grep -q 'wraps around' map.svg &&
 	[ "$(grep -c '<rect' map.svg)" -gt 360 ] && grep -q '#fb8c00' map.svg; then
