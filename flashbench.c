@@ -963,25 +963,42 @@ static int capacity_room(struct dev *d, const struct capacity_plan *p, struct fb
 	return j ? journal_reserve(j, p->max_saved, p->max_saved / dev_sector(d) + 2, e) : 0;
 }
 
+/* What a capacity check writes of its signatures, for its announcement:
+ * "2MiB of signatures at its start, 4KiB at up to 256 places anywhere on
+ * DEV and a stretch of up to 4MiB at each of up to 2 edges it finds (at
+ * most 11MiB of signatures in all)" (the flush, which writes back what it
+ * read, is said apart). */
+static void capacity_signatures(char *buf, size_t len, const struct capacity_plan *p, const char *where)
+{
+	char probe[32], ref[32], span[32], all[32];
+
+	format_size(ref, sizeof(ref), p->ref_len);
+	format_size(probe, sizeof(probe), p->probe_len);
+	format_size(span, sizeof(span), p->span_max);
+	format_size(all, sizeof(all), p->ref_len + p->max_probes * p->probe_len + CAP_MAX_SPANS * p->span_max);
+	snprintf(buf, len, "%s of signatures at its start, %s at up to %u places%s and a stretch of up to %s at each "
+		 "of up to %d edges it finds (at most %s of signatures in all)", ref, probe, p->max_probes, where, span,
+		 CAP_MAX_SPANS, all);
+}
+
 /* --capacity: say what may be written before the first write, and reserve
  * the journal's room for all of it. */
 static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb_err *e)
 {
 	const struct run *r = ctx;
-	char probe[32], ref[32], window[32], flush[32], most[32];
+	char sigs[512], where[300], window[32], flush[32], most[32];
 
 	if (capacity_room(r->d, p, e))
 		return -1;
-	format_size(probe, sizeof(probe), p->probe_len);
-	format_size(ref, sizeof(ref), p->ref_len);
+	snprintf(where, sizeof(where), " anywhere on %s", r->c.device);
+	capacity_signatures(sigs, sizeof(sigs), p, where);
 	format_size(window, sizeof(window), p->window_len);
 	format_size(flush, sizeof(flush), p->flush);
 	format_size(most, sizeof(most), p->max_saved);
-	fprintf(stderr, "flashbench: --capacity writes %s of signatures at its start and %s at up to %u places "
-		"anywhere on %s; each range is saved to %s first (at most %s; it has room for them) and put back "
-		"at the end.  To flush a cache it also rewrites up to %s at a time, from the top down, of bytes %llu "
-		"to %llu (%s, room for the probes it leaves alone) with the bytes they hold, read and saved just "
-		"before: nothing there changes\n", ref, probe, p->max_probes, r->c.device, r->journal_path, most, flush,
+	fprintf(stderr, "flashbench: --capacity writes %s; each range is saved to %s first (at most %s; it has room "
+		"for them) and put back at the end.  To flush a cache it also rewrites up to %s at a time, from the "
+		"top down, of bytes %llu to %llu (%s, room for the probes it leaves alone) with the bytes they hold, "
+		"read and saved just before: nothing there changes\n", sigs, r->journal_path, most, flush,
 		(unsigned long long)p->window_off, (unsigned long long)(p->window_off + p->window_len - 1), window);
 	return 0;
 }
@@ -1019,16 +1036,15 @@ struct quick_ctx {
 static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_err *e)
 {
 	const struct quick_ctx *q = ctx;
-	char ref[32], probe[32], most[32];
+	char sigs[512], most[32];
 
 	if (capacity_room(q->d, p, e))
 		return -1;
-	format_size(ref, sizeof(ref), p->ref_len);
-	format_size(probe, sizeof(probe), p->probe_len);
+	capacity_signatures(sigs, sizeof(sigs), p, "");
 	format_size(most, sizeof(most), p->max_saved);
-	fprintf(stderr, "flashbench: --auto --write checks the capacity first: %s of signatures at its start and %s at "
-		"up to %u places; each range is saved to %s first (at most %s) and put back %s\n", ref, probe,
-		p->max_probes, journal_file(dev_journal(q->d)), most, q->own ? "before --auto writes" : "at the end");
+	fprintf(stderr, "flashbench: --auto --write checks the capacity first: %s; each range is saved to %s first (at "
+		"most %s) and put back %s\n", sigs, journal_file(dev_journal(q->d)), most,
+		q->own ? "before --auto writes" : "at the end");
 	return 0;
 }
 

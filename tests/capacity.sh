@@ -15,7 +15,7 @@ mask() { sed -E 's/, took [^ ]+$/, took X/'; }
 "$FB" -C sim:fake-wrap 2> /dev/null | mask > wrap.out
 (cd "$ROOT" && golden "capacity fake-wrap report golden" capacity-fake-wrap.out cat "$TMP/wrap.out")
 
-if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start and 4KiB at up to 256 places anywhere on sim:fake-drop; ' drop.err &&
+if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start, 4KiB at up to 256 places anywhere on sim:fake-drop and a stretch of up to 4MiB at each of up to 2 edges it finds (at most 11MiB of signatures in all); ' drop.err &&
 	grep -qE 'each range is saved to .*/flashbench-sim\.[0-9]+\.journal first \(at most 533MiB; it has room for them\) and put back at the end\.  To flush a cache it also rewrites up to 256MiB at a time, from the top down, of bytes 1599078400 to 2146435071 \(522MiB, room for the probes it leaves alone\) with the bytes they hold, read and saved just before: nothing there changes$' drop.err &&
 	grep -q '^flashbench: --capacity: put back [0-9]* bytes .* and verified them' drop.err; then
 	pass "capacity announces what it may write, and puts it back"
@@ -208,7 +208,7 @@ fi
 if ! "$FB" -A --write sim:fake-wrap > auto.out 2> auto.err && [ ! -s auto.out ] &&
 	grep -q 'sim:fake-wrap: fake: wraps around (usable 512MiB of 2GiB); --auto --write measures nothing on it' auto.err &&
 	head -1 auto.err | grep -q 'overwrites bytes' && sed -n 2p auto.err | grep -q 'it writes at most' &&
-	sed -n 3p auto.err | grep -q 'checks the capacity first: .*at most 11MiB) and put back before --auto writes$' &&
+	sed -n 3p auto.err | grep -q 'checks the capacity first: 2MiB of signatures at its start, 4KiB at up to 256 places and a stretch of up to 4MiB at each of up to 2 edges it finds (at most 11MiB of signatures in all); .*at most 11MiB) and put back before --auto writes$' &&
 	sed -n 4p auto.err | grep -q '^flashbench: the capacity check put back the [0-9]* bytes .* and verified them$' &&
 	[ "$(wc -l < auto.err)" = 5 ] &&
 	! ls ./*.journal > /dev/null 2>&1; then
