@@ -632,16 +632,23 @@ static int name_reach(const struct cli *c, struct fb_err *e)
 
 /* Where the journal goes when --preserve names none: ./flashbench-NAME.journal;
  * for a simulated card, whose data live in this process, a file of this
- * run's own in $TMPDIR (two runs on one spec never meet, and the current
- * directory is left alone). */
+ * run's own in $TMPDIR, named by its PID and 64 random bits: two runs on
+ * one spec never meet, the current directory is left alone, and one that a
+ * SIGKILL left behind (it holds nothing of a real medium) never blocks a
+ * later run that gets the same PID. */
 static void default_journal(const struct cli *c, char *buf, size_t len)
 {
 	const char *tmp = getenv("TMPDIR");
+	uint64_t tag;
 
-	if (dev_is_sim(c->device))
-		snprintf(buf, len, "%s/flashbench-sim.%d.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid());
-	else
+	if (dev_is_sim(c->device)) {
+		if (getrandom(&tag, sizeof(tag), 0) != sizeof(tag))
+			tag = (uint64_t)wall_ns() ^ (uint64_t)getpid() << 32;
+		snprintf(buf, len, "%s/flashbench-sim.%d.%016llx.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid(),
+			 (unsigned long long)tag);
+	} else {
 		journal_default_path(c->device, buf, len);
+	}
 }
 
 /* Does the run write anywhere on the device, known only as it goes

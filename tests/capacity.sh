@@ -16,7 +16,7 @@ mask() { sed -E 's/, took [^ ]+$/, took X/'; }
 (cd "$ROOT" && golden "capacity fake-wrap report golden" capacity-fake-wrap.out cat "$TMP/wrap.out")
 
 if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start, 4KiB at up to 256 places anywhere on sim:fake-drop and a stretch of up to 4MiB at each of up to 2 edges it finds (at most 11MiB of signatures in all); ' drop.err &&
-	grep -qE 'each range is saved to .*/flashbench-sim\.[0-9]+\.journal first \(at most 533MiB; it has room for them\) and put back at the end\.  To flush a cache it also rewrites up to 256MiB at a time, from the top down, of bytes 1599078400 to 2146435071 \(522MiB, room for the probes it leaves alone\) with the bytes they hold, read and saved just before: nothing there changes$' drop.err &&
+	grep -qE 'each range is saved to .*/flashbench-sim\.[0-9]+\.[0-9a-f]{16}\.journal first \(at most 533MiB; it has room for them\) and put back at the end\.  To flush a cache it also rewrites up to 256MiB at a time, from the top down, of bytes 1599078400 to 2146435071 \(522MiB, room for the probes it leaves alone\) with the bytes they hold, read and saved just before: nothing there changes$' drop.err &&
 	grep -q '^flashbench: --capacity: put back [0-9]* bytes .* and verified them' drop.err; then
 	pass "capacity announces what it may write, and puts it back"
 else
@@ -27,6 +27,32 @@ if ! ls ./*.journal "${TMPDIR:-/tmp}"/flashbench-sim.*.journal "$FLASHBENCH_STAT
 else
 	fail "capacity leaves no journal or index entry behind" "$(ls ./*.journal "$FLASHBENCH_STATE_DIR" 2>&1)"
 fi
+
+# A simulated card's journal is the run's own: named by its PID and random
+# bits, so that one a SIGKILL left behind (with the PID the next run may
+# get: the name runs before this one used) never blocks a later run
+mkdir -p simtmp
+printf 'left by a killed run' > simtmp/stale
+(
+	export TMPDIR=$TMP/simtmp
+	for i in 1 2; do
+		# shellcheck disable=SC2016 # $$ is the shell's, which exec makes flashbench's
+		sh -c 'cp "$TMPDIR/stale" "$TMPDIR/flashbench-sim.$$.journal"; exec "$0" -C sim:fake-drop' "$FB" \
+			> /dev/null 2> "$TMP/sim$i.err"
+		echo $? > "$TMP/sim$i.rc"
+	done
+)
+j1=$(grep -oE 'saved to [^ ]+ first' sim1.err) j2=$(grep -oE 'saved to [^ ]+ first' sim2.err)
+if [ "$(cat sim1.rc sim2.rc)" = "$(printf '0\n0')" ] && [ "$j1" != "$j2" ] &&
+	[[ $j1 =~ simtmp/flashbench-sim\.[0-9]+\.[0-9a-f]{16}\.journal ]] &&
+	[ "$(cat simtmp/flashbench-sim.*.journal)" = "$(cat simtmp/stale simtmp/stale)" ] &&
+	[ "$(find simtmp -type f | wc -l)" = 3 ]; then
+	pass "capacity: a sim's journal is the run's own: a stale one in TMPDIR does not stop a run"
+else
+	fail "capacity: a sim's journal is the run's own: a stale one in TMPDIR does not stop a run" \
+		"$(cat sim1.rc sim2.rc | tr '\n' ' ')$(tail -1 sim1.err) $j1 $j2; $(ls simtmp)"
+fi
+rm -rf simtmp
 
 # JSON: the verdict, its edges and the truth of every sector
 json() { # json NAME "ARGUMENTS" PATH=VALUE...
