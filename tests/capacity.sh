@@ -132,6 +132,20 @@ fi
 # refused before anything runs
 expect_error "capacity: a device too small" 2 "checks devices of 64MiB or more" "$FB" -C sim:size=32M
 expect_error "capacity: --max-cache=0" 2 "max-cache=0: must not be zero" "$FB" -C --max-cache=0 sim:sd-4m
+# the flush rewrites 1MiB at a time: a size below it, or of part of one, is
+# refused rather than announced as a smaller rewrite than it makes
+expect_error "capacity: --max-cache=511 is less than the 1MiB the flush rewrites" 2 \
+	"^flashbench: --max-cache=511: less than 1MiB, the smallest it takes \(the flush rewrites 1MiB at a time\)$" \
+	"$FB" -C --max-cache=511 sim:fake-cache
+expect_error "capacity: --max-cache=1 is refused" 2 "^flashbench: --max-cache=1: less than 1MiB, the smallest it takes" \
+	"$FB" -C --max-cache=1 sim:fake-cache
+expect_error "capacity: --max-cache=4097 is refused" 2 "^flashbench: --max-cache=4097: less than 1MiB" \
+	"$FB" -C --max-cache=4097 sim:fake-cache
+expect_error "capacity: --max-cache of part of a MiB is refused" 2 \
+	"^flashbench: --max-cache=1.5M: not a multiple of 1MiB \(the flush rewrites 1MiB at a time\)$" \
+	"$FB" -C --max-cache=1.5M sim:fake-cache
+json "capacity json: --max-cache=1M is the smallest flush" "--max-cache=1M sim:size=256M" flush.max_cache=1048576 \
+	flush.bytes=1048576 device.model.sectors_changed=0
 expect_error "capacity: --max-cache goes with --capacity" 2 "'--max-cache' does not apply to --align" \
 	"$FB" -a --max-cache=64M sim:sd-4m
 expect_error "capacity: one test at a time" 2 "choose one test" "$FB" -C -A sim:sd-4m
