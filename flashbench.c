@@ -1101,11 +1101,19 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	if (!rc)
 		dev_idle(d, AUTO_CAPACITY_SETTLE);
 	if (!rc && cr->kind != CAP_GENUINE) {
+		/* what becomes of its writes, as the check saw it */
+		static const char *const fate[CAP_KINDS] = {
+			[CAP_WRAP] = "its writes past the usable size would overwrite the flash below it (the data at the start)",
+			[CAP_DROP] = "its writes past the usable size are lost",
+			[CAP_CACHE] = "its writes past the usable size are lost a while later",
+			[CAP_END] = "its writes past the usable size are lost, but for a working region at the end",
+			[CAP_BAD] = "its writes to its bad regions are lost",
+		};
 		format_size_floor(a, sizeof(a), cr->usable.value);
 		format_size(b, sizeof(b), cr->size);
-		rc = fb_fail(e, EXIT_DEVICE, "%s: %s (usable %s%s of %s); --auto --write measures nothing on it, as its "
-			     "writes could land on other flash (flashbench --capacity %s says more)", r->c.device,
-			     cap_kind_title[cr->kind], cr->usable.at_most ? "at most " : "", a, b, r->c.device);
+		rc = fb_fail(e, EXIT_DEVICE, "%s: %s (usable %s%s of %s); --auto --write measures nothing on it, as %s "
+			     "(flashbench --capacity %s says more)", r->c.device, cap_kind_title[cr->kind],
+			     cr->usable.at_most ? "at most " : "", a, b, fate[cr->kind], r->c.device);
 	} else if (!rc) {
 		format_time(a, sizeof(a), cr->device_ns);
 		fprintf(stderr, "flashbench: no fake capacity seen (a cache that hides one is left to --capacity); the "

@@ -256,6 +256,16 @@ if ! "$FB" -A --write sim:fake-wrap > auto.out 2> auto.err && [ ! -s auto.out ] 
 else
 	fail "auto --write on a fake: stops before its write tests and says why" "$(cat auto.err)"
 fi
+# the stop says what becomes of writes on that fake: only a card that wraps
+# puts them on other flash; one that loses them loses them
+if grep -q 'measures nothing on it, as its writes past the usable size would overwrite the flash below it (the data at the start) (flashbench --capacity sim:fake-wrap says more)$' auto.err &&
+	! "$FB" -A --write sim:fake-drop > /dev/null 2> drop-auto.err &&
+	grep -q '^flashbench: sim:fake-drop: fake: writes past the real size are lost (usable 768MiB of 2GiB); --auto --write measures nothing on it, as its writes past the usable size are lost (flashbench --capacity sim:fake-drop says more)$' drop-auto.err; then
+	pass "auto --write on a fake: the stop says what becomes of writes there (wrap: other flash; drop: lost)"
+else
+	fail "auto --write on a fake: the stop says what becomes of writes there (wrap: other flash; drop: lost)" \
+		"$(tail -1 auto.err; tail -1 drop-auto.err)"
+fi
 if "$FB" -A --write sim:sd-4m > auto.out 2> auto.err && grep -q 'checks the capacity first' auto.err &&
 	grep -q 'no fake capacity seen' auto.err && grep -qE '^open erase blocks, linear +2 +high' auto.out; then
 	pass "auto --write on a genuine card: checked, then measured as before"
