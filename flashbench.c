@@ -632,16 +632,23 @@ static int name_reach(const struct cli *c, struct fb_err *e)
 
 /* Where the journal goes when --preserve names none: ./flashbench-NAME.journal;
  * for a simulated card, whose data live in this process, a file of this
- * run's own in $TMPDIR (two runs on one spec never meet, and the current
- * directory is left alone). */
+ * run's own in $TMPDIR, named by its PID and 64 random bits: two runs on
+ * one spec never meet, the current directory is left alone, and one that a
+ * SIGKILL left behind (it holds nothing of a real medium) never blocks a
+ * later run that gets the same PID. */
 static void default_journal(const struct cli *c, char *buf, size_t len)
 {
 	const char *tmp = getenv("TMPDIR");
+	uint64_t tag;
 
-	if (dev_is_sim(c->device))
-		snprintf(buf, len, "%s/flashbench-sim.%d.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid());
-	else
+	if (dev_is_sim(c->device)) {
+		if (getrandom(&tag, sizeof(tag), 0) != sizeof(tag))
+			tag = (uint64_t)wall_ns() ^ (uint64_t)getpid() << 32;
+		snprintf(buf, len, "%s/flashbench-sim.%d.%016llx.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid(),
+			 (unsigned long long)tag);
+	} else {
 		journal_default_path(c->device, buf, len);
+	}
 }
 
 /* Does the run write anywhere on the device, known only as it goes
@@ -963,25 +970,42 @@ static int capacity_room(struct dev *d, const struct capacity_plan *p, struct fb
 	return j ? journal_reserve(j, p->max_saved, p->max_saved / dev_sector(d) + 2, e) : 0;
 }
 
+/* What a capacity check writes of its signatures, for its announcement:
+ * "2MiB of signatures at its start, 4KiB at up to 256 places anywhere on
+ * DEV and a stretch of up to 4MiB at each of up to 2 edges it finds (at
+ * most 11MiB of signatures in all)" (the flush, which writes back what it
+ * read, is said apart). */
+static void capacity_signatures(char *buf, size_t len, const struct capacity_plan *p, const char *where)
+{
+	char probe[32], ref[32], span[32], all[32];
+
+	format_size(ref, sizeof(ref), p->ref_len);
+	format_size(probe, sizeof(probe), p->probe_len);
+	format_size(span, sizeof(span), p->span_max);
+	format_size(all, sizeof(all), p->ref_len + p->max_probes * p->probe_len + CAP_MAX_SPANS * p->span_max);
+	snprintf(buf, len, "%s of signatures at its start, %s at up to %u places%s and a stretch of up to %s at each "
+		 "of up to %d edges it finds (at most %s of signatures in all)", ref, probe, p->max_probes, where, span,
+		 CAP_MAX_SPANS, all);
+}
+
 /* --capacity: say what may be written before the first write, and reserve
  * the journal's room for all of it. */
 static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb_err *e)
 {
 	const struct run *r = ctx;
-	char probe[32], ref[32], window[32], flush[32], most[32];
+	char sigs[512], where[300], window[32], flush[32], most[32];
 
 	if (capacity_room(r->d, p, e))
 		return -1;
-	format_size(probe, sizeof(probe), p->probe_len);
-	format_size(ref, sizeof(ref), p->ref_len);
+	snprintf(where, sizeof(where), " anywhere on %s", r->c.device);
+	capacity_signatures(sigs, sizeof(sigs), p, where);
 	format_size(window, sizeof(window), p->window_len);
 	format_size(flush, sizeof(flush), p->flush);
 	format_size(most, sizeof(most), p->max_saved);
-	fprintf(stderr, "flashbench: --capacity writes %s of signatures at its start and %s at up to %u places "
-		"anywhere on %s; each range is saved to %s first (at most %s; it has room for them) and put back "
-		"at the end.  To flush a cache it also rewrites up to %s at a time, from the top down, of bytes %llu "
-		"to %llu (%s, room for the probes it leaves alone) with the bytes they hold, read and saved just "
-		"before: nothing there changes\n", ref, probe, p->max_probes, r->c.device, r->journal_path, most, flush,
+	fprintf(stderr, "flashbench: --capacity writes %s; each range is saved to %s first (at most %s; it has room "
+		"for them) and put back at the end.  To flush a cache it also rewrites up to %s at a time, from the "
+		"top down, of bytes %llu to %llu (%s, room for the probes it leaves alone) with the bytes they hold, "
+		"read and saved just before: nothing there changes\n", sigs, r->journal_path, most, flush,
 		(unsigned long long)p->window_off, (unsigned long long)(p->window_off + p->window_len - 1), window);
 	return 0;
 }
@@ -1019,16 +1043,15 @@ struct quick_ctx {
 static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_err *e)
 {
 	const struct quick_ctx *q = ctx;
-	char ref[32], probe[32], most[32];
+	char sigs[512], most[32];
 
 	if (capacity_room(q->d, p, e))
 		return -1;
-	format_size(ref, sizeof(ref), p->ref_len);
-	format_size(probe, sizeof(probe), p->probe_len);
+	capacity_signatures(sigs, sizeof(sigs), p, "");
 	format_size(most, sizeof(most), p->max_saved);
-	fprintf(stderr, "flashbench: --auto --write checks the capacity first: %s of signatures at its start and %s at "
-		"up to %u places; each range is saved to %s first (at most %s) and put back %s\n", ref, probe,
-		p->max_probes, journal_file(dev_journal(q->d)), most, q->own ? "before --auto writes" : "at the end");
+	fprintf(stderr, "flashbench: --auto --write checks the capacity first: %s; each range is saved to %s first (at "
+		"most %s) and put back %s\n", sigs, journal_file(dev_journal(q->d)), most,
+		q->own ? "before --auto writes" : "at the end");
 	return 0;
 }
 
@@ -1078,11 +1101,19 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	if (!rc)
 		dev_idle(d, AUTO_CAPACITY_SETTLE);
 	if (!rc && cr->kind != CAP_GENUINE) {
-		format_size(a, sizeof(a), cr->usable.value);
+		/* what becomes of its writes, as the check saw it */
+		static const char *const fate[CAP_KINDS] = {
+			[CAP_WRAP] = "its writes past the usable size would overwrite the flash below it (the data at the start)",
+			[CAP_DROP] = "its writes past the usable size are lost",
+			[CAP_CACHE] = "its writes past the usable size are lost a while later",
+			[CAP_END] = "its writes past the usable size are lost, but for a working region at the end",
+			[CAP_BAD] = "its writes to its bad regions are lost",
+		};
+		format_size_floor(a, sizeof(a), cr->usable.value);
 		format_size(b, sizeof(b), cr->size);
-		rc = fb_fail(e, EXIT_DEVICE, "%s: %s (usable %s%s of %s); --auto --write measures nothing on it, as its "
-			     "writes could land on other flash (flashbench --capacity %s says more)", r->c.device,
-			     cap_kind_title[cr->kind], cr->usable.at_most ? "at most " : "", a, b, r->c.device);
+		rc = fb_fail(e, EXIT_DEVICE, "%s: %s (usable %s%s of %s); --auto --write measures nothing on it, as %s "
+			     "(flashbench --capacity %s says more)", r->c.device, cap_kind_title[cr->kind],
+			     cr->usable.at_most ? "at most " : "", a, b, fate[cr->kind], r->c.device);
 	} else if (!rc) {
 		format_time(a, sizeof(a), cr->device_ns);
 		fprintf(stderr, "flashbench: no fake capacity seen (a cache that hides one is left to --capacity); the "

@@ -31,6 +31,8 @@ struct cli_option {
 	enum arg_kind arg;
 	const char *meta;         /* "SIZE", "N", "FILE" */
 	uint64_t min, max;        /* ARG_COUNT; ARG_SIZE: min only (1: not zero) */
+	uint64_t step;            /* ARG_SIZE: a multiple of this (0: any) */
+	const char *step_why;     /* ARG_SIZE with min or step: why, said when refused */
 	size_t field;             /* offsetof(struct cli, ...) */
 	size_t flag;              /* ARG_OPT_FILE: offsetof the int set when given; ARG_BUDGET: the bytes */
 	unsigned applies;         /* FOR_* */
@@ -65,10 +67,11 @@ static const struct cli_option options[] = {
 	  .help = "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching writes past "
 		  "their\nreal size, bad regions) and the real usable size; it\nwrites, but saves every range to a journal "
 		  "first and\nputs it back (--preserve=FILE names the journal)" },
-	{ .name = "max-cache", .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(max_cache), .applies = FOR_CAPACITY,
+	{ .name = "max-cache", .arg = ARG_SIZE, .meta = "SIZE", .min = 1 << 20, .step = 1 << 20,
+	  .step_why = "the flush rewrites 1MiB at a time", .field = F(max_cache), .applies = FOR_CAPACITY,
 	  .section = SEC_AUTO,
 	  .help = "with --capacity: defeat a cache of the latest writes\nup to SIZE (default 256MiB; the flush writes "
-		  "that\nmuch)" },
+		  "that\nmuch; whole MiB)" },
 	{ .name = "analyze", .arg = ARG_MODE_OPT, .meta = "FILE", .field = F(analyze), .applies = FOR_ANALYZE,
 	  .section = SEC_SAVED, .mode = RUN_ANALYZE,
 	  .help = "read -a, -O and -f tables (as posted to a list or a\nbug tracker: quoted, wrapped, any units) or our\n"
@@ -307,7 +310,7 @@ static int set_budget(const struct cli_option *o, char *base, const char *val, s
 
 static int set_value(struct cli *c, const struct cli_option *o, const char *val, struct fb_err *e)
 {
-	char *base = (char *)c;
+	char *base = (char *)c, min[32];
 	const char *why;
 	uint64_t v;
 
@@ -325,8 +328,14 @@ static int set_value(struct cli *c, const struct cli_option *o, const char *val,
 	case ARG_SIZE:
 		if (parse_size(val, &v, &why))
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
-		if (v < o->min)
+		if (v < o->min && (!v || o->min == 1))
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
+		if (v < o->min)
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: less than %s, the smallest it takes (%s)", o->name, val,
+				       format_size(min, sizeof(min), o->min), o->step_why);
+		if (o->step && v % o->step)
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: not a multiple of %s (%s)", o->name, val,
+				       format_size(min, sizeof(min), o->step), o->step_why);
 		*(uint64_t *)(base + o->field) = v;
 		return 0;
 	case ARG_TIME:

@@ -38,6 +38,7 @@ struct dev;
 #define CAP_MAX_CACHE (256ULL << 20)    /* default flush: caches up to this are defeated */
 #define CAP_MIN_SIZE (64ULL << 20)      /* smaller devices are not checked */
 #define CAP_MAX_PROBES 256              /* probes written in all (strata, end, bisection) */
+#define CAP_MAX_SPANS 2                 /* stretches written whole, one at each edge (struct capacity_plan's span_max) */
 
 enum cap_kind { CAP_GENUINE, CAP_WRAP, CAP_DROP, CAP_CACHE, CAP_END, CAP_BAD, CAP_KINDS };
 extern const char *const cap_kind_name[CAP_KINDS];   /* "genuine", "wrap", ... (JSON) */
@@ -109,7 +110,7 @@ struct capacity_report {
 		uint64_t off, len;
 		uint64_t bad_lo, bad_hi;   /* what did not keep its signature (bad_hi 0: none) */
 		int up;                    /* where loss begins (else where it ends) */
-	} spans[2];
+	} spans[CAP_MAX_SPANS];
 	unsigned nspans;
 	uint64_t exact_from, exact_to;     /* the edges to the sector the spans gave (0: none) */
 	uint64_t resolution;               /* the usable size is found to within this */

@@ -57,7 +57,8 @@ int journal_check_place(const char *path, const char *device, unsigned flags, st
  * tmpfs/ramfs (unless flags has JOURNAL_VOLATILE_OK); then list it in the
  * index.  A simulated card's journal (--capacity's: a device that holds
  * data only in this process) has no medium to check or record and is not
- * listed: nothing of it outlives the run. */
+ * listed: the run removes it at its end, and one a SIGKILL leaves behind
+ * holds nothing of a real medium (its default name is the run's own). */
 int journal_create(struct journal **out, const char *path, struct dev *d, const char *device, unsigned flags,
 		   struct fb_err *e);
 

@@ -251,6 +251,33 @@ const char *format_size(char *buf, size_t len, uint64_t bytes)
 	return buf;
 }
 
+const char *format_size_floor(char *buf, size_t len, uint64_t bytes)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	unsigned u = 0, decimals;
+	uint64_t whole, rest, frac;
+
+	/* in integers: a double holds no more than 53 bits of the count */
+	while (u < 5 && bytes >> (10 * (u + 1)))
+		u++;
+	whole = bytes >> (10 * u);
+	rest = bytes - (whole << (10 * u));
+	decimals = whole >= 100 ? 0 : whole >= 10 ? 1 : 2;
+	if (u == 0)
+		decimals = 0;
+	frac = decimals ? (uint64_t)(((unsigned __int128)rest * (decimals == 2 ? 100 : 10)) >> (10 * u)) : 0;
+	if (frac && decimals == 2 && frac % 10 == 0) { /* no trailing zero: "1.5GiB" */
+		frac /= 10;
+		decimals = 1;
+	}
+	if (frac)
+		snprintf(buf, len, "%llu.%0*llu%s", (unsigned long long)whole, (int)decimals, (unsigned long long)frac,
+			 unit[u]);
+	else
+		snprintf(buf, len, "%llu%s", (unsigned long long)whole, unit[u]);
+	return buf;
+}
+
 const char *format_rate(char *buf, size_t len, double bps)
 {
 	static const char *const unit[] = { "B/s", "K/s", "M/s", "G/s", "T/s" };

@@ -35,6 +35,13 @@ const char *format_duration(char *buf, size_t len, uint64_t ns);
 /* Byte count in binary units: "512B", "16KiB", "1.5MiB", "12MiB". */
 const char *format_size(char *buf, size_t len, uint64_t bytes);
 
+/* A byte count that is a promise of room (a usable size): the unit and the
+ * three significant digits of format_size, but the digits cut off, never
+ * rounded up, so the text is never above the value: 2047 MiB is "1.99GiB",
+ * 1535 MiB "1.49GiB", 1023.5 MiB "1023MiB"; a value the digits hold exactly
+ * reads as format_size has it ("768MiB", "1.5GiB"). */
+const char *format_size_floor(char *buf, size_t len, uint64_t bytes);
+
 /* Throughput in decimal units of bytes per second: "8.79M/s", "912K/s". */
 const char *format_rate(char *buf, size_t len, double bytes_per_second);
 

@@ -33,7 +33,9 @@ static void card_says(FILE *f, const struct identity *id, const struct finding *
 
 /* ------------------------------------------------------------ text */
 
-static void value_text(char *buf, size_t len, const struct finding *f)
+typedef const char *size_format(char *buf, size_t len, uint64_t bytes);
+
+static void value_text(char *buf, size_t len, const struct finding *f, size_format *fmt)
 {
 	char v[32];
 
@@ -44,7 +46,7 @@ static void value_text(char *buf, size_t len, const struct finding *f)
 	if (f->is_size && !f->value)
 		snprintf(v, sizeof(v), "none");
 	else if (f->is_size)
-		format_size(v, sizeof(v), f->value);
+		fmt(v, sizeof(v), f->value);
 	else
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)f->value);
 	if (f->at_most && !f->is_size) /* a count: "fewer than 5" says it as the test was run */
@@ -53,11 +55,11 @@ static void value_text(char *buf, size_t len, const struct finding *f)
 		snprintf(buf, len, "%s%s%s", f->at_least ? "at least " : "", v, f->at_most ? " or less" : "");
 }
 
-static void finding_text(FILE *f, const struct finding *x)
+static void finding_text_as(FILE *f, const struct finding *x, size_format *fmt)
 {
 	char v[64];
 
-	value_text(v, sizeof(v), x);
+	value_text(v, sizeof(v), x, fmt);
 	if (x->determined)
 		fprintf(f, "%-40s %-16s %s\n", x->title, v, confidence_name(x->conf));
 	else
@@ -66,6 +68,11 @@ static void finding_text(FILE *f, const struct finding *x)
 		fprintf(f, "    %s\n", x->evidence[i]);
 	if (x->why[0])
 		fprintf(f, "    %s%s\n", x->determined ? "note: " : "", x->why);
+}
+
+static void finding_text(FILE *f, const struct finding *x)
+{
+	finding_text_as(f, x, format_size);
 }
 
 void report_recommendations_text(FILE *f, const struct recommendations *rec, unsigned sector)
@@ -377,6 +384,11 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 void report_finding_text(FILE *f, const struct finding *x)
 {
 	finding_text(f, x);
+}
+
+void report_room_text(FILE *f, const struct finding *x)
+{
+	finding_text_as(f, x, format_size_floor);
 }
 
 void report_finding_json(struct json *j, const struct finding *x)

@@ -18,6 +18,9 @@ struct json;
 /* Parts shared with --analyze (report_analyze.c), so both print findings
  * and recommendations the same way. */
 void report_finding_text(FILE *f, const struct finding *x);
+/* A finding that promises room (--capacity's usable size): as
+ * report_finding_text, its size never shown above its value. */
+void report_room_text(FILE *f, const struct finding *x);
 void report_finding_json(struct json *j, const struct finding *x);
 void report_recommendations_text(FILE *f, const struct recommendations *rec, unsigned sector);
 void report_recommendations_json(struct json *j, const struct recommendations *rec);

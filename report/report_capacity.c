@@ -53,7 +53,7 @@ void report_capacity_text(FILE *f, const struct identity *id, const struct capac
 
 	identity_text(f, "capacity", id);
 	fprintf(f, "verdict: %s (%s)\n", cap_kind_title[r->kind], confidence_name(r->verdict.conf));
-	report_finding_text(f, &r->usable);
+	report_room_text(f, &r->usable);
 	text_map(f, r);
 	format_time(a, sizeof(a), r->device_ns);
 	format_time(b, sizeof(b), wall_ns);
@@ -141,14 +141,15 @@ void report_capacity_json(FILE *f, const struct identity *id, const struct capac
 	json_finish(&j);
 }
 
-/* The usable size: a size that is no whole MiB in bytes, as rounded it
- * could say more than the card holds. */
+/* The usable size: a size that is no whole MiB in bytes, any other never
+ * rounded up (2047MiB is "1.99GiB"), so that it never says more than the
+ * card holds. */
 static void usable_text(char *buf, size_t len, uint64_t v)
 {
 	if (v % (1 << 20))
 		snprintf(buf, len, "%lluB", (unsigned long long)v);
 	else
-		format_size(buf, len, v);
+		format_size_floor(buf, len, v);
 }
 
 /* The name sysfs gives, else the path (as --auto --summary). */

@@ -15,8 +15,8 @@ mask() { sed -E 's/, took [^ ]+$/, took X/'; }
 "$FB" -C sim:fake-wrap 2> /dev/null | mask > wrap.out
 (cd "$ROOT" && golden "capacity fake-wrap report golden" capacity-fake-wrap.out cat "$TMP/wrap.out")
 
-if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start and 4KiB at up to 256 places anywhere on sim:fake-drop; ' drop.err &&
-	grep -qE 'each range is saved to .*/flashbench-sim\.[0-9]+\.journal first \(at most 533MiB; it has room for them\) and put back at the end\.  To flush a cache it also rewrites up to 256MiB at a time, from the top down, of bytes 1599078400 to 2146435071 \(522MiB, room for the probes it leaves alone\) with the bytes they hold, read and saved just before: nothing there changes$' drop.err &&
+if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start, 4KiB at up to 256 places anywhere on sim:fake-drop and a stretch of up to 4MiB at each of up to 2 edges it finds (at most 11MiB of signatures in all); ' drop.err &&
+	grep -qE 'each range is saved to .*/flashbench-sim\.[0-9]+\.[0-9a-f]{16}\.journal first \(at most 533MiB; it has room for them\) and put back at the end\.  To flush a cache it also rewrites up to 256MiB at a time, from the top down, of bytes 1599078400 to 2146435071 \(522MiB, room for the probes it leaves alone\) with the bytes they hold, read and saved just before: nothing there changes$' drop.err &&
 	grep -q '^flashbench: --capacity: put back [0-9]* bytes .* and verified them' drop.err; then
 	pass "capacity announces what it may write, and puts it back"
 else
@@ -27,6 +27,32 @@ if ! ls ./*.journal "${TMPDIR:-/tmp}"/flashbench-sim.*.journal "$FLASHBENCH_STAT
 else
 	fail "capacity leaves no journal or index entry behind" "$(ls ./*.journal "$FLASHBENCH_STATE_DIR" 2>&1)"
 fi
+
+# A simulated card's journal is the run's own: named by its PID and random
+# bits, so that one a SIGKILL left behind (with the PID the next run may
+# get: the name runs before this one used) never blocks a later run
+mkdir -p simtmp
+printf 'left by a killed run' > simtmp/stale
+(
+	export TMPDIR=$TMP/simtmp
+	for i in 1 2; do
+		# shellcheck disable=SC2016 # $$ is the shell's, which exec makes flashbench's
+		sh -c 'cp "$TMPDIR/stale" "$TMPDIR/flashbench-sim.$$.journal"; exec "$0" -C sim:fake-drop' "$FB" \
+			> /dev/null 2> "$TMP/sim$i.err"
+		echo $? > "$TMP/sim$i.rc"
+	done
+)
+j1=$(grep -oE 'saved to [^ ]+ first' sim1.err) j2=$(grep -oE 'saved to [^ ]+ first' sim2.err)
+if [ "$(cat sim1.rc sim2.rc)" = "$(printf '0\n0')" ] && [ "$j1" != "$j2" ] &&
+	[[ $j1 =~ simtmp/flashbench-sim\.[0-9]+\.[0-9a-f]{16}\.journal ]] &&
+	[ "$(cat simtmp/flashbench-sim.*.journal)" = "$(cat simtmp/stale simtmp/stale)" ] &&
+	[ "$(find simtmp -type f | wc -l)" = 3 ]; then
+	pass "capacity: a sim's journal is the run's own: a stale one in TMPDIR does not stop a run"
+else
+	fail "capacity: a sim's journal is the run's own: a stale one in TMPDIR does not stop a run" \
+		"$(cat sim1.rc sim2.rc | tr '\n' ' ')$(tail -1 sim1.err) $j1 $j2; $(ls simtmp)"
+fi
+rm -rf simtmp
 
 # JSON: the verdict, its edges and the truth of every sector
 json() { # json NAME "ARGUMENTS" PATH=VALUE...
@@ -71,6 +97,30 @@ else
 	fail "capacity --summary: one table line" "$(cat sum.out)"
 fi
 
+# a usable size is room promised: never shown above what the card holds
+# (2047MiB is no 2GiB), in the text, --summary, the --plot title and the
+# --auto --write check; a size that is no whole MiB: in bytes in --summary
+"$FB" -C --summary --plot floor.svg sim:fake=drop,real=2047M > floor.sum 2> /dev/null
+"$FB" -C sim:fake=drop,real=2047M > floor.out 2> /dev/null
+"$FB" -A --write sim:fake=drop,real=2047M > /dev/null 2> floor.auto
+if grep -qE '^\|\| sim:fake=drop,real=2047M \|\| 2GiB \|\| drop \|\| 1\.99GiB \|\| [0-9.]+s \|\|$' floor.sum &&
+	grep -qE '^usable size +1\.99GiB +high$' floor.out && grep -q '>usable size 1\.99GiB<' floor.svg &&
+	grep -q '(usable 1\.99GiB of 2GiB)' floor.auto; then
+	pass "capacity: a usable size of 2047MiB is never shown as 2GiB"
+else
+	fail "capacity: a usable size of 2047MiB is never shown as 2GiB" \
+		"$(cat floor.sum; grep '^usable' floor.out; grep -o 'usable size [^<]*' floor.svg; tail -1 floor.auto)"
+fi
+"$FB" -C --summary sim:fake=drop,real=1535M > floor.sum 2> /dev/null
+"$FB" -C sim:fake=drop,real=1023.5M > floor.out 2> /dev/null
+if grep -qE '\|\| drop \|\| 1\.49GiB \|\|' floor.sum && grep -qE '^usable size +1023MiB +high$' floor.out &&
+	"$FB" -C --summary sim:fake=drop,real=1023.5M 2> /dev/null | grep -qE '\|\| drop \|\| 1073217536B \|\|'; then
+	pass "capacity: 1535MiB usable is 1.49GiB, 1023.5MiB is 1023MiB (and its bytes in --summary)"
+else
+	fail "capacity: 1535MiB usable is 1.49GiB, 1023.5MiB is 1023MiB (and its bytes in --summary)" \
+		"$(cat floor.sum; grep '^usable' floor.out)"
+fi
+
 # --plot: the map of the device
 if "$FB" -C --plot map.svg sim:fake-wrap > /dev/null 2>&1 && grep -q '^<svg' map.svg && grep -q 'wraps around' map.svg &&
 	[ "$(grep -c '<rect' map.svg)" -gt 360 ] && grep -q '#fb8c00' map.svg; then
@@ -82,6 +132,20 @@ fi
 # refused before anything runs
 expect_error "capacity: a device too small" 2 "checks devices of 64MiB or more" "$FB" -C sim:size=32M
 expect_error "capacity: --max-cache=0" 2 "max-cache=0: must not be zero" "$FB" -C --max-cache=0 sim:sd-4m
+# the flush rewrites 1MiB at a time: a size below it, or of part of one, is
+# refused rather than announced as a smaller rewrite than it makes
+expect_error "capacity: --max-cache=511 is less than the 1MiB the flush rewrites" 2 \
+	"^flashbench: --max-cache=511: less than 1MiB, the smallest it takes \(the flush rewrites 1MiB at a time\)$" \
+	"$FB" -C --max-cache=511 sim:fake-cache
+expect_error "capacity: --max-cache=1 is refused" 2 "^flashbench: --max-cache=1: less than 1MiB, the smallest it takes" \
+	"$FB" -C --max-cache=1 sim:fake-cache
+expect_error "capacity: --max-cache=4097 is refused" 2 "^flashbench: --max-cache=4097: less than 1MiB" \
+	"$FB" -C --max-cache=4097 sim:fake-cache
+expect_error "capacity: --max-cache of part of a MiB is refused" 2 \
+	"^flashbench: --max-cache=1.5M: not a multiple of 1MiB \(the flush rewrites 1MiB at a time\)$" \
+	"$FB" -C --max-cache=1.5M sim:fake-cache
+json "capacity json: --max-cache=1M is the smallest flush" "--max-cache=1M sim:size=256M" flush.max_cache=1048576 \
+	flush.bytes=1048576 device.model.sectors_changed=0
 expect_error "capacity: --max-cache goes with --capacity" 2 "'--max-cache' does not apply to --align" \
 	"$FB" -a --max-cache=64M sim:sd-4m
 expect_error "capacity: one test at a time" 2 "choose one test" "$FB" -C -A sim:sd-4m
@@ -184,13 +248,23 @@ fi
 if ! "$FB" -A --write sim:fake-wrap > auto.out 2> auto.err && [ ! -s auto.out ] &&
 	grep -q 'sim:fake-wrap: fake: wraps around (usable 512MiB of 2GiB); --auto --write measures nothing on it' auto.err &&
 	head -1 auto.err | grep -q 'overwrites bytes' && sed -n 2p auto.err | grep -q 'it writes at most' &&
-	sed -n 3p auto.err | grep -q 'checks the capacity first: .*at most 11MiB) and put back before --auto writes$' &&
+	sed -n 3p auto.err | grep -q 'checks the capacity first: 2MiB of signatures at its start, 4KiB at up to 256 places and a stretch of up to 4MiB at each of up to 2 edges it finds (at most 11MiB of signatures in all); .*at most 11MiB) and put back before --auto writes$' &&
 	sed -n 4p auto.err | grep -q '^flashbench: the capacity check put back the [0-9]* bytes .* and verified them$' &&
 	[ "$(wc -l < auto.err)" = 5 ] &&
 	! ls ./*.journal > /dev/null 2>&1; then
 	pass "auto --write on a fake: stops before its write tests and says why"
 else
 	fail "auto --write on a fake: stops before its write tests and says why" "$(cat auto.err)"
+fi
+# the stop says what becomes of writes on that fake: only a card that wraps
+# puts them on other flash; one that loses them loses them
+if grep -q 'measures nothing on it, as its writes past the usable size would overwrite the flash below it (the data at the start) (flashbench --capacity sim:fake-wrap says more)$' auto.err &&
+	! "$FB" -A --write sim:fake-drop > /dev/null 2> drop-auto.err &&
+	grep -q '^flashbench: sim:fake-drop: fake: writes past the real size are lost (usable 768MiB of 2GiB); --auto --write measures nothing on it, as its writes past the usable size are lost (flashbench --capacity sim:fake-drop says more)$' drop-auto.err; then
+	pass "auto --write on a fake: the stop says what becomes of writes there (wrap: other flash; drop: lost)"
+else
+	fail "auto --write on a fake: the stop says what becomes of writes there (wrap: other flash; drop: lost)" \
+		"$(tail -1 auto.err; tail -1 drop-auto.err)"
 fi
 if "$FB" -A --write sim:sd-4m > auto.out 2> auto.err && grep -q 'checks the capacity first' auto.err &&
 	grep -q 'no fake capacity seen' auto.err && grep -qE '^open erase blocks, linear +2 +high' auto.out; then

@@ -102,3 +102,30 @@ if [ -z "$missing" ] && grep -q '^A path without a leading `/` in this README' R
 else
 	fail "README: the source-tree paths it names exist, and it says they are the source tree's" "missing:$missing"
 fi
+
+# README's --capacity cost figures name the sim each was measured on, so
+# that they can be reproduced: the rates and sizes, and for each fake the
+# keys, which make the card the figure speaks of (its verdict's kind)
+para=$(awk '/^\*\*What it costs\*\*/ { on = 1 } on && /^$/ { exit } on' README | tr '\n' ' ')
+bad=""
+for base in size=2G,wrate=10M,rrate=20M size=64G,wrate=10M,rrate=20M; do
+	grep -qF "\`$base\`" <<< "$para" || bad="$bad no $base;"
+done
+n=0
+while read -r part keys; do
+	base=size=2G,wrate=10M,rrate=20M
+	[ "$part" = 2 ] && base=size=64G,wrate=10M,rrate=20M
+	want=${keys#*fake=}
+	want=${want%%,*}
+	got=$("$FB" -C --summary "sim:$base,$keys" 2> /dev/null | awk -F ' \\|\\| ' '{ print $3 }')
+	[ "$got" = "$want" ] || bad="$bad sim:$base,$keys gave '$got', not $want;"
+	n=$((n + 1))
+done < <(sed 's/ On 64 GiB / \n2 /' <<< "1 $para" | while read -r part rest; do
+	# shellcheck disable=SC2016 # README's backquotes, not expansions
+	grep -oE '`(real|fake)=[^`]*`' <<< "$rest" | tr -d '`' | sed "s/^/$part /"
+done)
+if [ -z "$bad" ] && [ "$n" -ge 8 ]; then
+	pass "README: each --capacity cost figure names its sim spec, and the spec makes that card"
+else
+	fail "README: each --capacity cost figure names its sim spec, and the spec makes that card" "$n specs;$bad"
+fi

@@ -76,6 +76,20 @@ static void test_parse_time(void)
 	}
 }
 
+/* The value a size text such as "1.99GiB" says, exactly (decimals times a
+ * power of two). */
+static long double size_text_value(const char *text)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	char *end;
+	long double v = strtold(text, &end);
+
+	for (int u = 0; u < 6; u++, v *= 1024)
+		if (!strcmp(end, unit[u]))
+			return v;
+	return -1;
+}
+
 static void test_format(void)
 {
 	static const struct { double ns; const char *want; } times[] = {
@@ -87,6 +101,15 @@ static void test_format(void)
 	static const struct { uint64_t b; const char *want; } sizes[] = {
 		{ 512, "512B" }, { 1024, "1KiB" }, { 16384, "16KiB" }, { 1572864, "1.5MiB" }, { 12 << 20, "12MiB" },
 		{ 786432, "768KiB" }, { 4ULL << 30, "4GiB" }, { 1000, "1000B" }, { 25165824, "24MiB" },
+	};
+	/* a promise of room: cut off, never rounded up; as format_size when exact */
+	static const struct { uint64_t b; const char *want; } floors[] = {
+		{ 2047ULL << 20, "1.99GiB" }, { 1535ULL << 20, "1.49GiB" }, { 2046ULL << 20, "1.99GiB" },
+		{ 1073217536, "1023MiB" }, { 805306368, "768MiB" }, { 1536ULL << 20, "1.5GiB" },
+		{ 2ULL << 30, "2GiB" }, { (2ULL << 30) - 1, "1.99GiB" }, { 700000256, "667MiB" }, { 512, "512B" },
+		{ 1023, "1023B" }, { 1024, "1KiB" }, { 1048575, "1023KiB" }, { 1572864, "1.5MiB" },
+		{ 10380902, "9.89MiB" }, { 10485759, "9.99MiB" }, { 11010048, "10.5MiB" }, { 11534335, "10.9MiB" },
+		{ 1ULL << 60, "1024PiB" }, { (1ULL << 60) - 1, "1023PiB" }, { UINT64_MAX, "16383PiB" }, { 0, "0B" },
 	};
 	static const struct { double bps; const char *want; } rates[] = {
 		{ 8790000, "8.79M/s" }, { 912000, "912K/s" }, { 70e6, "70M/s" }, { 999.6e3, "1M/s" },
@@ -103,6 +126,23 @@ static void test_format(void)
 		format_size(buf, sizeof(buf), sizes[i].b);
 		snprintf(name, sizeof(name), "format_size(%llu)", (unsigned long long)sizes[i].b);
 		check(strcmp(buf, sizes[i].want) == 0, name, "got \"%s\", want \"%s\"", buf, sizes[i].want);
+	}
+	for (size_t i = 0; i < sizeof(floors) / sizeof(floors[0]); i++) {
+		format_size_floor(buf, sizeof(buf), floors[i].b);
+		snprintf(name, sizeof(name), "format_size_floor(%llu)", (unsigned long long)floors[i].b);
+		check(strcmp(buf, floors[i].want) == 0, name, "got \"%s\", want \"%s\"", buf, floors[i].want);
+	}
+	/* over many sizes: never above the value, and the same text as
+	 * format_size wherever that is not above it either */
+	{
+		char up[64], bad[256] = "";
+		for (uint64_t b = 1000; b < (1ULL << 50) && !bad[0]; b += b / 7 + 1) {
+			format_size(up, sizeof(up), b);
+			format_size_floor(buf, sizeof(buf), b);
+			if (size_text_value(buf) > (long double)b || (size_text_value(up) <= (long double)b && strcmp(up, buf)))
+				snprintf(bad, sizeof(bad), "%llu: \"%s\" (format_size \"%s\")", (unsigned long long)b, buf, up);
+		}
+		check(!bad[0], "format_size_floor: never above the value, else as format_size", "%s", bad);
 	}
 	static const struct { const char *number, *want; } articles[] = {
 		{ "8KiB", "an" }, { "16KiB", "a" }, { "1.5MiB", "a" }, { "11", "an" }, { "18MiB", "an" },
