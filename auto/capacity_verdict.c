@@ -224,7 +224,7 @@ static void judge_wrap(struct capacity_report *r, const struct layout *l)
 	exact_evidence(r);
 	r->usable.conf = r->period_agree >= 2 && r->period_agree == r->period_checks && below == below_good ? CONF_HIGH
 														: CONF_MEDIUM;
-	format_size(p, sizeof(p), r->period);
+	format_size_floor(p, sizeof(p), r->period);
 	format_size(at, sizeof(at), r->alias_at);
 	format_size(from, sizeof(from), r->alias_from);
 	if (r->alias_at - r->alias_from == r->period || r->alias_from - r->alias_at == r->period)
@@ -267,8 +267,8 @@ static void judge_edge(struct capacity_report *r, const struct layout *l, int en
 		r->resolution = r->sector;
 		exact_evidence(r);
 	}
-	format_size(lost, sizeof(lost), l->lo_lost->off);
-	format_size(good, sizeof(good), l->below ? l->below->off : 0);
+	format_size_floor(lost, sizeof(lost), l->lo_lost->off);
+	format_size_floor(good, sizeof(good), l->below ? l->below->off : 0);
 	format_size(c1, sizeof(c1), l->below ? l->lo_lost->off - l->below->off : r->lost_from);
 	if (l->nlost == 1)
 		finding_evidence(&r->usable, "the probe at %s lost its signature; every probe below kept its own, the "
@@ -282,7 +282,7 @@ static void judge_edge(struct capacity_report *r, const struct layout *l, int en
 							  : end_works && r->spans[i].bad_hi == r->lost_to))
 			span_evidence(r, &r->spans[i], r->spans[i].up);
 	if (end_works) {
-		format_size(top, sizeof(top), r->size - r->lost_to);
+		format_size_floor(top, sizeof(top), r->size - r->lost_to);
 		format_size(c1, sizeof(c1), r->lost_to);
 		finding_evidence(&r->usable, "from %s to the end (the last %s) it keeps data again: a fake that keeps "
 				 "the end working, where a quick check looks", c1, top);
@@ -315,7 +315,7 @@ static void judge_edge(struct capacity_report *r, const struct layout *l, int en
 				 "the lost probes are not in one stretch");
 	else if (!exact)
 		finding_evidence(&r->usable, "the edge lies between the good probe's end and the lost one: %s is the "
-				 "most that is sure", format_size(c1, sizeof(c1), r->usable.value));
+				 "most that is sure", format_size_floor(c1, sizeof(c1), r->usable.value));
 }
 
 static void judge_bad(struct capacity_report *r, const struct layout *l)
@@ -331,7 +331,7 @@ static void judge_bad(struct capacity_report *r, const struct layout *l)
 	r->usable.at_most = 1;
 	r->usable.value = r->lost_from;
 	r->usable.conf = CONF_LOW;
-	format_size(first, sizeof(first), r->lost_from);
+	format_size_floor(first, sizeof(first), r->lost_from);
 	finding_evidence(&r->usable, "%u of %u spread probes lost their signatures, in %u stretch%s between probes "
 			 "that kept theirs: about %.0f%% of the card (95%%: %.0f%% to %.0f%%) loses what is written",
 			 l->spread_lost, l->spread, l->runs, l->runs == 1 ? "" : "es", 100 * r->bad_share, 100 * r->bad_lo,
