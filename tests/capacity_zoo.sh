@@ -84,13 +84,18 @@ fields="verdict.kind verdict.confidence usable.value usable.confidence usable.at
 edges.bad_share_high device.model.erase device.size device.model.sectors_changed cost.device_ns"
 truth() { "$JP" "device.model.$1" < z1.json 2> /dev/null || echo "$2"; } # truth KEY DEFAULT: the sim's
 
+# The sanitizer build runs each card once: what it looks for (memory
+# errors) needs no second salt, and the plain build checks that two runs
+# agree.  (Its 51 cards twice took 192 s under ASan.)
+RUNS="1 2"
+case $FB in */build/*) RUNS=1 ;; esac
 found=0 fakes=0 honest=0 flagged=0 high_wrong=0 unstable=0 changed=0 cards=0 exact=0 edged=0
 declare -a COST
 while read -r spec; do
 	[ -n "$spec" ] || continue
 	cards=$((cards + 1))
 	ans=()
-	for run in 1 2; do
+	for run in $RUNS; do
 		if ! "$FB" --capacity --json "${J[@]}" "sim:$spec" > z$run.json 2> z.err; then
 			fail "capacity zoo: $spec" "run $run failed: $(tail -1 z.err)"
 			continue 2
@@ -101,7 +106,8 @@ while read -r spec; do
 	kind=${v[0]} kconf=${v[1]} usable=${v[2]} uconf=${v[3]} lost_to=${v[5]} blo=${v[6]} bhi=${v[7]}
 	erase=${v[8]} size=${v[9]} changed_sectors=${v[10]} ns=${v[11]}
 	tfake=$(truth fake genuine) treal=$(truth real 0) tend=$(truth goodend 0) tbad=$(truth bad 0)
-	[ "${ans[0]}" = "${ans[1]}" ] || { unstable=$((unstable + 1)); echo "unstable: $spec: ${ans[0]} / ${ans[1]}"; }
+	[ "${#ans[@]}" = 1 ] || [ "${ans[0]}" = "${ans[1]}" ] ||
+		{ unstable=$((unstable + 1)); echo "unstable: $spec: ${ans[0]} / ${ans[1]}"; }
 	[ "$changed_sectors" = 0 ] || { changed=$((changed + 1)); echo "data changed: $spec: $changed_sectors sectors"; }
 	kind_ok=0 size_ok=0 why=""
 	[ "$kind" = "$tfake" ] && kind_ok=1
@@ -150,7 +156,11 @@ echo "capacity zoo: $found of $fakes fakes found (kind and size), $flagged of $h
 [ "$flagged" = 0 ] && pass "capacity zoo: no honest card flagged" || fail "capacity zoo: no honest card flagged" "$flagged"
 [ "$high_wrong" = 0 ] && pass "capacity zoo: nothing at high confidence is wrong" ||
 	fail "capacity zoo: nothing at high confidence is wrong" "$high_wrong"
-[ "$unstable" = 0 ] && pass "capacity zoo: the same answer on repeated runs" ||
-	fail "capacity zoo: the same answer on repeated runs" "$unstable cards differ"
+if [ "$RUNS" = 1 ]; then
+	skip "capacity zoo: the same answer on repeated runs" "the sanitizer build runs each card once (the plain build checks it)"
+else
+	[ "$unstable" = 0 ] && pass "capacity zoo: the same answer on repeated runs" ||
+		fail "capacity zoo: the same answer on repeated runs" "$unstable cards differ"
+fi
 [ "$changed" = 0 ] && pass "capacity zoo: every sector as it was after each run" ||
 	fail "capacity zoo: every sector as it was after each run" "$changed cards"
