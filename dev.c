@@ -140,12 +140,18 @@ static int copy_range(const struct dev *d, uint64_t off, uint64_t len)
 	return d->caps & DEV_CAP_HOLDS_DATA ? in_range(d, off, len) : -EOPNOTSUPP;
 }
 
-int dev_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns)
+/* A data request: on a device that holds data, in range, one buffer long. */
+static int data_range(const struct dev *d, uint64_t off, uint64_t len)
 {
 	int rc = copy_range(d, off, len);
 
-	if (!rc && len > DEV_MAX_BUFFER)
-		rc = -EINVAL;
+	return !rc && len > DEV_MAX_BUFFER ? -EINVAL : rc;
+}
+
+int dev_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns)
+{
+	int rc = data_range(d, off, len);
+
 	if (rc)
 		return rc;
 	tally(d, off, len, len);
@@ -154,10 +160,8 @@ int dev_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, u
 
 int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns)
 {
-	int rc = copy_range(d, off, len);
+	int rc = data_range(d, off, len);
 
-	if (!rc && len > DEV_MAX_BUFFER)
-		rc = -EINVAL;
 	if (rc)
 		return rc;
 	return d->ops->read_data ? d->ops->read_data(d, off, len, buf, ns) : dev_read_data(d->lower, off, len, buf, ns);
@@ -166,10 +170,8 @@ int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t
 int dev_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns)
 {
 	uint64_t t_read = 0, t_write = 0;
-	int rc = copy_range(d, off, len);
+	int rc = data_range(d, off, len);
 
-	if (!rc && len > DEV_MAX_BUFFER)
-		rc = -EINVAL;
 	if (rc)
 		return rc;
 	tally(d, off, len, len);
