@@ -191,6 +191,7 @@ static int write_probes(struct ctx *c, const uint64_t *off, size_t n, unsigned p
 		memset(p, 0, sizeof(*p));
 		p->off = off[i];
 		p->round = (uint8_t)round;
+		p->spread = round == 0;
 		list[k++] = (int64_t)off[i];
 	}
 	rc = k ? run(c, "capacity-sig-write", c->plen, pass, list, k, NULL) : 0;
@@ -898,26 +899,28 @@ static unsigned factors(uint64_t n, uint64_t *f, unsigned max)
 	return k;
 }
 
-/* The period, proved with a write of its own.  Every distance seen between
+/* The period, proved with writes of its own.  Every distance seen between
  * two addresses that share flash is a whole number of periods, so the true
- * period divides their greatest common divisor Q.  A new pass is written
- * over the first W bytes (W at most the period and 64 KiB); then for each
- * prime factor f of Q (in sectors) a read at P / f that finds the new
- * signature of byte 0 means the period divides P / f as well, and P shrinks
- * to it.  Last, reads at P, P + W/4, P + W/2, P + 3W/4 and 2P must find the
- * new signatures of the bytes P (or 2P) below them: the start's flash
- * again.  Reads only, but for the one write. */
+ * period divides their greatest common divisor Q.  A new signature is
+ * written over byte 0's sector; then for each prime factor f of Q (in
+ * sectors) a read at P / f that finds it means the period divides P / f as
+ * well, and P shrinks to it.  Last, a second new sector is written at
+ * y = P/2, and reads at P and 2P (and P + y, 2P + y) must find the new
+ * signatures of the places P (or 2P) below them: the same flash again.
+ * Reads only, but for the two one-sector writes (a longer one would wrap
+ * over itself on a period shorter than it: 8 KiB was read as 1 MiB). */
 static int confirm_period(struct ctx *c)
 {
 	struct capacity_report *r = c->r;
-	uint64_t f[64], w = r->period < (64u << 10) ? r->period : 64u << 10, p = r->period;
+	uint64_t f[64], p = r->period, y;
 	unsigned pass = 0xa0, nf = factors(r->period / c->ss, f, 64);
-	int64_t zero[1] = { 0 };
+	int64_t at[1] = { 0 };
 	int same;
 
-	w = w / c->ss * c->ss;
 	r->period_seen = r->period;
-	if (run(c, "capacity-sig-write", w, pass, zero, 1, NULL))
+	/* one sector: a longer write would wrap over itself on a period
+	 * shorter than it, and byte 0's flash would hold another offset's */
+	if (run(c, "capacity-sig-write", c->ss, pass, at, 1, NULL))
 		return -1;
 	for (unsigned i = 0; i < nf; i++) {
 		if (p / c->ss % f[i])
@@ -928,11 +931,17 @@ static int confirm_period(struct ctx *c)
 			p /= f[i];
 	}
 	r->period = p;
-	for (unsigned j = 0; j < 5; j++) {
-		uint64_t y = j < 4 ? j * w / 4 / c->ss * c->ss : 0, at = (j < 4 ? p : 2 * p) + y;
-		if (at + c->ss > r->size)
+	/* the start's flash again at P and 2P, and a second place halfway
+	 * into the period (a new sector there) again at P + y and 2P + y */
+	y = p / 2 / c->ss * c->ss;
+	at[0] = (int64_t)y;
+	if (y && run(c, "capacity-sig-write", c->ss, pass + 1, at, 1, NULL))
+		return -1;
+	for (unsigned j = 0; j < 4; j++) {
+		uint64_t from = j < 2 ? 0 : y, to = (j % 2 ? 2 * p : p) + from;
+		if ((j >= 2 && !y) || to + c->ss > r->size)
 			continue;
-		if (holds_new(c, at, y, pass, &same))
+		if (holds_new(c, to, from, j < 2 ? pass : pass + 1, &same))
 			return -1;
 		r->period_checks++;
 		r->period_agree += same;
@@ -1014,6 +1023,7 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 	{ /* the reference's first sectors are the probe at 0 */
 		struct cap_probe *p0 = &r->probe[r->nprobes++];
 		memset(p0, 0, sizeof(*p0));
+		p0->spread = 1;
 		c.probe_written[0] = c.written - (c.ref_len - c.plen);
 	}
 	{
@@ -1027,6 +1037,21 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 		goto out;
 	if (ref.moved)
 		alias_seen(r, ref.moved_at, ref.moved_from);
+	else if (ref.bad_hi && ref.bad_lo >= c.plen && r->nprobes < CAP_MAX_PROBES) {
+		/* the reference itself lost sectors past its first ones: a loss
+		 * inside it is a loss like a probe's (a card missing its first
+		 * MiBs but for the start would pass otherwise) */
+		struct cap_probe *q = &r->probe[r->nprobes];
+		memset(q, 0, sizeof(*q));
+		q->off = ref.bad_lo / c.plen * c.plen;
+		q->first = q->last = CAP_LOST;
+		q->seen_lost = q->spread = 1;
+		c.probe_written[r->nprobes] = c.written - (c.ref_len - q->off);
+		q->flushed_first = q->flushed = q->flushed_lost = c.written - c.probe_written[r->nprobes];
+		q->held_old = ref.foreign > ref.blank || ref.stale > 0;
+		if (!probe_at(r, q->off))
+			r->nprobes++;
+	}
 
 	if (!r->period && !any(r, 1, CAP_LOST) && !any(r, 1, CAP_MOVED) && !o->quick) {
 		/* nothing wrong at once: a cache of the latest writes may hold

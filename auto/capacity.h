@@ -58,6 +58,7 @@ struct cap_probe {
 	uint8_t last;            /* state at its last look */
 	uint8_t round;           /* 0: the spread; 1...: bisection rounds (a control: the round it was written again in) */
 	uint8_t proven;          /* a good reading proven: a place written after it read lost in the same look */
+	uint8_t spread;          /* one of the spread's (round 0 when written) */
 	uint64_t moved_from;     /* CAP_MOVED: the offset whose signature it held */
 };
 

@@ -68,7 +68,7 @@ static void lay_out(const struct capacity_report *r, struct layout *l)
 		if (r->probe[i].last == CAP_UNREAD || (r->probe[i].last == CAP_GOOD && !cap_kept(r, &r->probe[i])))
 			continue;
 		l->sorted[l->n++] = &r->probe[i];
-		if (r->probe[i].round == 0) {
+		if (r->probe[i].spread) {
 			l->spread++;
 			l->spread_lost += r->probe[i].last != CAP_GOOD;
 		}
@@ -141,10 +141,13 @@ static void flush_evidence(const struct capacity_report *r, struct finding *f)
 		finding_evidence(f, "read back at once, with no flush: a card that hides missing flash in a cache of its "
 				 "latest writes is not ruled out");
 	else if (r->flush_full)
+	{
 		finding_evidence(f, "read back again after %s of other writes, %s of distinct places below %s "
 				 "(rewritten with their own bytes): genuine, or a card that keeps missing flash in a cache "
-				 "of its latest writes larger than %s (or, missing less than that at its end, a cache that "
-				 "only the writes there push out, larger than what it misses)", a, d, c, d);
+				 "of its latest writes larger than %s", a, d, c, d);
+		finding_evidence(f, "not ruled out either: a card missing less than %s at its end, with a cache as "
+				 "large as what it misses (it loses data only if its end is written over and over)", d);
+	}
 	else
 		finding_evidence(f, "read back after %s of other writes, %s of distinct places below %s (rewritten "
 				 "with their own bytes): a cache of its latest writes larger than that is not ruled out",
@@ -238,8 +241,8 @@ static void judge_wrap(struct capacity_report *r, const struct layout *l)
 		finding_evidence(&r->usable, "every distance seen was a multiple of %s; a new signature written at byte 0 "
 				 "read back at %s, and at no shorter distance that divides it",
 				 format_size(from, sizeof(from), r->period_seen), p);
-	finding_evidence(&r->usable, "%u of %u reads at %s (and up to 48KiB past it) and at twice that found the new "
-			 "signatures written at the start: the start's flash again", r->period_agree, r->period_checks, p);
+	finding_evidence(&r->usable, "%u of %u reads at %s and at twice that found the new signatures written at the "
+			 "start and halfway into it: the same flash again", r->period_agree, r->period_checks, p);
 	finding_evidence(&r->usable, "%u of the %u probes below %s kept their data (or held a later probe's a whole "
 			 "number of periods above)", below_good, below, p);
 	if (r->usable.conf < CONF_HIGH)
@@ -291,8 +294,8 @@ static void judge_edge(struct capacity_report *r, const struct layout *l, int en
 		format_size(c1, sizeof(c1), r->cache_lo);
 		format_size(c2, sizeof(c2), r->cache_hi);
 		finding_evidence(&r->usable, "they read back right at first and were gone after %s to %s of other "
-				 "writes: it keeps its latest writes in a cache of about that size and loses what falls out",
-				 c1, c2);
+				 "writes: it keeps its latest writes in a cache of at most %s (less, when it counts only "
+				 "writes past its end, not all of which were) and loses what falls out", c1, c2, c2);
 	} else if (r->kind == CAP_CACHE) {
 		format_size(c2, sizeof(c2), r->cache_hi ? r->cache_hi : r->needed);
 		finding_evidence(&r->usable, "some read back right at first and were gone after at most %s of other "

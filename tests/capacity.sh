@@ -285,3 +285,14 @@ else
 	fail "program format signatures: what each read found, moved sectors named" "$(cat sig.out)"
 fi
 expect_error "program: sig-write needs --write" 2 "writes to the device: add --write" "$FB" --program sig.fbp sim:size=256M
+
+# a loss inside the reference block the run writes at the start (h23c D6):
+# the card loses 1 MiB to 3 MiB and works above; it must not pass as genuine,
+# and the usable size from byte 0 is at most the real 1 MiB
+"$FB" -C --json sim:size=2G,fake=end,real=1M,goodend=2144337920 > ref.json 2> /dev/null
+kind=$("$JP" verdict.kind < ref.json) usable=$("$JP" usable.value < ref.json)
+if [ -n "$kind" ] && [ "$kind" != genuine ] && [ "$usable" -le 1048576 ]; then
+	pass "capacity: a loss inside the reference block is found"
+else
+	fail "capacity: a loss inside the reference block is found" "kind '$kind', usable '$usable'"
+fi

@@ -62,6 +62,9 @@ $SD,fake=bad,bad=15%,seed=3
 $SD,fake=bad,bad=20%,seed=4
 $SD,fake=bad,bad=5%,seed=5,erase=8M
 $SD,real=1536K,fake=wrap
+wrate=10M,rrate=20M,size=64M,real=8K,fake=wrap
+wrate=10M,rrate=20M,size=64M,real=16K,fake=wrap
+wrate=10M,rrate=20M,size=64M,sector=4096,real=4096,fake=wrap
 $SD,real=700000256,fake=wrap
 $SD,real=700000256,fake=drop
 $SD,real=1234567680,fake=cache,keep=8M
