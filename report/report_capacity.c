@@ -199,8 +199,8 @@ int plot_capacity(FILE *f, const char *device, const struct capacity_report *r)
 	svg_escape(f, device);
 	fprintf(f, ": %s (%s)</text>\n", cap_kind_title[r->kind], confidence_name(r->verdict.conf));
 	usable_text(a, sizeof(a), r->usable.value);
-	fprintf(f, "<text x=\"400\" y=\"44\" text-anchor=\"middle\">usable size %s%s</text>\n",
-		r->usable.at_most ? "at most " : "", a);
+	fprintf(f, "<text x=\"400\" y=\"44\" text-anchor=\"middle\">usable size %s%s (%s)</text>\n",
+		r->usable.at_most ? "at most " : "", a, confidence_name(r->usable.conf));
 	for (unsigned i = 0; i < cells; i++) {
 		uint64_t lo = r->size / cells * i, hi = i + 1 == cells ? r->size : r->size / cells * (i + 1);
 		fprintf(f, "<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"/>\n",

@@ -104,7 +104,7 @@ fi
 "$FB" -C sim:fake=drop,real=2047M > floor.out 2> /dev/null
 "$FB" -A --write sim:fake=drop,real=2047M > /dev/null 2> floor.auto
 if grep -qE '^\|\| sim:fake=drop,real=2047M \|\| 2GiB \|\| drop \|\| 1\.99GiB \|\| [0-9.]+s \|\|$' floor.sum &&
-	grep -qE '^usable size +1\.99GiB +high$' floor.out && grep -q '>usable size 1\.99GiB<' floor.svg &&
+	grep -qE '^usable size +1\.99GiB +high$' floor.out && grep -q '>usable size 1\.99GiB (high)<' floor.svg &&
 	grep -q '(usable 1\.99GiB of 2GiB)' floor.auto; then
 	pass "capacity: a usable size of 2047MiB is never shown as 2GiB"
 else
