@@ -345,6 +345,9 @@ static void judge_bad(struct capacity_report *r, const struct layout *l)
 		finding_evidence(&r->usable, "where writes were lost the card still read back what it held before, "
 				 "not blank sectors: there is flash there that does not take writes (a fake that lacks "
 				 "the flash reads back nothing)");
+	else if (l->runs == 1)
+		finding_evidence(&r->usable, "the lost places read back blank, as missing flash would: a fake that "
+				 "lacks the flash there and works above it is not ruled out");
 }
 
 /* The verdict is medium, and says why, where the usable size's evidence
