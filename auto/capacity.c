@@ -169,10 +169,8 @@ static void judge_read(const struct ctx *c, struct cap_probe *p, const struct vm
 		p->seen_lost = 1;
 		p->flushed_lost = p->flushed;
 	}
-	if (p->first == CAP_UNREAD) {
+	if (p->first == CAP_UNREAD)
 		p->first = p->last;
-		p->flushed_first = p->flushed;
-	}
 }
 
 /* Write probes at off[0..n) (sorted), pass, as round `round`. */
@@ -1047,7 +1045,7 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 		q->first = q->last = CAP_LOST;
 		q->seen_lost = q->spread = 1;
 		c.probe_written[r->nprobes] = c.written - (c.ref_len - q->off);
-		q->flushed_first = q->flushed = q->flushed_lost = c.written - c.probe_written[r->nprobes];
+		q->flushed = q->flushed_lost = c.written - c.probe_written[r->nprobes];
 		q->held_old = ref.foreign > ref.blank || ref.stale > 0;
 		if (!probe_at(r, q->off))
 			r->nprobes++;

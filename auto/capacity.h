@@ -48,7 +48,6 @@ extern const char *const cap_kind_title[CAP_KINDS];  /* "genuine", "wraps around
 enum cap_state { CAP_UNREAD, CAP_GOOD, CAP_LOST, CAP_MOVED };
 struct cap_probe {
 	uint64_t off;
-	uint64_t flushed_first;  /* bytes written after it when it was first read */
 	uint64_t flushed;        /* bytes written after it when it was last read */
 	uint64_t flushed_lost;   /* bytes written after it when it was first read lost */
 	uint8_t seen_lost;
