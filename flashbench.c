@@ -27,7 +27,9 @@
 #include "report/plot.h"
 #include "guard/claim.h"
 #include "guard/outputs.h"
-#include "guard/preserve.h"
+#include "guard/place.h"
+#include "guard/restore.h"
+#include "guard/save.h"
 #include "prog/programs.h"
 #include "lib/progress.h"
 #include "prog/progfile.h"
@@ -322,9 +324,9 @@ static int announce_auto(void *ctx, const struct write_plan *p)
 		return 0;
 	if (p->bytes && p->bytes < most)
 		most = p->bytes;
-	if (journal_reserve(j, most, most / dev_sector(a->d) + 2, &a->err))
+	if (save_reserve(j, most, most / dev_sector(a->d) + 2, &a->err))
 		return -1;
-	announce_room(journal_file(j), most);
+	announce_room(save_file(j), most);
 	return 0;
 }
 
@@ -415,13 +417,13 @@ static int do_restore(const struct cli *c)
 	int rc;
 
 	restoring = 1;
-	if (journal_check_target(c->device, &e) || claim_take_for(c->device, SAFETY_RESTORE, 0, 0, &claim, &e) ||
+	if (place_check_target(c->device, &e) || claim_take_for(c->device, SAFETY_RESTORE, 0, 0, &claim, &e) ||
 	    dev_open(&d, c->device, DEV_READWRITE, &e) || claim_recheck(claim, &e)) {
 		dev_close(d);
 		claim_release(claim);
 		return die(&e);
 	}
-	rc = journal_restore(c->journal, d, c->device, c->device_changed ? JOURNAL_DEVICE_CHANGED : 0, &r, &e);
+	rc = restore_journal(c->journal, d, c->device, c->device_changed ? RESTORE_DEVICE_CHANGED : 0, &r, &e);
 	dev_close(d);
 	claim_release(claim);
 	if (r.warning[0])
@@ -603,13 +605,13 @@ static int preserve_device(struct run *r, struct fb_err *e)
 
 	/* the most a test saves is known now; --auto's and --capacity's once
 	 * they announce what they write */
-	if (!later_room(c) && journal_plan(r->prog, r->d, &bytes, &records, e))
+	if (!later_room(c) && save_plan(r->prog, r->d, &bytes, &records, e))
 		return -1;
-	if (journal_create(&journal, r->journal_path, r->d, c->device, volatile_ok(c, r->d) ? JOURNAL_VOLATILE_OK : 0, e))
+	if (save_create(&journal, r->journal_path, r->d, c->device, volatile_ok(c, r->d) ? PLACE_VOLATILE_OK : 0, e))
 		return -1;
-	journal_watch(journal, &stop_requested); /* Ctrl-C stops the saving too */
-	if ((!later_room(c) && journal_reserve(journal, bytes, records, e)) || dev_preserve(&r->d, journal, e)) {
-		journal_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
+	save_watch(journal, &stop_requested); /* Ctrl-C stops the saving too */
+	if ((!later_room(c) && save_reserve(journal, bytes, records, e)) || dev_preserve(&r->d, journal, e)) {
+		save_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
 		return -1;
 	}
 	if (!later_room(c))
@@ -647,7 +649,7 @@ static void default_journal(const struct cli *c, char *buf, size_t len)
 		snprintf(buf, len, "%s/flashbench-sim.%d.%016llx.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid(),
 			 (unsigned long long)tag);
 	} else {
-		journal_default_path(c->device, buf, len);
+		place_default_path(c->device, buf, len);
 	}
 }
 
@@ -669,7 +671,7 @@ static int prepare(struct run *r, struct fb_err *e)
 		return -1;
 	/* never a journal as the device; then read-only first: size and sector
 	 * size for the checks and the plan (reading harms nothing) */
-	if ((cli_writes(c) && journal_check_target(c->device, e)) || dev_open(&r->d, c->device, DEV_READONLY, e) ||
+	if ((cli_writes(c) && place_check_target(c->device, e)) || dev_open(&r->d, c->device, DEV_READONLY, e) ||
 	    check_device(c, r->d, e))
 		return -1;
 	if (c->mode != RUN_AUTO && c->mode != RUN_CAPACITY) {
@@ -685,8 +687,8 @@ static int prepare(struct run *r, struct fb_err *e)
 	if (cli_writes(c) &&
 	    (claim_take_for(c->device, SAFETY_WRITE_TEST, whole_device(c) ? 0 : r->plan.write_lo,
 			    whole_device(c) ? 0 : r->plan.write_hi, &r->claim, e) ||
-	     journal_check_absent(r->journal_path, c->device, journal_kept(c) && !c->journal, e) ||
-	     (c->preserve && c->journal && journal_check_absent(c->journal, c->device, 1, e))))
+	     place_check_absent(r->journal_path, c->device, journal_kept(c) && !c->journal, e) ||
+	     (c->preserve && c->journal && place_check_absent(c->journal, c->device, 1, e))))
 		return -1;
 	if (c->preserve && c->journal)
 		snprintf(r->journal_path, sizeof(r->journal_path), "%s", c->journal);
@@ -694,7 +696,7 @@ static int prepare(struct run *r, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 	/* the capacity check's own journal is made after the reads: refused now */
 	if (journal_kept(c) && !journaled(c) &&
-	    journal_check_place(r->journal_path, c->device, volatile_ok(c, r->d) ? JOURNAL_VOLATILE_OK : 0, e))
+	    place_check(r->journal_path, c->device, volatile_ok(c, r->d) ? PLACE_VOLATILE_OK : 0, e))
 		return -1;
 	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(r->d);
@@ -869,11 +871,11 @@ static int run_test(struct run *r, struct fb_err *e)
 			if (!stop_requested)
 				return -1;
 			r->saving_stopped = 1; /* at a piece's end: no test request was made */
-			r->saved = journal_saved(dev_journal(r->d));
+			r->saved = save_total(dev_journal(r->d));
 		} else {
-			format_size(sz, sizeof(sz), journal_saved(dev_journal(r->d)));
+			format_size(sz, sizeof(sz), save_total(dev_journal(r->d)));
 			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s%s\n",
-				(unsigned long long)journal_saved(dev_journal(r->d)), sz, r->journal_path,
+				(unsigned long long)save_total(dev_journal(r->d)), sz, r->journal_path,
 				program_rewrites(r->prog) ? "; what it rewrites is saved as it reads it" : "");
 		}
 	}
@@ -967,7 +969,7 @@ static int capacity_room(struct dev *d, const struct capacity_plan *p, struct fb
 {
 	struct journal *j = dev_journal(d);
 
-	return j ? journal_reserve(j, p->max_saved, p->max_saved / dev_sector(d) + 2, e) : 0;
+	return j ? save_reserve(j, p->max_saved, p->max_saved / dev_sector(d) + 2, e) : 0;
 }
 
 /* What a capacity check writes of its signatures, for its announcement:
@@ -1050,7 +1052,7 @@ static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_er
 	capacity_signatures(sigs, sizeof(sigs), p, "");
 	format_size(most, sizeof(most), p->max_saved);
 	fprintf(stderr, "flashbench: --auto --write checks the capacity first: %s; each range is saved to %s first (at "
-		"most %s) and put back %s\n", sigs, journal_file(dev_journal(q->d)), most,
+		"most %s) and put back %s\n", sigs, save_file(dev_journal(q->d)), most,
 		q->own ? "before --auto writes" : "at the end");
 	return 0;
 }
@@ -1073,7 +1075,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
 		o.salt = (uint64_t)wall_ns();
-	if (q.own && (journal_create(&j, r->journal_path, d, r->c.device, volatile_ok(&r->c, d) ? JOURNAL_VOLATILE_OK : 0,
+	if (q.own && (save_create(&j, r->journal_path, d, r->c.device, volatile_ok(&r->c, d) ? PLACE_VOLATILE_OK : 0,
 				     e) ||
 		      dev_preserve(&q.d, j, e))) {
 		free(cr);
@@ -1148,7 +1150,7 @@ static int run_capacity(struct run *r, struct fb_err *e)
 	}
 	rc = capacity_check(r->d, &o, cr, e);
 	progress_end(&r->pr);
-	saved = j ? journal_saved(j) : 0;
+	saved = j ? save_total(j) : 0;
 	if (rc || finish_journal(r, e)) {
 		free(cr);
 		return -1;
