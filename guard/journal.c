@@ -1,9 +1,11 @@
 /* journal.c — the journal's format and its distrustful reader (journal.h). */
 #include "guard/journal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/crc32c.h"
+#include "lib/version.h"
 
 #define JOURNAL_MAGIC "FBJOURNL"
 #define RECORD_MAGIC 0x52424621u   /* "!FBR" little-endian */
@@ -35,7 +37,7 @@ void journal_header_build(unsigned char h[JOURNAL_HEADER], const struct journal_
 {
 	memset(h, 0, JOURNAL_HEADER);
 	memcpy(h, JOURNAL_MAGIC, 8);
-	put32(h + 8, 1);
+	put32(h + 8, JOURNAL_VERSION);
 	put32(h + 12, JOURNAL_HEADER);
 	put64(h + 16, jh->dev_size);
 	put32(h + 24, jh->sector);
@@ -59,6 +61,24 @@ static int get_string(const unsigned char *p, size_t n, char *out)
 	return 0;
 }
 
+int journal_header_magic(const unsigned char h[JOURNAL_HEADER])
+{
+	return !memcmp(h, JOURNAL_MAGIC, 8);
+}
+
+/* Why a journal of another format version is refused: a newer flashbench
+ * wrote it (or a damaged header says so, its checksum right by chance). */
+static const char *version_why(uint32_t v)
+{
+	static char why[200];
+
+	snprintf(why, sizeof(why), "it is a flashbench journal of format version %u, %s; this flashbench (%s) "
+		 "reads version %u%s", v, v > JOURNAL_VERSION ? "written by a newer flashbench" :
+		 "which no flashbench writes", FLASHBENCH_VERSION, JOURNAL_VERSION, v > JOURNAL_VERSION ?
+		 ": put it back with the flashbench that wrote it" : "");
+	return why;
+}
+
 int journal_header_parse(const unsigned char h[JOURNAL_HEADER], struct journal_header *jh, const char **why)
 {
 	memset(jh, 0, sizeof(*jh));
@@ -66,8 +86,9 @@ int journal_header_parse(const unsigned char h[JOURNAL_HEADER], struct journal_h
 		return *why = "it does not start with the journal magic \"FBJOURNL\"", -1;
 	if (get32(h + JOURNAL_HEADER - 4) != crc32c(0, h, JOURNAL_HEADER - 4))
 		return *why = "its header's checksum does not match (the header is damaged)", -1;
-	if (get32(h + 8) != 1)
-		return *why = "it has a journal version other than 1, which this flashbench reads", -1;
+	jh->version = get32(h + 8);
+	if (jh->version != JOURNAL_VERSION)
+		return *why = version_why(jh->version), -1;
 	if (get32(h + 12) != JOURNAL_HEADER)
 		return *why = "its header size is not 512", -1;
 	jh->dev_size = get64(h + 16);
@@ -78,8 +99,11 @@ int journal_header_parse(const unsigned char h[JOURNAL_HEADER], struct journal_h
 	jh->id = get64(h + 304);
 	if (jh->sector < 512 || jh->sector > JOURNAL_MAX_SECTOR || (jh->sector & (jh->sector - 1)))
 		return *why = "its sector size is not a power of two from 512 to 65536", -1;
-	if (!jh->dev_size || jh->dev_size % jh->sector)
-		return *why = "its device size is not a whole number of sectors", -1;
+	/* a file's tail shorter than a sector is no part of its device (an
+	 * earlier flashbench recorded it, and wrote only whole sectors) */
+	jh->dev_size -= jh->dev_size % jh->sector;
+	if (!jh->dev_size)
+		return *why = "its device size is less than one sector", -1;
 	if (jh->max_record > JOURNAL_PIECE || jh->max_record < jh->sector || jh->max_record % jh->sector)
 		return *why = "its record size limit is not a whole number of sectors up to 1 MiB", -1;
 	if (get_string(h + 48, 256, jh->device) || get_string(h + 312, JOURNAL_IDENTITY, jh->identity))

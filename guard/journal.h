@@ -16,9 +16,11 @@
 #define JOURNAL_RECORD 32          /* record header; the data follow */
 #define JOURNAL_PIECE (1u << 20)   /* data bytes per record at most */
 #define JOURNAL_IDENTITY 192       /* bytes of the device identity field */
+#define JOURNAL_VERSION 1          /* the format written and read */
 
 struct journal_header {
-	uint64_t dev_size;
+	uint32_t version;          /* read even when it is not JOURNAL_VERSION */
+	uint64_t dev_size;         /* whole sectors (a tail a header holds is cut off) */
 	uint32_t sector;
 	uint32_t max_record;       /* largest data length of one record */
 	uint64_t dev_number;       /* the medium: its whole disk's st_rdev, or a file's inode */
@@ -34,6 +36,9 @@ void journal_header_build(unsigned char h[JOURNAL_HEADER], const struct journal_
 /* Check and decode a header block: 0, or -1 with why (a phrase such as "the
  * header's checksum does not match"). */
 int journal_header_parse(const unsigned char h[JOURNAL_HEADER], struct journal_header *jh, const char **why);
+/* Does the block start with the journal magic (a flashbench journal,
+ * whether or not this flashbench reads it)? */
+int journal_header_magic(const unsigned char h[JOURNAL_HEADER]);
 
 /* Fill a record header for len bytes of data at device offset off. */
 void journal_record_build(unsigned char r[JOURNAL_RECORD], uint64_t off, uint64_t len, uint32_t seq,

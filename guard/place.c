@@ -36,12 +36,13 @@ const char *place_file_kind(mode_t mode)
 }
 
 
-/* The header of the journal at path: 0, or -1 when path is no regular
- * file with a journal's header (never waits on a FIFO). */
-static int header_at(const char *path, struct journal_header *jh)
+/* The header of the journal at path: 0; 1 when it is a flashbench journal
+ * this flashbench cannot read (another format version, a damaged header:
+ * why says so); or -1 when path is no regular file with a journal's magic
+ * (never waits on a FIFO). */
+static int header_at(const char *path, struct journal_header *jh, const char **why)
 {
 	unsigned char h[JOURNAL_HEADER];
-	const char *why;
 	struct stat st;
 	ssize_t n;
 	int fd;
@@ -51,7 +52,15 @@ static int header_at(const char *path, struct journal_header *jh)
 		return -1;
 	n = pread(fd, h, sizeof(h), 0);
 	close(fd);
-	return n == JOURNAL_HEADER && !journal_header_parse(h, jh, &why) ? 0 : -1;
+	if (n != JOURNAL_HEADER || !journal_header_magic(h))
+		return -1;
+	return journal_header_parse(h, jh, why) ? 1 : 0;
+}
+
+/* What a journal that header_at found holds data of, as refusals name it. */
+static const char *saved_from(int kind, const struct journal_header *jh)
+{
+	return kind ? "a device this flashbench cannot tell: it cannot read that journal" : jh->device;
 }
 
 int place_check_absent(const char *path, const char *device, int creating, struct fb_err *e)
@@ -68,7 +77,11 @@ int place_check_absent(const char *path, const char *device, int creating, struc
 			return fb_fail(e, EXIT_USAGE, "--preserve=%s is a dangling symlink: the journal is never created "
 				       "through a link; name another path (or remove the link)", path);
 	} else if (!lstat(path, &lst)) {
-		int is_journal = !header_at(path, &jh);
+		const char *why = "";
+		int kind = header_at(path, &jh, &why), is_journal = kind == 0;
+		if (kind == 1 && creating)
+			return fb_fail(e, EXIT_USAGE, "--preserve=%s is a flashbench journal this flashbench cannot read "
+				       "(%s); it may hold saved data: name another path", path, why);
 		if (is_journal && have_m && record_header_is(&jh, &m, 0))
 			return fb_fail(e, EXIT_DEVICE,
 				       "%s holds data saved by an unfinished run on %s; put it back first with: "
@@ -101,20 +114,26 @@ int place_check_absent(const char *path, const char *device, int creating, struc
 int place_holds(const char *path, char *device, size_t len)
 {
 	struct journal_header jh;
+	const char *why;
+	int kind = header_at(path, &jh, &why);
 
-	if (header_at(path, &jh))
+	if (kind < 0)
 		return 0;
-	snprintf(device, len, "%s", jh.device);
+	snprintf(device, len, "%s", saved_from(kind, &jh));
 	return 1;
 }
 
 int place_check_target(const char *device, struct fb_err *e)
 {
 	struct journal_header jh;
+	const char *why;
+	int kind = header_at(device, &jh, &why);
 
-	if (header_at(device, &jh))
+	if (kind < 0)
 		return 0;
-
+	if (kind)
+		return fb_fail(e, EXIT_USAGE, "%s is a flashbench journal this flashbench cannot read (%s): writing to "
+			       "it would destroy what it saved; name another device", device, why);
 	return fb_fail(e, EXIT_USAGE, "%s is a flashbench journal (data saved from %.200s): writing to it would "
 		       "destroy what it saved; put it back first (flashbench --restore %s %.200s) or name another "
 		       "device", device, jh.device, device, jh.device);

@@ -107,6 +107,14 @@ int save_create(struct journal **out, const char *path, struct dev *d, const cha
 	snprintf(jh.device, sizeof(jh.device), "%s", device);
 	medium_identity(&m, jh.identity, sizeof(jh.identity));
 	journal_header_build(h, &jh);
+	{ /* never a journal its own reader (--restore) would refuse: nothing
+	   * is written then */
+		struct journal_header back;
+		const char *why = "its device size is not a whole number of sectors";
+		if (journal_header_parse(h, &back, &why) || back.dev_size != jh.dev_size)
+			return fb_fail(e, EXIT_USAGE, "--preserve: a journal of %s could not be read back (%s); nothing "
+				       "was written", device, why);
+	}
 	snprintf(tmp, sizeof(tmp), "%s", path);
 	snprintf(abspath, sizeof(abspath), "%s/%s", absdir, basename(tmp));
 
