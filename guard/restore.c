@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "dev.h"
@@ -33,6 +34,7 @@ struct restore_ctx {
 	struct to_apply *apply;    /* the good records, in journal order */
 	size_t napply, capply;
 	const struct journal *only; /* at the end of a run: only what it wrote to */
+	uint64_t shift;            /* where byte 0 of the journal's window is on the device */
 	void *piece;               /* part of a record, aligned for the device */
 	void *back;                /* read-back buffer */
 	struct restore_report *r;
@@ -74,9 +76,9 @@ static void restore_piece(struct restore_ctx *c, const struct journal_item *it, 
 		memcpy(c->piece, data, hi - lo);
 		data = c->piece;
 	}
-	rc = dev_copy_in(c->d, data, lo, hi - lo);
+	rc = dev_copy_in(c->d, data, lo + c->shift, hi - lo);
 	if (!rc)
-		rc = dev_copy_out(c->d, c->back, lo, hi - lo);
+		rc = dev_copy_out(c->d, c->back, lo + c->shift, hi - lo);
 	if (rc) {
 		snprintf(what, sizeof(what), "bytes %llu to %llu (writing them back failed: %s)", (unsigned long long)lo,
 			 (unsigned long long)hi - 1, strerror(-rc));
@@ -214,9 +216,69 @@ static int in_process_journal(const char *path, struct dev *d, const char *devic
 	return 0;
 }
 
-/* Open the journal and check that it is one, written for this medium. */
+/* A device that shows every byte of medium m ("" when none can be named):
+ * a file behind a loop device is itself such a device, and so is a disk
+ * under its partitions. */
+static void whole_of(const struct medium *m, const char *device, char *buf, size_t len)
+{
+	char disk[PATH_MAX], self[PATH_MAX], file[PATH_MAX];
+
+	buf[0] = '\0';
+	if (m->kind == MEDIUM_FILE && !medium_sysfs_dirs(device, disk, self) &&
+	    !medium_read_attr(self, "loop/backing_file", file, sizeof(file)) && !strstr(m->how, ", which is ")) {
+		struct medium f; /* a loop straight over the file, and the file is still there under that name */
+		medium_of(file, &f);
+		if (medium_same(&f, m))
+			snprintf(buf, len, "%s", file);
+	} else if (m->kind == MEDIUM_DISK) {
+		char node[64];
+		snprintf(node, sizeof(node), "/dev/block/%u:%u", major((dev_t)m->dev), minor((dev_t)m->dev));
+		if (!medium_sysfs_dirs(node, disk, self))
+			snprintf(buf, len, "/dev/%s", strrchr(disk, '/') + 1);
+	}
+}
+
+/* Where the journal's window (bytes [at, at + size) of its medium) lies on
+ * the device, whose window is [now->offset, now->offset + dev_size): a
+ * restore writes the bytes the journal saved, whatever name reaches them,
+ * or nothing.  0 with *shift (the device's byte of the window's first), or
+ * -1 with e saying what would. */
+static int window_on(const char *path, const struct journal_header *jh, uint64_t at, const struct medium *now,
+		     struct dev *d, const char *device, uint64_t *shift, struct fb_err *e)
+{
+	uint64_t size = jh->dev_size, from = now->offset, have = dev_size(d);
+	char whole[PATH_MAX], how[PATH_MAX + 160] = "";
+
+	if (jh->sector != dev_sector(d))
+		return fb_fail(e, EXIT_USAGE, "%s was written for %.200s with %u-byte sectors, and %s has %u-byte "
+			       "sectors; nothing was done", path, jh->device, jh->sector, device, dev_sector(d));
+	if (at >= from && at - from <= have && size <= have - (at - from) && (at - from) % dev_sector(d) == 0) {
+		*shift = at - from;
+		return 0;
+	}
+	whole_of(now, device, whole, sizeof(whole));
+	if (whole[0] && strcmp(whole, device))
+		snprintf(how, sizeof(how), ": put them back through %s, which shows them all (flashbench --restore %s "
+			 "%s)%s", whole, path, whole, now->kind == MEDIUM_FILE ? ", or through a loop device over it "
+			 "with that window" : "");
+	else if (now->kind == MEDIUM_FILE)
+		snprintf(how, sizeof(how), ": put them back through the file itself, or through a loop device over it "
+			 "with that window (losetup --find --show --offset %llu --sizelimit %llu FILE)",
+			 (unsigned long long)at, (unsigned long long)size);
+	else
+		snprintf(how, sizeof(how), ": put them back through the whole disk, or the partition that starts "
+			 "there");
+	return fb_fail(e, EXIT_USAGE, "%s holds bytes %llu to %llu of its medium (saved through %.200s at offset "
+		       "%llu), and %s shows bytes %llu to %llu of it; nothing was done (a restore writes the bytes it "
+		       "saved and no others, --device-changed or not)%s", path, (unsigned long long)at,
+		       (unsigned long long)(at + size - 1), jh->device, (unsigned long long)at, device,
+		       (unsigned long long)from, (unsigned long long)(from + have - 1), how);
+}
+
+/* Open the journal and check that it is one, written for this medium, and
+ * where its bytes lie on the device (*shift). */
 static int open_journal(const char *path, struct dev *d, const char *device, unsigned flags, int *fd,
-			struct journal_header *jh, struct restore_report *r, struct fb_err *e)
+			struct journal_header *jh, uint64_t *shift, struct restore_report *r, struct fb_err *e)
 {
 	unsigned char h[JOURNAL_HEADER];
 	char wtext[JOURNAL_IDENTITY + 80], ntext[JOURNAL_IDENTITY], how[600];
@@ -225,6 +287,7 @@ static int open_journal(const char *path, struct dev *d, const char *device, uns
 	struct stat st;
 	const char *why;
 
+	*shift = 0;
 	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (*fd < 0 && errno == ENOENT)
 		return fb_fail(e, EXIT_DEVICE, "there is no journal %s (a journal is removed only once all its data "
@@ -250,23 +313,32 @@ static int open_journal(const char *path, struct dev *d, const char *device, uns
 			       (long long)st.st_size);
 	if (read_fd(fd, h, sizeof(h), 0) != JOURNAL_HEADER)
 		return fb_fail(e, EXIT_DEVICE, "cannot read the journal %s: %s", path, strerror(errno));
+	if (journal_header_parse(h, jh, &why) && jh->version && jh->version != JOURNAL_VERSION)
+		return fb_fail(e, EXIT_USAGE, "%s cannot be read by this flashbench: %s; nothing was done and it is "
+			       "kept", path, why);
 	if (journal_header_parse(h, jh, &why))
 		return fb_fail(e, EXIT_USAGE, "%s is not a usable flashbench journal: %s; nothing was done and it is "
 			       "kept", path, why);
-	if (jh->dev_size != dev_size(d) || jh->sector != dev_sector(d))
+	record_of_header(jh, &was);
+	if (was.legacy && (jh->dev_size != dev_size(d) || jh->sector != dev_sector(d)))
 		return fb_fail(e, EXIT_USAGE, "%s was written for %.200s (%llu bytes, %u-byte sectors), not for %s "
 			       "(%llu bytes, %u-byte sectors); nothing was done", path, jh->device,
 			       (unsigned long long)jh->dev_size, jh->sector, device, (unsigned long long)dev_size(d),
 			       dev_sector(d));
-	if (record_header_is(jh, &m, 1))
-		return 0;
-	record_of_header(jh, &was);
+	/* the same medium, whatever its name: the journal's window is found on
+	 * the device's, or nothing is written */
+	if (!was.legacy && medium_matches(&was.m, &m, 0))
+		return window_on(path, jh, was.m.offset, &m, d, device, shift, e);
 	record_describe(&was, wtext, sizeof(wtext));
 	medium_identity(&m, ntext, sizeof(ntext));
 	if (!(flags & RESTORE_DEVICE_CHANGED))
 		return fb_fail(e, EXIT_USAGE, "%s was written for %.100s (%.160s), and %s is not recognised as the "
 			       "same medium (%.160s); nothing was done.  If it is (a card back under a new name), add "
 			       "--device-changed", path, jh->device, wtext, device, ntext);
+	/* taken for the same medium: still only its window (a journal from
+	 * before identities knows none: the device's whole size, checked above) */
+	if (!was.legacy && window_on(path, jh, was.m.offset, &m, d, device, shift, e))
+		return -1;
 	snprintf(r->warning, sizeof(r->warning), "%.80s was written for %.80s (%.100s); %.60s (%.100s) is taken for "
 		 "the same medium because of --device-changed", path, jh->device, wtext, device, ntext);
 	return 0;
@@ -295,7 +367,7 @@ int restore_ranges(const char *path, struct dev *d, const char *device, unsigned
 	int fd, rc = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (open_journal(path, d, device, flags, &fd, &jh, r, e)) {
+	if (open_journal(path, d, device, flags, &fd, &jh, &c.shift, r, e)) {
 		if (fd >= 0)
 			close(fd);
 		return -1;
