@@ -14,6 +14,7 @@
 #include "guard/journal.h"
 #include "guard/record.h"
 #include "guard/statedir.h"
+#include "guard/volatile.h"
 #include "lib/pin.h"
 
 void place_default_path(const char *device, char *buf, size_t len)
@@ -155,16 +156,15 @@ int place_lies_on(const char *path, const struct medium *m, char *how, size_t le
 /* Would the journal or the index be lost with it in a power cut? */
 static int refuse_volatile(const char *path, const char *dir, struct fb_err *e)
 {
-	char state[PATH_MAX];
-	const char *fs = state_volatile(dir);
+	char state[PATH_MAX], fs[1600];
 
-	if (fs)
+	if (volatile_under(dir, fs, sizeof(fs)))
 		return fb_fail(e, EXIT_USAGE, "--preserve: the journal %s would be on %s, which loses it in the power "
 			       "cut it is there for; put it on a disk (--preserve=/path/on/disk/FILE), or add "
 			       "--preserve-volatile to accept that", path, fs);
 	if (state_dir_make(state, sizeof(state), "the index of unfinished --preserve journals", e))
 		return -1;
-	if ((fs = state_volatile(state)))
+	if (volatile_under(state, fs, sizeof(fs)))
 		return fb_fail(e, EXIT_USAGE, "--preserve: the index of unfinished journals (%s) is on %s, which a "
 			       "power cut empties, and then a journal cut short could no longer be told from a whole "
 			       "one; set FLASHBENCH_STATE_DIR to a directory on a disk, or add --preserve-volatile to "

@@ -3,12 +3,10 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 void state_dir(char *buf, size_t len)
@@ -49,17 +47,4 @@ int state_dir_make(char *buf, size_t len, const char *why, struct fb_err *e)
 		return fb_fail(e, EXIT_DEVICE, "cannot create the state directory %s (for %s): %s; set "
 			       "FLASHBENCH_STATE_DIR to a writable directory", buf, why, strerror(errno));
 	return 0;
-}
-
-const char *state_volatile(const char *dir)
-{
-	struct statfs fs;
-
-	if (statfs(dir, &fs))
-		return NULL;
-	if ((unsigned long)fs.f_type == TMPFS_MAGIC)
-		return "tmpfs";
-	if ((unsigned long)fs.f_type == RAMFS_MAGIC)
-		return "ramfs";
-	return NULL;
 }

@@ -15,8 +15,4 @@ void state_dir(char *buf, size_t len);
  * saying what to do. */
 int state_dir_make(char *buf, size_t len, const char *why, struct fb_err *e);
 
-/* "tmpfs" or "ramfs" when dir is on a file system a power cut empties,
- * else NULL. */
-const char *state_volatile(const char *dir);
-
 #endif
