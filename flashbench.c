@@ -1264,6 +1264,7 @@ static int fail(struct run *r, struct fb_err *e)
 	int quiet = r->out_error == EPIPE && stop_requested <= 0;
 	char wrote[256];
 
+	save_explain(r->d, e); /* a request its journal's layer refused: why */
 	if (r->d && dev_journal(r->d)) {
 		struct fb_err why = *e;
 		if (finish_journal(r, &why))

@@ -18,6 +18,7 @@
 struct block {
 	int fd;
 	int is_block;
+	int writable;
 	unsigned char *buf;
 	size_t buf_len;
 	int buf_pattern;     /* byte the buffer holds, -1 for read data */
@@ -235,6 +236,7 @@ int dev_block_open(struct dev *d, const char *path, enum dev_mode mode, struct f
 			       "on a disk file system", path, b->is_block ? "the device" : "its file system");
 	if (b->fd < 0)
 		return open_error(path, errno, mode, e);
+	b->writable = mode != DEV_READONLY;
 	if (!pin_same(path, b->fd) || fstat(b->fd, &st) || (b->is_block ? !S_ISBLK(st.st_mode) : !S_ISREG(st.st_mode)))
 		return fb_fail(e, EXIT_DEVICE, "%s changed while it was being checked (another file or device is now "
 			       "behind the name); nothing was written to it", path);
@@ -256,4 +258,11 @@ int dev_block_open(struct dev *d, const char *path, enum dev_mode mode, struct f
 	 * (same loop in C, alternating runs), and the minimum of repeated tries
 	 * already removes the rare outliers it trims. */
 	return 0;
+}
+
+int dev_block_file_fd(const struct dev *d)
+{
+	const struct block *b = d->ops == &block_ops ? d->priv : NULL;
+
+	return b && !b->is_block && b->writable ? b->fd : -1;
 }

@@ -20,4 +20,8 @@ struct dev {
 int dev_block_open(struct dev *d, const char *path, enum dev_mode mode, struct fb_err *e);
 int dev_sim_open(struct dev *d, const char *spec, struct fb_err *e);
 
+/* The descriptor of a regular file the block backend has open for writing
+ * (its only one: for the --preserve layer's lease, guard/lease.h), else -1. */
+int dev_block_file_fd(const struct dev *d);
+
 #endif

@@ -16,13 +16,16 @@
 #include "dev/medium.h"
 #include "guard/safety.h"
 #include "guard/statedir.h"
+#include "lib/grow.h"
 #include "lib/pin.h"
 
 struct claim {
 	int lock;               /* the flock'ed lock file */
 	char file[PATH_MAX + 128];
 	int *held;              /* O_EXCL descriptors */
-	size_t nheld;
+	size_t nheld, cheld;
+	dev_t *known;           /* every alias seen so far (claim_check_again: what is new) */
+	size_t nknown, cknown;
 	/* what was checked, for claim_recheck */
 	const char *path;
 	struct medium m;
@@ -30,6 +33,9 @@ struct claim {
 	enum safety_use use;
 	uint64_t lo, hi;
 };
+
+/* The run's one claim: claim_check_again looks at it. */
+static struct claim *the_claim;
 
 /* The bytes under test: the window path shows, narrowed to [lo, hi) of it
  * when hi > lo (the same rule for a file as for a loop window over it). */
@@ -47,6 +53,8 @@ void claim_release(struct claim *c)
 
 	if (!c)
 		return;
+	if (c == the_claim)
+		the_claim = NULL;
 	for (size_t i = 0; i < c->nheld; i++)
 		close(c->held[i]);
 	if (c->lock >= 0) { /* removed while still held: a run that opens it after finds another file */
@@ -56,7 +64,38 @@ void claim_release(struct claim *c)
 		close(c->lock);
 	}
 	free(c->held);
+	free(c->known);
 	free(c);
+}
+
+/* Keep fd (an alias held O_EXCL) and note the alias rdev as seen: 0, or -1
+ * when memory runs out (fd is then closed). */
+static int keep(struct claim *c, int fd, dev_t rdev)
+{
+	int *h = fd < 0 ? NULL : grow(c->held, &c->cheld, c->nheld, sizeof(*h), 8);
+	dev_t *k = grow(c->known, &c->cknown, c->nknown, sizeof(*k), 16);
+
+	if (h)
+		c->held = h;
+	if (k)
+		c->known = k;
+	if ((fd >= 0 && !h) || !k) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (fd >= 0)
+		c->held[c->nheld++] = fd;
+	c->known[c->nknown++] = rdev;
+	return 0;
+}
+
+static int known(const struct claim *c, dev_t rdev)
+{
+	for (size_t i = 0; i < c->nknown; i++)
+		if (c->known[i] == rdev)
+			return 1;
+	return 0;
 }
 
 /* Hold the lock file: 0, 1 when another run holds it (pid read into pid),
@@ -223,8 +262,7 @@ int claim_take_for(const char *path, enum safety_use use, uint64_t lo, uint64_t 
 		claim_release(c);
 		return -1;
 	}
-	if (medium_aliases(&m, &a) || !(c->held = calloc(a.n + 1, sizeof(*c->held)))) {
-		medium_aliases_free(&a);
+	if (medium_aliases(&m, &a)) {
 		claim_release(c);
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	}
@@ -239,11 +277,19 @@ int claim_take_for(const char *path, enum safety_use use, uint64_t lo, uint64_t 
 				continue;
 			if ((fd = excl(al)) >= 0 && probe)
 				close(fd);
-			else if (fd >= 0)
-				c->held[c->nheld++] = fd;
+			else if (fd >= 0 && keep(c, fd, al->rdev))
+				rc = -1;
 			else if (fd == -1 && errno == EBUSY && !is_busy)
 				busy = *al, is_busy = 1;
 		}
+	for (size_t i = 0; i < a.n; i++) /* all of them: any other is new (claim_check_again) */
+		if (!known(c, a.v[i].rdev) && keep(c, -1, a.v[i].rdev))
+			rc = -1;
+	if (rc) {
+		medium_aliases_free(&a);
+		claim_release(c);
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	}
 	/* what uses the aliases that meet the bytes under test */
 	meeting(&a, &m);
 	rc = safety_check(path, &m, target, &a, use, e);
@@ -254,7 +300,7 @@ int claim_take_for(const char *path, enum safety_use use, uint64_t lo, uint64_t 
 		claim_release(c);
 		return -1;
 	}
-	*out = c;
+	*out = the_claim = c;
 	return 0;
 }
 
@@ -277,6 +323,50 @@ int claim_recheck(struct claim *c, struct fb_err *e)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	meeting(&a, &c->m);
 	rc = safety_check(c->path, &c->m, c->target, &a, c->use, e);
+	medium_aliases_free(&a);
+	return rc;
+}
+
+int claim_check_again(struct fb_err *e)
+{
+	struct claim *c = the_claim;
+	struct medium_aliases a;
+	struct medium_alias fresh;
+	char who[600];
+	int rc = 0, have_fresh = 0, fresh_held = 0;
+
+	/* a disk is held O_EXCL by the run (its backend, and the claim's
+	 * descriptors): nothing can mount it, a partition of it, or map or
+	 * loop it meanwhile; a file can get a loop device over it */
+	if (!c || c->m.kind != MEDIUM_FILE)
+		return 0;
+	if (medium_aliases(&c->m, &a))
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	meeting(&a, &c->m);
+	/* a new alias over the bytes under test: held from now on, so that
+	 * nothing mounts it while the data go back */
+	for (size_t i = 0; i < a.n && !rc; i++) {
+		int fd;
+		if (known(c, a.v[i].rdev))
+			continue;
+		fd = excl(&a.v[i]);
+		if (keep(c, fd >= 0 ? fd : -1, a.v[i].rdev))
+			rc = fb_fail(e, EXIT_DEVICE, "out of memory");
+		if (!have_fresh)
+			fresh = a.v[i], have_fresh = 1, fresh_held = fd >= 0;
+	}
+	if (!rc)
+		rc = safety_check(c->path, &c->m, c->target, &a, c->use, e);
+	if (rc && have_fresh) {
+		char was[sizeof(e->msg)];
+		snprintf(was, sizeof(was), "%s", e->msg);
+		fb_fail(e, EXIT_DEVICE, "during the run, %s", was);
+	} else if (have_fresh) {
+		safety_alias_phrase(c->path, c->target, &fresh, who, sizeof(who));
+		fb_fail(e, EXIT_DEVICE, "%.300s appeared during the run, another name for the bytes under test%s", who,
+			fresh_held ? " (it is held until the run ends, so that nothing mounts it meanwhile)" : "");
+		rc = 1;
+	}
 	medium_aliases_free(&a);
 	return rc;
 }

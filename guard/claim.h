@@ -36,4 +36,14 @@ int claim_take_for(const char *path, enum safety_use use, uint64_t lo, uint64_t 
 int claim_recheck(struct claim *c, struct fb_err *e);
 void claim_release(struct claim *c);
 
+/* During the run (the --preserve layer asks before each step that writes,
+ * and before it puts the data back, save.h): has the medium got another
+ * user?  An alias over the bytes under test that was not there when the
+ * claim was taken (a loop device attached over the file meanwhile) is held
+ * O_EXCL from now on; what safety.h refuses (a mount of it) is refused.
+ * 0 when nothing changed (or there is no claim); 1 with e saying what when
+ * a new alias appeared but nothing uses the medium (it is held now, so
+ * nothing can mount it); -1 with e saying what uses it. */
+int claim_check_again(struct fb_err *e);
+
 #endif

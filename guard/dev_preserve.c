@@ -3,13 +3,16 @@
  * program's first request (dev_will_write, called by vm_run) the ranges it
  * will write are saved to the journal and synced (save.c); each write
  * and discard is noted there, so that the end puts back only the saved
- * ranges the run really wrote to. */
+ * ranges the run really wrote to.  Over a regular file it holds a lease
+ * (guard/lease.h): once another process opened the file, it refuses every
+ * write. */
 #include "dev/dev_impl.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "guard/lease.h"
 #include "guard/restore.h"
 #include "guard/save.h"
 
@@ -27,6 +30,8 @@ static int layer_will_write(struct dev *d, const struct vm_op *prog, struct fb_e
  * only the saved ranges that were written to are put back. */
 static int layer_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns)
 {
+	if (d->priv && save_may_write(d->priv))
+		return -ECANCELED;
 	if (d->priv)
 		save_touch(d->priv, off, len);
 	return dev_write(d->lower, off, len, pattern, ns);
@@ -35,6 +40,8 @@ static int layer_write(struct dev *d, uint64_t off, uint64_t len, int pattern, u
 /* Data requests (--capacity's signatures) are writes like any other. */
 static int layer_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns)
 {
+	if (d->priv && save_may_write(d->priv))
+		return -ECANCELED;
 	if (d->priv)
 		save_touch(d->priv, off, len);
 	return dev_write_data(d->lower, off, len, buf, ns);
@@ -46,7 +53,7 @@ static int layer_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, u
 {
 	uint64_t t_read = 0, t_write = 0;
 	struct fb_err e;
-	int rc = dev_read_data(d->lower, off, len, buf, &t_read);
+	int rc = d->priv && save_may_write(d->priv) ? -ECANCELED : dev_read_data(d->lower, off, len, buf, &t_read);
 
 	if (!rc && d->priv && save_rewrite(d->priv, off, len, buf, &e))
 		rc = errno == ENOSPC || errno == EDQUOT ? -ENOSPC : -EIO; /* not written back */
@@ -58,6 +65,8 @@ static int layer_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, u
 
 static int layer_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {
+	if (d->priv && save_may_write(d->priv))
+		return -ECANCELED;
 	if (d->priv)
 		save_touch(d->priv, off, len);
 	return dev_discard(d->lower, off, len, ns);
@@ -98,6 +107,11 @@ int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e)
 	up->physical = lower->physical;
 	up->lower = lower;
 	*d = up;
+	/* a regular file: another open of it is noticed (a loop device
+	 * attached over it); where no lease can be had, the aliases are
+	 * looked at again before each step instead (save.c) */
+	if (dev_block_file_fd(lower) >= 0)
+		(void)lease_take(dev_block_file_fd(lower), lower->path);
 	return 0;
 }
 

@@ -16,8 +16,10 @@
 
 #include "dev.h"
 #include "dev/medium.h"
+#include "guard/claim.h"
 #include "guard/index.h"
 #include "guard/journal.h"
+#include "guard/lease.h"
 #include "guard/place.h"
 #include "guard/record.h"
 #include "guard/restore.h"
@@ -37,11 +39,20 @@ static void collect(void *ctx, uint64_t off, uint64_t len, int changes)
 }
 
 /* Every range it changes (save_protect: what is saved before it runs; a
- * rewrite saves what it reads as it goes, save_rewrite). */
+ * rewrite saves what it reads as it goes, save_rewrite), and whether it
+ * writes at all. */
+struct changes {
+	struct extents want;
+	int writes;
+};
+
 static void collect_changes(void *ctx, uint64_t off, uint64_t len, int changes)
 {
+	struct changes *c = ctx;
+
+	c->writes = 1;
 	if (changes)
-		collect(ctx, off, len, changes);
+		collect(&c->want, off, len, changes);
 }
 
 struct journal {
@@ -59,12 +70,19 @@ struct journal {
 	struct record m;
 	int unlisted;               /* a simulated card's: not in the index */
 	void *buf;
-	const volatile sig_atomic_t *stop; /* set: stop saving at the next piece */
+	volatile sig_atomic_t *stop; /* set: stop saving at the next piece */
 	/* the grains (of 1 << touch_shift bytes) the run wrote to: only the
 	 * saved ranges that meet one need putting back */
 	unsigned char *touched;
 	unsigned touch_shift;
 	int touched_all;            /* no room for the map: put back everything */
+	/* a request this layer refused (save_may_write, a rewrite it could
+	 * not save): why, for the run's message (save_explain) */
+	struct fb_err refused;
+	int has_refused;
+	int told;                   /* the run's failure says already why it stopped */
+	int other_user;             /* the medium got another user during the run: */
+	char story[600];            /* who, for the end's message */
 };
 
 /* List the journal in the index with what it saved so far (a simulated
@@ -200,6 +218,35 @@ int save_reserve(struct journal *j, uint64_t bytes, uint64_t records, struct fb_
 			what, e);
 }
 
+/* The layer refuses a request: the first refusal's why is what the run's
+ * failure says (save_explain); the story when it was another user.  -1,
+ * with e (when given) filled. */
+static int refuse(struct journal *j, struct fb_err *e)
+{
+	if (!j->has_refused) {
+		fb_fail(&j->refused, EXIT_DEVICE, "%s", j->story);
+		j->has_refused = 1;
+	}
+	if (e)
+		*e = j->refused;
+	return -1;
+}
+
+/* Has the medium got another user since the run began (another process
+ * opened the file under test, a new alias appeared)?  0, or -1 with e
+ * saying so: the run writes no more. */
+static int still_alone(struct journal *j, struct fb_err *e)
+{
+	if (lease_broken())
+		lease_story(j->story, sizeof(j->story));
+	else if (j->unlisted || lease_held() || !claim_check_again(e))
+		return 0; /* (a held lease notices any new alias: its attach opens the file) */
+	else
+		snprintf(j->story, sizeof(j->story), "%s; the run stopped writing", e->msg);
+	j->other_user = 1;
+	return refuse(j, e);
+}
+
 /* Records a range of len bytes is saved in. */
 static uint64_t pieces(uint64_t len)
 {
@@ -275,8 +322,7 @@ int save_rewrite(struct journal *j, uint64_t off, uint64_t len, const void *buf,
 	uint32_t seq0 = j->seq;
 	int rc = 0;
 
-	if (room_for(j, j->file_bytes + len + records * JOURNAL_RECORD, "for a range it rewrites", e))
-		return -1;
+	rc = room_for(j, j->file_bytes + len + records * JOURNAL_RECORD, "for a range it rewrites", e);
 	/* only what is not saved yet: a second copy would hold no more */
 	for (size_t k = 0; k < j->saved.n && lo < hi && !rc; k++) {
 		const struct extent *s = &j->saved.v[k];
@@ -292,22 +338,63 @@ int save_rewrite(struct journal *j, uint64_t off, uint64_t len, const void *buf,
 		rc = fb_fail(e, EXIT_DEVICE, "out of memory");
 	if (!rc && j->seq != seq0 && fdatasync(j->fd))
 		rc = fb_fail(e, EXIT_DEVICE, "--preserve: cannot sync %s: %s", j->path, strerror(errno));
+	if (rc && !j->has_refused) { /* the rewrite is not made: the run's message says why */
+		char was[sizeof(e->msg)];
+		snprintf(was, sizeof(was), "%s", e->msg);
+		fb_fail(&j->refused, e->status, "%s; so the %llu bytes at %llu a rewrite read were not written back",
+			was, (unsigned long long)len, (unsigned long long)off);
+		j->has_refused = 1;
+	}
 	return rc;
+}
+
+int save_may_write(struct journal *j)
+{
+	if (!lease_broken())
+		return 0;
+	if (!j->other_user) {
+		lease_story(j->story, sizeof(j->story));
+		j->other_user = 1;
+	}
+	return refuse(j, NULL);
+}
+
+int save_explain(const struct dev *d, struct fb_err *e)
+{
+	struct journal *j = dev_journal(d);
+
+	if (j && !j->has_refused && lease_broken()) /* the run stopped for it (save_watch) */
+		save_may_write(j);
+	if (!j || !j->has_refused)
+		return 0;
+	*e = j->refused;
+	j->told = 1;
+	return 1;
 }
 
 int save_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e)
 {
-	struct extents want = { 0 };
+	struct changes ch = { { 0 }, 0 };
+	struct extents want;
 	uint32_t seq0 = j->seq;
 	int rc = 0;
 
-	if (vm_plan_writes(prog, dev_size(j->d), dev_sector(j->d), collect_changes, &want, e))
+	if (vm_plan_writes(prog, dev_size(j->d), dev_sector(j->d), collect_changes, &ch, e)) {
+		free(ch.want.v);
 		return -1;
+	}
+	want = ch.want;
 	if (want.cap == SIZE_MAX) {
 		free(want.v);
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	}
-	if (!want.n) { /* a program that only reads: nothing to save or sync */
+	/* another user: nothing more is written (not even bytes as they were:
+	 * a rewrite over a mount could undo what was written in between) */
+	if (ch.writes && still_alone(j, e)) {
+		free(want.v);
+		return -1;
+	}
+	if (!want.n) { /* a program that only reads (or rewrites): nothing to save or sync */
 		free(want.v);
 		return 0;
 	}
@@ -372,9 +459,10 @@ void save_abandon(struct journal *j)
 	free(j);
 }
 
-void save_watch(struct journal *j, const volatile sig_atomic_t *stop)
+void save_watch(struct journal *j, volatile sig_atomic_t *stop)
 {
 	j->stop = stop;
+	lease_stops(stop, SAVE_STOP_OTHER_USER);
 }
 
 /* The map of written grains: one bit per 4 KiB, coarser on a device so
@@ -435,15 +523,56 @@ const char *save_file(const struct journal *j)
 	return j->path;
 }
 
+/* The medium got a user that may have written to it meanwhile: the saved
+ * data stay in the journal, for the user to choose. */
+static int keep_for_user(struct journal *j, const char *why, struct fb_err *e)
+{
+	return fb_fail(e, EXIT_DEVICE, "%s; so the saved data were not put back over what it may have written: "
+		       "they stay in %s (once nothing uses the medium, flashbench --restore %s %s puts them back; or "
+		       "delete it to keep the medium as it is)", why, j->path, j->path, j->device);
+}
+
 int save_finish(struct journal *j, struct restore_report *r, struct fb_err *e)
 {
-	int rc;
+	struct fb_err why;
+	int rc, other = 0;
 
 	close(j->fd);
-	rc = restore_ranges(j->path, j->d, dev_path(j->d), 0, j, r, e);
-	if (!rc && r->bytes + r->untouched != j->bytes)
-		rc = fb_fail(e, EXIT_DEVICE, "restored %llu bytes of %llu saved", (unsigned long long)r->bytes,
-			     (unsigned long long)j->bytes);
+	/* a user the run did not know of (a mount of an alias that appeared
+	 * meanwhile) may have written to the medium: its data are not
+	 * overwritten unasked; one held off (the lease's opener waits, a new
+	 * alias is held O_EXCL) has not */
+	if (!j->unlisted && j->seq && (other = claim_check_again(&why)) > 0 && !j->other_user) {
+		j->other_user = 1;
+		snprintf(j->story, sizeof(j->story), "%s", why.msg);
+	}
+	if (other < 0) {
+		memset(r, 0, sizeof(*r));
+		lease_drop();
+		rc = keep_for_user(j, why.msg, e);
+	} else {
+		rc = restore_ranges(j->path, j->d, dev_path(j->d), 0, j, r, e);
+		if (!rc && r->bytes + r->untouched != j->bytes)
+			rc = fb_fail(e, EXIT_DEVICE, "restored %llu bytes of %llu saved", (unsigned long long)r->bytes,
+				     (unsigned long long)j->bytes);
+		lease_drop(); /* the opener the lease held goes on: the data are back */
+		if (lease_broken() && !j->other_user) {
+			lease_story(j->story, sizeof(j->story));
+			j->other_user = 1;
+		}
+		/* the run ends failed, saying why (once) */
+		if (!rc && j->other_user && (!j->told || lease_overrun() > 0)) {
+			char sz[32];
+			format_size(sz, sizeof(sz), r->bytes);
+			if (r->bytes)
+				rc = fb_fail(e, EXIT_DEVICE, "%s; the saved data were put back (%llu bytes, %s) and verified%s",
+					     j->story, (unsigned long long)r->bytes, sz, lease_overrun() > 0 ? ", but only "
+					     "after the kernel had let that open go on (/proc/sys/fs/lease-break-time): it "
+					     "may have used the file before they were back" : "");
+			else
+				rc = fb_fail(e, EXIT_DEVICE, "%s; nothing the run wrote needed putting back", j->story);
+		}
+	}
 	free(j->saved.v);
 	free(j->touched);
 	free(j->buf);

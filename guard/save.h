@@ -54,9 +54,25 @@ int save_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e);
  * crash, --restore writes it back as it was).  0, or -1 with e filled. */
 int save_rewrite(struct journal *j, uint64_t off, uint64_t len, const void *buf, struct fb_err *e);
 
+/* May the run still write (the --preserve layer asks before each write)?
+ * 0, or -1 once another process opened the file under test (lease.h): the
+ * request is refused, and save_explain says why. */
+int save_may_write(struct journal *j);
+
+/* When a request of the run failed because the --preserve layer of d
+ * refused it (save_may_write; a rewrite whose bytes the journal could not
+ * take, its file system full), e is replaced by why: 1, else 0 (e as it
+ * was).  The run's failure then says it, and save_finish does not again. */
+int save_explain(const struct dev *d, struct fb_err *e);
+
 /* Saving stops at the next piece once *stop is set (a signal): nothing
- * has been written then, and save_finish puts nothing back. */
-void save_watch(struct journal *j, const volatile sig_atomic_t *stop);
+ * has been written then, and save_finish puts nothing back.  *stop is set
+ * to SAVE_STOP_OTHER_USER (when it is 0) once another process opened the
+ * file under test (lease.h): the run stops at its next request as for a
+ * signal, and its end (save_finish, or its failure with save_explain)
+ * says why. */
+#define SAVE_STOP_OTHER_USER (-2)
+void save_watch(struct journal *j, volatile sig_atomic_t *stop);
 
 /* The run wrote (or discarded) [off, off + len): called for every such
  * request before it is made. */
@@ -77,7 +93,13 @@ const char *save_file(const struct journal *j);
 /* At the end of a run: put back every saved range the run wrote to (the
  * others the device still holds: r->untouched), verify it, remove the
  * journal and free j (also on failure, when the journal is kept for
- * --restore). */
+ * --restore).  When the medium got another user during the run (lease.h,
+ * claim_check_again): one that was held off (the lease's opener, a new
+ * alias held O_EXCL) has written nothing, and the data go back, but the end
+ * fails saying so (unless the run's failure said it already); one that
+ * uses the medium now (a mount of a new alias) may have written to it, and
+ * the data are not put back over that: the journal is kept, and e says
+ * how to choose. */
 int save_finish(struct journal *j, struct restore_report *r, struct fb_err *e);
 
 /* Close j and free it, leaving the journal file as it is (for --restore). */
