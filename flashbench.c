@@ -576,6 +576,7 @@ struct run {
 	int out_error;             /* errno of a failed write of the results */
 	int stopped;               /* a signal stopped the run: what was complete was written */
 	const char *stopped_in;    /* --auto: the part it stopped in */
+	struct dev_tally checked;  /* what --auto --write's capacity check wrote (not --auto's own) */
 };
 
 /* May the journal lie on tmpfs/ramfs?  With --preserve-volatile; and a
@@ -1097,6 +1098,8 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 				"them\n", (unsigned long long)restored.bytes, format_size(a, sizeof(a), restored.bytes));
 	}
 	restoring = 0;
+	dev_written(d, &r->checked); /* written all the same (written_note) */
+	r->checked.bytes -= was.bytes;
 	dev_written_set(d, &was); /* what the check wrote is not --auto's to report */
 	/* the card finishes the garbage collection the check left it before
 	 * --auto times its writes */
@@ -1217,6 +1220,11 @@ static void written_note(const struct run *r, char *buf, size_t len)
 
 	if (r->d)
 		dev_written(r->d, &t);
+	if (r->checked.hi > r->checked.lo) { /* and what --auto's capacity check wrote */
+		t.lo = t.hi > t.lo && t.lo < r->checked.lo ? t.lo : r->checked.lo;
+		t.hi = t.hi > r->checked.hi ? t.hi : r->checked.hi;
+		t.bytes += r->checked.bytes;
+	}
 	if (t.hi <= t.lo) {
 		snprintf(buf, len, "nothing was written to %s", r->c.device);
 		return;
