@@ -98,6 +98,28 @@ wait_for() {
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
+# event_or_end PID EVENT...: PID has ended, or EVENT happened
+event_or_end() { local pid=$1; shift; ! kill -0 "$pid" 2> /dev/null || "$@"; }
+# hold_program: hold.fbp in the current directory, a program that writes
+# MiB 8..15 of its device (0x5a), then reads for ever.  held JOURNAL
+# DEVICE runs it with --preserve=JOURNAL and SIGKILLs it once the test's
+# own `written DEVICE` says its writes are made: it leaves a killed run's
+# journal, every range of it overwritten (held.err: its messages)
+hold_program() {
+	printf '%s\n' seq '  off 8M' '    len 1M' '      pattern 0x5a' '        off-linear 1M 8' '          write' \
+		'  len 16M' '    repeat 1000000' '      read' > hold.fbp
+}
+held() {
+	local pid
+	rm -f "$1"
+	"$FB" --program hold.fbp --write --preserve="$1" "$2" > /dev/null 2> held.err &
+	pid=$!
+	wait_for "the program's writes" 120 event_or_end "$pid" written "$2"
+	kill -KILL "$pid" 2> /dev/null
+	wait "$pid" 2> /dev/null
+	[ -s "$1" ] && written "$2"
+}
+
 JP=${FB%/flashbench}/tests/jsonpath
 # digest FILE: the SHA-256 of FILE (a device or a file), to compare with
 digest() { sha256sum < "$1" | cut -d' ' -f1; }

@@ -34,8 +34,6 @@ done
 
 cd "$TMP" || exit 1
 digest() { sha256sum < "$1" | cut -c1-16; }
-# event_or_end PID CMD...: PID has ended, or CMD succeeds
-event_or_end() { local pid=$1; shift; ! kill -0 "$pid" 2> /dev/null || "$@"; }
 mounted() { mkdir -p "$2" && mount "$1" "$2" 2> /dev/null && MNTS+=("$TMP/$2"); }
 unmount() { umount "$TMP/$1" && MNTS=("${MNTS[@]/$TMP\/$1/}"); }
 ext4_loop() { truncate -s 64M "$1" && mkfs.ext4 -q -F "$1" && attach "$1"; } # DEV: a loop over a new ext4 image
@@ -180,19 +178,9 @@ fi
 # ------------------------------------------------------------ restore
 # A run killed while it reads for ever after writing leaves a journal of
 # MiB 8..15, all of them overwritten with 0x5a.
-printf '%s\n' seq '  off 8M' '    len 1M' '      pattern 0x5a' '        off-linear 1M 8' '          write' \
-	'  len 16M' '    repeat 1000000' '      read' > hold.fbp
+hold_program
 Z=$(head -c 1M /dev/zero | tr '\0' '\132' | sha256sum)
 written() { [ "$(dd if="$1" bs=1M skip=15 count=1 status=none | sha256sum)" = "$Z" ]; }
-held() { # held JOURNAL DEVICE: leave a killed run's journal
-	local pid
-	"$FB" --program hold.fbp --write --preserve="$1" "$2" > /dev/null 2> held.err &
-	pid=$!
-	wait_for "the program's writes" 120 event_or_end "$pid" written "$2"
-	kill -KILL "$pid" 2> /dev/null
-	wait "$pid" 2> /dev/null
-	[ -s "$1" ] && written "$2"
-}
 forget() { # forget JOURNAL: the journal and its index entry go
 	grep -l "^journal .*/$1\$" "$FLASHBENCH_STATE_DIR"/*.entry 2> /dev/null | xargs -r rm -f
 	rm -f "$1"
