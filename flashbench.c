@@ -20,6 +20,7 @@
 #include "dev.h"
 #include "dev/devinfo.h"
 #include "lib/err.h"
+#include "lib/extents.h"
 #include "lib/json_read.h"
 #include "lib/outfile.h"
 #include "lib/pin.h"
@@ -27,6 +28,7 @@
 #include "report/plot.h"
 #include "guard/claim.h"
 #include "guard/outputs.h"
+#include "guard/layer.h"
 #include "guard/place.h"
 #include "guard/restore.h"
 #include "guard/save.h"
@@ -296,7 +298,7 @@ static void announce_room(const char *journal, uint64_t bytes)
 static int announce_auto(void *ctx, const struct write_plan *p)
 {
 	struct auto_ctx *a = ctx;
-	struct journal *j = dev_journal(a->d);
+	struct journal *j = layer_journal(a->d);
 	uint64_t lo = p->range[0][1] < p->range[1][0] ? p->range[0][1] : p->range[1][0];
 	char s0[32], s1[32], w[32], t[32];
 	/* the bytes of both areas, each once */
@@ -563,6 +565,7 @@ struct run {
 	struct vm_op *prog;
 	struct vm_result *res;
 	struct vm_plan plan;
+	struct extents writes, changes; /* with a journal: the ranges the program writes, and changes */
 	struct outfile of;
 	FILE *out;
 	char journal_path[4096];
@@ -605,12 +608,12 @@ static int preserve_device(struct run *r, struct fb_err *e)
 
 	/* the most a test saves is known now; --auto's and --capacity's once
 	 * they announce what they write */
-	if (!later_room(c) && save_plan(r->prog, r->d, &bytes, &records, e))
-		return -1;
+	if (!later_room(c))
+		save_plan(&r->writes, &bytes, &records);
 	if (save_create(&journal, r->journal_path, r->d, c->device, volatile_ok(c, r->d) ? PLACE_VOLATILE_OK : 0, e))
 		return -1;
 	save_watch(journal, &stop_requested); /* Ctrl-C stops the saving too */
-	if ((!later_room(c) && save_reserve(journal, bytes, records, e)) || dev_preserve(&r->d, journal, e)) {
+	if ((!later_room(c) && save_reserve(journal, bytes, records, e)) || layer_wrap(&r->d, journal, e)) {
 		save_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
 		return -1;
 	}
@@ -678,7 +681,8 @@ static int prepare(struct run *r, struct fb_err *e)
 		e->msg[0] = '\0';
 		if (!(r->prog = build(c, r->d, e)))
 			return e->msg[0] ? -1 : fb_fail(e, EXIT_DEVICE, "out of memory");
-		if (vm_plan(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, e))
+		if (vm_plan_extents(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, journaled(c) ? &r->writes : NULL,
+				    journaled(c) ? &r->changes : NULL, e))
 			return name_reach(c, e);
 	}
 	/* refuse a used device (what uses the bytes the plan writes: --auto
@@ -865,17 +869,17 @@ static int run_test(struct run *r, struct fb_err *e)
 		how.salt = (uint64_t)wall_ns();
 	if (cli_writes(c) && announce(c, &r->plan, e))
 		return -1;
-	if (dev_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
+	if (layer_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
 		char sz[32];
-		if (dev_will_write(r->d, r->prog, e)) {
+		if (dev_will_write(r->d, &r->changes, e)) {
 			if (!stop_requested)
 				return -1;
 			r->saving_stopped = 1; /* at a piece's end: no test request was made */
-			r->saved = save_total(dev_journal(r->d));
+			r->saved = save_total(layer_journal(r->d));
 		} else {
-			format_size(sz, sizeof(sz), save_total(dev_journal(r->d)));
+			format_size(sz, sizeof(sz), save_total(layer_journal(r->d)));
 			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s%s\n",
-				(unsigned long long)save_total(dev_journal(r->d)), sz, r->journal_path,
+				(unsigned long long)save_total(layer_journal(r->d)), sz, r->journal_path,
 				program_rewrites(r->prog) ? "; what it rewrites is saved as it reads it" : "");
 		}
 	}
@@ -930,10 +934,10 @@ static int finish_journal(struct run *r, struct fb_err *e)
 	char sz[32], left[96] = "";
 	int rc;
 
-	if (!dev_journal(r->d))
+	if (!layer_journal(r->d))
 		return 0;
 	restoring = 1;
-	rc = dev_preserve_finish(r->d, &put, e) < 0 ? -1 : 0;
+	rc = layer_finish(r->d, &put, e) < 0 ? -1 : 0;
 	r->journal_done = 1;
 	r->put_back = put.bytes;
 	r->untouched = put.untouched;
@@ -967,7 +971,7 @@ static const char *put_back_note(const struct run *r)
  * its first write (the journal on d, if any). */
 static int capacity_room(struct dev *d, const struct capacity_plan *p, struct fb_err *e)
 {
-	struct journal *j = dev_journal(d);
+	struct journal *j = layer_journal(d);
 
 	return j ? save_reserve(j, p->max_saved, p->max_saved / dev_sector(d) + 2, e) : 0;
 }
@@ -1052,7 +1056,7 @@ static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_er
 	capacity_signatures(sigs, sizeof(sigs), p, "");
 	format_size(most, sizeof(most), p->max_saved);
 	fprintf(stderr, "flashbench: --auto --write checks the capacity first: %s; each range is saved to %s first (at "
-		"most %s) and put back %s\n", sigs, save_file(dev_journal(q->d)), most,
+		"most %s) and put back %s\n", sigs, save_file(layer_journal(q->d)), most,
 		q->own ? "before --auto writes" : "at the end");
 	return 0;
 }
@@ -1060,7 +1064,7 @@ static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_er
 static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 {
 	struct run *r = ctx;
-	struct quick_ctx q = { .d = d, .own = !dev_journal(d) };
+	struct quick_ctx q = { .d = d, .own = !layer_journal(d) };
 	struct capacity_options o = { .stop = &stop_requested, .quick = 1, .strata = AUTO_CAPACITY_STRATA,
 				      .before_writes = announce_quick, .ctx = &q };
 	struct capacity_report *cr = malloc(sizeof(*cr));
@@ -1077,7 +1081,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 		o.salt = (uint64_t)wall_ns();
 	if (q.own && (save_create(&j, r->journal_path, d, r->c.device, volatile_ok(&r->c, d) ? PLACE_VOLATILE_OK : 0,
 				     e) ||
-		      dev_preserve(&q.d, j, e))) {
+		      layer_wrap(&q.d, j, e))) {
 		free(cr);
 		return -1;
 	}
@@ -1086,8 +1090,8 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 		struct fb_err why;
 		int put;
 		restoring = 1;
-		put = dev_preserve_finish(q.d, &restored, rc ? &why : e);
-		q.d = dev_unpreserve(q.d);
+		put = layer_finish(q.d, &restored, rc ? &why : e);
+		q.d = layer_unwrap(q.d);
 		if (put < 0 && !rc)
 			rc = -1;
 		else if (put < 0)
@@ -1134,7 +1138,7 @@ static int run_capacity(struct run *r, struct fb_err *e)
 	struct capacity_options o = { .stop = &stop_requested, .max_cache = c->max_cache,
 				      .before_writes = announce_capacity, .ctx = r };
 	struct capacity_report *cr = malloc(sizeof(*cr));
-	struct journal *j = dev_journal(r->d);
+	struct journal *j = layer_journal(r->d);
 	struct identity id;
 	double t0 = wall_ns();
 	uint64_t saved;
@@ -1204,6 +1208,8 @@ static void release(struct run *r)
 		outfile_abort(&r->of);
 	vm_result_free(r->res);
 	vm_free(r->prog);
+	extents_free(&r->writes);
+	extents_free(&r->changes);
 	dev_close(r->d);
 	claim_release(r->claim); /* after the device and its journal are closed */
 }
@@ -1264,7 +1270,7 @@ static int fail(struct run *r, struct fb_err *e)
 	int quiet = r->out_error == EPIPE && stop_requested <= 0;
 	char wrote[256];
 
-	if (r->d && dev_journal(r->d)) {
+	if (r->d && layer_journal(r->d)) {
 		struct fb_err why = *e;
 		if (finish_journal(r, &why))
 			fprintf(stderr, "flashbench: %s\n", why.msg);
