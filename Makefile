@@ -26,15 +26,17 @@ O ?= .
 # prog/programs_fbp.c is made from scripts/programs/*.fbp (below).
 PARTS = lib dev prog guard auto saved report
 FBP_C = prog/programs_fbp.c
-CORE_SRC = dev.c vm.c options.c testkinds.c \
+CORE_SRC = dev.c vm.c \
 	$(filter-out $(FBP_C),$(foreach p,$(PARTS),$(sort $(wildcard $(p)/*.c)))) $(FBP_C)
 CORE_OBJ = $(CORE_SRC:%.c=$(O)/%.o)
+# the command line's tables (options, test kinds, modes): flashbench's own
+CLI_OBJ = $(O)/options.o $(O)/testkinds.o $(O)/modes.o
 HDRS = $(wildcard *.h $(PARTS:%=%/*.h) tests/unit/*.h)
 
 
 all: $(O)/flashbench $(O)/erase
 
-$(O)/flashbench: $(O)/flashbench.o $(CORE_OBJ)
+$(O)/flashbench: $(O)/flashbench.o $(CLI_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(O)/erase: $(O)/erase.o $(CORE_OBJ)

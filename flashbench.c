@@ -35,6 +35,7 @@
 #include "prog/programs.h"
 #include "lib/progress.h"
 #include "prog/progfile.h"
+#include "modes.h"
 #include "options.h"
 #include "report/report_analyze.h"
 #include "report/report_auto.h"
@@ -53,6 +54,35 @@ static int die(const struct fb_err *e)
 	return e->status;
 }
 
+/* Everything a run holds, released in one place. */
+struct run {
+	int saving_stopped;        /* a signal came while --preserve saved: no request was made */
+	uint64_t saved;            /* then: the bytes it had saved */
+	int journal_done;          /* the journal was finished: put_back bytes went back, */
+	uint64_t put_back, untouched; /* untouched ones were saved but never changed */
+	struct cli c;
+	struct claim *claim;            /* a write run's hold on its medium */
+	struct dev *d;
+	struct vm_op *prog;
+	struct vm_result *res;
+	struct vm_plan plan;
+	struct extents writes, changes; /* with a journal: the ranges the program writes, and changes */
+	struct outfile of;
+	FILE *out;
+	char journal_path[4096];
+	struct print_ctx p;        /* what the text printers know */
+	struct progress pr;
+	size_t rows;               /* rows measured (and printed, as text) so far */
+	size_t lines_out;          /* lines of the results that went out whole */
+	FILE *held;                /* results printed whole, held to go out a line at a time */
+	char *held_buf;
+	size_t held_len;
+	int out_error;             /* errno of a failed write of the results */
+	int stopped;               /* a signal stopped the run: what was complete was written */
+	const char *stopped_in;    /* --auto: the part it stopped in */
+	int report_whole;          /* what it printed is whole after a stop too (--auto's report): -o is kept */
+};
+
 /* Checks that need no device. */
 static int check_params(const struct cli *c, struct fb_err *e)
 {
@@ -67,9 +97,7 @@ static int check_params(const struct cli *c, struct fb_err *e)
 	if (t->offset != UINT64_MAX && t->offset % 512)
 		return fb_fail(e, EXIT_USAGE, "--offset=%llu is not a multiple of 512 bytes",
 			       (unsigned long long)t->offset);
-	if (c->mode == RUN_TEST && c->kind->check)
-		return c->kind->check(t, c->device, 0, 0, e);
-	return 0;
+	return c->mode->check ? c->mode->check(c, e) : 0;
 }
 
 /* Checks that need the device's size and sector size. */
@@ -87,12 +115,27 @@ static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 	if (t->offset != UINT64_MAX && t->offset >= dev_size(d))
 		return fb_fail(e, EXIT_USAGE, "--offset=%llu is past the end of %s (%llu bytes)",
 			       (unsigned long long)t->offset, dev_path(d), (unsigned long long)dev_size(d));
-	if (c->mode == RUN_TEST && c->kind->check)
-		return c->kind->check(t, dev_path(d), dev_size(d), ss, e);
-	if (c->mode == RUN_CAPACITY && dev_size(d) < CAP_MIN_SIZE)
+	return c->mode->check_device ? c->mode->check_device(c, d, e) : 0;
+}
+
+/* The test kind's checks, before and with the device. */
+int test_check(const struct cli *c, struct fb_err *e)
+{
+	return c->kind->check ? c->kind->check(&c->t, c->device, 0, 0, e) : 0;
+}
+
+int test_check_device(const struct cli *c, struct dev *d, struct fb_err *e)
+{
+	return c->kind->check ? c->kind->check(&c->t, dev_path(d), dev_size(d), dev_sector(d), e) : 0;
+}
+
+/* --capacity: a device it can check, and a cache it can flush. */
+int capacity_check_device(const struct cli *c, struct dev *d, struct fb_err *e)
+{
+	if (dev_size(d) < CAP_MIN_SIZE)
 		return fb_fail(e, EXIT_USAGE, "%s has %llu bytes: --capacity checks devices of 64MiB or more", dev_path(d),
 			       (unsigned long long)dev_size(d));
-	if (c->mode == RUN_CAPACITY && c->max_cache > dev_size(d))
+	if (c->max_cache > dev_size(d))
 		return fb_fail(e, EXIT_USAGE, "--max-cache=%llu is more than %s holds (%llu bytes): a cache of the latest "
 			       "writes is flash of the card itself; give at most its size", (unsigned long long)c->max_cache,
 			       dev_path(d), (unsigned long long)dev_size(d));
@@ -101,7 +144,7 @@ static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 
 /* Parse the program once before the device is opened: syntax errors and a
  * missing --write are refused without touching anything. */
-static int check_program(struct cli *c, struct fb_err *e)
+int program_check(struct cli *c, struct fb_err *e)
 {
 	struct prog_vars v;
 	struct vm_op *prog;
@@ -132,7 +175,8 @@ static int check_program(struct cli *c, struct fb_err *e)
 	return c->program_writes ? device_check_input(c->device, "--program", c->program, e) : 0;
 }
 
-static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
+/* The program of a test kind, or of --program. */
+struct vm_op *test_build(const struct cli *c, struct dev *d, struct fb_err *e)
 {
 	const struct test_kind *k = c->kind;
 	struct prog_vars v;
@@ -140,10 +184,18 @@ static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
 	const char *format;
 
 	program_vars(&c->t, dev_size(d), dev_sector(d), &v);
-	if (c->mode == RUN_PROGRAM)
-		return progfile_load(c->program, &v, &prog, &format, e) ? NULL : prog;
 	return program_builtin(c->t.random && k->program_random ? k->program_random : k->program, &v, &prog, &format,
 			       e) ? NULL : prog;
+}
+
+struct vm_op *program_build(const struct cli *c, struct dev *d, struct fb_err *e)
+{
+	struct prog_vars v;
+	struct vm_op *prog;
+	const char *format;
+
+	program_vars(&c->t, dev_size(d), dev_sector(d), &v);
+	return progfile_load(c->program, &v, &prog, &format, e) ? NULL : prog;
 }
 
 /* A write test that cannot say on standard error which range it overwrites
@@ -351,13 +403,10 @@ static int write_plot(const struct cli *c, const struct vm_result *res, const st
 
 /* Every file the run writes can be written, and none is the device under
  * test: checked before anything runs. */
-static int journaled(const struct cli *c);
-static int journal_kept(const struct cli *c);
-
 static int check_outputs(const struct cli *c, const char *journal_path, struct fb_err *e)
 {
 	const char *device = c->device ? c->device : "";
-	int j = journal_kept(c);
+	int j = mode_journal_kept(c);
 
 	return (c->out && output_check("--out", c->out, device, e)) ||
 	       (c->plot && output_check("--plot", c->plot, device, e)) ||
@@ -365,19 +414,6 @@ static int check_outputs(const struct cli *c, const char *journal_path, struct f
 	       (c->out && j && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
 	       (c->plot && j && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
 		       ? -1 : 0;
-}
-
-/* Does the run keep a journal (--preserve, or --capacity always)? */
-static int journaled(const struct cli *c)
-{
-	return c->preserve || c->mode == RUN_CAPACITY;
-}
-
-/* Does the run make a journal at some point (also --auto --write's
- * capacity check, which keeps one of its own without --preserve)? */
-static int journal_kept(const struct cli *c)
-{
-	return journaled(c) || (c->mode == RUN_AUTO && c->write);
 }
 
 /* No output lands on a file the run reads (--compare's, --analyze's or
@@ -394,14 +430,14 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 	for (int i = 0; i < 2; i++)
 		if (in[i] && output_check_stdio_input(i ? "--analyze" : "--program", in[i], e))
 			return -1;
-	for (int i = 0; c->mode == RUN_COMPARE && i < c->nfiles; i++)
+	for (int i = 0; i < c->nfiles; i++)
 		if (output_check_stdio_input("--compare", c->files[i], e))
 			return -1;
 	for (int o = 0; o < 2; o++) {
 		for (int i = 0; path[o] && i < 2; i++)
 			if (in[i] && output_check_input(opt[o], path[o], in[i], e))
 				return -1;
-		for (int i = 0; path[o] && c->mode == RUN_COMPARE && i < c->nfiles; i++)
+		for (int i = 0; path[o] && i < c->nfiles; i++)
 			if (output_check_input(opt[o], path[o], c->files[i], e))
 				return -1;
 	}
@@ -409,9 +445,9 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 }
 
 /* --restore JOURNAL DEVICE */
-static int do_restore(const struct cli *c)
+int run_restore(struct run *run, struct fb_err *e)
 {
-	struct fb_err e = { 0, "" };
+	const struct cli *c = &run->c;
 	struct claim *claim = NULL;
 	struct dev *d = NULL;
 	struct restore_report r;
@@ -419,19 +455,19 @@ static int do_restore(const struct cli *c)
 	int rc;
 
 	restoring = 1;
-	if (place_check_target(c->device, &e) || claim_take_for(c->device, SAFETY_RESTORE, 0, 0, &claim, &e) ||
-	    dev_open(&d, c->device, DEV_READWRITE, &e) || claim_recheck(claim, &e)) {
+	if (place_check_target(c->device, e) || claim_take_for(c->device, SAFETY_RESTORE, 0, 0, &claim, e) ||
+	    dev_open(&d, c->device, DEV_READWRITE, e) || claim_recheck(claim, e)) {
 		dev_close(d);
 		claim_release(claim);
-		return die(&e);
+		return -1;
 	}
-	rc = restore_journal(c->journal, d, c->device, c->device_changed ? RESTORE_DEVICE_CHANGED : 0, &r, &e);
+	rc = restore_journal(c->journal, d, c->device, c->device_changed ? RESTORE_DEVICE_CHANGED : 0, &r, e);
 	dev_close(d);
 	claim_release(claim);
 	if (r.warning[0])
 		fprintf(stderr, "flashbench: warning: %s\n", r.warning);
 	if (rc)
-		return die(&e);
+		return -1;
 	format_size(sz, sizeof(sz), r.bytes);
 	printf("restored %llu bytes (%s) in %u range%s from %s to %s, read back and verified; journal removed\n",
 	       (unsigned long long)r.bytes, sz, r.ranges, r.ranges == 1 ? "" : "s", c->journal, c->device);
@@ -468,20 +504,47 @@ static int close_outputs(struct outfile *out, struct outfile *plot, int rc, stru
 		outfile_abort(plot);
 	if (out->f)
 		outfile_abort(out);
-	return rc ? die(e) : 0;
+	return rc;
 }
 
 /* --compare A.json B.json ...: no device; -o, --json and --plot apply */
-static int run_compare(const struct cli *c)
+int run_compare(struct run *r, struct fb_err *e)
 {
-	struct fb_err e = { 0, "" };
+	const struct cli *c = &r->c;
 	struct outfile out = { .f = NULL }, plot = { .f = NULL };
-	int rc = open_outputs(c, &out, &plot, &e);
+	int rc = open_outputs(c, &out, &plot, e);
 
 	if (!rc)
 		rc = compare_files(c->files, c->nfiles, c->json ? COMPARE_JSON : COMPARE_TEXT, out.f ? out.f : stdout,
-				   plot.f, &e);
-	return close_outputs(&out, &plot, rc, &e);
+				   plot.f, e);
+	return close_outputs(&out, &plot, rc, e);
+}
+
+/* What follows --compare: two or more files. */
+int compare_args(struct cli *c, int argc, char **argv, struct fb_err *e)
+{
+	c->files = (const char *const *)argv;
+	c->nfiles = argc;
+	return c->nfiles < 2 ? fb_fail(e, EXIT_USAGE, "--compare needs two or more files written with --json "
+				       "(flashbench --compare A.json B.json)") : 0;
+}
+
+/* What follows --analyze: one file, or none for standard input. */
+int analyze_args(struct cli *c, int argc, char **argv, struct fb_err *e)
+{
+	if (argc > (c->analyze ? 0 : 1))
+		return fb_fail(e, EXIT_USAGE, "--analyze reads one file ('%s' is one too many)", argv[argc - 1]);
+	if (!c->analyze)
+		c->analyze = argc ? argv[0] : "-";
+	return 0;
+}
+
+/* --restore=FILE: the journal's name. */
+int restore_check_args(const struct cli *c, struct fb_err *e)
+{
+	if (!c->journal || !*c->journal)
+		return fb_fail(e, EXIT_USAGE, "--restore needs the journal's file name (flashbench --restore=FILE DEVICE)");
+	return 0;
 }
 
 /* A FIFO in a file system (not the pipe of <(command)): opening it waits
@@ -496,9 +559,9 @@ static int named_fifo(const char *path)
 }
 
 /* --analyze FILE: saved results, no device */
-static int run_analyze(const struct cli *c)
+int run_analyze(struct run *r, struct fb_err *e)
 {
-	struct fb_err e = { 0, "" };
+	const struct cli *c = &r->c;
 	int stdin_ = !strcmp(c->analyze, "-");
 	const char *name = stdin_ ? "-" : c->analyze;
 	FILE *in = stdin_ || named_fifo(c->analyze) ? stdin : fopen(c->analyze, "r");
@@ -511,23 +574,23 @@ static int run_analyze(const struct cli *c)
 	int rc = -1;
 
 	if (!stdin_ && in == stdin)
-		fb_fail(&e, EXIT_USAGE, "--analyze=%s is a named FIFO, which may never get a writer: give a file, or "
+		fb_fail(e, EXIT_USAGE, "--analyze=%s is a named FIFO, which may never get a writer: give a file, or "
 			"read it as standard input (flashbench --analyze - < %s)", c->analyze, c->analyze);
 	else if (!in)
-		fb_fail(&e, EXIT_USAGE, "cannot read %s: %s (--analyze takes a saved results file, or - for "
+		fb_fail(e, EXIT_USAGE, "cannot read %s: %s (--analyze takes a saved results file, or - for "
 			"standard input)", c->analyze, strerror(errno));
 	else if (!t || !s || !found)
-		fb_fail(&e, EXIT_DEVICE, "out of memory");
-	else if (!read_stream(in, stdin_ ? "standard input" : c->analyze, &text, &len, &e) &&
-		 !saved_read(text, len, stdin_ ? "standard input" : c->analyze, t, found, &e)) {
+		fb_fail(e, EXIT_DEVICE, "out of memory");
+	else if (!read_stream(in, stdin_ ? "standard input" : c->analyze, &text, &len, e) &&
+		 !saved_read(text, len, stdin_ ? "standard input" : c->analyze, t, found, e)) {
 		if (!found->have && !t->nalign && !t->nopen && !t->nfat && !t->nother)
-			fb_fail(&e, EXIT_USAGE, "%s: no flashbench -a, -O or --find-fat table found (%u lines read); give "
+			fb_fail(e, EXIT_USAGE, "%s: no flashbench -a, -O or --find-fat table found (%u lines read); give "
 				"the saved output of flashbench -a, -O or --find-fat, or a --json result",
 				stdin_ ? "standard input" : c->analyze, t->lines);
 		else
 			rc = 0;
 	}
-	if (!rc && !(rc = open_outputs(c, &out, &plot, &e))) {
+	if (!rc && !(rc = open_outputs(c, &out, &plot, e))) {
 		if (found->have)
 			reanalyze_findings(found, s);
 		else
@@ -540,8 +603,8 @@ static int run_analyze(const struct cli *c)
 		 * asked for is written first */
 		if (plot.f && (found->have ? plot_auto(plot.f, "--analyze", stdin_ ? "standard input" : name, &s->r)
 					   : plot_saved(plot.f, stdin_ ? "standard input" : name, t, &s->r)) &&
-		    !(rc = commit_out(&out, &e)))
-			rc = fb_fail(&e, EXIT_USAGE, "%s: the results have nothing to draw (no align, open-au or find-fat "
+		    !(rc = commit_out(&out, e)))
+			rc = fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw (no align, open-au or find-fat "
 				     "rows); the report was written", c->plot);
 	}
 	if (in && in != stdin)
@@ -550,36 +613,9 @@ static int run_analyze(const struct cli *c)
 	free(t);
 	free(s);
 	free(found);
-	return close_outputs(&out, &plot, rc, &e);
+	return close_outputs(&out, &plot, rc, e);
 }
 
-/* Everything a run holds, released in one place. */
-struct run {
-	int saving_stopped;        /* a signal came while --preserve saved: no request was made */
-	uint64_t saved;            /* then: the bytes it had saved */
-	int journal_done;          /* the journal was finished: put_back bytes went back, */
-	uint64_t put_back, untouched; /* untouched ones were saved but never changed */
-	struct cli c;
-	struct claim *claim;            /* a write run's hold on its medium */
-	struct dev *d;
-	struct vm_op *prog;
-	struct vm_result *res;
-	struct vm_plan plan;
-	struct extents writes, changes; /* with a journal: the ranges the program writes, and changes */
-	struct outfile of;
-	FILE *out;
-	char journal_path[4096];
-	struct print_ctx p;        /* what the text printers know */
-	struct progress pr;
-	size_t rows;               /* rows measured (and printed, as text) so far */
-	size_t lines_out;          /* lines of the results that went out whole */
-	FILE *held;                /* results printed whole, held to go out a line at a time */
-	char *held_buf;
-	size_t held_len;
-	int out_error;             /* errno of a failed write of the results */
-	int stopped;               /* a signal stopped the run: what was complete was written */
-	const char *stopped_in;    /* --auto: the part it stopped in */
-};
 
 /* May the journal lie on tmpfs/ramfs?  With --preserve-volatile; and a
  * simulated card's data live in this process: there a journal loses
@@ -587,13 +623,6 @@ struct run {
 static int volatile_ok(const struct cli *c, const struct dev *d)
 {
 	return c->preserve_volatile || (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK);
-}
-
-/* Does the run say how much it saves only once it knows what it writes
- * (--auto's areas, --capacity's plan)? */
-static int later_room(const struct cli *c)
-{
-	return c->mode == RUN_AUTO || c->mode == RUN_CAPACITY;
 }
 
 /* --preserve: a journal, and the device wrapped in the layer that saves
@@ -608,16 +637,16 @@ static int preserve_device(struct run *r, struct fb_err *e)
 
 	/* the most a test saves is known now; --auto's and --capacity's once
 	 * they announce what they write */
-	if (!later_room(c))
+	if (!mode_later_room(c))
 		save_plan(&r->writes, &bytes, &records);
 	if (save_create(&journal, r->journal_path, r->d, c->device, volatile_ok(c, r->d) ? PLACE_VOLATILE_OK : 0, e))
 		return -1;
 	save_watch(journal, &stop_requested); /* Ctrl-C stops the saving too */
-	if ((!later_room(c) && save_reserve(journal, bytes, records, e)) || layer_wrap(&r->d, journal, e)) {
+	if ((!mode_later_room(c) && save_reserve(journal, bytes, records, e)) || layer_wrap(&r->d, journal, e)) {
 		save_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
 		return -1;
 	}
-	if (!later_room(c))
+	if (!mode_later_room(c))
 		announce_room(r->journal_path, bytes);
 	return 0;
 }
@@ -630,7 +659,7 @@ static int name_reach(const struct cli *c, struct fb_err *e)
 	char opts[128], *at = strstr(e->msg, hint);
 
 	cli_reach_options(c, opts, sizeof(opts));
-	if (c->mode == RUN_TEST && at && opts[0])
+	if ((c->mode->flags & MODE_KIND) && at && opts[0])
 		snprintf(at, sizeof(e->msg) - (size_t)(at - e->msg), " (use a smaller %s)", opts);
 	return -1;
 }
@@ -656,13 +685,6 @@ static void default_journal(const struct cli *c, char *buf, size_t len)
 	}
 }
 
-/* Does the run write anywhere on the device, known only as it goes
- * (--auto --write's areas, --capacity's probes)? */
-static int whole_device(const struct cli *c)
-{
-	return c->mode == RUN_AUTO || c->mode == RUN_CAPACITY;
-}
-
 /* Everything before the first request: outputs, safety, the device, the
  * program and its plan, the journal. */
 static int prepare(struct run *r, struct fb_err *e)
@@ -674,35 +696,35 @@ static int prepare(struct run *r, struct fb_err *e)
 		return -1;
 	/* never a journal as the device; then read-only first: size and sector
 	 * size for the checks and the plan (reading harms nothing) */
-	if ((cli_writes(c) && place_check_target(c->device, e)) || dev_open(&r->d, c->device, DEV_READONLY, e) ||
+	if ((mode_writes(c) && place_check_target(c->device, e)) || dev_open(&r->d, c->device, DEV_READONLY, e) ||
 	    check_device(c, r->d, e))
 		return -1;
-	if (c->mode != RUN_AUTO && c->mode != RUN_CAPACITY) {
+	if (c->mode->build) {
 		e->msg[0] = '\0';
-		if (!(r->prog = build(c, r->d, e)))
+		if (!(r->prog = c->mode->build(c, r->d, e)))
 			return e->msg[0] ? -1 : fb_fail(e, EXIT_DEVICE, "out of memory");
-		if (vm_plan_extents(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, journaled(c) ? &r->writes : NULL,
-				    journaled(c) ? &r->changes : NULL, e))
+		if (vm_plan_extents(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, mode_journaled(c) ? &r->writes : NULL,
+				    mode_journaled(c) ? &r->changes : NULL, e))
 			return name_reach(c, e);
 	}
 	/* refuse a used device (what uses the bytes the plan writes: --auto
 	 * --write's are not known yet, --capacity's lie anywhere, so all of
 	 * them), or one with an unfinished journal, before anything is written */
-	if (cli_writes(c) &&
-	    (claim_take_for(c->device, SAFETY_WRITE_TEST, whole_device(c) ? 0 : r->plan.write_lo,
-			    whole_device(c) ? 0 : r->plan.write_hi, &r->claim, e) ||
-	     place_check_absent(r->journal_path, c->device, journal_kept(c) && !c->journal, e) ||
+	if (mode_writes(c) &&
+	    (claim_take_for(c->device, SAFETY_WRITE_TEST, mode_whole_device(c) ? 0 : r->plan.write_lo,
+			    mode_whole_device(c) ? 0 : r->plan.write_hi, &r->claim, e) ||
+	     place_check_absent(r->journal_path, c->device, mode_journal_kept(c) && !c->journal, e) ||
 	     (c->preserve && c->journal && place_check_absent(c->journal, c->device, 1, e))))
 		return -1;
 	if (c->preserve && c->journal)
 		snprintf(r->journal_path, sizeof(r->journal_path), "%s", c->journal);
-	if (c->preserve && c->mode != RUN_CAPACITY && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
+	if (c->preserve && !(c->mode->flags & MODE_JOURNALED) && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
 		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
 	/* the capacity check's own journal is made after the reads: refused now */
-	if (journal_kept(c) && !journaled(c) &&
+	if (mode_journal_kept(c) && !mode_journaled(c) &&
 	    place_check(r->journal_path, c->device, volatile_ok(c, r->d) ? PLACE_VOLATILE_OK : 0, e))
 		return -1;
-	if (cli_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
+	if (mode_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
 		dev_close(r->d);
 		r->d = NULL;
 		if (dev_open(&r->d, c->device, DEV_READWRITE, e) || claim_recheck(r->claim, e))
@@ -713,7 +735,7 @@ static int prepare(struct run *r, struct fb_err *e)
 			return -1;
 		r->out = r->of.f;
 	}
-	return journaled(c) ? preserve_device(r, e) : 0;
+	return mode_journaled(c) ? preserve_device(r, e) : 0;
 }
 
 /* The VM finished a result node: a row of the test's text is printed and
@@ -779,7 +801,7 @@ static void let_go(struct run *r)
 static void test_progress(void *ctx, uint64_t done)
 {
 	struct run *r = ctx;
-	struct progress_now now = { .done = done, .total = r->plan.requests, .share = -1, .writes = cli_writes(&r->c) };
+	struct progress_now now = { .done = done, .total = r->plan.requests, .share = -1, .writes = mode_writes(&r->c) };
 	struct dev_tally t;
 
 	dev_written(r->d, &t);
@@ -812,7 +834,7 @@ static int out_failed(struct run *r, struct fb_err *e)
 static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
 
 /* --auto: the plan, then its report (what it finished, after a stop). */
-static int run_auto(struct run *run, struct fb_err *e)
+int run_auto(struct run *run, struct fb_err *e)
 {
 	const struct cli *c = &run->c;
 	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0, "" } };
@@ -838,6 +860,7 @@ static int run_auto(struct run *run, struct fb_err *e)
 		return -1;
 	}
 	run->stopped = r->interrupted;
+	run->report_whole = 1;
 	run->stopped_in = r->interrupted ? auto_stop_title(r) : NULL;
 	identify(c, run->d, &id);
 	if (c->summary) {
@@ -857,7 +880,7 @@ static int run_auto(struct run *run, struct fb_err *e)
 }
 
 /* A test or program: announce, save, run, print (rows as they come). */
-static int run_test(struct run *r, struct fb_err *e)
+int run_test(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
 	struct vm_run how = { .stop = &stop_requested, .plan = &r->plan, .on_result = row_done, .result_ctx = r,
@@ -867,7 +890,7 @@ static int run_test(struct run *r, struct fb_err *e)
 	/* signatures (sig-write, sig-read) carry a salt of this run's own */
 	if (getrandom(&how.salt, sizeof(how.salt), 0) != sizeof(how.salt))
 		how.salt = (uint64_t)wall_ns();
-	if (cli_writes(c) && announce(c, &r->plan, e))
+	if (mode_writes(c) && announce(c, &r->plan, e))
 		return -1;
 	if (layer_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
 		char sz[32];
@@ -887,7 +910,7 @@ static int run_test(struct run *r, struct fb_err *e)
 	if (r->saving_stopped) {
 		rc = -1;
 	} else {
-		if (progress_start(&r->pr, c->mode == RUN_PROGRAM ? "program" : c->kind->name, c->progress)) {
+		if (progress_start(&r->pr, c->mode->flags & MODE_KIND ? c->kind->name : c->mode->name, c->progress)) {
 			how.progress = test_progress;
 			how.progress_ctx = r;
 		}
@@ -930,7 +953,7 @@ static int run_test(struct run *r, struct fb_err *e)
 static int finish_journal(struct run *r, struct fb_err *e)
 {
 	struct restore_report put;
-	const char *who = r->c.mode == RUN_CAPACITY ? "--capacity" : "--preserve";
+	const char *who = r->c.mode->flags & MODE_JOURNALED ? r->c.mode_option : "--preserve";
 	char sz[32], left[96] = "";
 	int rc;
 
@@ -1132,7 +1155,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 
 /* --capacity: the check, the data put back, then the report (which says
  * the data are back). */
-static int run_capacity(struct run *r, struct fb_err *e)
+int run_capacity(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
 	struct capacity_options o = { .stop = &stop_requested, .max_cache = c->max_cache,
@@ -1191,7 +1214,7 @@ static int finish(struct run *r, struct fb_err *e)
 {
 	if (finish_journal(r, e))
 		return -1;
-	if (r->stopped && r->of.f && !r->rows && r->c.mode != RUN_AUTO) {
+	if (r->stopped && r->of.f && !r->rows && !r->report_whole) {
 		outfile_abort(&r->of);
 		return 0;
 	}
@@ -1253,7 +1276,7 @@ static int stopped(struct run *r)
 	else
 		snprintf(what, sizeof(what), "before the program ended: no results%s",
 			 r->c.json ? " (JSON: \"interrupted\": true)" : "");
-	if (r->c.out && r->c.mode != RUN_AUTO && !r->rows)
+	if (r->c.out && !r->report_whole && !r->rows)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), access(r->c.out, F_OK) ?
 			 "; no --out=%s was made" : "; --out=%s was left as it was", r->c.out);
 	written_note(r, wrote, sizeof(wrote));
@@ -1317,18 +1340,15 @@ int main(int argc, char **argv)
 	if (!rc && output_check_stdio(r.c.device, &e))
 		return die(&e);
 	if (rc < 0 || check_params(&r.c, &e) || check_inputs(&r.c, &e) ||
-	    (r.c.mode == RUN_PROGRAM && check_program(&r.c, &e)))
+	    (r.c.mode->check_input && r.c.mode->check_input(&r.c, &e)))
 		return die(&e);
-	if (r.c.mode == RUN_COMPARE)
-		return run_compare(&r.c);
-	if (r.c.mode == RUN_ANALYZE)
-		return run_analyze(&r.c);
+	if (!(r.c.mode->flags & MODE_DEVICE)) /* saved results */
+		return r.c.mode->run(&r, &e) ? die(&e) : 0;
 	catch_signals();
-	if (r.c.mode == RUN_RESTORE)
-		return do_restore(&r.c);
+	if (r.c.mode->flags & MODE_OWN_START)
+		return r.c.mode->run(&r, &e) ? die(&e) : 0;
 	r.out = stdout;
-	if (prepare(&r, &e) ||
-	    (r.c.mode == RUN_AUTO ? run_auto(&r, &e) : r.c.mode == RUN_CAPACITY ? run_capacity(&r, &e) : run_test(&r, &e)))
+	if (prepare(&r, &e) || r.c.mode->run(&r, &e))
 		return fail(&r, &e);
 	if (finish(&r, &e))
 		return fail(&r, &e);

@@ -2,7 +2,7 @@
 # tests/layout.sh — the include rule of the source tree (README, "Layout"):
 # a file includes only headers of its own part, of parts below it, and of
 # lib/.  The parts, highest first (data flows from the bottom up):
-#   cli      flashbench.c, erase.c, options.c/h, testkinds.c/h
+#   cli      flashbench.c, erase.c, options.c/h, testkinds.c/h, modes.c/h
 #   report   report/
 #   saved    saved/
 #   auto     auto/
@@ -34,7 +34,7 @@ rank() {
 # the part of a path (a file, or what an #include names)
 part() {
 	case $1 in
-	flashbench.c | erase.c | options.[ch] | testkinds.[ch]) echo cli ;;
+	flashbench.c | erase.c | options.[ch] | testkinds.[ch] | modes.[ch]) echo cli ;;
 	vm.[ch]) echo vm ;;
 	dev.[ch] | dev/*) echo dev ;;
 	lib/* | report/* | saved/* | auto/* | guard/* | prog/*) echo "${1%%/*}" ;;
