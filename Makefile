@@ -24,13 +24,13 @@ O ?= .
 # model), vm.c, prog/ (programs, result trees), guard/ (refusals, journal),
 # auto/ (planner, analysis), saved/ (results read back), report/ (output).
 # prog/programs_fbp.c is made from scripts/programs/*.fbp (below).
-PARTS = lib dev prog guard auto saved report
+PARTS = lib dev prog guard auto saved report run
 FBP_C = prog/programs_fbp.c
-CORE_SRC = dev.c vm.c \
+CORE_SRC = dev.c vm.c testkinds.c \
 	$(filter-out $(FBP_C),$(foreach p,$(PARTS),$(sort $(wildcard $(p)/*.c)))) $(FBP_C)
 CORE_OBJ = $(CORE_SRC:%.c=$(O)/%.o)
-# the command line's tables (options, test kinds, modes): flashbench's own
-CLI_OBJ = $(O)/options.o $(O)/testkinds.o $(O)/modes.o
+# the option and mode tables: flashbench's own (erase and the tests use neither)
+CLI_OBJ = $(O)/options.o $(O)/modes.o
 HDRS = $(wildcard *.h $(PARTS:%=%/*.h) tests/unit/*.h)
 
 

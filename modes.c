@@ -4,38 +4,22 @@
 #include <string.h>
 
 #include "options.h"
-
-/* The modes' functions: flashbench.c's for now. */
-int run_test(struct run *r, struct fb_err *e);
-int run_auto(struct run *r, struct fb_err *e);
-int run_capacity(struct run *r, struct fb_err *e);
-int run_restore(struct run *r, struct fb_err *e);
-int run_analyze(struct run *r, struct fb_err *e);
-int run_compare(struct run *r, struct fb_err *e);
-int test_check(const struct cli *c, struct fb_err *e);
-int test_check_device(const struct cli *c, struct dev *d, struct fb_err *e);
-struct vm_op *test_build(const struct cli *c, struct dev *d, struct fb_err *e);
-int program_check(struct cli *c, struct fb_err *e);
-struct vm_op *program_build(const struct cli *c, struct dev *d, struct fb_err *e);
-int capacity_check_device(const struct cli *c, struct dev *d, struct fb_err *e);
-int restore_check_args(const struct cli *c, struct fb_err *e);
-int analyze_args(struct cli *c, int argc, char **argv, struct fb_err *e);
-int compare_args(struct cli *c, int argc, char **argv, struct fb_err *e);
+#include "run/run.h"
 
 const struct mode modes[] = {
 	{ .name = "auto", .applies = FOR_AUTO, .run = run_auto,
 	  .flags = MODE_DEVICE | MODE_WRITES_ASKED | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE },
-	{ .name = "capacity", .applies = FOR_CAPACITY, .run = run_capacity, .check_device = capacity_check_device,
+	{ .name = "capacity", .applies = FOR_CAPACITY, .run = run_capacity, .check_device = run_capacity_check_device,
 	  .flags = MODE_DEVICE | MODE_WRITES | MODE_JOURNALED | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE },
-	{ .name = "test", .run = run_test, .check = test_check, .check_device = test_check_device,
-	  .build = test_build, .flags = MODE_DEVICE | MODE_KIND },
-	{ .name = "program", .applies = FOR_PROGRAM, .run = run_test, .check_input = program_check,
-	  .build = program_build, .flags = MODE_DEVICE | MODE_WRITES_PROGRAM },
-	{ .name = "restore", .applies = FOR_RESTORE, .run = run_restore, .check_args = restore_check_args,
+	{ .name = "test", .run = run_test, .check = run_test_check, .check_device = run_test_check_device,
+	  .build = run_test_build, .flags = MODE_DEVICE | MODE_KIND },
+	{ .name = "program", .applies = FOR_PROGRAM, .run = run_test, .check_input = run_program_check,
+	  .build = run_program_build, .flags = MODE_DEVICE | MODE_WRITES_PROGRAM },
+	{ .name = "restore", .applies = FOR_RESTORE, .run = run_restore, .check_args = run_restore_check_args,
 	  .flags = MODE_DEVICE | MODE_WRITES | MODE_OWN_START },
-	{ .name = "analyze", .applies = FOR_ANALYZE, .run = run_analyze, .positional = analyze_args,
+	{ .name = "analyze", .applies = FOR_ANALYZE, .run = run_analyze, .positional = run_analyze_args,
 	  .flags = MODE_SAVED },
-	{ .name = "compare", .applies = FOR_COMPARE, .run = run_compare, .positional = compare_args,
+	{ .name = "compare", .applies = FOR_COMPARE, .run = run_compare, .positional = run_compare_args,
 	  .flags = MODE_SAVED },
 	{ .name = NULL },
 };

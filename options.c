@@ -551,6 +551,7 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 
 	memset(c, 0, sizeof(*c));
 	test_defaults(&c->t);
+	c->kinds = test_kinds;
 	getopt_tables(lo, shorts);
 	opterr = 0;
 	while ((val = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {

@@ -15,31 +15,9 @@
 
 #include "lib/err.h"
 #include "modes.h"
+#include "run/run.h"
 #include "prog/programs.h"
 #include "testkinds.h"
-
-/* The parsed command line. */
-struct cli {
-	const struct mode *mode;        /* the row of modes.h (NULL: none chosen) */
-	const struct test_kind *kind;   /* a test kind's mode: the test; --program: its format */
-	char mode_option[40];           /* "--align": the option that chose the run */
-	struct test_params t;
-	const char *device;
-	const char *out;                /* -o FILE */
-	const char *plot;               /* --plot FILE.svg */
-	const char *journal;            /* --preserve=FILE or --restore FILE */
-	const char *program;            /* --program FILE */
-	const char *analyze;            /* --analyze FILE ("-": standard input) */
-	const char *const *files;       /* --compare FILE... */
-	int nfiles;
-	int verbose, write, json, preserve, progress, summary;
-	int device_changed;             /* --restore: accept a changed device identity */
-	int preserve_volatile;          /* --preserve: accept a journal on tmpfs/ramfs */
-	int program_writes;             /* the program writes or erases */
-	uint64_t budget_ns;             /* --budget: device time --auto --write may take (0: the default) */
-	uint64_t budget_bytes;          /* --budget: bytes it may write (0: the default) */
-	uint64_t max_cache;             /* --max-cache: --capacity flushes caches up to this (0: default) */
-};
 
 /* Parse argv into c (defaults first).  Returns 0 to run, 1 when done
  * (--help, --version: printed to stdout), -1 with e filled. */

@@ -3,6 +3,7 @@
 # a file includes only headers of its own part, of parts below it, and of
 # lib/.  The parts, highest first (data flows from the bottom up):
 #   cli      flashbench.c, erase.c, options.c/h, testkinds.c/h, modes.c/h
+#   run      run/      (one file per mode)
 #   report   report/
 #   saved    saved/
 #   auto     auto/
@@ -25,7 +26,7 @@ cd "$(dirname "$0")/.." || exit 2
 # or of its own part
 rank() {
 	case $1 in
-	cli) echo 8 ;; report) echo 7 ;; saved) echo 6 ;; auto) echo 5 ;;
+	cli) echo 9 ;; run) echo 8 ;; report) echo 7 ;; saved) echo 6 ;; auto) echo 5 ;;
 	guard | prog) echo 4 ;; vm) echo 3 ;; dev) echo 2 ;; lib) echo 1 ;;
 	*) echo 0 ;;
 	esac
@@ -37,7 +38,7 @@ part() {
 	flashbench.c | erase.c | options.[ch] | testkinds.[ch] | modes.[ch]) echo cli ;;
 	vm.[ch]) echo vm ;;
 	dev.[ch] | dev/*) echo dev ;;
-	lib/* | report/* | saved/* | auto/* | guard/* | prog/*) echo "${1%%/*}" ;;
+	lib/* | run/* | report/* | saved/* | auto/* | guard/* | prog/*) echo "${1%%/*}" ;;
 	*) echo unknown ;;
 	esac
 }
