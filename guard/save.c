@@ -42,6 +42,7 @@ struct journal {
 	int unlisted;               /* a simulated card's: not in the index */
 	void *buf;
 	const volatile sig_atomic_t *stop; /* set: stop saving at the next piece */
+	volatile sig_atomic_t *restoring;  /* set while save_finish puts the data back */
 	/* the grains (of 1 << touch_shift bytes) the run wrote to: only the
 	 * saved ranges that meet one need putting back */
 	unsigned char *touched;
@@ -324,9 +325,10 @@ void save_abandon(struct journal *j)
 	free(j);
 }
 
-void save_watch(struct journal *j, const volatile sig_atomic_t *stop)
+void save_watch(struct journal *j, const volatile sig_atomic_t *stop, volatile sig_atomic_t *restoring)
 {
 	j->stop = stop;
+	j->restoring = restoring;
 }
 
 /* The map of written grains: one bit per 4 KiB, coarser on a device so
@@ -391,6 +393,8 @@ int save_finish(struct journal *j, struct restore_report *r, struct fb_err *e)
 {
 	int rc;
 
+	if (j->restoring)
+		*j->restoring = 1;
 	close(j->fd);
 	rc = restore_ranges(j->path, j->d, dev_path(j->d), 0, j, r, e);
 	if (!rc && r->bytes + r->untouched != j->bytes)
