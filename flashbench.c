@@ -157,19 +157,6 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 	return 0;
 }
 
-/* A built-in test that reaches past the end: name the options that took it
- * there. */
-static int name_reach(const struct cli *c, struct fb_err *e)
-{
-	static const char hint[] = " (use a smaller size, count or offset)";
-	char opts[128], *at = strstr(e->msg, hint);
-
-	cli_reach_options(c, opts, sizeof(opts));
-	if ((c->mode->flags & MODE_KIND) && at && opts[0])
-		snprintf(at, sizeof(e->msg) - (size_t)(at - e->msg), " (use a smaller %s)", opts);
-	return -1;
-}
-
 /* --preserve (and --capacity): the journal, and the device wrapped in the
  * layer that saves every range before it is first written; the most a
  * test saves is known now, --auto's and --capacity's once they announce
@@ -212,7 +199,7 @@ static int prepare(struct run *r, struct fb_err *e)
 			return e->msg[0] ? -1 : fb_fail(e, EXIT_DEVICE, "out of memory");
 		if (vm_plan_extents(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, mode_journaled(c) ? &r->writes : NULL,
 				    mode_journaled(c) ? &r->changes : NULL, e))
-			return name_reach(c, e);
+			return cli_name_reach(c, e);
 	}
 	/* refuse a used device (what uses the bytes the plan writes: --auto
 	 * --write's are not known yet, --capacity's lie anywhere, so all of
@@ -363,7 +350,7 @@ static int fail(struct run *r, struct fb_err *e)
 int main(int argc, char **argv)
 {
 	static struct run r;
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	int rc;
 
 	if (stdfds_hold() < 0) /* a closed descriptor that cannot be held: no message can go anywhere safe */

@@ -261,7 +261,7 @@ static int budget_part_is_time(const char *part)
 static int set_budget(const struct cli_option *o, char *base, const char *val, struct fb_err *e)
 {
 	char part[64];
-	const char *p = val, *why = "";
+	const char *p = val, *why;
 	int have_t = 0, have_s = 0;
 
 	for (;;) {
@@ -271,22 +271,22 @@ static int set_budget(const struct cli_option *o, char *base, const char *val, s
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: too long", o->name, val);
 		memcpy(part, p, n);
 		part[n] = 0;
-		why = "";
 		if (!(part[0] >= '0' && part[0] <= '9'))
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s' must start with a digit: a time (90s, 2m, 1h) or a "
 				       "size (256M, 1GiB), without sign or spaces", o->name, val, part);
-		if (budget_part_is_time(part) && parse_time(part, &v, &why) && !strcmp(why, "must not be zero"))
-			return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
-		if (budget_part_is_time(part) && *why && strcmp(why, "too long"))
-			return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s': %s", o->name, val, part, why);
-		if (budget_part_is_time(part) && (!strcmp(why, "too long") || v > BUDGET_TIME_MAX))
-			return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s': too long (at most 1000h)", o->name, val, part);
 		if (budget_part_is_time(part)) {
+			int rc = parse_time(part, &v, &why);
+			if (rc == PARSE_ZERO)
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
+			if (rc && rc != PARSE_TOO_LONG)
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s': %s", o->name, val, part, why);
+			if (rc == PARSE_TOO_LONG || v > BUDGET_TIME_MAX)
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s': too long (at most 1000h)", o->name, val, part);
 			if (have_t++)
 				return fb_fail(e, EXIT_USAGE, "--%s=%s: two times; give one time and one size (2m,256M)",
 					       o->name, val);
 			*(uint64_t *)(base + o->field) = v;
-		} else if (!strcmp(why, "must not be zero") || (!parse_size(part, &v, &why) && !v)) {
+		} else if (!parse_size(part, &v, &why) && !v) {
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
 		} else if (!parse_size(part, &v, &why)) {
 			if (have_s++)
@@ -344,10 +344,14 @@ static int set_value(struct cli *c, const struct cli_option *o, const char *val,
 	case ARG_BUDGET:
 		return set_budget(o, base, val, e);
 	case ARG_COUNT:
-		if (parse_count(val, &v, &why)) {
-			if (strcmp(why, "too large"))
-				return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
+		switch (parse_count(val, &v, &why)) {
+		case PARSE_OK:
+			break;
+		case PARSE_TOO_LARGE:
 			v = UINT64_MAX; /* beyond 64 bits: beyond the range too */
+			break;
+		default:
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
 		}
 		if (v < o->min || v > o->max)
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: %smust be from %llu to %llu", o->name, val,
@@ -615,7 +619,9 @@ static int positional(int argc, char **argv, struct cli *c, struct fb_err *e)
 	return *c->device ? 0 : fb_fail(e, EXIT_USAGE, "the device name is empty");
 }
 
-void cli_reach_options(const struct cli *c, char *buf, size_t len)
+/* The options given that make c's test reach further into the device, as
+ * "--fat-nr or --erasesize" ("" when none). */
+static void reach_options(const struct cli *c, char *buf, size_t len)
 {
 	struct cli d;
 	size_t n = 0;
@@ -635,3 +641,12 @@ void cli_reach_options(const struct cli *c, char *buf, size_t len)
 		}
 }
 
+int cli_name_reach(const struct cli *c, struct fb_err *e)
+{
+	char opts[128];
+
+	reach_options(c, opts, sizeof(opts));
+	if ((c->mode->flags & MODE_KIND) && e->kind == FB_PAST_END && opts[0])
+		snprintf(e->msg + e->at, sizeof(e->msg) - e->at, " (use a smaller %s)", opts);
+	return -1;
+}

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,7 +16,7 @@
 #include "guard/record.h"
 #include "guard/statedir.h"
 #include "lib/pin.h"
-#include "lib/progress.h"
+#include "lib/salt.h"
 
 /* For a simulated card, whose data live in this process, a file of this
  * run's own in $TMPDIR, named by its PID and 64 random bits: two runs on
@@ -28,14 +27,11 @@ void place_default_path(const char *device, char *buf, size_t len)
 {
 	const char *base = strrchr(device, '/'), *tmp = getenv("TMPDIR");
 	char name[NAME_MAX];
-	uint64_t tag;
 	size_t i;
 
 	if (dev_is_sim(device)) {
-		if (getrandom(&tag, sizeof(tag), 0) != sizeof(tag))
-			tag = (uint64_t)wall_ns() ^ (uint64_t)getpid() << 32;
 		snprintf(buf, len, "%s/flashbench-sim.%d.%016llx.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid(),
-			 (unsigned long long)tag);
+			 (unsigned long long)salt_new());
 		return;
 	}
 

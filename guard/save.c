@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -24,6 +23,7 @@
 #include "lib/crc32c.h"
 #include "lib/durable.h"
 #include "lib/extents.h"
+#include "lib/salt.h"
 #include "lib/units.h"
 
 struct journal {
@@ -85,8 +85,7 @@ int save_create(struct journal **out, const char *path, struct dev *d, const cha
 	jh.max_record = JOURNAL_PIECE;
 	jh.dev_number = m.kind == MEDIUM_FILE ? m.ino : m.dev;
 	jh.created = (uint64_t)time(NULL);
-	if (getrandom(&jh.id, sizeof(jh.id), 0) != sizeof(jh.id) || !jh.id)
-		jh.id = jh.created << 20 ^ (uint64_t)getpid() ^ (uint64_t)clock();
+	jh.id = salt_new();
 	snprintf(jh.device, sizeof(jh.device), "%s", device);
 	medium_identity(&m, jh.identity, sizeof(jh.identity));
 	journal_header_build(h, &jh);

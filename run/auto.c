@@ -5,13 +5,13 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "auto/capacity.h"
 #include "auto/characterize.h"
 #include "dev.h"
 #include "guard/preserve.h"
 #include "guard/restore.h"
+#include "lib/salt.h"
 #include "lib/units.h"
 #include "report/identity.h"
 #include "report/report_auto.h"
@@ -81,7 +81,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
 int run_auto(struct run *run, struct fb_err *e)
 {
 	const struct cli *c = &run->c;
-	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0, "" } };
+	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0 } };
 	struct auto_options o = { .write = c->write, .stop = &run_stop, .before_writes = announce_auto,
 				  .ctx = &actx, .progress_ctx = run, .budget_ns = c->budget_ns,
 				  .budget_bytes = c->budget_bytes, .read_speed = c->summary, .capacity = auto_capacity,
@@ -176,8 +176,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	dev_written(d, &was);
 	if (!cr)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
-		o.salt = (uint64_t)wall_ns();
+	o.salt = salt_new();
 	if (q.own && preserve_begin(&q.d, &own, e)) {
 		free(cr);
 		return -1;

@@ -5,12 +5,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <unistd.h>
 
 #include "auto/capacity.h"
 #include "dev.h"
 #include "guard/preserve.h"
+#include "lib/salt.h"
 #include "lib/units.h"
 #include "report/identity.h"
 #include "report/plot.h"
@@ -96,8 +95,7 @@ int run_capacity(struct run *r, struct fb_err *e)
 
 	if (!cr)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
-		o.salt = (uint64_t)t0 ^ (uint64_t)getpid() << 32;
+	o.salt = salt_new();
 	if (progress_start(&r->pr, "--capacity", c->progress)) {
 		o.progress = capacity_progress;
 		o.progress_ctx = r;

@@ -7,11 +7,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "dev.h"
 #include "guard/preserve.h"
+#include "lib/salt.h"
 #include "lib/units.h"
 #include "prog/results.h"
 #include "report/identity.h"
@@ -100,8 +100,7 @@ int run_test(struct run *r, struct fb_err *e)
 	int rc;
 
 	/* signatures (sig-write, sig-read) carry a salt of this run's own */
-	if (getrandom(&how.salt, sizeof(how.salt), 0) != sizeof(how.salt))
-		how.salt = (uint64_t)wall_ns();
+	how.salt = salt_new();
 	if (r->writing && announce(c, &r->plan, e))
 		return -1;
 	if (preserve_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
