@@ -62,6 +62,7 @@ enum mode_flag {
 
 struct mode {
 	const char *name;              /* its option's long name; "test" for the test kinds' */
+	const char *usage;             /* what follows its option in a command line (its --help) */
 	unsigned applies;              /* FOR_*: the options that go with it */
 	unsigned flags;                /* MODE_* */
 	/* the run: 0, or -1 with e filled (after the shared start, for a mode

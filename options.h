@@ -23,7 +23,7 @@
  * (--help, --version: printed to stdout), -1 with e filled. */
 int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e);
 
-/* The generated help text. */
+/* The help that lists every option (--help -v). */
 void cli_usage(FILE *f);
 
 /* A test kind's program reaches past the end of the device (e->kind
