@@ -585,7 +585,7 @@ int medium_each_btrfs(int (*fn)(void *ctx, const struct medium_btrfs *fs), void 
 			     de->d_name);
 		if (!(dd = sysroot_opendir(fs->devices)))
 			continue; /* not a file system ("features") */
-		snprintf(fs->fsid, sizeof(fs->fsid), "%s", de->d_name);
+		snprintf(fs->fsid, sizeof(fs->fsid), "%.63s", de->d_name);
 		fs->n = 0;
 		while ((e = readdir(dd)) && fs->n < MEDIUM_BTRFS_DEVICES) {
 			char p[PATH_MAX * 2], real[PATH_MAX];

@@ -137,9 +137,9 @@ static int replay_line(struct replay *r, char *line, char *dir, size_t dirlen, i
 	rest = sp ? sp + 1 : line + n;
 	if (sp)
 		*sp = '\0';
-	snprintf(rel, sizeof(rel), "%s%s%s", dir, dir[0] ? "/" : "", line);
-	if (line[0] == '/' || strstr(rel, "..") || strlen(rel) >= sizeof(r->links[0]))
-		return fail(r, "%s: a path is relative, short and never goes up", rel);
+	if ((size_t)snprintf(rel, sizeof(rel), "%s%s%s", dir, dir[0] ? "/" : "", line) >=
+	    sizeof(r->links[0]) || line[0] == '/' || strstr(rel, ".."))
+		return fail(r, "%s: a path is relative, short and never goes up", line);
 	if (parents(r, rel))
 		return -1;
 	snprintf(full, sizeof(full), "%s/%s", r->root, rel);
@@ -156,7 +156,7 @@ static int replay_line(struct replay *r, char *line, char *dir, size_t dirlen, i
 			snprintf(target, sizeof(target), "%s", rest + 3);
 		if (symlink(target, full) || r->nlinks == MAX_LINKS)
 			return fail(r, "cannot link %s to %s: %s", rel, target, strerror(errno));
-		snprintf(r->links[r->nlinks++], sizeof(r->links[0]), "%s", rel);
+		memcpy(r->links[r->nlinks++], rel, strlen(rel) + 1); /* it fits: checked above */
 		return 0;
 	}
 	if (!strncmp(rest, "size ", 5)) {
