@@ -158,7 +158,7 @@ static void test_refusals(void)
 	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
 		const struct refusal_case *c = &refusals[i];
 		char name[200], why[512];
-		struct fb_err e = { 0, "" };
+		struct fb_err e = { 0 };
 		struct claim *cl = NULL;
 		int rc;
 		case_name(c, name, sizeof(name));
