@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/sysroot.h"
+
 static struct {
 	volatile sig_atomic_t fd;          /* leased, or -1 */
 	char path[512];
@@ -93,6 +95,7 @@ void lease_drop(void)
 	struct timespec now;
 	double took;
 	int limit = 45;
+	char where[64];
 	FILE *f;
 
 	if (lease.fd < 0)
@@ -103,7 +106,7 @@ void lease_drop(void)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	took = (double)(now.tv_sec - lease.at.tv_sec) + (double)(now.tv_nsec - lease.at.tv_nsec) / 1e9;
-	if ((f = fopen("/proc/sys/fs/lease-break-time", "re"))) {
+	if ((f = sysroot_fopen(sysroot_path(where, sizeof(where), SYSROOT_PROC, "sys/fs/lease-break-time")))) {
 		if (fscanf(f, "%d", &limit) != 1)
 			limit = 45;
 		fclose(f);

@@ -22,6 +22,7 @@
 #include "lib/durable.h"
 #include "lib/extents.h"
 #include "lib/grow.h"
+#include "lib/sysroot.h"
 
 /* A good record, to be put back once all are known. */
 struct to_apply {
@@ -230,11 +231,15 @@ static void whole_of(const struct medium *m, const char *device, char *buf, size
 		medium_of(file, &f);
 		if (medium_same(&f, m))
 			snprintf(buf, len, "%s", file);
-	} else if (m->kind == MEDIUM_DISK) {
-		char node[64];
-		snprintf(node, sizeof(node), "/dev/block/%u:%u", major((dev_t)m->dev), minor((dev_t)m->dev));
-		if (!medium_sysfs_dirs(node, disk, self))
-			snprintf(buf, len, "/dev/%s", strrchr(disk, '/') + 1);
+	} else if (m->kind == MEDIUM_DISK) { /* the disk's name in sysfs, its node in /dev */
+		char link[64], node[PATH_MAX];
+		struct stat st;
+		sysroot_path(link, sizeof(link), SYSROOT_BLOCK_BY_NUMBER, "%u:%u", major((dev_t)m->dev),
+			     minor((dev_t)m->dev));
+		if (sysroot_realpath(link, disk) &&
+		    !sysroot_stat(sysroot_path(node, sizeof(node), SYSROOT_DEV, "%s", strrchr(disk, '/') + 1), &st) &&
+		    S_ISBLK(st.st_mode) && st.st_rdev == (dev_t)m->dev)
+			snprintf(buf, len, "%s", node);
 	}
 }
 

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -26,34 +25,8 @@
 #include "lib/crc32c.h"
 #include "lib/durable.h"
 #include "lib/extents.h"
+#include "lib/salt.h"
 #include "lib/units.h"
-#include "vm.h"
-
-/* Every range a program writes (save_plan: what it may save). */
-static void collect(void *ctx, uint64_t off, uint64_t len, int changes)
-{
-	struct extents *s = ctx;
-	(void)changes;
-	if (s->cap != SIZE_MAX && extents_add(s, off, off + len))
-		s->cap = SIZE_MAX; /* marks failure: nothing more is added */
-}
-
-/* Every range it changes (save_protect: what is saved before it runs; a
- * rewrite saves what it reads as it goes, save_rewrite), and whether it
- * writes at all. */
-struct changes {
-	struct extents want;
-	int writes;
-};
-
-static void collect_changes(void *ctx, uint64_t off, uint64_t len, int changes)
-{
-	struct changes *c = ctx;
-
-	c->writes = 1;
-	if (changes)
-		collect(&c->want, off, len, changes);
-}
 
 struct journal {
 	char path[PATH_MAX];
@@ -71,6 +44,7 @@ struct journal {
 	int unlisted;               /* a simulated card's: not in the index */
 	void *buf;
 	volatile sig_atomic_t *stop; /* set: stop saving at the next piece */
+	volatile sig_atomic_t *restoring;  /* set while save_finish puts the data back */
 	/* the grains (of 1 << touch_shift bytes) the run wrote to: only the
 	 * saved ranges that meet one need putting back */
 	unsigned char *touched;
@@ -120,8 +94,7 @@ int save_create(struct journal **out, const char *path, struct dev *d, const cha
 	jh.max_record = JOURNAL_PIECE;
 	jh.dev_number = m.kind == MEDIUM_FILE ? m.ino : m.dev;
 	jh.created = (uint64_t)time(NULL);
-	if (getrandom(&jh.id, sizeof(jh.id), 0) != sizeof(jh.id) || !jh.id)
-		jh.id = jh.created << 20 ^ (uint64_t)getpid() ^ (uint64_t)clock();
+	jh.id = salt_new();
 	snprintf(jh.device, sizeof(jh.device), "%s", device);
 	medium_identity(&m, jh.identity, sizeof(jh.identity));
 	journal_header_build(h, &jh);
@@ -253,25 +226,13 @@ static uint64_t pieces(uint64_t len)
 	return len / JOURNAL_PIECE + (len % JOURNAL_PIECE != 0);
 }
 
-int save_plan(const struct vm_op *prog, struct dev *d, uint64_t *bytes, uint64_t *records, struct fb_err *e)
+void save_plan(const struct extents *writes, uint64_t *bytes, uint64_t *records)
 {
-	struct extents want = { 0 };
-
 	*bytes = *records = 0;
-	if (vm_plan_writes(prog, dev_size(d), dev_sector(d), collect, &want, e)) {
-		free(want.v);
-		return -1;
+	for (size_t i = 0; i < writes->n; i++) {
+		*bytes += writes->v[i].hi - writes->v[i].lo;
+		*records += pieces(writes->v[i].hi - writes->v[i].lo);
 	}
-	if (want.cap == SIZE_MAX) {
-		free(want.v);
-		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	}
-	for (size_t i = 0; i < want.n; i++) {
-		*bytes += want.v[i].hi - want.v[i].lo;
-		*records += pieces(want.v[i].hi - want.v[i].lo);
-	}
-	free(want.v);
-	return 0;
 }
 
 /* ------------------------------------------------------------ save */
@@ -322,6 +283,10 @@ int save_rewrite(struct journal *j, uint64_t off, uint64_t len, const void *buf,
 	uint32_t seq0 = j->seq;
 	int rc = 0;
 
+	/* another user: not even bytes as they were are written back (over a
+	 * mount, that could undo what it wrote in between) */
+	if (still_alone(j, e))
+		return -1;
 	rc = room_for(j, j->file_bytes + len + records * JOURNAL_RECORD, "for a range it rewrites", e);
 	/* only what is not saved yet: a second copy would hold no more */
 	for (size_t k = 0; k < j->saved.n && lo < hi && !rc; k++) {
@@ -359,50 +324,31 @@ int save_may_write(struct journal *j)
 	return refuse(j, NULL);
 }
 
-int save_explain(const struct dev *d, struct fb_err *e)
+int save_explain(struct journal *j, struct fb_err *e)
 {
-	struct journal *j = dev_journal(d);
-
-	if (j && !j->has_refused && lease_broken()) /* the run stopped for it (save_watch) */
+	if (!j->has_refused && lease_broken()) /* the run stopped for it (save_watch) */
 		save_may_write(j);
-	if (!j || !j->has_refused)
+	if (!j->has_refused)
 		return 0;
 	*e = j->refused;
 	j->told = 1;
 	return 1;
 }
 
-int save_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e)
+int save_protect(struct journal *j, const struct extents *changes, struct fb_err *e)
 {
-	struct changes ch = { { 0 }, 0 };
-	struct extents want;
 	uint32_t seq0 = j->seq;
 	int rc = 0;
 
-	if (vm_plan_writes(prog, dev_size(j->d), dev_sector(j->d), collect_changes, &ch, e)) {
-		free(ch.want.v);
-		return -1;
-	}
-	want = ch.want;
-	if (want.cap == SIZE_MAX) {
-		free(want.v);
-		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	}
-	/* another user: nothing more is written (not even bytes as they were:
-	 * a rewrite over a mount could undo what was written in between) */
-	if (ch.writes && still_alone(j, e)) {
-		free(want.v);
-		return -1;
-	}
-	if (!want.n) { /* a program that only reads (or rewrites): nothing to save or sync */
-		free(want.v);
+	if (!changes->n) /* requests that only read: nothing to save or sync */
 		return 0;
-	}
+	if (still_alone(j, e)) /* another user: nothing more is written */
+		return -1;
 	{ /* room for what this step saves that is not saved yet: each range once */
 		uint64_t bytes = 0, records = 0;
 		char what[96];
-		for (size_t i = 0; i < want.n; i++) {
-			uint64_t lo = want.v[i].lo, hi = want.v[i].hi;
+		for (size_t i = 0; i < changes->n; i++) {
+			uint64_t lo = changes->v[i].lo, hi = changes->v[i].hi;
 			for (size_t k = 0; k < j->saved.n && lo < hi; k++) {
 				const struct extent *sv = &j->saved.v[k];
 				if (sv->hi <= lo || sv->lo >= hi)
@@ -421,8 +367,8 @@ int save_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e)
 		snprintf(what, sizeof(what), "for the next %llu bytes to save", (unsigned long long)bytes);
 		rc = room_for(j, j->file_bytes + bytes + records * JOURNAL_RECORD, what, e);
 	}
-	for (size_t i = 0; i < want.n && !rc; i++) {
-		uint64_t lo = want.v[i].lo, hi = want.v[i].hi;
+	for (size_t i = 0; i < changes->n && !rc; i++) {
+		uint64_t lo = changes->v[i].lo, hi = changes->v[i].hi;
 		/* save only what is not saved yet: a second copy would hold
 		 * the test's data, not the user's */
 		for (size_t k = 0; k < j->saved.n && lo < hi && !rc; k++) {
@@ -435,10 +381,9 @@ int save_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e)
 		}
 		if (!rc && lo < hi)
 			rc = append_range(j, lo, hi, e);
-		if (!rc && extents_add(&j->saved, want.v[i].lo, want.v[i].hi))
+		if (!rc && extents_add(&j->saved, changes->v[i].lo, changes->v[i].hi))
 			rc = fb_fail(e, EXIT_DEVICE, "out of memory");
 	}
-	free(want.v);
 	if (!rc && j->seq == seq0) /* every range was saved before */
 		return 0;
 	if (!rc && fdatasync(j->fd))
@@ -459,9 +404,10 @@ void save_abandon(struct journal *j)
 	free(j);
 }
 
-void save_watch(struct journal *j, volatile sig_atomic_t *stop)
+void save_watch(struct journal *j, volatile sig_atomic_t *stop, volatile sig_atomic_t *restoring)
 {
 	j->stop = stop;
+	j->restoring = restoring;
 	lease_stops(stop, SAVE_STOP_OTHER_USER);
 }
 
@@ -537,6 +483,8 @@ int save_finish(struct journal *j, struct restore_report *r, struct fb_err *e)
 	struct fb_err why;
 	int rc, other = 0;
 
+	if (j->restoring)
+		*j->restoring = 1;
 	close(j->fd);
 	/* a user the run did not know of (a mount of an alias that appeared
 	 * meanwhile) may have written to the medium: its data are not

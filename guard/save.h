@@ -16,9 +16,9 @@
 #include "lib/err.h"
 
 struct dev;
+struct extents;
 struct journal;
 struct restore_report;
-struct vm_op;
 
 /* Create a new journal for device d (opened for writing) after checking
  * that it does not lie on the medium under test (medium.h: through loops,
@@ -31,9 +31,9 @@ struct vm_op;
 int save_create(struct journal **out, const char *path, struct dev *d, const char *device, unsigned flags,
 		struct fb_err *e);
 
-/* The most a program saves: the bytes it writes (each byte once) and the
- * records they take. */
-int save_plan(const struct vm_op *prog, struct dev *d, uint64_t *bytes, uint64_t *records, struct fb_err *e);
+/* The most a run that writes the ranges `writes` saves: their bytes and
+ * the records they take. */
+void save_plan(const struct extents *writes, uint64_t *bytes, uint64_t *records);
 
 /* Reserve room in the journal's file system (fallocate, or a free-space
  * check where it cannot) for the most the run will save from now on: bytes
@@ -43,10 +43,10 @@ int save_plan(const struct vm_op *prog, struct dev *d, uint64_t *bytes, uint64_t
  * not that much room: before anything more is saved or written. */
 int save_reserve(struct journal *j, uint64_t bytes, uint64_t records, struct fb_err *e);
 
-/* Save every range the program will write that is not saved yet (beyond
- * the reserved room only when the file system has room for it), and sync
- * the journal: after this the program may run. */
-int save_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e);
+/* Save what of the ranges `changes` is not saved yet (beyond the reserved
+ * room only when the file system has room for it), and sync the journal:
+ * after this the requests that change them may be made. */
+int save_protect(struct journal *j, const struct extents *changes, struct fb_err *e);
 
 /* A rewrite read [off, off + len) into buf and will write it back as it
  * is: save what of it is not saved yet, and sync, before it does (the
@@ -59,20 +59,22 @@ int save_rewrite(struct journal *j, uint64_t off, uint64_t len, const void *buf,
  * request is refused, and save_explain says why. */
 int save_may_write(struct journal *j);
 
-/* When a request of the run failed because the --preserve layer of d
- * refused it (save_may_write; a rewrite whose bytes the journal could not
- * take, its file system full), e is replaced by why: 1, else 0 (e as it
- * was).  The run's failure then says it, and save_finish does not again. */
-int save_explain(const struct dev *d, struct fb_err *e);
+/* When a request of the run failed because the --preserve layer refused
+ * it (save_may_write; another user, still_alone; a rewrite whose bytes the
+ * journal could not take, its file system full), e is replaced by why: 1,
+ * else 0 (e as it was).  The run's failure then says it, and save_finish
+ * does not again. */
+int save_explain(struct journal *j, struct fb_err *e);
 
 /* Saving stops at the next piece once *stop is set (a signal): nothing
- * has been written then, and save_finish puts nothing back.  *stop is set
- * to SAVE_STOP_OTHER_USER (when it is 0) once another process opened the
- * file under test (lease.h): the run stops at its next request as for a
- * signal, and its end (save_finish, or its failure with save_explain)
- * says why. */
+ * has been written then, and save_finish puts nothing back.  *restoring
+ * (if not NULL) is set once save_finish starts putting the data back.
+ * *stop is set to SAVE_STOP_OTHER_USER (when it is 0) once another process
+ * opened the file under test (lease.h): the run stops at its next request
+ * as for a signal, and its end (save_finish, or its failure with
+ * save_explain) says why. */
 #define SAVE_STOP_OTHER_USER (-2)
-void save_watch(struct journal *j, volatile sig_atomic_t *stop);
+void save_watch(struct journal *j, volatile sig_atomic_t *stop, volatile sig_atomic_t *restoring);
 
 /* The run wrote (or discarded) [off, off + len): called for every such
  * request before it is made. */

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "dev/medium.h"
+#include "lib/sysroot.h"
 
 #define MAX_DEPTH 8 /* overlays over loops over overlays ... */
 
@@ -18,7 +19,8 @@
  * options' upperdir= (an overlay's, "" if none): 0, or -1 when none. */
 static int mount_of(dev_t dev, struct mount_line *ml, char *upper, size_t len)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char where[64];
+	FILE *f = sysroot_fopen(sysroot_path(where, sizeof(where), SYSROOT_PROC, "self/mountinfo"));
 	char *line = NULL;
 	size_t cap = 0;
 	int found = -1;
@@ -85,7 +87,7 @@ static int dev_volatile(dev_t dev, int depth, const char *chain, char *what, siz
 			rc = (!statfs(upper, &fs) && fs_type((unsigned long)fs.f_type, next, what, len)) ||
 			     dev_volatile(st.st_dev, depth + 1, next, what, len);
 	} else {
-		if (!major(dev) && ml->source[0] == '/' && !stat(ml->source, &st) && S_ISBLK(st.st_mode))
+		if (!major(dev) && ml->source[0] == '/' && !sysroot_stat(ml->source, &st) && S_ISBLK(st.st_mode))
 			dev = st.st_rdev; /* a btrfs: a number of its own, mounted from a device */
 		/* on a loop device, the backing file lies on another file system */
 		if (major(dev) && (medium_of_block(dev, &m), m.kind == MEDIUM_FILE)) {
