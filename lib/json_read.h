@@ -25,16 +25,31 @@ struct json_value {
 };
 
 /* Parse len bytes of text (one JSON value, nothing after it but white
- * space).  name is used in errors: "NAME:LINE:COL: expected ':'". */
+ * space).  name is used in errors: "NAME:LINE:COL: expected ':'".  The
+ * tree takes a small multiple of the text (its values in one arena, each
+ * member name once): about 2.5 times the tool's own --json. */
 int json_parse(const char *text, size_t len, const char *name, struct json_value **out, struct fb_err *e);
+/* The same for text that starts at line:column of a larger input (errors
+ * and the values' places count from there). */
+int json_parse_at(const char *text, size_t len, const char *name, unsigned line, unsigned column,
+		  struct json_value **out, struct fb_err *e);
+/* Does text parse (as json_parse would)?  No tree is built: 0, or -1 with
+ * e filled. */
+int json_check(const char *text, size_t len, const char *name, struct fb_err *e);
+/* The first part of a document: its top object with the members the text
+ * holds whole (one it ends in is left out, so a file's first bytes are
+ * enough to read the fields that come first).  0, or -1 when what there is
+ * is not JSON. */
+int json_parse_head(const char *text, size_t len, const char *name, struct json_value **out, struct fb_err *e);
 /* Read and parse a file ("-": standard input). */
 int json_load(const char *path, struct json_value **out, struct fb_err *e);
 void json_free(struct json_value *v);
 /* All of in (a file or standard input; name is used in errors) into *text,
  * which the caller frees, also after an error.  More than READ_STREAM_MAX
- * bytes are refused (saved results are far smaller): a file by its size,
- * before reading; a pipe once that much has come. */
-#define READ_STREAM_MAX (64u << 20)
+ * bytes are refused (saved results are far smaller: a --json of 200000
+ * requests kept one by one is 88 MB): a file by its size, before reading;
+ * a pipe once that much has come. */
+#define READ_STREAM_MAX (1u << 30)
 int read_stream(FILE *in, const char *name, char **text, size_t *len, struct fb_err *e);
 /* What read_stream took from standard input so far: 0 when it read none,
  * else 1 with its length and CRC-32C (so an output can refuse to replace

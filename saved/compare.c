@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/json.h"
 #include "lib/json_read.h"
@@ -314,31 +315,95 @@ static void label_files(struct table *t, const char *const *files, int n)
 	}
 }
 
+/* Does --compare read results of test? */
+static int comparable(const char *test)
+{
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (!strcmp(tables[i].test, test))
+			return 1;
+	return !strcmp(test, "auto");
+}
+
+/* Is doc (a whole document, or its head: whole says which) a flashbench
+ * result of the test *test (NULL: the first; set to this one's)?  A head
+ * that does not hold a field yet says nothing of it. */
+static int check_doc(const struct json_value *doc, int whole, const char *file, const char **test,
+		     const char *first, struct fb_err *e)
+{
+	const struct json_value *tool = json_get(doc, "tool.name"), *t = json_get(doc, "test");
+
+	if ((tool || whole) && (!tool || tool->type != JSON_STRING || strcmp(tool->text, "flashbench")))
+		return fb_fail(e, EXIT_USAGE, "%s: not a flashbench result (field tool.name is not "
+			       "\"flashbench\"): give files written with --json", file);
+	if (json_format_check(doc, file, e))
+		return -1;
+	if (!t && !whole)
+		return 0;
+	if (!(t = json_want(doc, "test", JSON_STRING, file, e)))
+		return -1;
+	if (!comparable(t->text))
+		return fb_fail(e, EXIT_USAGE, "%s: field test is \"%s\": --compare reads results of --auto, --align, "
+			       "--interval and --open-au", file, t->text);
+	if (!*test)
+		*test = t->text;
+	else if (strcmp(t->text, *test))
+		return fb_fail(e, EXIT_USAGE, "%s: field test is \"%s\", but %s holds \"%s\": compare results "
+			       "of the same test", file, t->text, first, *test);
+	return 0;
+}
+
+#define HEAD 65536 /* a result's first bytes: its format, tool and test come first */
+
+/* Before any file is read whole: the first bytes of each regular file say
+ * whether it is a flashbench result, and of which test (a file that is no
+ * result is refused without reading every other one first). */
+static int check_heads(const char *const *files, int n, struct fb_err *e)
+{
+	char *buf = malloc(HEAD), first_test[128] = "";
+	const char *test = NULL, *first = NULL;
+	int rc = 0;
+
+	if (!buf)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	for (int i = 0; i < n && !rc; i++) {
+		struct json_value *head = NULL;
+		struct stat st;
+		size_t got;
+		FILE *f;
+		if (!strcmp(files[i], "-") || stat(files[i], &st) || !S_ISREG(st.st_mode) || !(f = fopen(files[i], "re")))
+			continue; /* read whole later, and refused then if it must be */
+		got = fread(buf, 1, HEAD, f);
+		fclose(f);
+		if (json_parse_head(buf, got, files[i], &head, e)) {
+			rc = -1; /* no JSON in its first bytes already */
+			break;
+		}
+		rc = check_doc(head, 0, files[i], &test, first, e);
+		if (!rc && test && !first) { /* kept past the head's life */
+			snprintf(first_test, sizeof(first_test), "%s", test);
+			test = first_test;
+			first = files[i];
+		}
+		json_free(head);
+	}
+	free(buf);
+	return rc;
+}
+
 /* Load every file and check that they hold results of the same test. */
 static int load(struct table *t, const char *const *files, int n, struct fb_err *e)
 {
 	if (n > CARDS_MAX)
 		return fb_fail(e, EXIT_USAGE, "--compare takes at most %d files (%d given)", CARDS_MAX, n);
+	if (check_heads(files, n, e))
+		return -1;
 	for (int i = 0; i < n; i++) {
-		const struct json_value *tool, *test;
-
 		t->file[i] = files[i];
 		if (json_load(files[i], &t->root[t->ncards], e))
 			return -1;
 		t->ncards++;
-		tool = json_get(t->root[i], "tool.name");
-		if (!tool || tool->type != JSON_STRING || strcmp(tool->text, "flashbench"))
-			return fb_fail(e, EXIT_USAGE, "%s: not a flashbench result (field tool.name is not "
-				       "\"flashbench\"): give files written with --json", files[i]);
-		if (json_format_check(t->root[i], files[i], e))
+		if (check_doc(t->root[i], 1, files[i], &t->test, files[0], e))
 			return -1;
-		if (!(test = json_want(t->root[i], "test", JSON_STRING, files[i], e)))
-			return -1;
-		if (i == 0)
-			t->test = test->text;
-		else if (strcmp(test->text, t->test))
-			return fb_fail(e, EXIT_USAGE, "%s: field test is \"%s\", but %s holds \"%s\": compare results "
-				       "of the same test", files[i], test->text, files[0], t->test);
 	}
 	label_files(t, files, n);
 	return 0;
@@ -560,11 +625,6 @@ int compare_files(const char *const *files, int n, enum compare_format format, F
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
 		if (!strcmp(tables[i].test, t->test))
 			k = &tables[i];
-	if (strcmp(t->test, "auto") && !k) {
-		fb_fail(e, EXIT_USAGE, "%s: field test is \"%s\": --compare reads results of --auto, --align, "
-			"--interval and --open-au", files[0], t->test);
-		goto out;
-	}
 	if (k ? build_table(t, k, e) : build_auto(t, e))
 		goto out;
 	for (int r = 0; r < t->nrows; r++)

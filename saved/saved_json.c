@@ -470,15 +470,11 @@ static size_t value_end(const char *text, size_t len, size_t i)
 static int first_value_parses(const char *text, size_t len, struct fb_err *e)
 {
 	size_t i = skip_blank(text, len, 0), end;
-	struct json_value *doc = NULL;
-	int rc;
 
 	if (i >= len || (text[i] != '{' && text[i] != '['))
 		return 0;
 	end = value_end(text, len, i);
-	rc = json_parse(text + i, end - i, "the input", &doc, e);
-	json_free(doc);
-	return !rc;
+	return !json_check(text + i, end - i, "the input", e); /* no tree: only whether it parses */
 }
 
 /* Does the text at i start like JSON: '{', or '[' then a value's first
@@ -513,29 +509,17 @@ static int read_json(const char *text, size_t len, size_t from, int embedded, co
 		t->lines += text[k] == '\n';
 	t->lines += len && text[len - 1] != '\n';
 	while (i < len) {
-		size_t end = value_end(text, len, i), pad;
+		size_t end = value_end(text, len, i), col = i;
 		struct json_value *doc;
 		struct rd r = { .name = name, .t = t, .found = found, .e = e };
-		char *buf;
 		int rc;
 
-		/* the lines and columns before it stay, so errors name the
-		 * place in the whole input */
+		/* errors name the place in the whole input */
 		for (; line_at < i; line_at++)
 			line += text[line_at] == '\n';
-		{
-			size_t col = i;
-			while (col > 0 && text[col - 1] != '\n')
-				col--;
-			pad = (line - 1) + (i - col);
-			if (!(buf = malloc(pad + end - i + 1)))
-				return fb_fail(e, EXIT_DEVICE, "out of memory");
-			memset(buf, '\n', line - 1);
-			memset(buf + line - 1, ' ', i - col);
-		}
-		memcpy(buf + pad, text + i, end - i);
-		rc = json_parse(buf, pad + end - i, name, &doc, e);
-		free(buf);
+		while (col > 0 && text[col - 1] != '\n')
+			col--;
+		rc = json_parse_at(text + i, end - i, name, (unsigned)line, (unsigned)(i - col) + 1, &doc, e);
 		if (rc)
 			return -1;
 		r.doc = doc;

@@ -90,3 +90,24 @@ shown=$(awk '/flashbench --auto --write --summary/ { on = 1 } on && /^    \|/ { 
 got=$("$FB" -A --write --summary sim:usb-12m 2> /dev/null)
 [ "$shown" = "$got" ] && pass "summary: the README shows what it prints" ||
 	fail "summary: the README shows what it prints" "README '$shown', printed '$got'"
+
+# a result over 64 MiB (a --json of a long run: 200000 requests kept one by
+# one come to 88 MB; here the align result and 70 MiB of white space) is
+# read by --analyze and --compare, not refused for its size (bench/run
+# measures what the memory of a real one comes to)
+{ cat "$TMP/align-sd.json" && head -c 70M /dev/zero | tr '\0' ' '; } > "$TMP/align-bg.json"
+if "$FB" --analyze "$TMP/align-bg.json" > "$TMP/big.out" 2> "$TMP/err" &&
+	"$FB" --analyze "$TMP/align-sd.json" | diff - "$TMP/big.out" | grep -v 'align-\(sd\|bg\)' | grep -q '^[<>]'; then
+	fail "analyze: a result over 64 MiB is read" "it reads otherwise than the same result without the padding"
+elif [ -s "$TMP/err" ]; then
+	fail "analyze: a result over 64 MiB is read" "$(cat "$TMP/err")"
+else
+	pass "analyze: a result over 64 MiB is read"
+fi
+if in_tmp "$FB" --compare align-bg.json align-usb.json > "$TMP/big.out" 2> "$TMP/err" &&
+	in_tmp "$FB" --compare align-sd.json align-usb.json | sed 's/align-sd/align-bg/g' | cmp -s - "$TMP/big.out"; then
+	pass "compare: a result over 64 MiB is read"
+else
+	fail "compare: a result over 64 MiB is read" "$(cat "$TMP/err")"
+fi
+rm -f "$TMP/align-bg.json"

@@ -243,6 +243,39 @@ static void test_json_read(void)
 	memset(deep, '[', sizeof(deep));
 	ok = json_parse(deep, sizeof(deep), "t", &v, &e) < 0 && strstr(e.msg, "t:1:201: invalid JSON: nested deeper");
 	check(ok, "json_read refuses nesting deeper than 200 levels", "'%s'", e.msg);
+	/* the same checks without a tree, and the same answer */
+	check(!json_check(doc, sizeof(doc) - 1, "doc.json", &e) && json_check(bad[0].text, strlen(bad[0].text), "t",
+		      &e) < 0 && !strncmp(e.msg, bad[0].want, strlen(bad[0].want)),
+	      "json_read: json_check agrees with json_parse", "'%s'", e.msg);
+	/* a value that starts at 7:5 of a larger input says so */
+	ok = json_parse_at("{\n  \"a\": x}", 12, "mail", 7, 5, &v, &e) < 0 &&
+	     !strcmp(e.msg, "mail:8:8: invalid JSON: expected a value, got 'x'");
+	check(ok, "json_read: json_parse_at counts lines and columns from where the value starts", "'%s'", e.msg);
+	ok = json_parse_at("[1, 2]", 6, "mail", 7, 5, &v, &e) == 0 && json_get(v, "1")->column == 9 &&
+	     json_get(v, "1")->line == 7;
+	check(ok, "json_read: json_parse_at's values know their place in the larger input", "'%s'", e.msg);
+	json_free(v);
+	/* a head: the members the text holds whole (the one it ends in is left
+	 * out); what is no JSON is still refused */
+	{
+		static const char head[] = "{\"format\": 1, \"tool\": {\"name\": \"flashbench\"}, \"test\": \"align\", "
+					   "\"results\": [{\"size\": 40";
+		for (size_t cut = sizeof(head) - 1; cut > sizeof(head) - 16; cut--) {
+			ok = json_parse_head(head, cut, "h", &v, &e) == 0 && v->n == 3 &&
+			     !strcmp(json_get(v, "test")->text, "align") && !json_get(v, "results");
+			snprintf(name, sizeof(name), "json_read: a head cut after %zu bytes has its first members", cut);
+			check(ok, name, "'%s'", e.msg);
+			json_free(v);
+		}
+		ok = json_parse_head("not json", 8, "h", &v, &e) < 0 && !v &&
+		     !strcmp(e.msg, "h:1:1: invalid JSON: expected a value, got 'n'");
+		check(ok, "json_read: a head that is no JSON is refused", "'%s'", e.msg);
+	}
+	/* member names are stored once: a second object's names are the first's */
+	ok = json_parse("[{\"size\": 1}, {\"size\": 2}]", 26, "t", &v, &e) == 0 &&
+	     json_get(v, "0")->key[0] == json_get(v, "1")->key[0];
+	check(ok, "json_read: each member name once", "'%s'", e.msg);
+	json_free(v);
 }
 
 /* Charts of degenerate data end and draw only finite numbers (svg.c's
