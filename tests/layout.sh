@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/layout.sh — the include rule of the source tree (README, "Layout"):
+# tests/layout.sh — the include rule of the source tree (HACKING.md, "Layout"):
 # a file includes only headers of its own part, of parts below it, and of
 # lib/.  The parts, highest first (data flows from the bottom up):
 #   cli      flashbench.c, erase.c, options.c/h, testkinds.c/h
@@ -90,6 +90,6 @@ fi
 if got=$(check_tree .); then
 	echo "PASS layout: every include runs with the flow (own part, parts below, lib/)"
 else
-	echo "FAIL layout: includes against the flow (README, \"Layout\"):"
+	echo "FAIL layout: includes against the flow (HACKING.md, \"Layout\"):"
 	printf '%s\n' "$got" | sed 's/^/    /'
 fi
