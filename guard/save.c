@@ -25,24 +25,6 @@
 #include "lib/durable.h"
 #include "lib/extents.h"
 #include "lib/units.h"
-#include "vm.h"
-
-/* Every range a program writes (save_plan: what it may save). */
-static void collect(void *ctx, uint64_t off, uint64_t len, int changes)
-{
-	struct extents *s = ctx;
-	(void)changes;
-	if (s->cap != SIZE_MAX && extents_add(s, off, off + len))
-		s->cap = SIZE_MAX; /* marks failure: nothing more is added */
-}
-
-/* Every range it changes (save_protect: what is saved before it runs; a
- * rewrite saves what it reads as it goes, save_rewrite). */
-static void collect_changes(void *ctx, uint64_t off, uint64_t len, int changes)
-{
-	if (changes)
-		collect(ctx, off, len, changes);
-}
 
 struct journal {
 	char path[PATH_MAX];
@@ -198,25 +180,13 @@ static uint64_t pieces(uint64_t len)
 	return len / JOURNAL_PIECE + (len % JOURNAL_PIECE != 0);
 }
 
-int save_plan(const struct vm_op *prog, struct dev *d, uint64_t *bytes, uint64_t *records, struct fb_err *e)
+void save_plan(const struct extents *writes, uint64_t *bytes, uint64_t *records)
 {
-	struct extents want = { 0 };
-
 	*bytes = *records = 0;
-	if (vm_plan_writes(prog, dev_size(d), dev_sector(d), collect, &want, e)) {
-		free(want.v);
-		return -1;
+	for (size_t i = 0; i < writes->n; i++) {
+		*bytes += writes->v[i].hi - writes->v[i].lo;
+		*records += pieces(writes->v[i].hi - writes->v[i].lo);
 	}
-	if (want.cap == SIZE_MAX) {
-		free(want.v);
-		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	}
-	for (size_t i = 0; i < want.n; i++) {
-		*bytes += want.v[i].hi - want.v[i].lo;
-		*records += pieces(want.v[i].hi - want.v[i].lo);
-	}
-	free(want.v);
-	return 0;
 }
 
 /* ------------------------------------------------------------ save */
@@ -287,27 +257,18 @@ int save_rewrite(struct journal *j, uint64_t off, uint64_t len, const void *buf,
 	return rc;
 }
 
-int save_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e)
+int save_protect(struct journal *j, const struct extents *changes, struct fb_err *e)
 {
-	struct extents want = { 0 };
 	uint32_t seq0 = j->seq;
 	int rc = 0;
 
-	if (vm_plan_writes(prog, dev_size(j->d), dev_sector(j->d), collect_changes, &want, e))
-		return -1;
-	if (want.cap == SIZE_MAX) {
-		free(want.v);
-		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	}
-	if (!want.n) { /* a program that only reads: nothing to save or sync */
-		free(want.v);
+	if (!changes->n) /* requests that only read: nothing to save or sync */
 		return 0;
-	}
 	{ /* room for what this step saves that is not saved yet: each range once */
 		uint64_t bytes = 0, records = 0;
 		char what[96];
-		for (size_t i = 0; i < want.n; i++) {
-			uint64_t lo = want.v[i].lo, hi = want.v[i].hi;
+		for (size_t i = 0; i < changes->n; i++) {
+			uint64_t lo = changes->v[i].lo, hi = changes->v[i].hi;
 			for (size_t k = 0; k < j->saved.n && lo < hi; k++) {
 				const struct extent *sv = &j->saved.v[k];
 				if (sv->hi <= lo || sv->lo >= hi)
@@ -326,8 +287,8 @@ int save_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e)
 		snprintf(what, sizeof(what), "for the next %llu bytes to save", (unsigned long long)bytes);
 		rc = room_for(j, j->file_bytes + bytes + records * JOURNAL_RECORD, what, e);
 	}
-	for (size_t i = 0; i < want.n && !rc; i++) {
-		uint64_t lo = want.v[i].lo, hi = want.v[i].hi;
+	for (size_t i = 0; i < changes->n && !rc; i++) {
+		uint64_t lo = changes->v[i].lo, hi = changes->v[i].hi;
 		/* save only what is not saved yet: a second copy would hold
 		 * the test's data, not the user's */
 		for (size_t k = 0; k < j->saved.n && lo < hi && !rc; k++) {
@@ -340,10 +301,9 @@ int save_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e)
 		}
 		if (!rc && lo < hi)
 			rc = append_range(j, lo, hi, e);
-		if (!rc && extents_add(&j->saved, want.v[i].lo, want.v[i].hi))
+		if (!rc && extents_add(&j->saved, changes->v[i].lo, changes->v[i].hi))
 			rc = fb_fail(e, EXIT_DEVICE, "out of memory");
 	}
-	free(want.v);
 	if (!rc && j->seq == seq0) /* every range was saved before */
 		return 0;
 	if (!rc && fdatasync(j->fd))

@@ -16,9 +16,9 @@
 #include "lib/err.h"
 
 struct dev;
+struct extents;
 struct journal;
 struct restore_report;
-struct vm_op;
 
 /* Create a new journal for device d (opened for writing) after checking
  * that it does not lie on the medium under test (medium.h: through loops,
@@ -31,9 +31,9 @@ struct vm_op;
 int save_create(struct journal **out, const char *path, struct dev *d, const char *device, unsigned flags,
 		struct fb_err *e);
 
-/* The most a program saves: the bytes it writes (each byte once) and the
- * records they take. */
-int save_plan(const struct vm_op *prog, struct dev *d, uint64_t *bytes, uint64_t *records, struct fb_err *e);
+/* The most a run that writes the ranges `writes` saves: their bytes and
+ * the records they take. */
+void save_plan(const struct extents *writes, uint64_t *bytes, uint64_t *records);
 
 /* Reserve room in the journal's file system (fallocate, or a free-space
  * check where it cannot) for the most the run will save from now on: bytes
@@ -43,10 +43,10 @@ int save_plan(const struct vm_op *prog, struct dev *d, uint64_t *bytes, uint64_t
  * not that much room: before anything more is saved or written. */
 int save_reserve(struct journal *j, uint64_t bytes, uint64_t records, struct fb_err *e);
 
-/* Save every range the program will write that is not saved yet (beyond
- * the reserved room only when the file system has room for it), and sync
- * the journal: after this the program may run. */
-int save_protect(struct journal *j, const struct vm_op *prog, struct fb_err *e);
+/* Save what of the ranges `changes` is not saved yet (beyond the reserved
+ * room only when the file system has room for it), and sync the journal:
+ * after this the requests that change them may be made. */
+int save_protect(struct journal *j, const struct extents *changes, struct fb_err *e);
 
 /* A rewrite read [off, off + len) into buf and will write it back as it
  * is: save what of it is not saved yet, and sync, before it does (the
