@@ -108,7 +108,7 @@ fi
 missing=""
 for p in $(grep -ohE '(^|[ `(])((tests|bench|scripts|debian|lib|dev|prog|guard|auto|saved|report|run|doc)/[A-Za-z0-9_./-]*[A-Za-z0-9_])' \
 	README HACKING.md doc/*.md | sed 's/^[ `(]//' | sort -u); do
-	case $p in *NAME* | *PART*) continue ;; esac
+	case $p in *NAME* | *PART* | *MODE*) continue ;; esac
 	[ -e "$p" ] || compgen -G "$p*" > /dev/null || missing="$missing $p"
 done
 if [ -z "$missing" ] && grep -q '^A path without a leading `/` in this README' README; then
@@ -164,7 +164,8 @@ headings() {
 # at the start of lines dropped, so that a citation wrapped over two lines
 # is read whole
 joined() {
-	sed -E 's/^[[:space:]]*(\*|#|\/\/|\.[A-Z]{1,2} )?[[:space:]]*//' "$1" | tr '\n' ' ' | sed 's/\\-/-/g; s/\\(aq/'"'"'/g'
+	sed -E 's/^[[:space:]]*(\*|#|\/\/|\.[A-Z]{1,2} )?[[:space:]]*//' "$1" | tr '\n' ' ' |
+		sed 's/\\-/-/g; s/\\(aq/'"'"'/g; s/\\"/"/g'
 }
 # bad_citations FILE...: each citation of a document that does not hold:
 #   doc/NAME.md, HACKING.md, README      the file exists
@@ -300,21 +301,33 @@ done
 	fail "the examples of the README and doc/ are what the tool prints" "$n commands;$(echo "$bad" | cut -c1-600)"
 
 # HACKING.md's "Layout" names every source file of the tree (a .c, or a .h
-# that has no .c), and every file it names is there
-layout=$(awk '/^## Layout$/ { on = 1; next } on && /^## / { exit } on' HACKING.md)
+# that has no .c) in its part, and every file it names is there.  Its list
+# of files: a line "    PART/" opens a part, and a file is the first name
+# on a line ("      name.c  what it does") or a name followed by a colon
+# ("(other.h: what it holds)"), in the part open, or at the top when the
+# line starts at four spaces.
+named=$(awk '/^The files, part by part/ { on = 1; next }
+	on && /^    / { code = 1 }
+	on && !code { next }
+	on && /^    [a-z]+\/( |$)/ { part = $1; next }
+	on && /^    [A-Za-z0-9_.]+\.[ch]( |,|$)/ { part = "" }
+	on && /^    / { if ($1 ~ /^[a-z0-9_]+\.[ch],?$/) { sub(/,$/, "", $1); print part $1 }
+		t = $0; while (match(t, /[a-z0-9_]+\.[ch]:/)) { print part substr(t, RSTART, RLENGTH - 1); t = substr(t, RSTART + RLENGTH) }
+		next }
+	on && NF && !/^    / { exit }' HACKING.md | sort -u)
 missing="" extra=""
 for f in $(find . \( -path ./.git -o -path ./build -o -path ./tests -o -path ./bench \) -prune -o \
-	-type f \( -name '*.c' -o -name '*.h' \) -print | sed 's#^\./##' | sort); do
+	-type f \( -name '*.c' -o -name '*.h' \) ! -path ./prog/programs_fbp.c -print | sed 's#^\./##' | sort); do
 	case $f in *.h) [ -e "${f%.h}.c" ] && continue ;; esac
-	b=${f##*/}
-	grep -qE "(^|[^A-Za-z0-9_])${b//./\\.}([^A-Za-z0-9_]|$)" <<< "$layout" || missing="$missing $f"
+	grep -qxF -- "$f" <<< "$named" || missing="$missing $f"
 done
-for b in $(grep -oE '[A-Za-z0-9_]+\.[ch]\b' <<< "$layout" | sort -u); do
-	case $b in [A-Z]*) continue ;; programs_fbp.c) continue ;; esac # PART.c: a placeholder; a build product
-	[ -n "$(find . \( -path ./.git -o -path ./build \) -prune -o -name "$b" -print | head -1)" ] || extra="$extra $b"
+for f in $named; do
+	[ -e "$f" ] || extra="$extra $f"
 done
-[ -z "$missing" ] && [ -z "$extra" ] && pass "HACKING.md: Layout names every source file, and only files that exist" ||
-	fail "HACKING.md: Layout names every source file, and only files that exist" "not named:$missing; no such file:$extra"
+[ -n "$named" ] && [ -z "$missing" ] && [ -z "$extra" ] &&
+	pass "HACKING.md: Layout names every source file in its part, and only files that exist" ||
+	fail "HACKING.md: Layout names every source file in its part, and only files that exist" \
+		"not named:$missing; no such file:$extra"
 
 # the man page's PROGRAM FILES names every opcode of doc/program.md's list
 # (which a unit test holds to vm.h's table)

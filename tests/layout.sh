@@ -184,7 +184,7 @@ guard/layer.o is a device layer (dev calls it back), and through guard/save.o it
 	elif got=$(check_calls "$build" .); then
 		echo "PASS layout: every call between parts runs with the flow, and device layers reach nothing above the device ($build)"
 	else
-		echo "FAIL layout: calls against the flow (README, \"Layout\"):"
+		echo "FAIL layout: calls against the flow (HACKING.md, \"Layout\"):"
 		printf '%s\n' "$got" | sed 's/^/    /'
 	fi
 fi
