@@ -7,7 +7,7 @@
 # PREFIX and DESTDIR say, and the scripts are shellcheck-clean.
 . tests/lib.sh
 
-opts=$("$FB" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+opts=$("$FB" --help -v | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 # the option list that was the README's is the man page's: each option is
 # named, and has an entry of its own (a .TP heading line naming it)
 entries=$(awk '/^\.TP/ { getline; print }' flashbench.1 | sed 's/\\-/-/g')
