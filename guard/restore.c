@@ -263,8 +263,8 @@ static int window_on(const char *path, const struct journal_header *jh, uint64_t
 	}
 	whole_of(now, device, whole, sizeof(whole));
 	if (whole[0] && strcmp(whole, device))
-		snprintf(how, sizeof(how), ": put them back through %s, which shows them all (flashbench --restore %s "
-			 "%s)%s", whole, path, whole, now->kind == MEDIUM_FILE ? ", or through a loop device over it "
+		snprintf(how, sizeof(how), ": put them back through %.300s, which shows them all (flashbench --restore "
+			 "%.300s %.300s)%s", whole, path, whole, now->kind == MEDIUM_FILE ? ", or through a loop device over it "
 			 "with that window" : "");
 	else if (now->kind == MEDIUM_FILE)
 		snprintf(how, sizeof(how), ": put them back through the file itself, or through a loop device over it "
