@@ -518,6 +518,11 @@ static int too_large(const char *name, struct fb_err *e)
 		       READ_STREAM_MAX >> 20);
 }
 
+int read_stream_size(const char *name, uint64_t size, struct fb_err *e)
+{
+	return size > READ_STREAM_MAX ? too_large(name, e) : 0;
+}
+
 int read_stream(FILE *in, const char *name, char **text, size_t *len, struct fb_err *e)
 {
 	size_t cap = 0, got;
@@ -525,8 +530,8 @@ int read_stream(FILE *in, const char *name, char **text, size_t *len, struct fb_
 
 	*text = NULL;
 	*len = 0;
-	if (!fstat(fileno(in), &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > READ_STREAM_MAX)
-		return too_large(name, e);
+	if (!fstat(fileno(in), &st) && S_ISREG(st.st_mode) && read_stream_size(name, (uint64_t)st.st_size, e))
+		return -1;
 	if (S_ISREG(st.st_mode) && st.st_size > 0) { /* its size at once: no slack of doubling */
 		if (!(*text = malloc(cap = (size_t)st.st_size + 65536)))
 			return fb_fail(e, EXIT_DEVICE, "%s: out of memory", name);

@@ -46,11 +46,14 @@ int json_load(const char *path, struct json_value **out, struct fb_err *e);
 void json_free(struct json_value *v);
 /* All of in (a file or standard input; name is used in errors) into *text,
  * which the caller frees, also after an error.  More than READ_STREAM_MAX
- * bytes are refused (saved results are far smaller: a --json of 200000
- * requests kept one by one is 88 MB): a file by its size, before reading;
- * a pipe once that much has come. */
-#define READ_STREAM_MAX (1u << 30)
+ * bytes are refused (saved results are smaller: a --json of 200000
+ * requests kept one by one is 88 MB; read, such a tree takes about 3.4
+ * times its text): a file by its size, before reading; a pipe once that
+ * much has come. */
+#define READ_STREAM_MAX (256u << 20)
 int read_stream(FILE *in, const char *name, char **text, size_t *len, struct fb_err *e);
+/* -1 with read_stream's refusal when a file of size bytes is too large. */
+int read_stream_size(const char *name, uint64_t size, struct fb_err *e);
 /* What read_stream took from standard input so far: 0 when it read none,
  * else 1 with its length and CRC-32C (so an output can refuse to replace
  * the file it came from through a pipe). */

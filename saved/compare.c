@@ -372,6 +372,11 @@ static int check_heads(const char *const *files, int n, struct fb_err *e)
 		FILE *f;
 		if (!strcmp(files[i], "-") || stat(files[i], &st) || !S_ISREG(st.st_mode) || !(f = fopen(files[i], "re")))
 			continue; /* read whole later, and refused then if it must be */
+		if (read_stream_size(files[i], (uint64_t)st.st_size, e)) {
+			fclose(f);
+			rc = -1;
+			break;
+		}
 		got = fread(buf, 1, HEAD, f);
 		fclose(f);
 		if (json_parse_head(buf, got, files[i], &head, e)) {

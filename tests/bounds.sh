@@ -1,7 +1,7 @@
 # tests/bounds.sh — numbers and inputs are bounded before any work, and an
 # output never replaces an input (no root needed): loop steps counted from
 # the program's tree, offsets that would wrap around 2^64, sizes in JSON
-# results that no device has, inputs larger than 64 MiB (a file and a pipe),
+# results that no device has, inputs larger than 256 MiB (a file and a pipe),
 # -o naming standard input or the file piped into it, and the state
 # directory on tmpfs (like the journal's rule).  The sim: spec bounds are
 # tests/cases (sim-time-*, sim-noise-*, sim-size-*).
@@ -39,16 +39,16 @@ expect_error "bounds: --analyze refuses a size in fractions of a byte" 2 \
 expect_error "bounds: --compare refuses a negative size" 2 \
 	"^flashbench: size-4096.json:[0-9]+:[0-9]+: field device.size is -4096, not a whole number of bytes" \
 	"$FB" --compare auto.json size-4096.json
-truncate -s 65M huge.txt
-expect_error "bounds: --analyze reads no file over 64 MiB" 2 \
-	"^flashbench: huge.txt is larger than 64 MiB, far more than any saved flashbench result" "$FB" --analyze huge.txt
-expect_error "bounds: --compare reads no file over 64 MiB" 2 "^flashbench: huge.txt is larger than 64 MiB" \
+truncate -s 257M huge.txt
+expect_error "bounds: --analyze reads no file over 256 MiB" 2 \
+	"^flashbench: huge.txt is larger than 256 MiB, far more than any saved flashbench result" "$FB" --analyze huge.txt
+expect_error "bounds: --compare reads no file over 256 MiB" 2 "^flashbench: huge.txt is larger than 256 MiB" \
 	"$FB" --compare auto.json huge.txt
-head -c 65M /dev/zero | "$FB" --analyze - > out 2> err
-if [ $? = 2 ] && grep -q "^flashbench: standard input is larger than 64 MiB" err && [ ! -s out ]; then
-	pass "bounds: --analyze reads at most 64 MiB from a pipe"
+head -c 257M /dev/zero | "$FB" --analyze - > out 2> err
+if [ $? = 2 ] && grep -q "^flashbench: standard input is larger than 256 MiB" err && [ ! -s out ]; then
+	pass "bounds: --analyze reads at most 256 MiB from a pipe"
 else
-	fail "bounds: --analyze reads at most 64 MiB from a pipe" "$(cat err)"
+	fail "bounds: --analyze reads at most 256 MiB from a pipe" "$(cat err)"
 fi
 
 # ------------------------------------------------------------ standard input

@@ -91,7 +91,7 @@ got=$("$FB" -A --write --summary sim:usb-12m 2> /dev/null)
 [ "$shown" = "$got" ] && pass "summary: the README shows what it prints" ||
 	fail "summary: the README shows what it prints" "README '$shown', printed '$got'"
 
-# a result over 64 MiB (a --json of a long run: 200000 requests kept one by
+# a result over 64 MiB, the old limit (a --json of a long run: 200000 requests kept one by
 # one come to 88 MB; here the align result and 70 MiB of white space) is
 # read by --analyze and --compare, not refused for its size (bench/run
 # measures what the memory of a real one comes to)
