@@ -3,6 +3,8 @@
  * line, and the quick capacity check it makes before its first write. */
 #include "run/run.h"
 
+#include "run/mode.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,7 +80,7 @@ static void auto_progress(void *ctx, const struct auto_progress *a)
 static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
 
 /* --auto: the plan, then its report (what it finished, after a stop). */
-int run_auto(struct run *run, struct fb_err *e)
+static int run_auto(struct run *run, struct fb_err *e)
 {
 	const struct cli *c = &run->c;
 	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0 } };
@@ -223,3 +225,14 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	free(cr);
 	return rc;
 }
+
+const struct mode mode_auto = {
+	.name = "auto", .letter = 'A', .section = SEC_AUTO, .usage = " [OPTION]... DEVICE",
+	.brief = "find page and erase block size (more with --write)",
+	.help = "find page and erase block size (read-only), and with\n--write also the smallest efficient "
+		"write, open erase\nblocks and FAT area; says how sure it is and how to\npartition and "
+		"format the medium",
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_WRITE | OPT_BUDGET | OPT_JOURNAL | OPT_SUMMARY,
+	.flags = MODE_DEVICE | MODE_WRITES_ASKED | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
+	.run = run_auto,
+};

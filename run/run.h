@@ -1,10 +1,10 @@
 /* run.h — the modes' part: one file per mode (run/test.c, program.c,
- * auto.c, capacity.c, restore.c, analyze.c, compare.c), each with its
- * runner, its announcement and its progress, and what they share (run.c):
- * the command line they were given, everything a run holds, the stop flag
- * the signals set, results held and let go a line at a time, outputs
- * committed.  modes.c's rows point at the functions declared here; the
- * command line (flashbench.c) does the shared start and end of a run. */
+ * auto.c, capacity.c, restore.c, analyze.c, compare.c), each with its row
+ * (mode.h), its runner, its announcement and its progress, and what they
+ * share (run.c): the command line they were given, everything a run holds,
+ * the stop flag the signals set, results held and let go a line at a time,
+ * outputs committed.  The command line (flashbench.c) does the shared
+ * start and end of a run, through guard/preserve.h. */
 #ifndef FLASHBENCH_RUN_H
 #define FLASHBENCH_RUN_H
 
@@ -31,7 +31,7 @@ struct mode;
 
 /* The parsed command line (options.c fills it). */
 struct cli {
-	const struct mode *mode;        /* the row of modes.h (NULL: none chosen) */
+	const struct mode *mode;        /* its mode's row (mode.h; NULL: none chosen) */
 	const struct test_kind *kind;   /* a test kind's mode: the test; --program: its format */
 	const struct test_kind *kinds;  /* the test kinds (testkinds.h): a program's formats */
 	char mode_option[40];           /* "--align": the option that chose the run */
@@ -56,7 +56,7 @@ struct cli {
 /* Everything a run holds, released in one place. */
 struct run {
 	struct cli c;
-	int writing;               /* it writes to the device (modes.h, mode_writes) */
+	int writing;               /* it writes to the device (mode.h, mode_writes) */
 	const char *keeper;        /* who keeps its journal, for its lines ("--preserve") */
 	int saving_stopped;        /* a signal came while --preserve saved: no request was made */
 	uint64_t saved;            /* then: the bytes it had saved */
@@ -86,18 +86,12 @@ struct run {
 
 /* ------------------------------------------------------------ the modes */
 
-/* A mode's runner: 0, or -1 with e filled.  The hooks of modes.h. */
-int run_test(struct run *r, struct fb_err *e);          /* the test kinds and --program (test.c) */
-int run_test_check(const struct cli *c, struct fb_err *e);
-int run_test_check_device(const struct cli *c, struct dev *d, struct fb_err *e);
-struct vm_op *run_test_build(const struct cli *c, struct dev *d, struct fb_err *e);
-int run_program_check(struct cli *c, struct fb_err *e);   /* program.c */
-struct vm_op *run_program_build(const struct cli *c, struct dev *d, struct fb_err *e);
-int run_auto(struct run *r, struct fb_err *e);          /* auto.c */
-int run_capacity(struct run *r, struct fb_err *e);      /* capacity.c */
-int run_capacity_check_device(const struct cli *c, struct dev *d, struct fb_err *e);
+/* Each file's row (run/mode.h) names its functions; these are shared. */
+
+/* A test kind's or a program's run (test.c): announce, save, run, print. */
+int run_test(struct run *r, struct fb_err *e);
 /* Reserve the journal's room for the most a capacity check saves, before
- * its first write (the journal on d, if any). */
+ * its first write (the journal on d, if any; capacity.c). */
 int run_capacity_reserve(struct dev *d, const struct capacity_plan *p, struct fb_err *e);
 /* What a capacity check writes of its signatures, for its announcement:
  * "2MiB of signatures at its start, 4KiB at up to 256 places anywhere on
@@ -105,12 +99,6 @@ int run_capacity_reserve(struct dev *d, const struct capacity_plan *p, struct fb
  * most 11MiB of signatures in all)" (the flush, which writes back what it
  * read, is said apart). */
 void run_capacity_writes(char *buf, size_t len, const struct capacity_plan *p, const char *where);
-int run_restore(struct run *r, struct fb_err *e);       /* restore.c */
-int run_restore_check_args(const struct cli *c, struct fb_err *e);
-int run_analyze(struct run *r, struct fb_err *e);       /* analyze.c */
-int run_analyze_args(struct cli *c, int argc, char **argv, struct fb_err *e);
-int run_compare(struct run *r, struct fb_err *e);       /* compare.c */
-int run_compare_args(struct cli *c, int argc, char **argv, struct fb_err *e);
 
 /* ------------------------------------------------------------ shared */
 
