@@ -163,10 +163,6 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 {
 	struct run *r = ctx;
 	struct quick_ctx q = { .d = d, .own = !preserve_journal(d) };
-	/* its own journal: saving is not stopped by a signal (a stop ends the
-	 * check at its next request, then the data go back) */
-	struct preserve_setup own = { .journal = r->journal_path, .device = r->c.device,
-				      .flags = run_journal_flags(&r->c, d), .restoring = &run_restoring };
 	struct capacity_options o = { .stop = &run_stop, .quick = 1, .strata = AUTO_CAPACITY_STRATA,
 				      .before_writes = announce_quick, .ctx = &q };
 	struct capacity_report *cr = malloc(sizeof(*cr));
@@ -179,7 +175,10 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	if (!cr)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	o.salt = salt_new();
-	if (q.own && preserve_begin(&q.d, &own, e)) {
+	/* its own journal, where --preserve's would be: a stop ends its saving
+	 * at the next piece, or the check at its next request, then the data
+	 * go back */
+	if (q.own && preserve_journal_begin(&r->guard, &q.d, e)) {
 		free(cr);
 		return -1;
 	}
@@ -187,7 +186,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	if (q.own) {
 		struct fb_err why;
 		int put;
-		put = preserve_end(&q.d, 1, &restored, rc ? &why : e);
+		put = preserve_put_back(&r->guard, &q.d, 1, &restored, rc ? &why : e);
 		if (put < 0 && !rc)
 			rc = -1;
 		else if (put < 0)
@@ -196,7 +195,6 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 			fprintf(stderr, "flashbench: the capacity check put back the %llu bytes (%s) it wrote and verified "
 				"them\n", (unsigned long long)restored.bytes, format_size(a, sizeof(a), restored.bytes));
 	}
-	run_restoring = 0;
 	dev_written_set(d, &was); /* what the check wrote is not --auto's to report */
 	/* the card finishes the garbage collection the check left it before
 	 * --auto times its writes */

@@ -65,7 +65,7 @@ static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb
 	fprintf(stderr, "flashbench: --capacity writes %s; each range is saved to %s first (at most %s; it has room "
 		"for them) and put back at the end.  To flush a cache it also rewrites up to %s at a time, from the "
 		"top down, of bytes %llu to %llu (%s, room for the probes it leaves alone) with the bytes they hold, "
-		"read and saved just before: nothing there changes\n", sigs, r->journal_path, most, flush,
+		"read and saved just before: nothing there changes\n", sigs, r->guard.journal, most, flush,
 		(unsigned long long)p->window_off, (unsigned long long)(p->window_off + p->window_len - 1), window);
 	return 0;
 }
@@ -110,8 +110,8 @@ static int run_capacity(struct run *r, struct fb_err *e)
 		return -1;
 	}
 	cr->saved = saved;
-	cr->put_back = r->put_back; /* finish_journal verified every byte of it */
-	cr->untouched = r->untouched;
+	cr->put_back = r->guard.back.bytes; /* the put back verified every byte of it */
+	cr->untouched = r->guard.back.untouched;
 	capacity_account(cr, r->d);
 	run_identify(c, r->d, &id);
 	if (c->summary)

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dev.h"
+#include "guard/preserve.h"
 #include "lib/err.h"
 #include "lib/extents.h"
 #include "lib/outfile.h"
@@ -24,8 +26,6 @@
 
 struct auto_report;
 struct capacity_plan;
-struct claim;
-struct dev;
 struct identity;
 struct mode;
 
@@ -60,17 +60,15 @@ struct run {
 	const char *keeper;        /* who keeps its journal, for its lines ("--preserve") */
 	int saving_stopped;        /* a signal came while --preserve saved: no request was made */
 	uint64_t saved;            /* then: the bytes it had saved */
-	int journal_done;          /* the journal was finished: put_back bytes went back, */
-	uint64_t put_back, untouched; /* untouched ones were saved but never changed */
-	struct claim *claim;       /* a write run's hold on its medium */
+	struct preserve guard;     /* its claim, -o and journal (guard/preserve.h) */
+	int put_back_said;         /* what the journal's end put back was said */
 	struct dev *d;
+	struct dev_tally written;  /* what the run wrote, as the device closed */
 	struct vm_op *prog;
 	struct vm_result *res;
 	struct vm_plan plan;
 	struct extents writes, changes; /* with a journal: what the program writes, and changes */
-	struct outfile of;
-	FILE *out;
-	char journal_path[4096];
+	FILE *out;                 /* the results: -o's file, or standard output */
 	struct print_ctx p;        /* what the text printers know */
 	struct progress pr;
 	size_t rows;               /* rows measured (and printed, as text) so far */
@@ -110,17 +108,10 @@ void run_capacity_writes(char *buf, size_t len, const struct capacity_plan *p, c
 #define RUN_STOP_OUTPUT (-1)
 extern volatile sig_atomic_t run_stop, run_restoring;
 
-/* "SIGINT", "SIGTERM", "SIGHUP" */
-const char *run_signal_name(int sig);
-
 /* Commit an output file (one stopped by a signal says so); the results in
  * place (the -o file, or standard output flushed). */
 int run_commit(struct outfile *o, struct fb_err *e);
 int run_commit_out(struct outfile *of, struct fb_err *e);
-
-/* Every file the run writes can be written, and none is the device under
- * test (journal: the journal it keeps, or NULL). */
-int run_check_outputs(const struct cli *c, const char *journal, struct fb_err *e);
 
 /* -o and --plot of a run on saved results (no device): opened, and at the
  * end committed (rc 0) or left as they were; returns rc or the failure. */
@@ -152,12 +143,11 @@ int run_unannounced(const char *what, struct fb_err *e);
 /* "flashbench: --preserve: this run saves at most ..." */
 void run_announce_room(const char *journal, uint64_t bytes);
 
-/* May the journal lie on tmpfs/ramfs (place.h's flags for it)? */
-unsigned run_journal_flags(const struct cli *c, const struct dev *d);
-
 /* Put back the saved ranges the run wrote to (the others the device still
  * holds) and say so; a second signal does not interrupt this.  0 also
- * without a journal. */
+ * without a journal.  run_said_put_back says what a journal's end put back
+ * (preserve_end's), once. */
 int run_put_back(struct run *r, struct fb_err *e);
+void run_said_put_back(struct run *r);
 
 #endif

@@ -115,7 +115,7 @@ int run_test(struct run *r, struct fb_err *e)
 		} else {
 			format_size(sz, sizeof(sz), preserve_saved(r->d));
 			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s%s\n",
-				(unsigned long long)preserve_saved(r->d), sz, r->journal_path,
+				(unsigned long long)preserve_saved(r->d), sz, r->guard.journal,
 				program_rewrites(r->prog) ? "; what it rewrites is saved as it reads it" : "");
 		}
 	}
