@@ -15,5 +15,6 @@ void unit_dev(void);      /* dev.c: the flash model */
 void unit_vm(void);       /* vm.c: series, reductions, plans, the opcode table's docs */
 void unit_auto(void);     /* auto.c: analysis */
 void unit_guard(void);    /* guard.c: the journal's restore order */
+void unit_rating(void);   /* rating.c: --rating across parts (SD registers, ...) */
 
 #endif

@@ -1,0 +1,196 @@
+/* tests/unit/rating.c — unit tests of --rating's parts, kept in a file of
+ * their own while other engineers change dev.c's and auto.c's: the SD
+ * register decoder (dev/sdreg.c) on real register dumps whose meaning is
+ * published (each cited where it is used). */
+#include <stdio.h>
+#include <string.h>
+
+#include "dev/sdreg.h"
+#include "tests/unit/unit.h"
+
+/* ------------------------------------------------------------ registers */
+
+/* QEMU 7.2's emulated card, read by Debian's kernel in the lab
+ * (/work/shared/notes/real-kernel-lab.md, "a. SD card"): the kernel showed
+ * name QEMU!, manfid 0xaa, oemid 0x5859, date 02/2006, serial 0xdeadbeef, a
+ * 512 MiB card, and an SD Status of 64 zero bytes. */
+static void test_qemu_card(void)
+{
+	struct sd_cid c = { 0 };
+	struct sd_csd d = { 0 };
+	struct sd_scr s = { 0 };
+	struct sd_ssr r = { 0 };
+	const struct sd_mark *claims[SD_FAMILIES];
+	char zeros[129];
+
+	memset(zeros, '0', 128);
+	zeros[128] = '\0';
+	check(!sd_decode_cid("aa585951454d552101deadbeef006200\n", &c) && c.mid == 0xaa && !strcmp(c.oem, "XY") &&
+	      !strcmp(c.name, "QEMU!") && c.serial == 0xdeadbeef && c.year == 2006 && c.month == 2 && !c.maker,
+	      "sdreg: QEMU's CID (name, OEM, serial, date as the kernel shows them)", "mid %#x oem %s name %s %u/%u",
+	      c.mid, c.oem, c.name, c.month, c.year);
+	check(!sd_decode_csd("002600325f59e1ffffffdfff92600000", &d) && d.version == 1 && d.capacity == 512ull << 20 &&
+	      d.max_rate_kbit == 25000, "sdreg: QEMU's CSD is version 1.0 of 512MiB at 25Mbit/s",
+	      "v%u %llu bytes %u kbit/s", d.version, (unsigned long long)d.capacity, d.max_rate_kbit);
+	check(!sd_decode_scr("0225000000000000", &s) && !strcmp(s.spec, "2.00") && s.bus_widths == 5,
+	      "sdreg: QEMU's SCR says spec 2.00, 1- and 4-bit bus", "%s widths %u", s.spec, s.bus_widths);
+	check(!sd_decode_ssr(zeros, &r) && r.blank && !r.au && sd_ssr_claims(&r, claims) == 0,
+	      "sdreg: QEMU's blank SD Status claims nothing and states no AU", "blank %d au %llu", r.blank,
+	      (unsigned long long)r.au);
+}
+
+/* linux-mmc, June 2023, thread "[PATCH] [RFC] Revert "mmc: core: Fixup
+ * support for writeback-cache for eMMC and SD"" (Marek Vasut, Ulf Hansson,
+ * Adrian Hunter): the SD Status of four cards sold as U3 V30 A2, three of
+ * them named with their marks, whose cache flush (SSR bit 330, "the 2ff in
+ * the 6th field") was under test; and one card's whole sysfs directory
+ * with the kernel's own decoding beside the raw registers. */
+static void test_cards_with_marks(void)
+{
+	static const struct {
+		const char *card, *ssr;
+		uint64_t au;
+		unsigned erase_size, erase_timeout, cq, cache, host_maint;
+	} cards[] = {
+		/* the sysfs ssr of the Kingston card (the same register Marek Vasut
+		 * listed word by word, there with bus width bits 10) */
+		{ "Kingston Canvas Go! Plus", "000000000800000004009000011b391e000800000002ff000300000000000000"
+		  "0000000000000000000000000000000000000000000000000000000000000000", 4 << 20, 1, 6, 32, 1, 1 },
+		{ "SanDisk Extreme PRO A2 64GiB", "8000000008000000040090000f05391e000800000002fc000300000000000000"
+		  "0000000000000000000000000000000000000000000000000000000000000000", 4 << 20, 15, 1, 32, 1, 0 },
+		{ "Goodram IRDM V30 A2 64GiB", "80000000080000000400a00100fd3a1e0008000000023c000000000000000000"
+		  "0000000000000000000000000000000000000000000000000000000000000000", 8 << 20, 256, 63, 8, 1, 0 },
+		{ "Samsung Pro Plus 512GiB V30 A2", "8000000008000000040090000811391e000800000002fc000000000000000000"
+		  "0000000000000000000000000000000000000000000000000000000000000000", 4 << 20, 8, 4, 32, 1, 0 },
+	};
+	const struct sd_mark *claims[SD_FAMILIES];
+	struct sd_cid c = { 0 };
+	struct sd_csd d = { 0 };
+	struct sd_scr s = { 0 };
+
+	for (size_t i = 0; i < sizeof(cards) / sizeof(cards[0]); i++) {
+		struct sd_ssr r = { 0 };
+		char name[96];
+		int ok = !sd_decode_ssr(cards[i].ssr, &r) && sd_ssr_claims(&r, claims) == 4;
+		snprintf(name, sizeof(name), "sdreg: %s's SD Status claims C10 U3 V30 A2", cards[i].card);
+		check(ok && !strcmp(claims[SD_FAMILY_CLASS]->name, "C10") && !strcmp(claims[SD_FAMILY_UHS]->name, "U3") &&
+		      !strcmp(claims[SD_FAMILY_VIDEO]->name, "V30") && !strcmp(claims[SD_FAMILY_APP]->name, "A2"), name,
+		      "class %u uhs %u vsc %u app %u", r.speed_class, r.uhs_grade, r.vsc, r.app_perf);
+		snprintf(name, sizeof(name), "sdreg: %s's AU, erase and queue fields", cards[i].card);
+		check(ok && r.au == cards[i].au && r.uhs_au == cards[i].au && r.erase_size == cards[i].erase_size &&
+		      r.erase_timeout == cards[i].erase_timeout && r.cq_depth == cards[i].cq && r.cache == (int)cards[i].cache &&
+		      r.host_maint == (int)cards[i].host_maint && r.vsc_au_mib == 8 && r.su_mib == 8 &&
+		      sd_ssr_au_for(&r, sd_mark_find("V30")) == 8 << 20 && sd_ssr_au_for(&r, sd_mark_find("U3")) == cards[i].au,
+		      name, "au %llu uhs_au %llu erase %u/%us cq %u cache %d maint %d vsc au %u su %u",
+		      (unsigned long long)r.au, (unsigned long long)r.uhs_au, r.erase_size, r.erase_timeout, r.cq_depth,
+		      r.cache, r.host_maint, r.vsc_au_mib, r.su_mib);
+	}
+	/* the Kingston card's sysfs (a card dated 04/2023): cid, csd, scr beside
+	 * the kernel's date:04/2023 fwrev:0x1 hwrev:0x6 manfid:0x00009f
+	 * name:SD64G oemid:0x5449 serial:0x4b1004af preferred_erase_size:4194304 */
+	check(!sd_decode_cid("9f54495344363447614b1004af017400", &c) && c.mid == 0x9f && !strcmp(c.oem, "TI") &&
+	      !strcmp(c.name, "SD64G") && c.hwrev == 6 && c.fwrev == 1 && c.serial == 0x4b1004af && c.year == 2023 &&
+	      c.month == 4 && c.maker && strstr(c.maker, "Kingston"),
+	      "sdreg: the Kingston card's CID as the kernel decoded it", "%#x %s %s %u.%u %#x %u/%u %s", c.mid, c.oem,
+	      c.name, c.hwrev, c.fwrev, c.serial, c.month, c.year, c.maker ? c.maker : "-");
+	check(!sd_decode_csd("400e00325b590001cf9f7f800a400000", &d) && d.version == 2 &&
+	      d.capacity == (0x1cf9full + 1) << 19, "sdreg: the Kingston card's CSD: version 2.0, 58GiB",
+	      "v%u %llu", d.version, (unsigned long long)d.capacity);
+	check(!sd_decode_scr("0205848701006432", &s) && !strcmp(s.spec, "6.XX") && (s.cmd_support & 1),
+	      "sdreg: the Kingston card's SCR: spec 6.XX, CMD20 supported", "%s cmd %#x", s.spec, s.cmd_support);
+}
+
+/* armbian/build pull request 246 (Thomas Kaiser, 2016): armhwinfo's log of
+ * a card's sysfs with the kernel's decoding: cid 2750484... name SD16G,
+ * manfid 0x27, oemid 0x5048, date 11/2015, serial 0xda89b829, hwrev 0x3,
+ * fwrev 0x0, a 16GB card; scr 0235800201000000. */
+static void test_armbian_card(void)
+{
+	struct sd_cid c = { 0 };
+	struct sd_csd d = { 0 };
+	struct sd_scr s = { 0 };
+
+	check(!sd_decode_cid("275048534431364730da89b82900fb61", &c) && c.mid == 0x27 && !strcmp(c.oem, "PH") &&
+	      !strcmp(c.name, "SD16G") && c.hwrev == 3 && c.fwrev == 0 && c.serial == 0xda89b829 && c.year == 2015 &&
+	      c.month == 11 && c.maker && strstr(c.maker, "Phison"),
+	      "sdreg: armhwinfo's card's CID as its kernel decoded it", "%#x %s %s %u/%u", c.mid, c.oem, c.name, c.month,
+	      c.year);
+	check(!sd_decode_csd("400e00325b59000073a77f800a4000eb", &d) && d.version == 2 &&
+	      d.capacity == (0x73a7ull + 1) << 19, "sdreg: armhwinfo's card's CSD: 14.5GiB (a 16GB card)", "v%u %llu",
+	      d.version, (unsigned long long)d.capacity);
+	check(!sd_decode_scr("0235800201000000", &s) && !strcmp(s.spec, "3.0X") && s.security == 3 &&
+	      s.cmd_support == 2, "sdreg: armhwinfo's card's SCR: spec 3.0X, SDHC security, CMD23",
+	      "%s sec %u cmd %#x", s.spec, s.security, s.cmd_support);
+}
+
+/* ironsheep/P2-uSD-FS DOCs/cards/sandisk-sn64g-64gb.md (a "SanDisk Extreme
+ * 64GB U3 A2 V30" read register by register: SanDisk, "SD", "SN64G", rev
+ * 8.6, serial 0x7E650771, 2022-11, C_SIZE 121811, SD 6.x), and
+ * linux-automation/usbsdmux tests/reference/1b534d47...text (a Samsung
+ * card: C_SIZE 977919, 512711720960 bytes; "SM", "GF8S5", rev 3.0, serial
+ * 3628491619, 2022). */
+static void test_published_decodes(void)
+{
+	struct sd_cid c = { 0 };
+	struct sd_csd d = { 0 };
+	struct sd_scr s = { 0 };
+
+	check(!sd_decode_cid("035344534E363447867E650771016B8D", &c) && c.mid == 3 && !strcmp(c.maker, "SanDisk") &&
+	      !strcmp(c.oem, "SD") && !strcmp(c.name, "SN64G") && c.hwrev == 8 && c.fwrev == 6 &&
+	      c.serial == 0x7e650771 && c.year == 2022 && c.month == 11,
+	      "sdreg: a SanDisk Extreme's CID (upper-case hex)", "%#x %s %s %u.%u %#x %u/%u", c.mid, c.oem, c.name,
+	      c.hwrev, c.fwrev, c.serial, c.month, c.year);
+	check(!sd_decode_csd("400E0032DB790001DBD37F800A4040F9", &d) && d.version == 2 &&
+	      d.capacity == 121812ull << 19 && d.max_rate_kbit == 25000,
+	      "sdreg: a SanDisk Extreme's CSD: C_SIZE 121811", "v%u %llu", d.version, (unsigned long long)d.capacity);
+	check(!sd_decode_scr("0245848700000000", &s) && !strcmp(s.spec, "6.XX") && s.security == 4,
+	      "sdreg: a SanDisk Extreme's SCR: SD 6.x, SDXC security", "%s %u", s.spec, s.security);
+	check(!sd_decode_csd("400e0032db79000eebff7f800a400000", &d) && d.capacity == 512711720960ull,
+	      "sdreg: a Samsung card's CSD: 512711720960 bytes", "%llu", (unsigned long long)d.capacity);
+	check(!sd_decode_cid("1b534d474638533530d8466363a16700", &c) && !strcmp(c.maker, "Samsung") &&
+	      !strcmp(c.name, "GF8S5") && c.hwrev == 3 && c.fwrev == 0 && c.serial == 3628491619u && c.year == 2022 &&
+	      c.month == 7, "sdreg: a Samsung card's CID (MDT month field 7: July)", "%s %s %u.%u %u %u/%u",
+	      c.maker ? c.maker : "-", c.name, c.hwrev, c.fwrev, c.serial, c.month, c.year);
+}
+
+static void test_bad_text(void)
+{
+	struct sd_cid c = { 0 };
+	struct sd_ssr r = { 0 };
+
+	check(sd_decode_cid("aa585951454d552101deadbeef0062", &c) && sd_decode_cid("aa585951454d552101deadbeef006200aa", &c) &&
+	      sd_decode_cid("aa585951454d552101deadbeef00620g", &c) && sd_decode_cid("", &c) && sd_decode_cid(NULL, &c) &&
+	      sd_decode_ssr("0000", &r), "sdreg: short, long, non-hex and missing text is refused", "-");
+}
+
+static void test_marks(void)
+{
+	const struct sd_mark *claims[SD_FAMILIES] = { sd_mark_find("c10"), sd_mark_find("U3"), sd_mark_find("v60"),
+						      sd_mark_find("A1") };
+	const struct sd_mark *back[SD_FAMILIES];
+	struct sd_ssr r = { 0 };
+	char hex[129];
+
+	check(claims[0] && claims[0]->mbps == 10 && claims[1]->mbps == 30 && claims[2]->level == 60 &&
+	      claims[3]->read_iops == 1500 && claims[3]->write_iops == 500 && sd_mark_find("10") == claims[0] &&
+	      !sd_mark_find("U2") && !sd_mark_find("UHS-I"),
+	      "sdreg: marks by name with what they promise", "-");
+	check(sd_mark_below(claims[1]) == sd_mark_find("U1") && !sd_mark_below(sd_mark_find("U1")) &&
+	      sd_mark_below(sd_mark_find("A2")) == claims[3] && !sd_mark_below(sd_mark_find("V6")) &&
+	      !sd_mark_below(sd_mark_find("U1")), "sdreg: the mark below stays in its family", "-");
+	sd_ssr_encode(hex, claims, 16 << 20, 8, 1);
+	check(strlen(hex) == 128 && !sd_decode_ssr(hex, &r) && sd_ssr_claims(&r, back) == 4 && back[0] == claims[0] &&
+	      back[1] == claims[1] && back[2] == claims[2] && back[3] == claims[3] && r.au == 16 << 20 &&
+	      r.uhs_au == 16 << 20 && r.vsc_au_mib == 16 && r.su_mib == 8 && r.cq_depth == 8 && r.cache,
+	      "sdreg: an encoded SD Status decodes to what it claims", "%s", hex);
+}
+
+void unit_rating(void)
+{
+	test_qemu_card();
+	test_cards_with_marks();
+	test_armbian_card();
+	test_published_decodes();
+	test_bad_text();
+	test_marks();
+}
