@@ -265,6 +265,11 @@ const struct sd_mark sd_marks[] = {
 
 _Static_assert(sizeof(sd_marks) / sizeof(sd_marks[0]) == SD_MARKS + 1, "SD_MARKS counts the marks");
 
+const char *const sd_figure_name[SD_FIGURES] = {
+	"", "pw", "sustained", "busy", "pr", "fat", "read_iops", "write_iops", "read_iops_queued",
+	"write_iops_queued", "queue", "pssw",
+};
+
 const struct sd_mark *sd_mark_find(const char *name)
 {
 	if (!strcasecmp(name, "10") || !strcasecmp(name, "class10"))

@@ -124,6 +124,37 @@ unsigned sd_ssr_claims(const struct sd_ssr *s, const struct sd_mark *out[SD_FAMI
  * (0: the card states none). */
 uint64_t sd_ssr_au_for(const struct sd_ssr *s, const struct sd_mark *m);
 
+/* The figures a mark is judged by (the spec's quantities), and their
+ * names in --json ("pw", "sustained", ...). */
+enum sd_figure {
+	SD_FIG_NONE,
+	SD_FIG_PW,          /* the lowest write speed of a (sub-)unit of a free AU written in RUs */
+	SD_FIG_SUSTAINED,   /* the same later in a long recording (past a cache, pSLC, throttling) */
+	SD_FIG_BUSY,        /* one write's busy time (UHS: at most 250 ms) */
+	SD_FIG_PR,          /* the read speed of random RUs (at least the mark) */
+	SD_FIG_FAT,         /* FAT update writes: 100 ms on average over 8, 750 ms each */
+	SD_FIG_READ_IOPS,   /* random 4 KiB reads per second, one at a time */
+	SD_FIG_WRITE_IOPS,  /* random 4 KiB writes per second, one at a time */
+	SD_FIG_READ_IOPS_Q, /* the same with requests queued (A2: command queue) */
+	SD_FIG_WRITE_IOPS_Q,
+	SD_FIG_QUEUE,       /* no command queue (A2 needs one) */
+	SD_FIG_PSSW,        /* sustained sequential write over 1 GiB in 4 MiB writes */
+	SD_FIGURES
+};
+extern const char *const sd_figure_name[SD_FIGURES];
+
+/* UHS Speed Grade measurement: no write busy longer than this (table 4-65). */
+#define SD_UHS_BUSY_NS 250000000.0
+/* FAT update cycles (4.13.1.7): at most this on average over 8, and each. */
+#define SD_FAT_AVG_NS 100000000.0
+#define SD_FAT_MAX_NS 750000000.0
+/* A recording may begin with this much preparation (4.13.3.4). */
+#define SD_PREPARE_NS 1000000000.0
+/* The recording unit of Class 10, UHS and Video Speed Class: 512 KiB;
+ * the unit performance is measured in: 4 MiB (4.13.2.2.1). */
+#define SD_RU (512u << 10)
+#define SD_SUB_UNIT (4u << 20)
+
 /* Write the 128 hex digits of an SD Status claiming these marks (NULL:
  * none of that family) with AU au (bytes: written as the nearest AU_SIZE
  * code at or below it), a command queue of cq_depth (0: none) and a cache:

@@ -49,6 +49,7 @@ struct sim {
 	size_t nmap, capmap;
 	uint64_t slc_fill;  /* bytes in the pSLC region */
 	uint64_t sustained; /* bytes written since the last rest (throttle) */
+	uint64_t aus_done;  /* ratings: AUs completed so far (stall, stallevery) */
 };
 
 /* ---------------------------------------------------------------- presets */
@@ -76,6 +77,30 @@ static const struct preset presets[] = {
 	  "size=2G,real=768M,fake=drop,wrate=10M,rrate=20M" },
 	{ "fake-cache", "fake SD card: claims 2 GiB, has 1 GiB; writes past that last while among the latest 8 MiB",
 	  "size=2G,real=1G,fake=cache,keep=8M,wrate=10M,rrate=20M" },
+	/* the rating zoo (--rating; sim_rating.c): cards that keep their marks
+	 * and cards that lie, each with the SD Status it reports */
+	{ "rating-c10", "SD card that keeps C10: 16 GiB, 4 MiB AUs, 14.5 MB/s in free AUs",
+	  "size=16G,erase=4M,fat=4,wrate=14M,crate=14M,rrate=40M,ssr=C10" },
+	{ "rating-u1", "SD card that keeps C10 U1 V10: 32 GiB, 4 MiB AUs, 20 MB/s",
+	  "size=32G,erase=4M,fat=4,wrate=20M,crate=20M,rrate=45M,ssr=C10+U1+V10" },
+	{ "rating-u3", "SD card that keeps C10 U3 V30: 32 GiB, 4 MiB AUs, 46 MB/s",
+	  "size=32G,erase=4M,fat=4,wrate=45M,crate=45M,rrate=90M,ssr=C10+U3+V30" },
+	{ "rating-v60", "SD card that keeps C10 U3 V60: 64 GiB, 8 MiB AUs, 85 MB/s",
+	  "size=64G,erase=8M,fat=2,tunit=40us,wrate=85M,crate=85M,rrate=170M,ssr=C10+U3+V60" },
+	{ "rating-a1", "SD card that keeps C10 U1 V10 A1: 2400/800 IOPS at depth 1",
+	  "size=32G,erase=4M,fat=4,wrate=20M,crate=20M,rrate=45M,riops=2400,wiops=800,ssr=C10+U1+V10+A1" },
+	{ "rating-a2", "SD card that keeps C10 U3 V30 A2: 3000/1300 IOPS at depth 1, a command queue of 2",
+	  "size=64G,erase=4M,fat=4,wrate=60M,crate=60M,rrate=95M,riops=3000,wiops=1300,cq=2,ssr=C10+U3+V30+A2" },
+	{ "rating-lie-u3-cache", "SD card that claims U3 V30 and falls to 12.5 MB/s past its 512 MiB pSLC",
+	  "size=32G,erase=4M,fat=4,wrate=12M,crate=12M,rrate=90M,slc=512M,slcrate=80M,ssr=C10+U3+V30" },
+	{ "rating-lie-a2", "SD card that claims A2 with 300 write IOPS (1200 queued)",
+	  "size=64G,erase=4M,fat=4,wrate=60M,crate=60M,rrate=95M,riops=3000,wiops=300,cq=4,ssr=C10+U3+V30+A2" },
+	{ "rating-lie-c10-gc", "SD card that claims C10 and stalls 400 ms in garbage collection every 4th AU",
+	  "size=16G,erase=4M,fat=4,wrate=20M,crate=20M,rrate=40M,stall=400ms,stallevery=4,ssr=C10" },
+	{ "rating-lie-v30-su", "SD card that claims U3 V30 and keeps 41 MB/s only in the first 4 MiB of each 16 MiB AU",
+	  "size=64G,erase=16M,fat=1,wrate=40M,crate=40M,rrate=90M,aufast=4M,auslow=14M,ssr=C10+U3+V30" },
+	{ "rating-lie-u1-busy", "SD card that claims U1 and keeps 11 MB/s, but one write in each AU is busy 290 ms",
+	  "size=32G,erase=16M,fat=1,wrate=40M,crate=40M,rrate=80M,stall=280ms,ssr=C10+U1" },
 	{ NULL, NULL, NULL },
 };
 
@@ -123,7 +148,7 @@ void sim_defaults(struct sim_params *p)
 #define SIM_MAX_TIME_NS 3.6e12   /* a time key: at most an hour */
 #define SIM_MAX_SIZE (1ULL << 60)
 
-static int parse_time_ns(const char *v, uint64_t *out)
+int sim_parse_time(const char *v, uint64_t *out)
 {
 	char *end;
 	double x;
@@ -164,6 +189,10 @@ static int parse_unsigned(const char *v, unsigned *out)
 static int set_key(struct sim_params *p, const char *key, const char *val, struct fb_err *e)
 {
 	const char *why = "bad value";
+	int rating = sim_rating_key(p, key, val, e); /* the rating keys (sim_rating.c) */
+
+	if (rating != 1)
+		return rating;
 	struct { const char *name; uint64_t *field; } sizes[] = {
 		{ "size", &p->size }, { "sector", &p->sector }, { "erase", &p->erase },
 		{ "page", &p->page }, { "minwrite", &p->minwrite }, { "rrate", &p->read_rate },
@@ -194,7 +223,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		}
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
 		if (strcmp(key, times[i].name) == 0) {
-			if (parse_time_ns(val, times[i].field) == 0)
+			if (sim_parse_time(val, times[i].field) == 0)
 				return 0;
 			return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a time such as 300us, 1.5ms or 800 (ns), at most "
 				       "1 hour", key, val);
@@ -239,7 +268,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
 		       "tread tunit tcross twrite trandom rrate wrate crate chips spread free fatmode pause pausetime "
 		       "cache rbuf fatread tail unmapped data slc slcrate slcidle throttle throttlex throttlerest fake real "
-		       "keep keepby goodend bad)", key);
+		       "keep keepby goodend bad " SIM_RATING_KEYS ")", key);
 }
 
 static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, struct fb_err *e)
@@ -260,7 +289,9 @@ static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, 
 			for (pr = presets; pr->name && strcmp(pr->name, tok); pr++)
 				;
 			if (!pr->name) {
-				rc = fb_fail(e, EXIT_USAGE, "sim: unknown preset '%s' (presets: sd-4m usb-12m cf-16m ssd fake-wrap fake-drop fake-cache)", tok);
+				rc = fb_fail(e, EXIT_USAGE, "sim: unknown preset '%s' (presets: sd-4m usb-12m cf-16m ssd fake-wrap fake-drop fake-cache "
+					     "rating-c10 rating-u1 rating-u3 rating-v60 rating-a1 rating-a2 rating-lie-u3-cache "
+					     "rating-lie-a2 rating-lie-c10-gc rating-lie-v30-su rating-lie-u1-busy)", tok);
 				break;
 			}
 			rc = apply_spec(p, pr->spec, 0, e);
@@ -316,6 +347,8 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: unmapped is 0 or 1");
 	if (p->slc > p->size / 2)
 		return fb_fail(e, EXIT_USAGE, "sim: slc (a pSLC region) may hold at most half the device");
+	if (sim_rating_validate(p, e))
+		return -1;
 	return validate_fake(p, e);
 }
 
@@ -590,7 +623,9 @@ uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len)
 	if (!len)
 		return noisy(s, (double)p->t_read);
 	if (p->unmapped && !map_holds(s, off, len)) /* answered from the mapping table */
-		return noisy(s, (double)p->t_read / 4 + transfer(len, p->read_rate));
+		return noisy(s, sim_rating_link(p, len, (double)p->t_read / 4 + transfer(len, p->read_rate)));
+	if (sim_rating_read(p, len, &ns)) /* riops */
+		return noisy(s, sim_rating_link(p, len, ns));
 	ns = (double)p->t_read + transfer(len, p->read_rate);
 	if (!(p->rbuf && first == last && s->last_unit == first + 1))
 		ns += (double)p->t_unit * (double)(last - first + 1);
@@ -603,7 +638,7 @@ uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len)
 	}
 	if (p->fat_read > 0 && off < p->fat * p->erase)
 		ns *= p->fat_read;
-	return noisy(s, ns);
+	return noisy(s, sim_rating_link(p, len, ns));
 }
 
 static double copy_cost(struct sim *s, uint64_t bytes)
@@ -693,7 +728,7 @@ static double write_in_au(struct sim *s, uint64_t au, uint64_t pos, uint64_t len
 	if (!a)
 		a = open_au(s, au, &ns);
 	a->last_use = ++s->tick;
-	ns += (double)p->t_write + transfer(eff, p->write_rate);
+	ns += (double)p->t_write + transfer(eff, p->write_rate) + sim_rating_au_slow(p, pos, len);
 
 	if (a->random) {
 		ns += (double)p->t_random;
@@ -722,8 +757,11 @@ static double write_in_au(struct sim *s, uint64_t au, uint64_t pos, uint64_t len
 			ns += copy_cost(s, pos);
 		a->wp = pos + len;
 	}
-	if ((!a->random && a->wp >= p->erase) || (a->random && a->written * p->page >= p->erase))
+	if ((!a->random && a->wp >= p->erase) || (a->random && a->written * p->page >= p->erase)) {
 		close_au(s, a); /* completely written: nothing to copy */
+		if (p->t_stall && ++s->aus_done % (p->stall_every ? p->stall_every : 1) == 0)
+			ns += (double)p->t_stall; /* its garbage collection (stall, stallevery) */
+	}
 	return ns;
 }
 
@@ -789,7 +827,7 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 	if (s->p.unmapped)
 		map_add(s, off, off + len);
 	s->sustained += len;
-	if (slc_takes(s, len, &ns))
+	if (slc_takes(s, len, &ns) || sim_rating_write(&s->p, len, &ns)) /* pSLC; wiops */
 		len = 0;
 	while (len) {
 		uint64_t au = off / s->p.erase, pos = off % s->p.erase;
@@ -804,7 +842,7 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 		ns += (double)s->p.t_pause * (1 + 4 * uniform2(s)) / 3;
 	if (s->p.throttle && s->sustained > s->p.throttle) /* hot: slower until it rests */
 		ns *= s->p.throttle_x > 0 ? s->p.throttle_x : 3;
-	return noisy(s, ns);
+	return noisy(s, sim_rating_link(&s->p, n0, ns));
 }
 
 uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len)
@@ -1149,4 +1187,23 @@ void sim_rest(struct sim *s, uint64_t ns)
 void sim_exact(struct sim *s, int on)
 {
 	s->exact = on;
+}
+
+/* Queued requests (sim.h): each is timed alone, and they overlap. */
+uint64_t sim_queue(struct sim *s, const struct sim_req *r, size_t n, unsigned depth, uint64_t *lat)
+{
+	unsigned c = sim_concurrency(&s->p, depth);
+	double sum = 0, longest = 0, t;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ns = r[i].write ? sim_write(s, r[i].off, r[i].len) : sim_read(s, r[i].off, r[i].len);
+		if (lat)
+			lat[i] = ns;
+		sum += (double)ns;
+		if ((double)ns > longest)
+			longest = (double)ns;
+	}
+	t = sum / c > longest ? sum / c : longest;
+	s->clock -= sum - t;
+	return (uint64_t)llround(t);
 }

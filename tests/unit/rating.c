@@ -1,11 +1,14 @@
 /* tests/unit/rating.c — unit tests of --rating's parts, kept in a file of
  * their own while other engineers change dev.c's and auto.c's: the SD
  * register decoder (dev/sdreg.c) on real register dumps whose meaning is
- * published (each cited where it is used). */
+ * published (each cited where it is used); the simulator's rating keys
+ * and the truth of the rating zoo's cards (dev/sim_rating.c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dev/sdreg.h"
+#include "dev/sim.h"
 #include "tests/unit/unit.h"
 
 /* ------------------------------------------------------------ registers */
@@ -185,6 +188,158 @@ static void test_marks(void)
 	      "sdreg: an encoded SD Status decodes to what it claims", "%s", hex);
 }
 
+/* ------------------------------------------------------------ the simulator */
+
+static struct sim *rating_sim(const char *spec, struct sim_params *p)
+{
+	struct fb_err e;
+	struct sim *s = NULL;
+
+	if (sim_parse(spec, p, &e) || sim_create(&s, p, &e)) {
+		check(0, "sim: a rating card", "\"%s\": %s", spec, e.msg);
+		return NULL;
+	}
+	return s;
+}
+
+static void test_sim_keys(void)
+{
+	struct sim_params p;
+	struct sim_ssr_case { const char *spec; const char *want; } bad[] = {
+		{ "ssr=U2", "no mark" }, { "ssr=00ff", "128 hex" }, { "aufast=1M", "go together" },
+		{ "stallevery=4", "stall=TIME" }, { "cq=33", "0 to 32" }, { "aufast=8M,auslow=1M", "less than the erase" },
+		{ "riops=x", "whole number" }, { "stall=2h", "at most 1 hour" },
+	};
+	struct fb_err e;
+	struct sd_ssr r;
+	const struct sd_mark *claims[SD_FAMILIES];
+	char hex[129];
+	struct sim *s;
+	uint64_t a, b;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char name[96];
+		snprintf(name, sizeof(name), "sim: %s is refused, saying why", bad[i].spec);
+		check(sim_parse(bad[i].spec, &p, &e) && strstr(e.msg, bad[i].want), name, "%s", e.msg);
+	}
+	check(!sim_parse("rating-u3", &p, &e) && (sim_ssr(&p, hex), !sd_decode_ssr(hex, &r)) &&
+	      sd_ssr_claims(&r, claims) == 3 && !strcmp(claims[SD_FAMILY_UHS]->name, "U3") &&
+	      !strcmp(claims[SD_FAMILY_VIDEO]->name, "V30") && r.au == 4 << 20 && r.uhs_au == 4 << 20,
+	      "sim: rating-u3 reports an SD Status of C10 U3 V30 with its 4MiB AU", "%s", hex);
+	check(!sim_parse("rating-u3,ssr=none", &p, &e) && (sim_ssr(&p, hex), !hex[0]),
+	      "sim: ssr=none reports no SD Status (a USB reader's card)", "%s", hex);
+	if ((s = rating_sim("erase=4M,riops=2000,wiops=500,link=20M", &p))) {
+		a = sim_read(s, 64 << 20, 4096);
+		b = sim_write(s, 96 << 20, 4096);
+		check(a == 500000 && b == 2000000, "sim: riops and wiops time a 4KiB request at 1/N s", "%llu %llu",
+		      (unsigned long long)a, (unsigned long long)b);
+		a = sim_read(s, 128 << 20, 4 << 20);
+		check(a == 200000000, "sim: link=20M carries 4MiB in 200ms however fast the card", "%llu",
+		      (unsigned long long)a);
+		sim_destroy(s);
+	}
+	if ((s = rating_sim("erase=4M,wrate=20M,open=2,stall=400ms,stallevery=2", &p))) {
+		uint64_t most[4] = { 0 };
+		for (unsigned au = 0; au < 4; au++)
+			for (uint64_t o = 0; o < 4 << 20; o += SD_RU) {
+				uint64_t t = sim_write(s, (uint64_t)(10 + au) * (4 << 20) + o, SD_RU);
+				most[au] = t > most[au] ? t : most[au];
+			}
+		check(most[0] < 100000000 && most[1] > 400000000 && most[2] < 100000000 && most[3] > 400000000,
+		      "sim: stall=400ms,stallevery=2 stalls the write completing every 2nd AU", "%llu %llu %llu %llu",
+		      (unsigned long long)most[0], (unsigned long long)most[1], (unsigned long long)most[2],
+		      (unsigned long long)most[3]);
+		sim_destroy(s);
+	}
+	if ((s = rating_sim("erase=16M,wrate=40M,aufast=4M,auslow=10M", &p))) {
+		a = sim_write(s, 32 << 20, SD_RU);
+		b = sim_write(s, (32 << 20) + (4 << 20), SD_RU);
+		check(b > 3 * a, "sim: aufast=4M,auslow=10M writes past an AU's first 4MiB at 10M/s", "%llu %llu",
+		      (unsigned long long)a, (unsigned long long)b);
+		sim_destroy(s);
+	}
+}
+
+static void test_sim_queue(void)
+{
+	struct sim_params p;
+	struct sim_req req[64];
+	struct sim *s;
+	uint64_t t[3];
+	const char *specs[3] = { "rating-a2", "rating-a2,hostqd=1", "rating-a2,cq=0" };
+
+	for (int k = 0; k < 3; k++) {
+		t[k] = 0;
+		if (!(s = rating_sim(specs[k], &p)))
+			return;
+		for (int i = 0; i < 64; i++)
+			req[i] = (struct sim_req){ (uint64_t)(1000 + 17 * i) << 12, 4096, 0 };
+		t[k] = sim_queue(s, req, 64, 32, NULL);
+		sim_destroy(s);
+	}
+	check(t[0] * 2 == t[1] && t[1] == t[2] && llabs((long long)t[1] - 64 * 1000000000ll / 3000) < 64,
+	      "sim: 64 queued reads overlap two at a time with cq=2; one at a time with hostqd=1 or no queue",
+	      "%llu %llu %llu", (unsigned long long)t[0], (unsigned long long)t[1], (unsigned long long)t[2]);
+}
+
+/* The zoo's truth: what each card keeps, and the figure it breaks first. */
+static void test_sim_truth(void)
+{
+	static const struct {
+		const char *spec, *mark;
+		int keeps, figure;
+		double lo, hi;          /* the figure's value (0, 0: not checked) */
+		int host;
+	} want[] = {
+		{ "rating-c10", "C10", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-u1", "U1", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-u3", "U3", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-u3", "V30", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-v60", "V60", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-a1", "A1", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-a2", "A2", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-a2,hostqd=1", "A2", 1, SD_FIG_NONE, 0, 0, 1 },
+		{ "rating-a2,hostqd=1", "A1", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-u3,link=20M", "U3", 1, SD_FIG_NONE, 0, 0, 1 },
+		{ "rating-u3,link=20M", "U1", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-lie-u3-cache", "U3", 0, SD_FIG_SUSTAINED, 12e6, 13e6, 0 },
+		{ "rating-lie-u3-cache", "V30", 0, SD_FIG_SUSTAINED, 12e6, 13e6, 0 },
+		{ "rating-lie-u3-cache", "U1", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-lie-u3-cache", "C10", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-lie-a2", "A2", 0, SD_FIG_WRITE_IOPS_Q, 1199, 1201, 0 },
+		{ "rating-lie-a2", "A1", 0, SD_FIG_WRITE_IOPS, 299, 301, 0 },
+		{ "rating-lie-a2", "U3", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-lie-c10-gc", "C10", 0, SD_FIG_PW, 6.8e6, 7.1e6, 0 },
+		{ "rating-lie-v30-su", "V30", 0, SD_FIG_PW, 14e6, 15e6, 0 },
+		{ "rating-lie-v30-su", "U3", 0, SD_FIG_PW, 14e6, 15e6, 0 },
+		{ "rating-lie-v30-su", "V10", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-lie-v30-su", "C10", 1, SD_FIG_NONE, 0, 0, 0 },
+		{ "rating-lie-u1-busy", "U1", 0, SD_FIG_BUSY, 280e6, 300e6, 0 },
+		{ "rating-lie-u1-busy", "C10", 1, SD_FIG_NONE, 0, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct sim_params p;
+		struct sim_truth t;
+		struct fb_err e;
+		const struct sd_mark *m = sd_mark_find(want[i].mark);
+		const struct sim_truth_mark *k;
+		char name[128];
+
+		if (sim_parse(want[i].spec, &p, &e)) {
+			check(0, "sim: truth", "%s: %s", want[i].spec, e.msg);
+			continue;
+		}
+		sim_truth(&p, &t);
+		k = &t.mark[m - sd_marks];
+		snprintf(name, sizeof(name), "sim truth: %s %s %s%s%s", want[i].spec, want[i].keeps ? "keeps" : "breaks",
+			 want[i].mark, want[i].figure ? " by " : "", sd_figure_name[want[i].figure]);
+		check(k->keeps == want[i].keeps && k->figure == want[i].figure &&
+		      (!want[i].hi || (k->value >= want[i].lo && k->value <= want[i].hi)) && !k->host == !want[i].host, name,
+		      "keeps %d figure %s value %g (limit %g) host %s", k->keeps, sd_figure_name[k->figure], k->value,
+		      k->limit, k->host ? k->host : "-");
+	}
+}
+
 void unit_rating(void)
 {
 	test_qemu_card();
@@ -193,4 +348,7 @@ void unit_rating(void)
 	test_published_decodes();
 	test_bad_text();
 	test_marks();
+	test_sim_keys();
+	test_sim_queue();
+	test_sim_truth();
 }
