@@ -3,13 +3,17 @@
  * register decoder (dev/sdreg.c) on real register dumps whose meaning is
  * published (each cited where it is used); the simulator's rating keys
  * and the truth of the rating zoo's cards (dev/sim_rating.c). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dev.h"
 #include "dev/sdreg.h"
 #include "dev/sim.h"
+#include "prog/progfile.h"
 #include "tests/unit/unit.h"
+#include "vm.h"
 
 /* ------------------------------------------------------------ registers */
 
@@ -282,6 +286,51 @@ static void test_sim_queue(void)
 	      "%llu %llu %llu", (unsigned long long)t[0], (unsigned long long)t[1], (unsigned long long)t[2]);
 }
 
+/* The VM's queue: the requests of its body overlap as the device queues
+ * them; its node holds them with the queue's time. */
+static double queued_reads(const char *spec, const char *text, int *failed, char *msg)
+{
+	struct dev *d = NULL;
+	struct fb_err e = { 0, "" };
+	struct vm_op *prog = NULL;
+	struct vm_result *res = NULL;
+	struct prog_vars v = { .n = 0 };
+	const char *format;
+	double t = -1;
+
+	*failed = dev_open(&d, spec, DEV_READWRITE, &e) || progfile_parse("t", text, &v, &prog, &format, &e) ||
+		  vm_run(prog, d, NULL, &res, &e);
+	if (!*failed)
+		t = res->st.total_ns;
+	if (!*failed && res->st.count != 64)
+		t = -2;
+	snprintf(msg, 200, "%s", e.msg);
+	vm_result_free(res);
+	vm_free(prog);
+	dev_close(d);
+	return t;
+}
+
+static void test_vm_queue(void)
+{
+	const char *q2 = "queue 32 keep\n  len 4K\n    off-linear 4M 64\n      read\n";
+	const char *nested = "queue 4\n  queue 4\n    len 4K\n      read\n";
+	const char *sig = "queue 4\n  len 4K\n    sig-write\n";
+	char msg[200];
+	int failed;
+	double a = queued_reads("sim:rating-a2", q2, &failed, msg), b, c;
+
+	b = queued_reads("sim:rating-a2,hostqd=1", q2, &failed, msg);
+	c = queued_reads("sim:rating-a2", "len 4K\n  off-linear 4M 64\n    read\n", &failed, msg);
+	check(a > 0 && fabs(b - 2 * a) < 64 && fabs(c - b) < 64,
+	      "vm: queue 32 overlaps the card's 2 at once; a host of one at a time gains nothing",
+	      "%g %g %g (%s)", a, b, c, msg);
+	queued_reads("sim:rating-a2", nested, &failed, msg);
+	check(failed && strstr(msg, "inside a queue"), "vm: a queue inside a queue is refused", "%s", msg);
+	queued_reads("sim:rating-a2", sig, &failed, msg);
+	check(failed && strstr(msg, "reads and writes only"), "vm: a queue takes reads and writes only", "%s", msg);
+}
+
 /* The zoo's truth: what each card keeps, and the figure it breaks first. */
 static void test_sim_truth(void)
 {
@@ -350,5 +399,6 @@ void unit_rating(void)
 	test_marks();
 	test_sim_keys();
 	test_sim_queue();
+	test_vm_queue();
 	test_sim_truth();
 }
