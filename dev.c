@@ -250,6 +250,17 @@ double dev_clock(const struct dev *d)
 	return d->lower ? dev_clock(d->lower) : -1;
 }
 
+double dev_now(const struct dev *d)
+{
+	struct timespec ts;
+	double v = dev_clock(d);
+
+	if (v >= 0)
+		return v;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
 int dev_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len)
 {
 	int rc = copy_range(d, off, len);

@@ -152,6 +152,7 @@ int dev_queue(struct dev *d, struct dev_req *r, size_t n, unsigned depth, uint64
 struct dev_card {
 	char cid[33], csd[33], scr[17], ssr[129];
 	uint64_t preferred_erase;   /* bytes (0: not shown) */
+	int host_known;             /* the two below are the host's (0 link_rate: no limit); else 0 is "not known" */
 	unsigned queue_depth;       /* requests the host keeps in flight (1: one at a time) */
 	uint64_t link_rate;         /* bytes per second its link carries */
 	char host[32];              /* what the host is ("sim", "usb-storage", "mmc"; "": not known) */
@@ -161,6 +162,10 @@ void dev_card(const struct dev *d, struct dev_card *c);
 /* A virtual clock's device time so far (ns; it counts copies too), or a
  * negative value for a real device, whose time the caller measures. */
 double dev_clock(const struct dev *d);
+
+/* The time now on the device's clock (ns): a virtual clock's, else
+ * CLOCK_MONOTONIC's; only differences of two readings mean anything. */
+double dev_now(const struct dev *d);
 
 /* Leave the device alone for ns nanoseconds (a virtual clock just moves
  * on), so that it finishes the work earlier requests left it. */

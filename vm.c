@@ -147,6 +147,7 @@ struct vm_queue {
 	unsigned depth;
 	struct dev_req req[VM_QUEUE_BATCH];
 	size_t n;
+	size_t target;             /* the next batch's size: the depth, then what the time bound leaves room for */
 	struct vm_stats st;        /* every request of the queue, its time the queue's */
 };
 
@@ -246,7 +247,7 @@ static int queue_flush(struct walk *w)
 		return 0;
 	if (w->how && w->how->stop && *w->how->stop)
 		return fb_fail(w->e, EXIT_DEVICE, "stopped by a signal");
-	if (w->how && w->how->deadline_ns > 0 && w->elapsed + w->slowest > w->how->deadline_ns) {
+	if (w->how && w->how->deadline_ns > 0 && w->elapsed >= w->how->deadline_ns) {
 		if (w->how->deadline_hit)
 			*w->how->deadline_hit = 1;
 		return fb_fail(w->e, EXIT_DEVICE, "stopped: the next requests could pass the time bound");
@@ -269,6 +270,16 @@ static int queue_flush(struct walk *w)
 	w->elapsed += (double)ns;
 	if ((double)ns > w->slowest)
 		w->slowest = (double)ns;
+	{ /* the next batch: twice this one, as far as the time bound leaves room */
+		double per = ns && q->n ? (double)ns / (double)q->n : 0, left;
+		size_t next = 2 * q->n;
+		if (w->how && w->how->deadline_ns > 0 && per > 0) {
+			left = w->how->deadline_ns - w->elapsed;
+			if (left < per * (double)next)
+				next = left > per ? (size_t)(left / per) : 1;
+		}
+		q->target = next < 1 ? 1 : next > VM_QUEUE_BATCH ? VM_QUEUE_BATCH : next;
+	}
 	q->n = 0;
 	if (w->how && w->how->progress)
 		w->how->progress(w->how->progress_ctx, w->done);
@@ -325,7 +336,7 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 		}
 		ns = 0;
 	} else if (w->queue) { /* waits for its batch (queue_flush): its time is the queue's */
-		if (w->queue->n == VM_QUEUE_BATCH && queue_flush(w))
+		if (w->queue->n >= w->queue->target && queue_flush(w))
 			return -1;
 		w->queue->req[w->queue->n++] = (struct dev_req){ r->off, r->len, op->code == VM_WRITE, r->pattern, 0, 0 };
 		node->st.count = 1;
@@ -729,6 +740,7 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 		if (!(q = calloc(1, sizeof(*q))))
 			return fb_fail(w->e, EXIT_DEVICE, "out of memory");
 		q->depth = (unsigned)op->a;
+		q->target = q->depth;
 		w->queue = q;
 		rc = run_body(w, op, &r, node, &red);
 		if (!rc && w->dev)

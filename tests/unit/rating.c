@@ -2,12 +2,15 @@
  * their own while other engineers change dev.c's and auto.c's: the SD
  * register decoder (dev/sdreg.c) on real register dumps whose meaning is
  * published (each cited where it is used); the simulator's rating keys
- * and the truth of the rating zoo's cards (dev/sim_rating.c). */
+ * and the truth of the rating zoo's cards (dev/sim_rating.c); the VM's
+ * queue; the verdicts (auto/rating_verdict.c) on measurements made up to
+ * sit on each side of each rule. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto/rating.h"
 #include "dev.h"
 #include "dev/sdreg.h"
 #include "dev/sim.h"
@@ -351,8 +354,8 @@ static void test_sim_truth(void)
 		{ "rating-a2,hostqd=1", "A1", 1, SD_FIG_NONE, 0, 0, 0 },
 		{ "rating-u3,link=20M", "U3", 1, SD_FIG_NONE, 0, 0, 1 },
 		{ "rating-u3,link=20M", "U1", 1, SD_FIG_NONE, 0, 0, 0 },
-		{ "rating-lie-u3-cache", "U3", 0, SD_FIG_SUSTAINED, 12e6, 13e6, 0 },
-		{ "rating-lie-u3-cache", "V30", 0, SD_FIG_SUSTAINED, 12e6, 13e6, 0 },
+		{ "rating-lie-u3-cache", "U3", 0, SD_FIG_SUSTAINED, 11.5e6, 12.6e6, 0 },
+		{ "rating-lie-u3-cache", "V30", 0, SD_FIG_SUSTAINED, 11.5e6, 12.6e6, 0 },
 		{ "rating-lie-u3-cache", "U1", 1, SD_FIG_NONE, 0, 0, 0 },
 		{ "rating-lie-u3-cache", "C10", 1, SD_FIG_NONE, 0, 0, 0 },
 		{ "rating-lie-a2", "A2", 0, SD_FIG_WRITE_IOPS_Q, 1199, 1201, 0 },
@@ -389,6 +392,200 @@ static void test_sim_truth(void)
 	}
 }
 
+/* ------------------------------------------------------------ verdicts */
+
+/* A card that keeps everything by far, on a host that says it queues and
+ * has no slow link; claims set by the caller. */
+static void good_report(struct rating_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = 32ull << 30;
+	r->au = 4 << 20;
+	r->au_from = "the SD Status";
+	r->su = 8 << 20;
+	r->ru = SD_RU;
+	r->discarded = 1;
+	r->naus = 64;
+	r->card.host_known = 1;
+	r->card.queue_depth = 32;
+	r->pw4 = r->pw_su = r->sus_low4 = r->sus_low_su = r->sus_first_avg = r->pssw = 100e6;
+	r->pr = r->read_speed = 120e6;
+	r->busy = r->sus_busy = 20e6;
+	r->fat_avg = r->fat_max = 2e6;
+	r->riops1 = 5000;
+	r->wiops1 = 2000;
+	r->riops_q = 20000;
+	r->wiops_q = 8000;
+	r->riops_n[0] = r->riops_n[1] = r->wiops_n[0] = r->wiops_n[1] = 1000;
+	r->sus_len = 1ull << 30;
+}
+
+static const struct rating_mark *verdict_of(const struct rating_report *r, const char *mark)
+{
+	for (unsigned i = 0; i < r->nmarks; i++)
+		if (!strcmp(r->marks[i].mark->name, mark))
+			return &r->marks[i];
+	return NULL;
+}
+
+/* check that mark's verdict is want (NULL: no verdict for it) */
+static void want_verdict(const struct rating_report *r, const char *what, const char *mark, const char *want,
+			 int figure, enum confidence conf)
+{
+	const struct rating_mark *m = verdict_of(r, mark);
+	char name[160];
+
+	snprintf(name, sizeof(name), "rating verdict: %s: %s %s", what, mark, want ? want : "not judged");
+	if (!want) {
+		check(!m, name, "judged %s", m ? rating_verdict_name[m->verdict] : "");
+		return;
+	}
+	check(m && !strcmp(rating_verdict_name[m->verdict], want) && (figure < 0 || (int)m->figure == figure) &&
+	      (conf == CONF_NONE || m->conf == conf), name, "%s figure %s conf %s (%s)",
+	      m ? rating_verdict_name[m->verdict] : "none", m ? sd_figure_name[m->figure] : "-",
+	      m ? confidence_name(m->conf) : "-", m && m->nevidence ? m->evidence[0] : "");
+}
+
+static void test_verdicts(void)
+{
+	struct rating_report *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return;
+	good_report(r);
+	r->claimed[SD_FAMILY_UHS] = sd_mark_find("U3");
+	r->claimed[SD_FAMILY_APP] = sd_mark_find("A2");
+	rating_judge(r);
+	want_verdict(r, "a card far above its marks", "U3", "meets", SD_FIG_NONE, CONF_HIGH);
+	want_verdict(r, "a card far above its marks", "A2", "meets", SD_FIG_NONE, CONF_HIGH);
+	want_verdict(r, "a mark met is not followed by the one below", "U1", NULL, 0, 0);
+
+	/* a host that does not say its link: slow reads and writes close to
+	 * them may be the link's; writes far below the reads are the card's */
+	good_report(r);
+	r->claimed[SD_FAMILY_UHS] = sd_mark_find("U3");
+	r->card.host_known = 0;
+	r->read_speed = r->pr = 21e6;
+	r->pw4 = r->sus_low4 = 19e6;
+	rating_judge(r);
+	want_verdict(r, "reads of 21 MB/s, writes of 19, the link not known", "U3", "untestable", -1, CONF_MEDIUM);
+	want_verdict(r, "reads of 21 MB/s, writes of 19, the link not known", "U1", "meets", -1, CONF_NONE);
+	good_report(r);
+	r->claimed[SD_FAMILY_UHS] = sd_mark_find("U3");
+	r->card.host_known = 0;
+	r->read_speed = r->pr = 25e6;
+	r->pw4 = r->sus_low4 = 12e6;
+	rating_judge(r);
+	want_verdict(r, "reads of 25 MB/s, writes of 12, the link not known", "U3", "fails", SD_FIG_PW, CONF_HIGH);
+	good_report(r);
+	r->claimed[SD_FAMILY_UHS] = sd_mark_find("U3");
+	r->card.link_rate = 20000000;
+	rating_judge(r);
+	want_verdict(r, "a host whose link carries 20 MB/s", "U3", "untestable", -1, CONF_HIGH);
+
+	/* A2: a host of one command at a time; a host that queues and a card
+	 * that gains nothing; a host that does not say */
+	good_report(r);
+	r->claimed[SD_FAMILY_APP] = sd_mark_find("A2");
+	r->card.queue_depth = 1;
+	r->riops_q = r->riops1;
+	r->wiops_q = r->wiops1;
+	rating_judge(r);
+	want_verdict(r, "a USB reader", "A2", "untestable", -1, CONF_HIGH);
+	want_verdict(r, "a USB reader", "A1", "meets", -1, CONF_HIGH);
+	r->card.queue_depth = 32;
+	rating_judge(r);
+	want_verdict(r, "a host that queues, a card that gains nothing", "A2", "fails", SD_FIG_QUEUE, CONF_HIGH);
+	r->card.host_known = 0;
+	r->card.queue_depth = 0;
+	rating_judge(r);
+	want_verdict(r, "no gain and a host that does not say", "A2", "untestable", -1, CONF_MEDIUM);
+	good_report(r);
+	r->claimed[SD_FAMILY_APP] = sd_mark_find("A2");
+	r->queued_writes_refused = 1;
+	rating_judge(r);
+	want_verdict(r, "queued writes the journal cannot see", "A2", "untestable", -1, CONF_NONE);
+
+	/* the figures in the spec's order, and how sure */
+	good_report(r);
+	r->claimed[SD_FAMILY_UHS] = sd_mark_find("U1");
+	r->busy = 290e6;
+	rating_judge(r);
+	want_verdict(r, "a write busy 290 ms", "U1", "fails", SD_FIG_BUSY, CONF_HIGH);
+	good_report(r);
+	r->claimed[SD_FAMILY_CLASS] = sd_mark_find("C10");
+	r->busy = 290e6;
+	rating_judge(r);
+	want_verdict(r, "a write busy 290 ms (C10 has no busy limit)", "C10", "meets", -1, CONF_HIGH);
+	good_report(r);
+	r->claimed[SD_FAMILY_CLASS] = sd_mark_find("C10");
+	r->pw4 = 9.5e6;
+	rating_judge(r);
+	want_verdict(r, "Pw 5% short", "C10", "fails", SD_FIG_PW, CONF_MEDIUM);
+	want_verdict(r, "Pw 5% short: the mark below", "C6", "meets", -1, CONF_HIGH);
+	r->pw4 = 9.9e6;
+	rating_judge(r);
+	want_verdict(r, "Pw 1% short", "C10", "fails", SD_FIG_PW, CONF_LOW);
+	r->pw4 = 10.5e6;
+	rating_judge(r);
+	want_verdict(r, "Pw 5% over the mark", "C10", "meets", -1, CONF_MEDIUM);
+	r->pw4 = 30e6;
+	r->sus_low4 = 6e6;
+	rating_judge(r);
+	want_verdict(r, "fast AUs, a slow recording", "C10", "fails", SD_FIG_SUSTAINED, CONF_HIGH);
+	r->sus_low4 = 30e6;
+	r->fat_avg = 150e6;
+	rating_judge(r);
+	want_verdict(r, "FAT writes of 150 ms on average", "C10", "fails", SD_FIG_FAT, CONF_HIGH);
+	good_report(r);
+	r->claimed[SD_FAMILY_CLASS] = sd_mark_find("C10");
+	r->discarded = 0;
+	r->pw4 = 8e6;
+	rating_judge(r);
+	want_verdict(r, "AUs not freed first", "C10", "fails", SD_FIG_PW, CONF_MEDIUM);
+	good_report(r);
+	r->claimed[SD_FAMILY_CLASS] = sd_mark_find("C10");
+	r->au_from = "assumed (no AU known)";
+	rating_judge(r);
+	want_verdict(r, "the AU assumed", "C10", "meets", -1, CONF_MEDIUM);
+
+	/* whose claims: the SD Status and the label side by side; none */
+	good_report(r);
+	r->claimed[SD_FAMILY_VIDEO] = sd_mark_find("V10");
+	r->label[SD_FAMILY_VIDEO] = sd_mark_find("V30");
+	r->pw_su = r->sus_low_su = 20e6;
+	rating_judge(r);
+	want_verdict(r, "the label says V30, the card V10", "V30", "fails", SD_FIG_PW, CONF_HIGH);
+	want_verdict(r, "the label says V30, the card V10", "V10", "meets", -1, CONF_HIGH);
+	check(verdict_of(r, "V30")->by == RATING_BY_LABEL && verdict_of(r, "V10")->by == RATING_BY_SSR,
+	      "rating verdict: each claim says where it comes from", "%u %u", verdict_of(r, "V30")->by,
+	      verdict_of(r, "V10")->by);
+	good_report(r);
+	r->pw4 = r->sus_low4 = r->pw_su = r->sus_low_su = 20e6;
+	r->wiops1 = 300;
+	rating_judge(r);
+	want_verdict(r, "no claim: each family up to the first not met", "U1", "meets", -1, CONF_HIGH);
+	want_verdict(r, "no claim: each family up to the first not met", "U3", "fails", SD_FIG_PW, CONF_HIGH);
+	want_verdict(r, "no claim: each family up to the first not met", "V30", "fails", SD_FIG_PW, CONF_HIGH);
+	want_verdict(r, "no claim: each family up to the first not met", "V60", NULL, 0, 0);
+	want_verdict(r, "no claim: each family up to the first not met", "A1", "fails", SD_FIG_WRITE_IOPS, CONF_HIGH);
+	want_verdict(r, "no claim: each family up to the first not met", "A2", NULL, 0, 0);
+	free(r);
+}
+
+static void test_claims(void)
+{
+	const struct sd_mark *m[SD_FAMILIES];
+	struct fb_err e;
+
+	check(!rating_parse_claims("C10,U3,V30,A2", m, &e) && !strcmp(m[0]->name, "C10") && !strcmp(m[1]->name, "U3") &&
+	      !strcmp(m[2]->name, "V30") && !strcmp(m[3]->name, "A2"), "rating: --claim=C10,U3,V30,A2", "-");
+	check(!rating_parse_claims("u1,U3,c6", m, &e) && !strcmp(m[1]->name, "U3") && !strcmp(m[0]->name, "C6") &&
+	      !m[2] && !m[3], "rating: --claim keeps each family's highest", "-");
+	check(rating_parse_claims("C10,UHS-I", m, &e) && strstr(e.msg, "'UHS-I' is no mark"),
+	      "rating: --claim names the word that is no mark", "%s", e.msg);
+}
+
 void unit_rating(void)
 {
 	test_qemu_card();
@@ -401,4 +598,6 @@ void unit_rating(void)
 	test_sim_queue();
 	test_vm_queue();
 	test_sim_truth();
+	test_verdicts();
+	test_claims();
 }
