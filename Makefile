@@ -49,6 +49,10 @@ $(O)/tests/unit/units: $(UNIT_OBJ) $(CORE_OBJ)
 $(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o $(O)/lib/utf8.o $(O)/lib/crc32c.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
+# drives --rating's parts until the mode has its row in the CLI (tests/rating_zoo.sh)
+$(O)/tests/ratingrun: $(O)/tests/ratingrun.o $(CORE_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # (a file where an object's folder goes is an old build's program: tests/unit
 # was the unit tests' program before it was their folder)
 $(O)/%.o: %.c $(HDRS)
@@ -106,16 +110,17 @@ fuzz:
 		done; \
 	fi
 
-check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(FUZZ_DRIVERS)
+check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/ratingrun $(FUZZ_DRIVERS)
 	@if command -v clang > /dev/null; then \
 		$(MAKE) --no-print-directory -s O=build/clang CC=clang build/clang/flashbench build/clang/erase; fi
 	$(MAKE) --no-print-directory -s O=build/asan CFLAGS="$(SANITIZE)" \
 		build/asan/flashbench build/asan/erase build/asan/tests/unit/units build/asan/tests/jsonpath \
+		build/asan/tests/ratingrun \
 		$(FUZZ:%=build/asan/tests/fuzz/%)
 	@tests/run . build/asan
 
 # only the plain build (quicker while working)
-check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(FUZZ_DRIVERS)
+check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/ratingrun $(FUZZ_DRIVERS)
 	@tests/run .
 
 bench/peakrss: bench/peakrss.c
