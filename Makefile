@@ -130,7 +130,7 @@ bench/rawread: bench/rawread.c
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
 # side by side with the classic flashbench and fio (installs them if missing)
-bench: all bench/peakrss bench/rawread
+bench: all bench/peakrss bench/rawread $(O)/tests/ratingrun
 	@bench/run
 
 # The scripts are installed as flashbench-NAME, told where their library
