@@ -106,6 +106,24 @@ while IFS='|' read -r card label what; do
 	done
 done <<< "$ZOO"
 
+# the formats: the text report (golden, its wall time left out), the
+# --summary line, the plot's three panels
+cd "$OLDPWD" || exit 1
+golden "rating: the text report of a C10 card that stalls (golden)" rating-lie-c10-gc.out \
+	sh -c "'$RR' sim:rating-lie-c10-gc 2> /dev/null | sed 's/; took .*//'"
+golden "rating: --summary of the zoo's liars (golden)" rating-summary.out sh -c "for c in rating-lie-u3-cache \
+	rating-lie-a2 rating-lie-c10-gc rating-lie-v30-su rating-lie-u1-busy 'rating-a2,hostqd=1'; do '$RR' --summary sim:\$c; done 2> /dev/null"
+cd "$TMP" || exit 1
+if "$RR" --plot="$TMP/r.svg" sim:rating-lie-u3-cache > /dev/null 2>&1 && grep -q '^<svg' "$TMP/r.svg" &&
+	grep -q 'write speed of each sub-unit' "$TMP/r.svg" && grep -q 'write speed over time' "$TMP/r.svg" &&
+	grep -q 'random 4KiB requests per second' "$TMP/r.svg"; then
+	pass "rating: --plot draws the sub-units across the card, the recording over time, the IOPS"
+else
+	fail "rating: --plot draws the sub-units across the card, the recording over time, the IOPS" "$(head -c 200 "$TMP/r.svg" 2> /dev/null)"
+fi
+[ "$(awk '{ if (length($0) > 80) n++ } END { print n + 0 }' <("$RR" sim:rating-lie-u3-cache 2> /dev/null | tail -n +2))" = 0 ] &&
+	pass "rating: the text report fits 80 columns" || fail "rating: the text report fits 80 columns" "longer lines"
+
 [ "$wrong" = 0 ] && pass "rating zoo: no verdict contradicts the card's truth ($right right, $misses medium/low misses, $cards runs)" ||
 	fail "rating zoo: no verdict contradicts the card's truth" "$wrong wrong of $((right + wrong + misses))"
 [ "$over" = 0 ] && pass "rating zoo: every run wrote no more than it announced" ||
