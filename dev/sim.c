@@ -77,30 +77,6 @@ static const struct preset presets[] = {
 	  "size=2G,real=768M,fake=drop,wrate=10M,rrate=20M" },
 	{ "fake-cache", "fake SD card: claims 2 GiB, has 1 GiB; writes past that last while among the latest 8 MiB",
 	  "size=2G,real=1G,fake=cache,keep=8M,wrate=10M,rrate=20M" },
-	/* the rating zoo (--rating; sim_rating.c): cards that keep their marks
-	 * and cards that lie, each with the SD Status it reports */
-	{ "rating-c10", "SD card that keeps C10: 16 GiB, 4 MiB AUs, 14.5 MB/s in free AUs",
-	  "size=16G,erase=4M,fat=4,wrate=14M,crate=14M,rrate=40M,ssr=C10" },
-	{ "rating-u1", "SD card that keeps C10 U1 V10: 32 GiB, 4 MiB AUs, 20 MB/s",
-	  "size=32G,erase=4M,fat=4,wrate=20M,crate=20M,rrate=45M,ssr=C10+U1+V10" },
-	{ "rating-u3", "SD card that keeps C10 U3 V30: 32 GiB, 4 MiB AUs, 46 MB/s",
-	  "size=32G,erase=4M,fat=4,wrate=45M,crate=45M,rrate=90M,ssr=C10+U3+V30" },
-	{ "rating-v60", "SD card that keeps C10 U3 V60: 64 GiB, 8 MiB AUs, 85 MB/s",
-	  "size=64G,erase=8M,fat=2,tunit=40us,wrate=85M,crate=85M,rrate=170M,ssr=C10+U3+V60" },
-	{ "rating-a1", "SD card that keeps C10 U1 V10 A1: 2400/800 IOPS at depth 1",
-	  "size=32G,erase=4M,fat=4,wrate=20M,crate=20M,rrate=45M,riops=2400,wiops=800,ssr=C10+U1+V10+A1" },
-	{ "rating-a2", "SD card that keeps C10 U3 V30 A2: 3000/1300 IOPS at depth 1, a command queue of 2",
-	  "size=64G,erase=4M,fat=4,wrate=60M,crate=60M,rrate=95M,riops=3000,wiops=1300,cq=2,ssr=C10+U3+V30+A2" },
-	{ "rating-lie-u3-cache", "SD card that claims U3 V30 and falls to 12.5 MB/s past its 512 MiB pSLC",
-	  "size=32G,erase=4M,fat=4,wrate=12M,crate=12M,rrate=90M,slc=512M,slcrate=80M,ssr=C10+U3+V30" },
-	{ "rating-lie-a2", "SD card that claims A2 with 300 write IOPS (1200 queued)",
-	  "size=64G,erase=4M,fat=4,wrate=60M,crate=60M,rrate=95M,riops=3000,wiops=300,cq=4,ssr=C10+U3+V30+A2" },
-	{ "rating-lie-c10-gc", "SD card that claims C10 and stalls 400 ms in garbage collection every 4th AU",
-	  "size=16G,erase=4M,fat=4,wrate=20M,crate=20M,rrate=40M,stall=400ms,stallevery=4,ssr=C10" },
-	{ "rating-lie-v30-su", "SD card that claims U3 V30 and keeps 41 MB/s only in the first 4 MiB of each 16 MiB AU",
-	  "size=64G,erase=16M,fat=1,wrate=40M,crate=40M,rrate=90M,aufast=4M,auslow=14M,ssr=C10+U3+V30" },
-	{ "rating-lie-u1-busy", "SD card that claims U1 and keeps 11 MB/s, but one write in each AU is busy 290 ms",
-	  "size=32G,erase=16M,fat=1,wrate=40M,crate=40M,rrate=80M,stall=280ms,ssr=C10+U1" },
 	{ NULL, NULL, NULL },
 };
 
@@ -288,10 +264,13 @@ static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, 
 			}
 			for (pr = presets; pr->name && strcmp(pr->name, tok); pr++)
 				;
+			if (!pr->name && sim_rating_preset(tok)) { /* the rating zoo's (sim_rating.c) */
+				rc = apply_spec(p, sim_rating_preset(tok), 0, e);
+				continue;
+			}
 			if (!pr->name) {
-				rc = fb_fail(e, EXIT_USAGE, "sim: unknown preset '%s' (presets: sd-4m usb-12m cf-16m ssd fake-wrap fake-drop fake-cache "
-					     "rating-c10 rating-u1 rating-u3 rating-v60 rating-a1 rating-a2 rating-lie-u3-cache "
-					     "rating-lie-a2 rating-lie-c10-gc rating-lie-v30-su rating-lie-u1-busy)", tok);
+				rc = fb_fail(e, EXIT_USAGE, "sim: unknown preset '%s' (presets: sd-4m usb-12m cf-16m ssd fake-wrap fake-drop fake-cache; "
+					     "the rating zoo's: rating-*)", tok);
 				break;
 			}
 			rc = apply_spec(p, pr->spec, 0, e);

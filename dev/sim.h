@@ -191,6 +191,12 @@ int sim_rating_validate(const struct sim_params *p, struct fb_err *e);
  * or -1 when it is none or past an hour. */
 int sim_parse_time(const char *v, uint64_t *out);
 
+/* The rating zoo's presets (sim:rating-u3, ...): a preset's spec (NULL: no
+ * such name), and the i-th name and description (NULL past the last). */
+const char *sim_rating_preset(const char *name);
+const char *sim_rating_preset_name(unsigned i);
+const char *sim_rating_preset_description(unsigned i);
+
 /* The SD Status the card reports: 128 hex digits, or "" (none, as behind
  * a USB reader). */
 void sim_ssr(const struct sim_params *p, char buf[129]);
