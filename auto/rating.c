@@ -14,16 +14,16 @@
 #include "prog/programs.h"
 #include "vm.h"
 
-#define PW_BUDGET (256ull << 20)     /* the Pw test writes about this much */
-#define MIN_AUS 8                    /* ... in at least this many AUs */
-#define ASSUMED_AU (16ull << 20)     /* whole AUs of 4, 8 and 16 MiB when none is known */
-#define MAX_AU (64ull << 20)         /* the largest AU (SDXC); larger video AUs are tested in 64 MiB */
-#define VIDEO_SU (8ull << 20)        /* the video SU of most AU sizes (table 4-56) */
-#define IOPS_READS 4096u             /* requests planned per IOPS run (each bounded in time) */
+#define PW_BUDGET (256ull << 20) /* the Pw test writes about this much */
+#define MIN_AUS 8                /* ... in at least this many AUs */
+#define ASSUMED_AU (16ull << 20) /* whole AUs of 4, 8 and 16 MiB when none is known */
+#define MAX_AU (64ull << 20)     /* the largest AU (SDXC); larger video AUs are tested in 64 MiB */
+#define VIDEO_SU (8ull << 20)    /* the video SU of most AU sizes (table 4-56) */
+#define IOPS_READS 4096u         /* requests planned per IOPS run (each bounded in time) */
 #define IOPS_WRITES 2048u
 #define IOPS_LEN 4096u
-#define FAT_AT (1ull << 20)          /* the FAT update cycles write at 1, 2 and 3 MiB */
-#define MAX_SUSTAINED (4ull << 30)   /* the long recording's default bound */
+#define FAT_AT (1ull << 20)        /* the FAT update cycles write at 1, 2 and 3 MiB */
+#define MAX_SUSTAINED (4ull << 30) /* the long recording's default bound */
 
 const char *const rating_verdict_name[3] = { "meets", "fails", "untestable" };
 
@@ -64,16 +64,22 @@ struct step {
 	unsigned count;
 	const int64_t *list;
 	size_t n;
-	struct { const char *name; uint64_t value; } var[3];
-	double deadline;             /* ns of device time (0: none) */
+	struct {
+		const char *name;
+		uint64_t value;
+	} var[3];
+	double deadline; /* ns of device time (0: none) */
 	int *deadline_hit;
 };
 
 /* Run a built-in program; the caller frees *res (NULL: not wanted). */
 static int run(struct ctx *c, const struct step *s, struct vm_result **res)
 {
-	struct vm_run how = { .stop = c->o->stop, .progress = c->o->progress ? progress_total : NULL,
-			      .progress_ctx = c, .deadline_ns = s->deadline, .deadline_hit = s->deadline_hit,
+	struct vm_run how = { .stop = c->o->stop,
+			      .progress = c->o->progress ? progress_total : NULL,
+			      .progress_ctx = c,
+			      .deadline_ns = s->deadline,
+			      .deadline_hit = s->deadline_hit,
 			      .keep_partial = s->deadline > 0 };
 	struct test_params t;
 	struct prog_vars v;
@@ -98,8 +104,8 @@ static int run(struct ctx *c, const struct step *s, struct vm_result **res)
 		prog_vars_set(&v, s->var[i].name, s->var[i].value);
 	if (!how.deadline_hit)
 		how.deadline_hit = &hit;
-	rc = program_builtin(s->name, &v, &prog, &format, c->e) || vm_plan(prog, dev_size(c->d), dev_sector(c->d),
-									   &plan, c->e);
+	rc = program_builtin(s->name, &v, &prog, &format, c->e) ||
+	     vm_plan(prog, dev_size(c->d), dev_sector(c->d), &plan, c->e);
 	how.plan = &plan;
 	if (!rc)
 		rc = vm_run(prog, c->d, &how, &out, c->e);
@@ -147,7 +153,8 @@ static uint64_t align_down(uint64_t x, uint64_t a)
 static void choose_au(struct ctx *c)
 {
 	struct rating_report *r = c->r;
-	uint64_t au = 0, su = r->has_ssr && r->ssr.su_mib ? (uint64_t)r->ssr.su_mib << 20 : VIDEO_SU;
+	uint64_t au = 0,
+		 su = r->has_ssr && r->ssr.su_mib ? (uint64_t)r->ssr.su_mib << 20 : VIDEO_SU;
 	int video = r->claimed[SD_FAMILY_VIDEO] || r->label[SD_FAMILY_VIDEO];
 
 	if (c->o->au) {
@@ -187,7 +194,8 @@ static void choose_au(struct ctx *c)
 static void place_aus(struct ctx *c)
 {
 	struct rating_report *r = c->r;
-	uint64_t lo = align_down(FAT_AT * 4 + r->au - 1, r->au) + r->au, aus = (r->size - lo) / r->au;
+	uint64_t lo = align_down(FAT_AT * 4 + r->au - 1, r->au) + r->au,
+		 aus = (r->size - lo) / r->au;
 	uint64_t n = PW_BUDGET / r->au;
 
 	if (n < MIN_AUS)
@@ -213,7 +221,9 @@ static void plan(struct ctx *c)
 	/* the IOPS region: 256 MiB from a 4 KiB place drawn in the second quarter */
 	r->iops_off = align_down(r->size / 4 + draw(c) % (r->size / 4), IOPS_LEN);
 	if (r->iops_off + RATING_IOPS_SPAN > r->size)
-		r->iops_off = r->size > RATING_IOPS_SPAN ? align_down(r->size - RATING_IOPS_SPAN, IOPS_LEN) : 0;
+		r->iops_off = r->size > RATING_IOPS_SPAN
+				      ? align_down(r->size - RATING_IOPS_SPAN, IOPS_LEN)
+				      : 0;
 	r->iops_reads = IOPS_READS;
 	r->iops_writes = IOPS_WRITES;
 	/* the long recording: 1 GiB, or twice the cache --auto saw; its
@@ -221,7 +231,8 @@ static void plan(struct ctx *c)
 	if (!len) {
 		len = RATING_SUSTAINED;
 		if (c->o->cache_hint * 2 > len)
-			len = c->o->cache_hint * 2 < MAX_SUSTAINED ? c->o->cache_hint * 2 : MAX_SUSTAINED;
+			len = c->o->cache_hint * 2 < MAX_SUSTAINED ? c->o->cache_hint * 2
+								   : MAX_SUSTAINED;
 	}
 	if (len > r->size / 2)
 		len = r->size / 2;
@@ -231,7 +242,8 @@ static void plan(struct ctx *c)
 		r->sus_off = align_down(r->size - r->sus_len, SD_SUB_UNIT);
 	r->fat_off = FAT_AT;
 	r->sus_bytes = r->sus_len;
-	r->max_bytes = (uint64_t)r->naus * r->au + r->au + RATING_FAT_CYCLES * ((32u << 10) + r->sector) +
+	r->max_bytes = (uint64_t)r->naus * r->au + r->au +
+		       RATING_FAT_CYCLES * ((32u << 10) + r->sector) +
 		       2ull * r->iops_writes * IOPS_LEN + r->sus_len;
 }
 
@@ -240,7 +252,9 @@ static void plan(struct ctx *c)
 /* Free the places about to be written, where the device discards. */
 static int discard(struct ctx *c, const int64_t *off, size_t n, uint64_t len)
 {
-	struct step s = { .name = "rating-discard", .blocksize = len, .erasesize = len, .list = off, .n = n };
+	struct step s = {
+		.name = "rating-discard", .blocksize = len, .erasesize = len, .list = off, .n = n
+	};
 
 	if (!(dev_caps(c->d) & DEV_CAP_DISCARD))
 		return 0;
@@ -251,7 +265,7 @@ static int discard(struct ctx *c, const int64_t *off, size_t n, uint64_t len)
  * first write's preparation beyond the typical write, up to 1 s, set
  * aside), its slowest unit, its longest write. */
 struct recording {
-	double *unit_speed;          /* NULL: not wanted */
+	double *unit_speed; /* NULL: not wanted */
 	unsigned nunits;
 	double low, busy, prepare, speed;
 	uint64_t low_at;
@@ -267,8 +281,8 @@ static double median_write(const struct vm_result *rec)
 	return analyze_median(v, n);
 }
 
-static void read_recording(const struct vm_result *rec, uint64_t ru, uint64_t unit, unsigned max_units,
-			   struct recording *out)
+static void read_recording(const struct vm_result *rec, uint64_t ru, uint64_t unit,
+			   unsigned max_units, struct recording *out)
 {
 	double typical = median_write(rec), in_unit = 0, total = 0;
 	uint64_t pos = 0;
@@ -312,7 +326,9 @@ static int measure_pr(struct ctx *c)
 {
 	struct rating_report *r = c->r;
 	int64_t off[RATING_PR_READS];
-	struct step s = { .name = "rating-read", .blocksize = SD_RU, .list = off, .n = RATING_PR_READS };
+	struct step s = {
+		.name = "rating-read", .blocksize = SD_RU, .list = off, .n = RATING_PR_READS
+	};
 	struct vm_result *res;
 	uint64_t rus = r->size / SD_RU;
 
@@ -332,7 +348,10 @@ static int measure_pw(struct ctx *c)
 {
 	struct rating_report *r = c->r;
 	int64_t off[RATING_MAX_AUS];
-	struct step s = { .name = "rating-au", .blocksize = SD_RU, .list = off, .n = r->naus,
+	struct step s = { .name = "rating-au",
+			  .blocksize = SD_RU,
+			  .list = off,
+			  .n = r->naus,
 			  .count = (unsigned)(r->au / SD_RU) };
 	struct vm_result *res;
 	uint64_t unit = r->au < SD_SUB_UNIT ? r->au : SD_SUB_UNIT;
@@ -392,8 +411,11 @@ static int measure_fat(struct ctx *c)
 		return -1;
 	r->fat_avg = r->fat_max = 0;
 	for (unsigned i = 0; i < RATING_FAT_CYCLES; i++) {
-		struct step s = { .name = "rating-fat", .blocksize = SD_RU, .offset = r->aus[0].off + i * step,
-				  .count = (unsigned)(step / SD_RU), .var = { { "fat_at", r->fat_off + i * (32u << 10) } } };
+		struct step s = { .name = "rating-fat",
+				  .blocksize = SD_RU,
+				  .offset = r->aus[0].off + i * step,
+				  .count = (unsigned)(step / SD_RU),
+				  .var = { { "fat_at", r->fat_off + i * (32u << 10) } } };
 		struct vm_result *res;
 		const struct vm_result *cycle;
 		if ((uint64_t)(i + 1) * step > r->au) {
@@ -422,18 +444,23 @@ static int measure_fat(struct ctx *c)
 static int iops(struct ctx *c, int writes, unsigned depth, double *rate, unsigned *count)
 {
 	struct rating_report *r = c->r;
-	unsigned n = writes ? r->iops_writes : r->iops_reads, slots = (unsigned)(RATING_IOPS_SPAN / IOPS_LEN);
+	unsigned n = writes ? r->iops_writes : r->iops_reads,
+		 slots = (unsigned)(RATING_IOPS_SPAN / IOPS_LEN);
 	uint64_t a = (draw(c) | 1) % slots, b = draw(c) % slots;
 	int64_t *off = malloc(n * sizeof(*off));
 	struct step s = { .name = depth > 1 ? (writes ? "rating-queue-write" : "rating-queue-read")
-					    : (writes ? "rating-iops-write" : "rating-iops-read"), .blocksize = IOPS_LEN,
-			  .n = n, .var = { { "depth", depth } }, .deadline = RATING_IOPS_TIME };
+					    : (writes ? "rating-iops-write" : "rating-iops-read"),
+			  .blocksize = IOPS_LEN,
+			  .n = n,
+			  .var = { { "depth", depth } },
+			  .deadline = RATING_IOPS_TIME };
 	struct vm_result *res;
 	int rc;
 
 	if (!off)
 		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
-	while (slots > 1 && (uint64_t)slots * IOPS_LEN > r->size - r->iops_off) /* a power of two that fits */
+	while (slots > 1 &&
+	       (uint64_t)slots * IOPS_LEN > r->size - r->iops_off) /* a power of two that fits */
 		slots /= 2;
 	r->iops_span = (uint64_t)slots * IOPS_LEN;
 	a = (a | 1) % slots;
@@ -457,7 +484,8 @@ static int measure_iops(struct ctx *c)
 {
 	struct rating_report *r = c->r;
 
-	if (iops(c, 0, 1, &r->riops1, &r->riops_n[0]) || iops(c, 0, RATING_QUEUE_DEPTH, &r->riops_q, &r->riops_n[1]) ||
+	if (iops(c, 0, 1, &r->riops1, &r->riops_n[0]) ||
+	    iops(c, 0, RATING_QUEUE_DEPTH, &r->riops_q, &r->riops_n[1]) ||
 	    iops(c, 1, 1, &r->wiops1, &r->wiops_n[0]))
 		return -1;
 	if (iops(c, 1, RATING_QUEUE_DEPTH, &r->wiops_q, &r->wiops_n[1])) {
@@ -474,7 +502,10 @@ static int measure_sustained(struct ctx *c)
 {
 	struct rating_report *r = c->r;
 	int64_t off = (int64_t)r->sus_off;
-	struct step s = { .name = "rating-au", .blocksize = SD_RU, .list = &off, .n = 1,
+	struct step s = { .name = "rating-au",
+			  .blocksize = SD_RU,
+			  .list = &off,
+			  .n = 1,
 			  .count = (unsigned)(r->sus_len / SD_RU) };
 	struct vm_result *res;
 	const struct vm_result *rec;
@@ -537,13 +568,17 @@ int rating_parse_claims(const char *text, const struct sd_mark *out[SD_FAMILIES]
 	for (int f = 0; f < SD_FAMILIES; f++)
 		out[f] = NULL;
 	if (strlen(text) >= sizeof(copy))
-		return fb_fail(e, EXIT_USAGE, "--claim=%.40s...: too long (marks such as C10,U3,V30,A2)", text);
+		return fb_fail(e, EXIT_USAGE,
+			       "--claim=%.40s...: too long (marks such as C10,U3,V30,A2)", text);
 	strcpy(copy, text);
 	for (char *w = strtok_r(copy, ",+ ", &save); w; w = strtok_r(NULL, ",+ ", &save)) {
 		const struct sd_mark *m = sd_mark_find(w);
 		if (!m)
-			return fb_fail(e, EXIT_USAGE, "--claim: '%s' is no mark (C2 C4 C6 C10 U1 U3 V6 V10 V30 V60 V90 A1 "
-				       "A2, as printed on the label, comma-separated)", w);
+			return fb_fail(e, EXIT_USAGE,
+				       "--claim: '%s' is no mark (C2 C4 C6 C10 U1 U3 V6 V10 V30 "
+				       "V60 V90 A1 "
+				       "A2, as printed on the label, comma-separated)",
+				       w);
 		if (!out[m->family] || out[m->family]->level < m->level)
 			out[m->family] = m;
 	}
@@ -563,7 +598,8 @@ void rating_free(struct rating_report *r)
 	r->sus_speed = NULL;
 }
 
-int rating_check(struct dev *d, const struct rating_options *o, struct rating_report *r, struct fb_err *e)
+int rating_check(struct dev *d, const struct rating_options *o, struct rating_report *r,
+		 struct fb_err *e)
 {
 	struct ctx c = { .d = d, .o = o, .r = r, .e = e };
 
@@ -574,14 +610,16 @@ int rating_check(struct dev *d, const struct rating_options *o, struct rating_re
 	r->clock0 = dev_now(d);
 	c.rng = o->seed ? o->seed : r->size * 0x2545f4914f6cdd1dULL;
 	if (r->size < RATING_MIN_SIZE)
-		return fb_fail(e, EXIT_USAGE, "%s has %llu bytes: --rating checks devices of 64MiB or more", dev_path(d),
-			       (unsigned long long)r->size);
+		return fb_fail(e, EXIT_USAGE,
+			       "%s has %llu bytes: --rating checks devices of 64MiB or more",
+			       dev_path(d), (unsigned long long)r->size);
 	read_card(&c);
 	plan(&c);
 	if (o->before_writes && o->before_writes(o->ctx, r, e))
 		return -1;
 	{
-		int (*const phase[5])(struct ctx *) = { measure_pr, measure_pw, measure_fat, measure_iops, measure_sustained };
+		int (*const phase[5])(struct ctx *) = { measure_pr, measure_pw, measure_fat,
+							measure_iops, measure_sustained };
 		for (int i = 0; i < 5; i++) {
 			double t0 = now_ns(&c);
 			if (phase[i](&c))

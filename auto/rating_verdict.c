@@ -22,13 +22,14 @@
 
 #include "lib/units.h"
 
-#define MARGIN 0.10                  /* a figure this far past its limit is clear */
-#define CLOSE 0.03                   /* closer than this: low */
-#define FEW_REQUESTS 64              /* IOPS from fewer requests: medium at most */
-#define NO_GAIN 1.2                  /* queued IOPS below this many times one at a time: no queue at work */
-#define LINK_CLOSE 0.8               /* writes this close to the reads may be the link's speed */
+#define MARGIN 0.10     /* a figure this far past its limit is clear */
+#define CLOSE 0.03      /* closer than this: low */
+#define FEW_REQUESTS 64 /* IOPS from fewer requests: medium at most */
+#define NO_GAIN 1.2     /* queued IOPS below this many times one at a time: no queue at work */
+#define LINK_CLOSE 0.8  /* writes this close to the reads may be the link's speed */
 
-static void evidence(struct rating_mark *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void evidence(struct rating_mark *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void evidence(struct rating_mark *m, const char *fmt, ...)
 {
@@ -69,15 +70,16 @@ static double headroom(double value, double limit, int upper)
 struct judging {
 	struct rating_report *r;
 	struct rating_mark *m;
-	double worst;                /* the shortfall of the figure that names the verdict (0: none yet) */
-	double least_room;           /* the smallest headroom of the figures met */
-	enum confidence cap;         /* the verdict's confidence at most */
+	double worst;        /* the shortfall of the figure that names the verdict (0: none yet) */
+	double least_room;   /* the smallest headroom of the figures met */
+	enum confidence cap; /* the verdict's confidence at most */
 };
 
 /* A figure: a failure when it falls short (the first, in the order the
  * spec defines the mark by: Pw, then later in a recording, busy time, Pr,
  * FAT; the queue, reads, writes, sustained), else headroom. */
-static void figure(struct judging *j, enum sd_figure fig, double value, double limit, int upper, uint64_t where)
+static void figure(struct judging *j, enum sd_figure fig, double value, double limit, int upper,
+		   uint64_t where)
 {
 	double s = shortfall(value, limit, upper);
 
@@ -104,7 +106,8 @@ static enum confidence lower(enum confidence a, enum confidence b)
  * suspected only when reads reached less than the mark and the writes
  * came close to them (a write far below what the link carried is the
  * card's). */
-static const char *link_limit(const struct rating_report *r, double rate, char *buf, size_t len, int *told)
+static const char *link_limit(const struct rating_report *r, double rate, char *buf, size_t len,
+			      int *told)
 {
 	double writes = r->pw4 < r->sus_low4 || !r->sus_low4 ? r->pw4 : r->sus_low4;
 	char a[32], b[32];
@@ -119,7 +122,9 @@ static const char *link_limit(const struct rating_report *r, double rate, char *
 		return buf;
 	}
 	if (r->read_speed > 0 && r->read_speed < rate && writes >= LINK_CLOSE * r->read_speed) {
-		snprintf(buf, len, "reads reached only %s and writes %s: a link this slow (a USB 2 reader) cannot "
+		snprintf(buf, len,
+			 "reads reached only %s and writes %s: a link this slow (a USB 2 reader) "
+			 "cannot "
 			 "carry the mark's %.0f MB/s, and the host does not say its link's rate",
 			 mbps(a, sizeof(a), r->read_speed), mbps(b, sizeof(b), writes), rate / 1e6);
 		return buf;
@@ -134,7 +139,8 @@ static void judge_speed(struct judging *j)
 	struct rating_mark *m = j->m;
 	const struct sd_mark *k = m->mark;
 	int video = k->family == SD_FAMILY_VIDEO, uhs = k->family == SD_FAMILY_UHS;
-	double want = k->mbps * 1e6, pw = video ? r->pw_su : r->pw4, sus = video ? r->sus_low_su : r->sus_low4;
+	double want = k->mbps * 1e6, pw = video ? r->pw_su : r->pw4,
+	       sus = video ? r->sus_low_su : r->sus_low4;
 	uint64_t pw_at = video ? r->pw_su_at : r->pw4_at;
 	char a[32], b[32], c[32], d[32], e[32];
 
@@ -142,25 +148,36 @@ static void judge_speed(struct judging *j)
 	figure(j, SD_FIG_SUSTAINED, sus, want, 0, r->sus_off + r->sus_low_at);
 	if (uhs) {
 		double busy = r->busy > r->sus_busy ? r->busy : r->sus_busy;
-		figure(j, SD_FIG_BUSY, busy, SD_UHS_BUSY_NS, 1, r->busy >= r->sus_busy ? r->busy_at : r->sus_off);
+		figure(j, SD_FIG_BUSY, busy, SD_UHS_BUSY_NS, 1,
+		       r->busy >= r->sus_busy ? r->busy_at : r->sus_off);
 	}
 	figure(j, SD_FIG_PR, r->pr, want, 0, 0);
 	figure(j, SD_FIG_FAT, r->fat_avg, SD_FAT_AVG_NS, 1, r->fat_off);
 	figure(j, SD_FIG_FAT, r->fat_max, SD_FAT_MAX_NS, 1, r->fat_off);
-	evidence(m, "%u %s of %s written in RUs of %s: the slowest %s %s at %s (the mark: %.0f MB/s)", r->naus,
-		 r->discarded ? (r->naus == 1 ? "free AU" : "free AUs") : (r->naus == 1 ? "AU" : "AUs"),
-		 format_size(a, sizeof(a), r->au), format_size(b, sizeof(b), r->ru), video ? "SU" : "4MiB sub-unit",
-		 mbps(c, sizeof(c), pw), at(d, sizeof(d), pw_at), k->mbps);
-	evidence(m, "a recording of %s at %s: %s at first, its slowest %s %s at %s into it", format_size(a, sizeof(a), r->sus_len),
-		 at(b, sizeof(b), r->sus_off), mbps(c, sizeof(c), r->sus_first_avg), video ? "SU" : "4MiB",
+	evidence(m,
+		 "%u %s of %s written in RUs of %s: the slowest %s %s at %s (the mark: %.0f MB/s)",
+		 r->naus,
+		 r->discarded ? (r->naus == 1 ? "free AU" : "free AUs")
+			      : (r->naus == 1 ? "AU" : "AUs"),
+		 format_size(a, sizeof(a), r->au), format_size(b, sizeof(b), r->ru),
+		 video ? "SU" : "4MiB sub-unit", mbps(c, sizeof(c), pw), at(d, sizeof(d), pw_at),
+		 k->mbps);
+	evidence(m, "a recording of %s at %s: %s at first, its slowest %s %s at %s into it",
+		 format_size(a, sizeof(a), r->sus_len), at(b, sizeof(b), r->sus_off),
+		 mbps(c, sizeof(c), r->sus_first_avg), video ? "SU" : "4MiB",
 		 mbps(d, sizeof(d), sus), format_size(e, sizeof(e), r->sus_low_at));
 	if (uhs)
 		evidence(m, "the longest write was busy %s (UHS: at most 250ms)",
 			 format_time(a, sizeof(a), r->busy > r->sus_busy ? r->busy : r->sus_busy));
-	evidence(m, "256 random RU reads: %s (at least the mark); 8 FAT update cycles: %s on average, %s the longest",
-		 mbps(a, sizeof(a), r->pr), format_time(b, sizeof(b), r->fat_avg), format_time(c, sizeof(c), r->fat_max));
+	evidence(m,
+		 "256 random RU reads: %s (at least the mark); 8 FAT update cycles: %s on average, "
+		 "%s the longest",
+		 mbps(a, sizeof(a), r->pr), format_time(b, sizeof(b), r->fat_avg),
+		 format_time(c, sizeof(c), r->fat_max));
 	if (!r->discarded)
-		j->cap = lower(j->cap, CONF_MEDIUM); /* written, not free, AUs: the spec's figure is for free ones */
+		j->cap = lower(
+			j->cap,
+			CONF_MEDIUM); /* written, not free, AUs: the spec's figure is for free ones */
 	if (r->au_from && !strncmp(r->au_from, "assumed", 7))
 		j->cap = lower(j->cap, CONF_MEDIUM);
 }
@@ -176,44 +193,56 @@ static void judge_app(struct judging *j)
 	unsigned nr = r->riops_n[a2], nw = r->wiops_n[a2];
 	char a[32], b[32];
 
-	if (a2 && r->card.host_known && r->riops_q < NO_GAIN * r->riops1 && r->wiops_q < NO_GAIN * r->wiops1) {
+	if (a2 && r->card.host_known && r->riops_q < NO_GAIN * r->riops1 &&
+	    r->wiops_q < NO_GAIN * r->wiops1) {
 		/* the host queues, the card gains nothing: no command queue at
 		 * work (the cause, whatever its IOPS) */
-		figure(j, SD_FIG_QUEUE, r->riops_q / (r->riops1 > 0 ? r->riops1 : 1), NO_GAIN, 0, r->iops_off);
+		figure(j, SD_FIG_QUEUE, r->riops_q / (r->riops1 > 0 ? r->riops1 : 1), NO_GAIN, 0,
+		       r->iops_off);
 		j->worst = INFINITY;
 	} else {
-		figure(j, a2 ? SD_FIG_READ_IOPS_Q : SD_FIG_READ_IOPS, rd, k->read_iops, 0, r->iops_off);
-		figure(j, a2 ? SD_FIG_WRITE_IOPS_Q : SD_FIG_WRITE_IOPS, wr, k->write_iops, 0, r->iops_off);
+		figure(j, a2 ? SD_FIG_READ_IOPS_Q : SD_FIG_READ_IOPS, rd, k->read_iops, 0,
+		       r->iops_off);
+		figure(j, a2 ? SD_FIG_WRITE_IOPS_Q : SD_FIG_WRITE_IOPS, wr, k->write_iops, 0,
+		       r->iops_off);
 	}
 	figure(j, SD_FIG_PSSW, r->pssw, k->mbps * 1e6, 0, r->sus_off);
-	evidence(m, "random 4KiB in %s at %s, %s: %.0f reads/s and %.0f writes/s (the mark: %u and %u)",
-		 format_size(b, sizeof(b), r->iops_span), at(a, sizeof(a), r->iops_off), a2 ? "32 in flight" : "one at a time",
-		 rd, wr, k->read_iops, k->write_iops);
+	evidence(
+		m,
+		"random 4KiB in %s at %s, %s: %.0f reads/s and %.0f writes/s (the mark: %u and %u)",
+		format_size(b, sizeof(b), r->iops_span), at(a, sizeof(a), r->iops_off),
+		a2 ? "32 in flight" : "one at a time", rd, wr, k->read_iops, k->write_iops);
 	if (a2)
-		evidence(m, "one at a time they were %.0f and %.0f per second", r->riops1, r->wiops1);
+		evidence(m, "one at a time they were %.0f and %.0f per second", r->riops1,
+			 r->wiops1);
 	evidence(m, "sustained: the slowest %s of the recording %s (the mark: 10 MB/s)",
-		 format_size(b, sizeof(b), r->sus_len < (1ull << 30) ? r->sus_len : 1ull << 30), mbps(a, sizeof(a), r->pssw));
+		 format_size(b, sizeof(b), r->sus_len < (1ull << 30) ? r->sus_len : 1ull << 30),
+		 mbps(a, sizeof(a), r->pssw));
 	evidence(m, "the region was not written over first (the spec fills it before it measures)");
 	if (nr < FEW_REQUESTS || nw < FEW_REQUESTS)
 		j->cap = lower(j->cap, CONF_MEDIUM);
 }
 
 /* Why the host cannot show this mark, or NULL. */
-static const char *untestable(const struct rating_report *r, const struct sd_mark *k, char *buf, size_t len,
-			      int *told)
+static const char *untestable(const struct rating_report *r, const struct sd_mark *k, char *buf,
+			      size_t len, int *told)
 {
 	double rate = k->mbps * 1e6;
 
 	*told = 1;
 	if (k->family == SD_FAMILY_APP && k->level >= 2) {
 		if (r->card.host_known && r->card.queue_depth == 1)
-			return "the host runs one command at a time (a USB reader's single queue): A2 needs a command "
+			return "the host runs one command at a time (a USB reader's single queue): "
+			       "A2 needs a command "
 			       "queue";
 		if (r->queued_writes_refused)
-			return "queued writes cannot go through the journal here, so A2's queued writes were not measured";
-		if (!r->card.host_known && r->riops_q < NO_GAIN * r->riops1 && r->wiops_q < NO_GAIN * r->wiops1) {
+			return "queued writes cannot go through the journal here, so A2's queued "
+			       "writes were not measured";
+		if (!r->card.host_known && r->riops_q < NO_GAIN * r->riops1 &&
+		    r->wiops_q < NO_GAIN * r->wiops1) {
 			*told = 0;
-			return "requests 32 in flight ran no faster than one at a time: this host may not queue (a USB "
+			return "requests 32 in flight ran no faster than one at a time: this host "
+			       "may not queue (a USB "
 			       "reader does not), or the card has no command queue";
 		}
 	}
@@ -243,8 +272,12 @@ static void judge_one(struct rating_report *r, struct rating_mark *m)
 		judge_speed(&j);
 	if (j.worst > 0) {
 		m->verdict = RATING_FAILS;
-		m->conf = lower(j.worst > MARGIN ? CONF_HIGH : j.worst > CLOSE ? CONF_MEDIUM : CONF_LOW, j.cap);
-		if (m->figure == SD_FIG_PW || m->figure == SD_FIG_SUSTAINED) /* the spec measures free AUs */
+		m->conf = lower(j.worst > MARGIN  ? CONF_HIGH
+				: j.worst > CLOSE ? CONF_MEDIUM
+						  : CONF_LOW,
+				j.cap);
+		if (m->figure == SD_FIG_PW ||
+		    m->figure == SD_FIG_SUSTAINED) /* the spec measures free AUs */
 			m->conf = lower(m->conf, r->discarded ? CONF_HIGH : CONF_MEDIUM);
 		if (m->figure == SD_FIG_PW && r->au_from && !strncmp(r->au_from, "assumed", 7))
 			m->conf = lower(m->conf, CONF_MEDIUM);
@@ -292,7 +325,8 @@ void rating_judge(struct rating_report *r)
 				if (!(m = add(r, k, 0)) || m->verdict != RATING_MEETS)
 					break;
 			if (r->nmarks - first > 2) {
-				memmove(&r->marks[first], &r->marks[r->nmarks - 2], 2 * sizeof(r->marks[0]));
+				memmove(&r->marks[first], &r->marks[r->nmarks - 2],
+					2 * sizeof(r->marks[0]));
 				r->nmarks = first + 2;
 			}
 			continue;
@@ -300,10 +334,12 @@ void rating_judge(struct rating_report *r)
 		if (!ssr && !label)
 			continue;
 		if (ssr && label && ssr != label) /* both, side by side */
-			add(r, ssr->level < label->level ? ssr : label, ssr->level < label->level ? RATING_BY_SSR : RATING_BY_LABEL);
+			add(r, ssr->level < label->level ? ssr : label,
+			    ssr->level < label->level ? RATING_BY_SSR : RATING_BY_LABEL);
 		k = !ssr ? label : !label ? ssr : ssr->level > label->level ? ssr : label;
 		for (; k; k = sd_mark_below(k)) { /* down while not met */
-			unsigned by = (k == ssr ? RATING_BY_SSR : 0) | (k == label ? RATING_BY_LABEL : 0);
+			unsigned by = (k == ssr ? RATING_BY_SSR : 0) |
+				      (k == label ? RATING_BY_LABEL : 0);
 			if (!(m = add(r, k, by)) || m->verdict == RATING_MEETS)
 				break;
 		}

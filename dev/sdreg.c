@@ -19,7 +19,8 @@ static int parse_hex(const char *hex, uint8_t *out, size_t bytes)
 	while (isspace((unsigned char)*hex))
 		hex++;
 	for (; isxdigit((unsigned char)hex[0]); hex++, n++) {
-		int v = isdigit((unsigned char)*hex) ? *hex - '0' : tolower((unsigned char)*hex) - 'a' + 10;
+		int v = isdigit((unsigned char)*hex) ? *hex - '0'
+						     : tolower((unsigned char)*hex) - 'a' + 10;
 		if (n >= 2 * bytes)
 			return -1;
 		out[n / 2] = (uint8_t)(n % 2 ? out[n / 2] | v : v << 4);
@@ -63,35 +64,42 @@ static void printable(char *out, const uint8_t *r, size_t bytes, unsigned hi, un
  *       writeback-cache for eMMC and SD'": a Kingston Canvas Go! Plus with
  *       MID 0x9f, OEM "TI".
  * Where they disagree, both readings are given. */
-static const struct { unsigned mid; const char *name; } makers[] = {
-	{ 0x01, "Panasonic" },                                       /* P */
-	{ 0x02, "Toshiba (Kioxia)" },                                /* P, I */
-	{ 0x03, "SanDisk" },                                         /* P, I, U */
-	{ 0x08, "Silicon Power" },                                   /* P */
-	{ 0x09, "ATP" },                                             /* I */
-	{ 0x18, "Infineon" },                                        /* P */
-	{ 0x1b, "Samsung" },                                         /* P, I, U */
-	{ 0x1d, "ADATA" },                                           /* P (Corsair/AData), I */
-	{ 0x27, "Phison (PNY, Delkin, HP and others)" },             /* P, I */
-	{ 0x28, "Lexar" },                                           /* P, I */
-	{ 0x30, "SanDisk" },                                         /* P */
-	{ 0x31, "Silicon Power" },                                   /* P, I */
-	{ 0x33, "STMicroelectronics" },                              /* P */
-	{ 0x41, "Kingston" },                                        /* P, I */
-	{ 0x45, "Team Group" },                                      /* P, I */
-	{ 0x6f, "a shared ID (Hiksemi, Netac; also read as STMicroelectronics)" }, /* I, P */
-	{ 0x73, "Hama" },                                            /* P */
-	{ 0x74, "Transcend" },                                       /* P, U, I */
-	{ 0x76, "Patriot" },                                         /* P, I */
-	{ 0x82, "Sony" },                                            /* P, I */
-	{ 0x89, "Netac" },                                           /* I */
-	{ 0x92, "Sony" },                                            /* P */
-	{ 0x9c, "Angelbird or Hoodman (also read as Sony)" },        /* I, P */
-	{ 0x9e, "Lexar" },                                           /* P */
-	{ 0x9f, "a shared ID, OEM \"TI\" (Kingston, Silicon Power, Amazon and others)" }, /* I, U, K; P: TI */
-	{ 0xad, "Longsys (Lexar, Amazon Basics)" },                  /* I */
-	{ 0xff, "Netac" },                                           /* P */
-};
+static const struct {
+	unsigned mid;
+	const char *name;
+} makers
+	[] = {
+		{ 0x01, "Panasonic" },                           /* P */
+		{ 0x02, "Toshiba (Kioxia)" },                    /* P, I */
+		{ 0x03, "SanDisk" },                             /* P, I, U */
+		{ 0x08, "Silicon Power" },                       /* P */
+		{ 0x09, "ATP" },                                 /* I */
+		{ 0x18, "Infineon" },                            /* P */
+		{ 0x1b, "Samsung" },                             /* P, I, U */
+		{ 0x1d, "ADATA" },                               /* P (Corsair/AData), I */
+		{ 0x27, "Phison (PNY, Delkin, HP and others)" }, /* P, I */
+		{ 0x28, "Lexar" },                               /* P, I */
+		{ 0x30, "SanDisk" },                             /* P */
+		{ 0x31, "Silicon Power" },                       /* P, I */
+		{ 0x33, "STMicroelectronics" },                  /* P */
+		{ 0x41, "Kingston" },                            /* P, I */
+		{ 0x45, "Team Group" },                          /* P, I */
+		{ 0x6f,
+		  "a shared ID (Hiksemi, Netac; also read as STMicroelectronics)" }, /* I, P */
+		{ 0x73, "Hama" },                                                    /* P */
+		{ 0x74, "Transcend" },                                               /* P, U, I */
+		{ 0x76, "Patriot" },                                                 /* P, I */
+		{ 0x82, "Sony" },                                                    /* P, I */
+		{ 0x89, "Netac" },                                                   /* I */
+		{ 0x92, "Sony" },                                                    /* P */
+		{ 0x9c, "Angelbird or Hoodman (also read as Sony)" },                /* I, P */
+		{ 0x9e, "Lexar" },                                                   /* P */
+		{
+			0x9f, "a shared ID, OEM \"TI\" (Kingston, Silicon Power, Amazon and "
+			      "others)" },                  /* I, U, K; P: TI */
+		{ 0xad, "Longsys (Lexar, Amazon Basics)" }, /* I */
+		{ 0xff, "Netac" },                          /* P */
+	};
 
 const char *sd_maker(unsigned mid)
 {
@@ -127,7 +135,8 @@ int sd_decode_cid(const char *hex, struct sd_cid *c)
 int sd_decode_csd(const char *hex, struct sd_csd *c)
 {
 	static const unsigned unit_kbit[4] = { 100, 1000, 10000, 100000 };
-	static const unsigned tenths[16] = { 0, 10, 12, 13, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 70, 80 };
+	static const unsigned tenths[16] = { 0,  10, 12, 13, 15, 20, 25, 30,
+					     35, 40, 45, 50, 55, 60, 70, 80 };
 	uint8_t r[16];
 	unsigned speed;
 
@@ -140,7 +149,8 @@ int sd_decode_csd(const char *hex, struct sd_csd *c)
 	if ((speed & 7) < 4)
 		c->max_rate_kbit = unit_kbit[speed & 7] * tenths[(speed >> 3) & 15] / 10;
 	if (c->version == 1) { /* (C_SIZE + 1) x 2^(C_SIZE_MULT + 2) blocks of 2^READ_BL_LEN */
-		uint64_t size = bits(r, 16, 73, 62), mult = bits(r, 16, 49, 47), bl = bits(r, 16, 83, 80);
+		uint64_t size = bits(r, 16, 73, 62), mult = bits(r, 16, 49, 47),
+			 bl = bits(r, 16, 83, 80);
 		c->capacity = (size + 1) << (mult + 2 + bl);
 	} else if (c->version == 2) { /* (C_SIZE + 1) x 512 KiB */
 		c->capacity = (bits(r, 16, 69, 48) + 1) << 19;
@@ -177,21 +187,25 @@ int sd_decode_scr(const char *hex, struct sd_scr *s)
 		s->spec = "2.00";
 	else if (spec == 2 && !spec4 && !specx)
 		s->spec = "3.0X";
-	else if (spec == 2 && specx < sizeof(x_versions) / sizeof(x_versions[0]) && (specx || spec4))
+	else if (spec == 2 && specx < sizeof(x_versions) / sizeof(x_versions[0]) &&
+		 (specx || spec4))
 		s->spec = x_versions[specx];
 	return 0;
 }
 
 /* AU_SIZE and UHS_AU_SIZE codes (tables 4-47, 4-53), KiB */
-static const unsigned au_kib[16] = { 0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 12288, 16384,
-				     24576, 32768, 65536 };
+static const unsigned au_kib[16] = { 0,    16,   32,   64,    128,   256,   512,   1024,
+				     2048, 4096, 8192, 12288, 16384, 24576, 32768, 65536 };
 
 /* VSC_AU_SIZE -> SU size (table 4-56), MiB */
-static const struct { unsigned au, su; } vsc_su[] = {
-	{ 8, 8 }, { 16, 8 }, { 21, 7 }, { 24, 8 }, { 27, 9 }, { 28, 7 }, { 30, 10 }, { 32, 8 }, { 36, 9 },
-	{ 40, 8 }, { 42, 7 }, { 45, 9 }, { 48, 8 }, { 54, 9 }, { 56, 8 }, { 60, 10 }, { 64, 8 }, { 72, 8 },
-	{ 80, 8 }, { 96, 8 }, { 112, 8 }, { 120, 8 }, { 128, 8 }, { 144, 8 }, { 160, 8 }, { 192, 8 }, { 216, 8 },
-	{ 224, 8 }, { 240, 8 }, { 256, 8 }, { 288, 8 }, { 320, 8 }, { 384, 8 }, { 432, 8 }, { 448, 8 },
+static const struct {
+	unsigned au, su;
+} vsc_su[] = {
+	{ 8, 8 },   { 16, 8 },  { 21, 7 },  { 24, 8 },  { 27, 9 },  { 28, 7 },  { 30, 10 },
+	{ 32, 8 },  { 36, 9 },  { 40, 8 },  { 42, 7 },  { 45, 9 },  { 48, 8 },  { 54, 9 },
+	{ 56, 8 },  { 60, 10 }, { 64, 8 },  { 72, 8 },  { 80, 8 },  { 96, 8 },  { 112, 8 },
+	{ 120, 8 }, { 128, 8 }, { 144, 8 }, { 160, 8 }, { 192, 8 }, { 216, 8 }, { 224, 8 },
+	{ 240, 8 }, { 256, 8 }, { 288, 8 }, { 320, 8 }, { 384, 8 }, { 432, 8 }, { 448, 8 },
 	{ 480, 8 }, { 512, 8 },
 };
 
@@ -221,9 +235,11 @@ int sd_decode_ssr(const char *hex, struct sd_ssr *s)
 	s->uhs_code = (unsigned)bits(r, 64, 399, 396);
 	/* reserved grades are the highest defined (4.10.2.8); 2 is reserved too */
 	s->uhs_grade = s->uhs_code == 0 ? 0 : s->uhs_code == 1 ? 1 : 3;
-	s->uhs_au = bits(r, 64, 395, 392) >= 7 ? (uint64_t)au_kib[bits(r, 64, 395, 392)] << 10 : 0; /* 1-6: not used */
+	s->uhs_au = bits(r, 64, 395, 392) >= 7 ? (uint64_t)au_kib[bits(r, 64, 395, 392)] << 10
+					       : 0; /* 1-6: not used */
 	s->vsc = (unsigned)bits(r, 64, 391, 384);
-	if (s->vsc != 0 && s->vsc != 6 && s->vsc != 10 && s->vsc != 30 && s->vsc != 60 && s->vsc != 90) {
+	if (s->vsc != 0 && s->vsc != 6 && s->vsc != 10 && s->vsc != 30 && s->vsc != 60 &&
+	    s->vsc != 90) {
 		s->vsc_reserved = 1;
 		s->vsc = 0;
 	}
@@ -247,27 +263,30 @@ int sd_decode_ssr(const char *hex, struct sd_ssr *s)
 /* ------------------------------------------------------------ marks */
 
 const struct sd_mark sd_marks[] = {
-	{ "C2", SD_FAMILY_CLASS, 2, 2, 0, 0 },
-	{ "C4", SD_FAMILY_CLASS, 4, 4, 0, 0 },
-	{ "C6", SD_FAMILY_CLASS, 6, 6, 0, 0 },
-	{ "C10", SD_FAMILY_CLASS, 10, 10, 0, 0 },
-	{ "U1", SD_FAMILY_UHS, 1, 10, 0, 0 },
-	{ "U3", SD_FAMILY_UHS, 3, 30, 0, 0 },
-	{ "V6", SD_FAMILY_VIDEO, 6, 6, 0, 0 },
-	{ "V10", SD_FAMILY_VIDEO, 10, 10, 0, 0 },
-	{ "V30", SD_FAMILY_VIDEO, 30, 30, 0, 0 },
-	{ "V60", SD_FAMILY_VIDEO, 60, 60, 0, 0 },
-	{ "V90", SD_FAMILY_VIDEO, 90, 90, 0, 0 },
-	{ "A1", SD_FAMILY_APP, 1, 10, 1500, 500 },
-	{ "A2", SD_FAMILY_APP, 2, 10, 4000, 2000 },
-	{ NULL, SD_FAMILIES, 0, 0, 0, 0 },
+	{ "C2", SD_FAMILY_CLASS, 2, 2, 0, 0 },      { "C4", SD_FAMILY_CLASS, 4, 4, 0, 0 },
+	{ "C6", SD_FAMILY_CLASS, 6, 6, 0, 0 },      { "C10", SD_FAMILY_CLASS, 10, 10, 0, 0 },
+	{ "U1", SD_FAMILY_UHS, 1, 10, 0, 0 },       { "U3", SD_FAMILY_UHS, 3, 30, 0, 0 },
+	{ "V6", SD_FAMILY_VIDEO, 6, 6, 0, 0 },      { "V10", SD_FAMILY_VIDEO, 10, 10, 0, 0 },
+	{ "V30", SD_FAMILY_VIDEO, 30, 30, 0, 0 },   { "V60", SD_FAMILY_VIDEO, 60, 60, 0, 0 },
+	{ "V90", SD_FAMILY_VIDEO, 90, 90, 0, 0 },   { "A1", SD_FAMILY_APP, 1, 10, 1500, 500 },
+	{ "A2", SD_FAMILY_APP, 2, 10, 4000, 2000 }, { NULL, SD_FAMILIES, 0, 0, 0, 0 },
 };
 
 _Static_assert(sizeof(sd_marks) / sizeof(sd_marks[0]) == SD_MARKS + 1, "SD_MARKS counts the marks");
 
 const char *const sd_figure_name[SD_FIGURES] = {
-	"", "pw", "sustained", "busy", "pr", "fat", "read_iops", "write_iops", "read_iops_queued",
-	"write_iops_queued", "queue", "pssw",
+	"",
+	"pw",
+	"sustained",
+	"busy",
+	"pr",
+	"fat",
+	"read_iops",
+	"write_iops",
+	"read_iops_queued",
+	"write_iops_queued",
+	"queue",
+	"pssw",
 };
 
 const struct sd_mark *sd_mark_find(const char *name)
@@ -336,8 +355,8 @@ static unsigned au_code(uint64_t au)
 	return code;
 }
 
-void sd_ssr_encode(char buf[129], const struct sd_mark *claims[SD_FAMILIES], uint64_t au, unsigned cq_depth,
-		   int cache)
+void sd_ssr_encode(char buf[129], const struct sd_mark *claims[SD_FAMILIES], uint64_t au,
+		   unsigned cq_depth, int cache)
 {
 	static const unsigned class_code[11] = { 0, 0, 1, 1, 2, 2, 3, 3, 3, 3, 4 };
 	uint8_t r[64];

@@ -26,57 +26,58 @@
 
 /* Card IDentification register. */
 struct sd_cid {
-	unsigned mid;              /* manufacturer ID (assigned by the SD Association) */
-	const char *maker;         /* its name from the table (sd_maker), NULL when not in it */
-	char oem[3];               /* OEM/application ID: two characters, '?' where not printable */
-	char name[6];              /* product name: five characters, '?' where not printable */
-	unsigned hwrev, fwrev;     /* product revision n.m (the kernel's hwrev, fwrev) */
+	unsigned mid;          /* manufacturer ID (assigned by the SD Association) */
+	const char *maker;     /* its name from the table (sd_maker), NULL when not in it */
+	char oem[3];           /* OEM/application ID: two characters, '?' where not printable */
+	char name[6];          /* product name: five characters, '?' where not printable */
+	unsigned hwrev, fwrev; /* product revision n.m (the kernel's hwrev, fwrev) */
 	uint32_t serial;
-	unsigned year, month;      /* manufacturing date (month 1-12; 0 when the field says none) */
+	unsigned year, month; /* manufacturing date (month 1-12; 0 when the field says none) */
 };
 
 /* Card-Specific Data register. */
 struct sd_csd {
-	unsigned version;          /* 1, 2 or 3 (CSD_STRUCTURE + 1): SDSC, SDHC/SDXC, SDUC */
-	uint64_t capacity;         /* user area, bytes */
-	unsigned ccc;              /* card command classes (bit n: class n) */
-	unsigned max_rate_kbit;    /* TRAN_SPEED: the bus's rate, kbit/s (0: a reserved code) */
+	unsigned version;       /* 1, 2 or 3 (CSD_STRUCTURE + 1): SDSC, SDHC/SDXC, SDUC */
+	uint64_t capacity;      /* user area, bytes */
+	unsigned ccc;           /* card command classes (bit n: class n) */
+	unsigned max_rate_kbit; /* TRAN_SPEED: the bus's rate, kbit/s (0: a reserved code) */
 };
 
 /* SD CARD Configuration Register. */
 struct sd_scr {
-	const char *spec;          /* "1.0", "1.10", "2.00", "3.0X", "4.XX" ... "9.XX", or "?" */
-	unsigned bus_widths;       /* bit 0: 1-bit, bit 2: 4-bit */
-	unsigned security;         /* SD_SECURITY: 0 none, 2 SDSC, 3 SDHC, 4 SDXC */
-	unsigned cmd_support;      /* bit 0: CMD20 (speed class control), 1: CMD23, 2: CMD48/49, 3: CMD58/59 */
-	int erased_ones;           /* DATA_STAT_AFTER_ERASE: erased data reads as 1s */
+	const char *spec;    /* "1.0", "1.10", "2.00", "3.0X", "4.XX" ... "9.XX", or "?" */
+	unsigned bus_widths; /* bit 0: 1-bit, bit 2: 4-bit */
+	unsigned security;   /* SD_SECURITY: 0 none, 2 SDSC, 3 SDHC, 4 SDXC */
+	unsigned
+		cmd_support; /* bit 0: CMD20 (speed class control), 1: CMD23, 2: CMD48/49, 3: CMD58/59 */
+	int erased_ones; /* DATA_STAT_AFTER_ERASE: erased data reads as 1s */
 };
 
 /* The SD Status (ACMD13): what the card promises. */
 struct sd_ssr {
-	int blank;                 /* all 64 bytes zero: the card (QEMU's) or host gave nothing */
-	unsigned bus_width;        /* 1 or 4 (0: reserved) */
-	unsigned card_type;        /* 0: regular read/write card */
-	unsigned speed_code;       /* SPEED_CLASS as written (0-4; above: reserved) */
-	unsigned speed_class;      /* 0, 2, 4, 6 or 10 (a reserved code: 10, the highest) */
-	unsigned pm;               /* PERFORMANCE_MOVE, MB/s (0xff: infinite) */
-	uint64_t au;               /* AU_SIZE, bytes (0: not defined) */
-	unsigned erase_size;       /* AUs erased within erase_timeout (0: not supported) */
-	unsigned erase_timeout;    /* seconds */
-	unsigned erase_offset;     /* seconds */
-	unsigned uhs_code;         /* UHS_SPEED_GRADE as written */
-	unsigned uhs_grade;        /* 0, 1 or 3 (a reserved code: 3, the highest) */
-	uint64_t uhs_au;           /* UHS_AU_SIZE, bytes (0: not defined) */
-	unsigned vsc;              /* VIDEO_SPEED_CLASS: 0, 6, 10, 30, 60, 90 */
-	int vsc_reserved;          /* VIDEO_SPEED_CLASS held another value (vsc is then 0) */
-	unsigned vsc_au_mib;       /* VSC_AU_SIZE, MiB (0: video speed class not supported) */
-	unsigned su_mib;           /* the sub-unit (SU) that AU size binds, MiB (table 4-56; 0: not in it) */
-	unsigned app_code;         /* APP_PERF_CLASS as written */
-	unsigned app_perf;         /* 0, 1 or 2 (a reserved code: 2, the highest defined) */
-	unsigned cq_depth;         /* command queue depth needed for A2 (0: no command queue) */
-	int cache;                 /* supports a cache */
+	int blank;              /* all 64 bytes zero: the card (QEMU's) or host gave nothing */
+	unsigned bus_width;     /* 1 or 4 (0: reserved) */
+	unsigned card_type;     /* 0: regular read/write card */
+	unsigned speed_code;    /* SPEED_CLASS as written (0-4; above: reserved) */
+	unsigned speed_class;   /* 0, 2, 4, 6 or 10 (a reserved code: 10, the highest) */
+	unsigned pm;            /* PERFORMANCE_MOVE, MB/s (0xff: infinite) */
+	uint64_t au;            /* AU_SIZE, bytes (0: not defined) */
+	unsigned erase_size;    /* AUs erased within erase_timeout (0: not supported) */
+	unsigned erase_timeout; /* seconds */
+	unsigned erase_offset;  /* seconds */
+	unsigned uhs_code;      /* UHS_SPEED_GRADE as written */
+	unsigned uhs_grade;     /* 0, 1 or 3 (a reserved code: 3, the highest) */
+	uint64_t uhs_au;        /* UHS_AU_SIZE, bytes (0: not defined) */
+	unsigned vsc;           /* VIDEO_SPEED_CLASS: 0, 6, 10, 30, 60, 90 */
+	int vsc_reserved;       /* VIDEO_SPEED_CLASS held another value (vsc is then 0) */
+	unsigned vsc_au_mib;    /* VSC_AU_SIZE, MiB (0: video speed class not supported) */
+	unsigned su_mib; /* the sub-unit (SU) that AU size binds, MiB (table 4-56; 0: not in it) */
+	unsigned app_code; /* APP_PERF_CLASS as written */
+	unsigned app_perf; /* 0, 1 or 2 (a reserved code: 2, the highest defined) */
+	unsigned cq_depth; /* command queue depth needed for A2 (0: no command queue) */
+	int cache;         /* supports a cache */
 	int host_maint, card_maint;
-	int discard, fule;         /* DISCARD_SUPPORT, FULE_SUPPORT */
+	int discard, fule; /* DISCARD_SUPPORT, FULE_SUPPORT */
 };
 
 /* Decode a register from its sysfs text: hex digits, upper or lower case,
@@ -97,10 +98,10 @@ const char *sd_maker(unsigned mid);
 enum sd_family { SD_FAMILY_CLASS, SD_FAMILY_UHS, SD_FAMILY_VIDEO, SD_FAMILY_APP, SD_FAMILIES };
 
 struct sd_mark {
-	const char *name;          /* "C10", "U3", "V30", "A2" */
+	const char *name; /* "C10", "U3", "V30", "A2" */
 	enum sd_family family;
-	unsigned level;            /* 10, 3, 30, 2: the number in the name */
-	double mbps;               /* minimum sequential write, 10^6 bytes/s (A1/A2: sustained) */
+	unsigned level; /* 10, 3, 30, 2: the number in the name */
+	double mbps;    /* minimum sequential write, 10^6 bytes/s (A1/A2: sustained) */
 	unsigned read_iops, write_iops; /* A1/A2: random 4 KiB at least (0: none) */
 };
 
@@ -128,17 +129,17 @@ uint64_t sd_ssr_au_for(const struct sd_ssr *s, const struct sd_mark *m);
  * names in --json ("pw", "sustained", ...). */
 enum sd_figure {
 	SD_FIG_NONE,
-	SD_FIG_PW,          /* the lowest write speed of a (sub-)unit of a free AU written in RUs */
-	SD_FIG_SUSTAINED,   /* the same later in a long recording (past a cache, pSLC, throttling) */
-	SD_FIG_BUSY,        /* one write's busy time (UHS: at most 250 ms) */
-	SD_FIG_PR,          /* the read speed of random RUs (at least the mark) */
-	SD_FIG_FAT,         /* FAT update writes: 100 ms on average over 8, 750 ms each */
-	SD_FIG_READ_IOPS,   /* random 4 KiB reads per second, one at a time */
-	SD_FIG_WRITE_IOPS,  /* random 4 KiB writes per second, one at a time */
+	SD_FIG_PW,         /* the lowest write speed of a (sub-)unit of a free AU written in RUs */
+	SD_FIG_SUSTAINED,  /* the same later in a long recording (past a cache, pSLC, throttling) */
+	SD_FIG_BUSY,       /* one write's busy time (UHS: at most 250 ms) */
+	SD_FIG_PR,         /* the read speed of random RUs (at least the mark) */
+	SD_FIG_FAT,        /* FAT update writes: 100 ms on average over 8, 750 ms each */
+	SD_FIG_READ_IOPS,  /* random 4 KiB reads per second, one at a time */
+	SD_FIG_WRITE_IOPS, /* random 4 KiB writes per second, one at a time */
 	SD_FIG_READ_IOPS_Q, /* the same with requests queued (A2: command queue) */
 	SD_FIG_WRITE_IOPS_Q,
-	SD_FIG_QUEUE,       /* no command queue (A2 needs one) */
-	SD_FIG_PSSW,        /* sustained sequential write over 1 GiB in 4 MiB writes */
+	SD_FIG_QUEUE, /* no command queue (A2 needs one) */
+	SD_FIG_PSSW,  /* sustained sequential write over 1 GiB in 4 MiB writes */
 	SD_FIGURES
 };
 extern const char *const sd_figure_name[SD_FIGURES];
@@ -159,7 +160,7 @@ extern const char *const sd_figure_name[SD_FIGURES];
  * none of that family) with AU au (bytes: written as the nearest AU_SIZE
  * code at or below it), a command queue of cq_depth (0: none) and a cache:
  * how a simulated card reports its word.  buf holds 129 bytes. */
-void sd_ssr_encode(char buf[129], const struct sd_mark *claims[SD_FAMILIES], uint64_t au, unsigned cq_depth,
-		   int cache);
+void sd_ssr_encode(char buf[129], const struct sd_mark *claims[SD_FAMILIES], uint64_t au,
+		   unsigned cq_depth, int cache);
 
 #endif

@@ -8,7 +8,7 @@
 #include "lib/svg.h"
 #include "lib/units.h"
 
-#define WRAP 76                      /* evidence lines end by this column */
+#define WRAP 76 /* evidence lines end by this column */
 #define INDENT "    "
 
 /* Print text from column `indent`, wrapped at WRAP on spaces. */
@@ -38,14 +38,16 @@ void rating_marks_text(char *buf, size_t len, const struct sd_mark *const m[SD_F
 	buf[0] = '\0';
 	for (int f = 0; f < SD_FAMILIES; f++)
 		if (m[f] && at < len)
-			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " " : "", m[f]->name);
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " " : "",
+					       m[f]->name);
 	if (!at)
 		snprintf(buf, len, "-");
 }
 
 static const char *by_text(unsigned by)
 {
-	static const char *const t[4] = { "not claimed", "the SD Status", "the label", "the SD Status and the label" };
+	static const char *const t[4] = { "not claimed", "the SD Status", "the label",
+					  "the SD Status and the label" };
 
 	return t[by & 3];
 }
@@ -78,8 +80,18 @@ static const char *figure_value(char *buf, size_t len, enum sd_figure fig, doubl
 }
 
 static const char *const figure_title[SD_FIGURES] = {
-	"", "Pw", "sustained", "a write's busy time", "Pr", "FAT update time", "random reads", "random writes",
-	"queued random reads", "queued random writes", "the command queue's gain", "sustained (1 GiB)",
+	"",
+	"Pw",
+	"sustained",
+	"a write's busy time",
+	"Pr",
+	"FAT update time",
+	"random reads",
+	"random writes",
+	"queued random reads",
+	"queued random writes",
+	"the command queue's gain",
+	"sustained (1 GiB)",
 };
 
 /* "fails: Pw 6.9 MB/s at 5.2GiB, the mark 10 MB/s (31% short)" */
@@ -92,8 +104,8 @@ static void failure_line(char *buf, size_t len, const struct rating_mark *m)
 	figure_value(v, sizeof(v), m->figure, m->value);
 	figure_value(l, sizeof(l), m->figure, m->limit);
 	format_size(w, sizeof(w), m->where);
-	snprintf(buf, len, "%s %s at %s; the limit %s %s (%.0f%% %s)", figure_title[m->figure], v, w,
-		 upper ? "at most" : "at least", l, by * 100, upper ? "over" : "short");
+	snprintf(buf, len, "%s %s at %s; the limit %s %s (%.0f%% %s)", figure_title[m->figure], v,
+		 w, upper ? "at most" : "at least", l, by * 100, upper ? "over" : "short");
 }
 
 static void card_text(FILE *f, const struct rating_report *r)
@@ -105,13 +117,18 @@ static void card_text(FILE *f, const struct rating_report *r)
 	rating_marks_text(b, sizeof(b), r->label);
 	if (r->has_ssr) {
 		uint64_t au = r->ssr.uhs_au ? r->ssr.uhs_au : r->ssr.au;
-		snprintf(line, sizeof(line), "the card's SD Status claims %s, its AU %s; the label (--claim): %s", a,
-			 au ? format_size(c, sizeof(c), au) : "not stated", label ? b : "not given");
+		snprintf(line, sizeof(line),
+			 "the card's SD Status claims %s, its AU %s; the label (--claim): %s", a,
+			 au ? format_size(c, sizeof(c), au) : "not stated",
+			 label ? b : "not given");
 	} else {
 		snprintf(line, sizeof(line), "the card's SD Status: %s; %s%s",
-			 r->card.ssr[0] ? "it says nothing (all zero)" : "the host shows none (a USB reader passes none on)",
-			 label ? "the label (--claim): " : "no label marks given (--claim) either: each family is checked "
-			 "from its lowest mark up to the first it misses", label ? b : "");
+			 r->card.ssr[0] ? "it says nothing (all zero)"
+					: "the host shows none (a USB reader passes none on)",
+			 label ? "the label (--claim): "
+			       : "no label marks given (--claim) either: each family is checked "
+				 "from its lowest mark up to the first it misses",
+			 label ? b : "");
 	}
 	wrapped(f, line, "");
 }
@@ -124,15 +141,19 @@ static void plan_text(FILE *f, const struct rating_report *r)
 	format_size(b, sizeof(b), r->sus_len);
 	format_size(c, sizeof(c), r->sus_off);
 	format_size(d, sizeof(d), r->iops_off);
-	snprintf(line, sizeof(line), "measured: %u AU%s of %s (the AU: %s) spread over the card, %s first, each "
-		 "written whole in RUs of 512KiB; 256 random RU reads; 8 FAT update cycles; random 4KiB one at a time "
-		 "and %u in flight in %s at %s; a recording of %s at %s", r->naus, r->naus == 1 ? "" : "s", a,
-		 r->au_from, r->discarded ? "freed (discarded)" : "not freed (no discard: they held data)",
+	snprintf(line, sizeof(line),
+		 "measured: %u AU%s of %s (the AU: %s) spread over the card, %s first, each "
+		 "written whole in RUs of 512KiB; 256 random RU reads; 8 FAT update cycles; random "
+		 "4KiB one at a time "
+		 "and %u in flight in %s at %s; a recording of %s at %s",
+		 r->naus, r->naus == 1 ? "" : "s", a, r->au_from,
+		 r->discarded ? "freed (discarded)" : "not freed (no discard: they held data)",
 		 RATING_QUEUE_DEPTH, format_size(e, sizeof(e), r->iops_span), d, b, c);
 	wrapped(f, line, "");
 }
 
-void report_rating_text(FILE *f, const struct identity *id, const struct rating_report *r, double wall_ns)
+void report_rating_text(FILE *f, const struct identity *id, const struct rating_report *r,
+			double wall_ns)
 {
 	char a[32], b[32], c[32], d[32], line[600];
 
@@ -155,20 +176,25 @@ void report_rating_text(FILE *f, const struct identity *id, const struct rating_
 	format_time(a, sizeof(a), r->device_ns);
 	format_time(b, sizeof(b), r->sus_ns);
 	format_size(c, sizeof(c), r->bytes_written);
-	snprintf(line, sizeof(line), "cost: %llu reads, %llu writes (%s written); device time %s%s, of it %s the "
-		 "recording; took %s", (unsigned long long)r->reads, (unsigned long long)r->writes, c, a,
-		 r->virtual_clock ? " (the simulated card's clock)" : "", b, format_time(d, sizeof(d), wall_ns));
+	snprintf(line, sizeof(line),
+		 "cost: %llu reads, %llu writes (%s written); device time %s%s, of it %s the "
+		 "recording; took %s",
+		 (unsigned long long)r->reads, (unsigned long long)r->writes, c, a,
+		 r->virtual_clock ? " (the simulated card's clock)" : "", b,
+		 format_time(d, sizeof(d), wall_ns));
 	wrapped(f, line, "");
 	if (r->saved) {
 		format_size(a, sizeof(a), r->saved);
 		format_size(b, sizeof(b), r->put_back);
-		snprintf(line, sizeof(line), "data: %s saved first; the %s it changed was put back and read back equal",
+		snprintf(line, sizeof(line),
+			 "data: %s saved first; the %s it changed was put back and read back equal",
 			 a, b);
 		wrapped(f, line, "");
 	}
 }
 
-void report_rating_json(FILE *f, const struct identity *id, const struct rating_report *r, double wall_ns)
+void report_rating_json(FILE *f, const struct identity *id, const struct rating_report *r,
+			double wall_ns)
 {
 	struct json j;
 	char a[64], b[64];
@@ -200,7 +226,8 @@ void report_rating_json(FILE *f, const struct identity *id, const struct rating_
 		json_string(&j, "confidence", confidence_name(m->conf));
 		json_bool(&j, "by_ssr", (m->by & RATING_BY_SSR) != 0);
 		json_bool(&j, "by_label", (m->by & RATING_BY_LABEL) != 0);
-		json_string(&j, "figure", m->verdict == RATING_FAILS ? sd_figure_name[m->figure] : NULL);
+		json_string(&j, "figure",
+			    m->verdict == RATING_FAILS ? sd_figure_name[m->figure] : NULL);
 		json_number(&j, "value", m->verdict == RATING_FAILS ? m->value : NAN);
 		json_number(&j, "limit", m->verdict == RATING_FAILS ? m->limit : NAN);
 		if (m->verdict == RATING_FAILS)
@@ -239,10 +266,14 @@ void report_rating_json(FILE *f, const struct identity *id, const struct rating_
 	json_number(&j, "pssw", r->pssw);
 	json_uint(&j, "sustained_offset", r->sus_off);
 	json_uint(&j, "sustained_length", r->sus_len);
-	json_record(&j, "phase_ns", (const struct json_member[]){
-		{ "pr", JM_NUMBER, .number = r->phase_ns[0] }, { "pw", JM_NUMBER, .number = r->phase_ns[1] },
-		{ "fat", JM_NUMBER, .number = r->phase_ns[2] }, { "iops", JM_NUMBER, .number = r->phase_ns[3] },
-		{ "sustained", JM_NUMBER, .number = r->phase_ns[4] }, JM_END });
+	json_record(
+		&j, "phase_ns",
+		(const struct json_member[]){ { "pr", JM_NUMBER, .number = r->phase_ns[0] },
+					      { "pw", JM_NUMBER, .number = r->phase_ns[1] },
+					      { "fat", JM_NUMBER, .number = r->phase_ns[2] },
+					      { "iops", JM_NUMBER, .number = r->phase_ns[3] },
+					      { "sustained", JM_NUMBER, .number = r->phase_ns[4] },
+					      JM_END });
 	json_array(&j, "aus");
 	for (unsigned i = 0; i < r->naus; i++) {
 		const struct rating_au *x = &r->aus[i];
@@ -263,16 +294,22 @@ void report_rating_json(FILE *f, const struct identity *id, const struct rating_
 		json_number(&j, NULL, r->sus_speed[i]);
 	json_end(&j);
 	json_end(&j);
-	json_record(&j, "cost", (const struct json_member[]){
-		{ "reads", JM_UINT, .uint = r->reads }, { "writes", JM_UINT, .uint = r->writes },
-		{ "bytes_written", JM_UINT, .uint = r->bytes_written }, { "most_written", JM_UINT, .uint = r->max_bytes },
-		{ "sustained_bytes", JM_UINT, .uint = r->sus_bytes },
-		{ "device_ns", JM_UINT, .uint = (uint64_t)llround(r->device_ns) },
-		{ "sustained_ns", JM_UINT, .uint = (uint64_t)llround(r->sus_ns) },
-		{ "wall_ns", JM_UINT, .uint = (uint64_t)llround(wall_ns) },
-		{ "virtual_clock", JM_BOOL, .uint = (uint64_t)r->virtual_clock }, JM_END });
-	json_record(&j, "data", (const struct json_member[]){
-		{ "saved", JM_UINT, .uint = r->saved }, { "put_back", JM_UINT, .uint = r->put_back }, JM_END });
+	json_record(&j, "cost",
+		    (const struct json_member[]){
+			    { "reads", JM_UINT, .uint = r->reads },
+			    { "writes", JM_UINT, .uint = r->writes },
+			    { "bytes_written", JM_UINT, .uint = r->bytes_written },
+			    { "most_written", JM_UINT, .uint = r->max_bytes },
+			    { "sustained_bytes", JM_UINT, .uint = r->sus_bytes },
+			    { "device_ns", JM_UINT, .uint = (uint64_t)llround(r->device_ns) },
+			    { "sustained_ns", JM_UINT, .uint = (uint64_t)llround(r->sus_ns) },
+			    { "wall_ns", JM_UINT, .uint = (uint64_t)llround(wall_ns) },
+			    { "virtual_clock", JM_BOOL, .uint = (uint64_t)r->virtual_clock },
+			    JM_END });
+	json_record(&j, "data",
+		    (const struct json_member[]){ { "saved", JM_UINT, .uint = r->saved },
+						  { "put_back", JM_UINT, .uint = r->put_back },
+						  JM_END });
 	json_finish(&j);
 }
 
@@ -293,7 +330,9 @@ void report_rating_summary(FILE *f, const struct identity *id, const struct rati
 	for (unsigned i = 0; i < r->nmarks && at < sizeof(marks); i++) {
 		const struct rating_mark *m = &r->marks[i];
 		at += (size_t)snprintf(marks + at, sizeof(marks) - at, "%s%s%s%s", at ? " " : "",
-				       m->verdict == RATING_FAILS ? "!" : m->verdict == RATING_UNTESTABLE ? "~" : "",
+				       m->verdict == RATING_FAILS        ? "!"
+				       : m->verdict == RATING_UNTESTABLE ? "~"
+									 : "",
 				       m->mark->name, m->conf == CONF_HIGH ? "" : "?");
 	}
 	format_size(size, sizeof(size), id->size);
@@ -328,10 +367,11 @@ int plot_rating(FILE *f, const char *device, const struct rating_report *r)
 		ys[m++] = r->sus_speed[i];
 	}
 	for (unsigned i = 0; i < r->nmarks; i++)
-		if (r->marks[i].mark->family != SD_FAMILY_APP && r->marks[i].mark->mbps * 1e6 < lowest)
+		if (r->marks[i].mark->family != SD_FAMILY_APP &&
+		    r->marks[i].mark->mbps * 1e6 < lowest)
 			lowest = r->marks[i].mark->mbps * 1e6;
-	snprintf(across.title_buf, sizeof(across.title_buf), "%s: write speed of each sub-unit of the AUs tested",
-		 device);
+	snprintf(across.title_buf, sizeof(across.title_buf),
+		 "%s: write speed of each sub-unit of the AUs tested", device);
 	across.title = across.title_buf;
 	across.xlabel = "offset on the card";
 	across.ylabel = "write speed";

@@ -12,8 +12,10 @@
 #include "auto/rating.h"
 #include "report/identity.h"
 
-void report_rating_text(FILE *f, const struct identity *id, const struct rating_report *r, double wall_ns);
-void report_rating_json(FILE *f, const struct identity *id, const struct rating_report *r, double wall_ns);
+void report_rating_text(FILE *f, const struct identity *id, const struct rating_report *r,
+			double wall_ns);
+void report_rating_json(FILE *f, const struct identity *id, const struct rating_report *r,
+			double wall_ns);
 /* One line for a survey table, as --auto and --capacity --summary:
  * "|| name || size || C10 U3? !V30 ~A2 || device time ||" (a mark met,
  * "?" less than highly sure, "!" failed, "~" untestable here). */

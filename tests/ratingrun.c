@@ -44,7 +44,9 @@ static int announce(void *ctx, const struct rating_report *r, struct fb_err *e)
 
 	(void)ctx;
 	(void)e;
-	fprintf(stderr, "ratingrun: writes at most %s (of it %s the recording), each range saved first when journaled\n",
+	fprintf(stderr,
+		"ratingrun: writes at most %s (of it %s the recording), each range saved first "
+		"when journaled\n",
 		format_size(a, sizeof(a), r->max_bytes), format_size(b, sizeof(b), r->sus_bytes));
 	return 0;
 }
@@ -62,14 +64,17 @@ static int truth(const char *spec)
 	sim_truth(&p, &t);
 	for (unsigned i = 0; i < SD_MARKS; i++)
 		printf("%s %s %s %g %s\n", sd_marks[i].name, t.mark[i].keeps ? "keeps" : "breaks",
-		       t.mark[i].figure ? sd_figure_name[t.mark[i].figure] : "-", t.mark[i].value, t.mark[i].host ? "host" : "-");
+		       t.mark[i].figure ? sd_figure_name[t.mark[i].figure] : "-", t.mark[i].value,
+		       t.mark[i].host ? "host" : "-");
 	return 0;
 }
 
 static int usage(const char *why)
 {
-	fprintf(stderr, "ratingrun: %s\nusage: ratingrun [--claim=MARKS] [-e SIZE] [--sustained=SIZE] "
-		"[--cache=SIZE] [--json|--summary] [--plot=FILE] [--journal=FILE] DEVICE\n", why);
+	fprintf(stderr,
+		"ratingrun: %s\nusage: ratingrun [--claim=MARKS] [-e SIZE] [--sustained=SIZE] "
+		"[--cache=SIZE] [--json|--summary] [--plot=FILE] [--journal=FILE] DEVICE\n",
+		why);
 	return 2;
 }
 
@@ -126,7 +131,8 @@ int main(int argc, char **argv)
 	}
 	if (journal) {
 		struct journal *j;
-		if (journal_create(&j, journal, d, device, JOURNAL_VOLATILE_OK, &e) || dev_preserve(&d, j, &e)) {
+		if (journal_create(&j, journal, d, device, JOURNAL_VOLATILE_OK, &e) ||
+		    dev_preserve(&d, j, &e)) {
 			fprintf(stderr, "ratingrun: %s\n", e.msg);
 			dev_close(d);
 			return 1;
@@ -166,7 +172,8 @@ int main(int argc, char **argv)
 	if (plot) {
 		FILE *f = fopen(plot, "w");
 		if (!f || plot_rating(f, device, r) || fclose(f)) {
-			fprintf(stderr, "ratingrun: %s: %s\n", plot, f ? "nothing to draw" : strerror(errno));
+			fprintf(stderr, "ratingrun: %s: %s\n", plot,
+				f ? "nothing to draw" : strerror(errno));
 			rc = 1;
 		}
 	}
