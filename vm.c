@@ -147,7 +147,7 @@ struct vm_queue {
 	unsigned depth;
 	struct dev_req req[VM_QUEUE_BATCH];
 	size_t n;
-	size_t target;             /* the next batch's size: the depth, then what the time bound leaves room for */
+	size_t target;             /* the next batch: the depth, then as the time bound allows */
 	struct vm_stats st;        /* every request of the queue, its time the queue's */
 };
 
@@ -250,19 +250,22 @@ static int queue_flush(struct walk *w)
 	if (w->how && w->how->deadline_ns > 0 && w->elapsed >= w->how->deadline_ns) {
 		if (w->how->deadline_hit)
 			*w->how->deadline_hit = 1;
-		return fb_fail(w->e, EXIT_DEVICE, "stopped: the next requests could pass the time bound");
+		return fb_fail(w->e, EXIT_DEVICE,
+			       "stopped: the next requests could pass the time bound");
 	}
 	if ((rc = dev_queue(w->dev, q->req, q->n, q->depth, &ns)))
-		return fb_fail(w->e, EXIT_DEVICE, "%zu queued requests from offset %llu failed: %s", q->n,
-			       (unsigned long long)q->req[0].off, rc == -EOPNOTSUPP ? "the journal cannot see queued "
-			       "writes through this device" : strerror(-rc));
+		return fb_fail(w->e, EXIT_DEVICE, "%zu queued requests from offset %llu failed: %s",
+			       q->n, (unsigned long long)q->req[0].off,
+			       rc == -EOPNOTSUPP ? "the journal cannot see queued writes through this "
+			       "device" : strerror(-rc));
 	for (size_t i = 0; i < q->n; i++) {
 		struct dev_req *x = &q->req[i];
 		struct vm_stats one = { 1, x->len, x->ns, x->ns, 0, { 0 } };
 		if (x->rc)
-			return fb_fail(w->e, EXIT_DEVICE, "queued %s of %llu bytes at offset %llu failed: %s",
-				       x->write ? "write" : "read", (unsigned long long)x->len, (unsigned long long)x->off,
-				       strerror(-x->rc));
+			return fb_fail(w->e, EXIT_DEVICE,
+				       "queued %s of %llu bytes at offset %llu failed: %s",
+				       x->write ? "write" : "read", (unsigned long long)x->len,
+				       (unsigned long long)x->off, strerror(-x->rc));
 		vm_stats_add(&q->st, &one);
 	}
 	q->st.total_ns += (double)ns;
@@ -309,11 +312,13 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 				       "a request of %llu bytes at offset %llu is not a whole number of %u-byte sectors",
 				       (unsigned long long)r->len, (unsigned long long)r->off, w->sector);
 		if (w->queue && op->code != VM_READ && op->code != VM_WRITE)
-			return fb_fail(w->e, EXIT_USAGE, "a %s inside a queue: a queue takes reads and writes only",
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a %s inside a queue: a queue takes reads and writes only",
 				       opinfo[op->code].name);
 		if (w->queue && r->len > DEV_MAX_BUFFER)
-			return fb_fail(w->e, EXIT_USAGE, "a queued request of %llu bytes: queued requests are at most %u "
-				       "bytes", (unsigned long long)r->len, DEV_MAX_BUFFER);
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a queued request of %llu bytes: queued requests are at most %u bytes",
+				       (unsigned long long)r->len, DEV_MAX_BUFFER);
 		if ((op->code == VM_SIG_WRITE || op->code == VM_SIG_READ || op->code == VM_REWRITE) &&
 		    r->len > DEV_MAX_BUFFER)
 			return fb_fail(w->e, EXIT_USAGE,
@@ -338,7 +343,8 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 	} else if (w->queue) { /* waits for its batch (queue_flush): its time is the queue's */
 		if (w->queue->n >= w->queue->target && queue_flush(w))
 			return -1;
-		w->queue->req[w->queue->n++] = (struct dev_req){ r->off, r->len, op->code == VM_WRITE, r->pattern, 0, 0 };
+		w->queue->req[w->queue->n++] =
+			(struct dev_req){ r->off, r->len, op->code == VM_WRITE, r->pattern, 0, 0 };
 		node->st.count = 1;
 		node->st.bytes = r->len;
 		return 0;
@@ -733,9 +739,11 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 	case VM_QUEUE: {
 		struct vm_queue *q;
 		if (w->queue)
-			return fb_fail(w->e, EXIT_USAGE, "a queue inside a queue (one queue holds all its requests)");
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a queue inside a queue (one queue holds all its requests)");
 		if (op->a < 1 || op->a > 64)
-			return fb_fail(w->e, EXIT_USAGE, "queue %lld: the depth is 1 to 64 requests in flight",
+			return fb_fail(w->e, EXIT_USAGE,
+				       "queue %lld: the depth is 1 to 64 requests in flight",
 				       (long long)op->a);
 		if (!(q = calloc(1, sizeof(*q))))
 			return fb_fail(w->e, EXIT_DEVICE, "out of memory");

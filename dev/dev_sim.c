@@ -105,7 +105,8 @@ static int sim_dev_queue(struct dev *d, struct dev_req *r, size_t n, unsigned de
 	*ns = sim_queue(d->priv, q, n, depth, lat);
 	for (size_t i = 0; i < n; i++) {
 		r[i].ns = lat[i];
-		r[i].rc = r[i].write ? sim_data_write(d->priv, r[i].off, r[i].len, NULL, r[i].pattern) : 0;
+		r[i].rc = r[i].write ? sim_data_write(d->priv, r[i].off, r[i].len, NULL, r[i].pattern)
+				     : 0;
 	}
 	free(q);
 	free(lat);

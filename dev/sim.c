@@ -264,13 +264,14 @@ static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, 
 			}
 			for (pr = presets; pr->name && strcmp(pr->name, tok); pr++)
 				;
-			if (!pr->name && sim_rating_preset(tok)) { /* the rating zoo's (sim_rating.c) */
+			if (!pr->name && sim_rating_preset(tok)) { /* the rating zoo's */
 				rc = apply_spec(p, sim_rating_preset(tok), 0, e);
 				continue;
 			}
 			if (!pr->name) {
-				rc = fb_fail(e, EXIT_USAGE, "sim: unknown preset '%s' (presets: sd-4m usb-12m cf-16m ssd fake-wrap fake-drop fake-cache; "
-					     "the rating zoo's: rating-*)", tok);
+				rc = fb_fail(e, EXIT_USAGE, "sim: unknown preset '%s' (presets: sd-4m usb-12m "
+					     "cf-16m ssd fake-wrap fake-drop fake-cache; the rating zoo's: "
+					     "rating-*)", tok);
 				break;
 			}
 			rc = apply_spec(p, pr->spec, 0, e);
@@ -602,7 +603,8 @@ uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len)
 	if (!len)
 		return noisy(s, (double)p->t_read);
 	if (p->unmapped && !map_holds(s, off, len)) /* answered from the mapping table */
-		return noisy(s, sim_rating_link(p, len, (double)p->t_read / 4 + transfer(len, p->read_rate)));
+		return noisy(s, sim_rating_link(p, len,
+						(double)p->t_read / 4 + transfer(len, p->read_rate)));
 	if (sim_rating_read(p, len, &ns)) /* riops */
 		return noisy(s, sim_rating_link(p, len, ns));
 	ns = (double)p->t_read + transfer(len, p->read_rate);
@@ -1175,7 +1177,8 @@ uint64_t sim_queue(struct sim *s, const struct sim_req *r, size_t n, unsigned de
 	double sum = 0, longest = 0, t;
 
 	for (size_t i = 0; i < n; i++) {
-		uint64_t ns = r[i].write ? sim_write(s, r[i].off, r[i].len) : sim_read(s, r[i].off, r[i].len);
+		uint64_t ns = r[i].write ? sim_write(s, r[i].off, r[i].len)
+					 : sim_read(s, r[i].off, r[i].len);
 		if (lat)
 			lat[i] = ns;
 		sum += (double)ns;

@@ -104,14 +104,14 @@ struct sim_params {
 	 * the SD Status the card reports, how it keeps its marks, its host */
 	char ssr[129];      /* ssr=HEX: the SD Status as given (128 hex digits; "": none) */
 	uint32_t ssr_marks; /* ssr=C10+U3+V30+A2: bit i claims sd_marks[i] (encoded when made) */
-	uint64_t t_stall;   /* stall=TIME: busy time of the write that completes an AU (garbage collection) */
+	uint64_t t_stall;   /* stall=TIME: busy time of the write completing an AU (its GC) */
 	unsigned stall_every; /* stallevery=N: only every Nth AU completed stalls (0: each) */
 	uint64_t au_fast;   /* aufast=SIZE: the first bytes of each AU go at wrate, the rest at */
 	uint64_t au_slow;   /* auslow=RATE */
-	unsigned riops;     /* riops=N: a read of up to 64 KiB takes 1/N s (+ transfer past 4 KiB) */
-	unsigned wiops;     /* wiops=N: a write of up to 64 KiB goes to a page-mapped area at 1/N s */
+	unsigned riops;     /* riops=N: a read up to 64 KiB takes 1/N s (+ transfer past 4 KiB) */
+	unsigned wiops;     /* wiops=N: a write up to 64 KiB: a page-mapped area, 1/N s */
 	unsigned cq;        /* cq=N: requests the card works on at once (its command queue; 0: 1) */
-	unsigned host_qd;   /* hostqd=N: requests its host keeps in flight (0: 32; 1: a USB reader) */
+	unsigned host_qd;   /* hostqd=N: requests its host keeps in flight (0: 32; 1: USB) */
 	uint64_t link;      /* link=RATE: bytes per second its host's link carries (0: no limit) */
 };
 
@@ -226,7 +226,7 @@ double sim_rating_link(const struct sim_params *p, uint64_t len, double ns);
  * the model's formulas with no request made. */
 struct sim_truth_mark {
 	int keeps;          /* the card keeps the mark */
-	int figure;         /* enum sd_figure: what it breaks first (SD_FIG_NONE when it keeps it) */
+	int figure;         /* enum sd_figure: what it breaks first (SD_FIG_NONE: keeps it) */
 	double value, limit;/* that figure and the mark's limit (bytes/s, ns or IOPS) */
 	const char *host;   /* the simulated host cannot show the mark: why (NULL: it can) */
 };
