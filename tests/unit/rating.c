@@ -363,7 +363,7 @@ static double queued_reads(const char *spec, const char *text, int *failed, char
 		t = res->st.total_ns;
 	if (!*failed && res->st.count != 64)
 		t = -2;
-	snprintf(msg, 200, "%s", e.msg);
+	snprintf(msg, 200, "%.199s", e.msg);
 	vm_result_free(res);
 	vm_free(prog);
 	dev_close(d);
