@@ -24,8 +24,10 @@
 #include "dev.h"
 #include "dev/devinfo.h"
 #include "dev/sim.h"
-#include "guard/journal.h"
-#include "guard/preserve.h"
+#include "guard/layer.h"
+#include "guard/place.h"
+#include "guard/restore.h"
+#include "guard/save.h"
 #include "lib/units.h"
 #include "report/identity.h"
 #include "report/report_rating.h"
@@ -131,8 +133,8 @@ int main(int argc, char **argv)
 	}
 	if (journal) {
 		struct journal *j;
-		if (journal_create(&j, journal, d, device, JOURNAL_VOLATILE_OK, &e) ||
-		    dev_preserve(&d, j, &e)) {
+		if (save_create(&j, journal, d, device, PLACE_VOLATILE_OK, &e) ||
+		    layer_wrap(&d, j, &e)) {
 			fprintf(stderr, "ratingrun: %s\n", e.msg);
 			dev_close(d);
 			return 1;
@@ -141,8 +143,8 @@ int main(int argc, char **argv)
 	rc = rating_check(d, &o, r, &e);
 	if (journal && !rc) {
 		struct restore_report put;
-		r->saved = journal_saved(dev_journal(d));
-		if (dev_preserve_finish(d, &put, &e) < 0)
+		r->saved = save_total(layer_journal(d));
+		if (layer_finish(d, &put, &e) < 0)
 			rc = -1;
 		r->put_back = put.bytes;
 	}

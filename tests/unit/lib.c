@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/extents.h"
 #include "lib/json_read.h"
 #include "lib/svg.h"
 #include "lib/sig.h"
@@ -364,8 +365,25 @@ static void test_sig(void)
 	}
 }
 
+/* Ranges merge with what they meet or touch, and stay sorted. */
+static void test_extents(void)
+{
+	static const uint64_t add[][2] = { { 100, 200 }, { 300, 400 }, { 0, 10 }, { 200, 250 }, { 240, 310 },
+					   { 500, 600 } };
+	struct extents s = { 0 };
+	int ok = 1;
+
+	for (size_t i = 0; i < sizeof(add) / sizeof(add[0]); i++)
+		ok &= !extents_add(&s, add[i][0], add[i][1]);
+	check(ok && s.n == 3 && s.v[0].lo == 0 && s.v[0].hi == 10 && s.v[1].lo == 100 && s.v[1].hi == 400 &&
+	      s.v[2].lo == 500 && s.v[2].hi == 600 && extents_meet(&s, 399, 401) && !extents_meet(&s, 400, 500),
+	      "extents: neighbours merge, the set stays sorted", "%zu ranges", s.n);
+	extents_free(&s);
+}
+
 void unit_lib(void)
 {
+	test_extents();
 	test_sig();
 	test_svg_degenerate();
 	test_svg_single_point();
