@@ -157,8 +157,9 @@ int dev_queue(struct dev *d, struct dev_req *r, size_t n, unsigned depth, uint64
 struct dev_card {
 	char cid[33], csd[33], scr[17], ssr[129];
 	uint64_t preferred_erase;   /* bytes (0: not shown) */
-	int host_known;             /* the two below are the host's (a 0 link: none); else 0 is "not known" */
+	int queue_known;            /* queue_depth is the host's (else 0: not known) */
 	unsigned queue_depth;       /* requests the host keeps in flight (1: one at a time) */
+	int link_known;             /* link_rate is the host's (0: no limit); else 0 is "not known" */
 	uint64_t link_rate;         /* bytes per second its link carries */
 	char host[32];              /* the host ("sim", "usb-storage", "mmc"; "": not known) */
 };

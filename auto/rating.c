@@ -36,6 +36,12 @@ struct ctx {
 	uint64_t rng;
 };
 
+/* The device time a part moving this many bytes may take. */
+static double bound(uint64_t bytes)
+{
+	return (double)bytes * 1e9 / RATING_SLOWEST + SD_PREPARE_NS;
+}
+
 static double now_ns(const struct ctx *c)
 {
 	return dev_now(c->d);
@@ -245,6 +251,16 @@ static void plan(struct ctx *c)
 	r->max_bytes = (uint64_t)r->naus * r->au + r->au +
 		       RATING_FAT_CYCLES * ((32u << 10) + r->sector) +
 		       2ull * r->iops_writes * IOPS_LEN + r->sus_len;
+	{ /* the time: every part's bound; the estimate at a typical card's speed */
+		uint64_t pr = (uint64_t)RATING_PR_READS * SD_RU, other = r->max_bytes - r->sus_len + pr;
+		uint64_t iops = 2ull * r->iops_writes * IOPS_LEN;
+		r->sus_bound_ns = bound(r->sus_len);
+		r->bound_ns = (double)other * 1e9 / RATING_SLOWEST + (2 + RATING_FAT_CYCLES) * SD_PREPARE_NS +
+			      4 * RATING_IOPS_TIME + r->sus_bound_ns;
+		r->sus_estimate_ns = (double)r->sus_len * 1e9 / RATING_TYPICAL;
+		r->estimate_ns = (double)(other - iops) * 1e9 / RATING_TYPICAL + 4 * RATING_IOPS_TIME +
+				 r->sus_estimate_ns;
+	}
 }
 
 /* ------------------------------------------------------------ measuring */
@@ -326,9 +342,9 @@ static int measure_pr(struct ctx *c)
 {
 	struct rating_report *r = c->r;
 	int64_t off[RATING_PR_READS];
-	struct step s = {
-		.name = "rating-read", .blocksize = SD_RU, .list = off, .n = RATING_PR_READS
-	};
+	int hit = 0;
+	struct step s = { .name = "rating-read", .blocksize = SD_RU, .list = off, .n = RATING_PR_READS,
+			  .deadline = bound((uint64_t)RATING_PR_READS * SD_RU), .deadline_hit = &hit };
 	struct vm_result *res;
 	uint64_t rus = r->size / SD_RU;
 
@@ -339,6 +355,7 @@ static int measure_pr(struct ctx *c)
 	r->pr = res->st.total_ns > 0 ? (double)res->st.bytes * 1e9 / res->st.total_ns : 0;
 	r->pr_low = res->st.max_ns ? (double)SD_RU * 1e9 / (double)res->st.max_ns : 0;
 	r->read_speed = res->st.min_ns ? (double)SD_RU * 1e9 / (double)res->st.min_ns : 0;
+	r->cut_short |= hit ? 1u : 0;
 	vm_result_free(res);
 	return 0;
 }
@@ -348,11 +365,14 @@ static int measure_pw(struct ctx *c)
 {
 	struct rating_report *r = c->r;
 	int64_t off[RATING_MAX_AUS];
+	int hit = 0;
 	struct step s = { .name = "rating-au",
 			  .blocksize = SD_RU,
 			  .list = off,
 			  .n = r->naus,
-			  .count = (unsigned)(r->au / SD_RU) };
+			  .count = (unsigned)(r->au / SD_RU),
+			  .deadline = bound((uint64_t)r->naus * r->au),
+			  .deadline_hit = &hit };
 	struct vm_result *res;
 	uint64_t unit = r->au < SD_SUB_UNIT ? r->au : SD_SUB_UNIT;
 
@@ -361,6 +381,7 @@ static int measure_pw(struct ctx *c)
 	r->discarded = (dev_caps(c->d) & DEV_CAP_DISCARD) != 0;
 	if (discard(c, off, r->naus, r->au) || run(c, &s, &res))
 		return -1;
+	r->cut_short |= hit ? 2u : 0;
 	r->pw4 = r->pw_su = INFINITY;
 	for (unsigned i = 0; i < r->naus; i++) {
 		const struct vm_result *rec = item(res, 2, i);
@@ -406,6 +427,7 @@ static int measure_fat(struct ctx *c)
 	int64_t at = (int64_t)r->aus[0].off;
 	uint64_t step = r->au / RATING_FAT_CYCLES < SD_RU ? SD_RU : r->au / RATING_FAT_CYCLES;
 	double t[RATING_FAT_CYCLES];
+	int hit = 0;
 
 	if (discard(c, &at, 1, r->au))
 		return -1;
@@ -415,7 +437,9 @@ static int measure_fat(struct ctx *c)
 				  .blocksize = SD_RU,
 				  .offset = r->aus[0].off + i * step,
 				  .count = (unsigned)(step / SD_RU),
-				  .var = { { "fat_at", r->fat_off + i * (32u << 10) } } };
+				  .var = { { "fat_at", r->fat_off + i * (32u << 10) } },
+				  .deadline = bound(step),
+				  .deadline_hit = &hit };
 		struct vm_result *res;
 		const struct vm_result *cycle;
 		if ((uint64_t)(i + 1) * step > r->au) {
@@ -430,6 +454,7 @@ static int measure_fat(struct ctx *c)
 		if (t[i] > r->fat_max)
 			r->fat_max = t[i];
 	}
+	r->cut_short |= hit ? 4u : 0;
 	{ /* 8 cycles: their average is the sliding average's one window */
 		double sum = 0;
 		for (unsigned i = 0; i < RATING_FAT_CYCLES; i++)
@@ -480,18 +505,35 @@ static int iops(struct ctx *c, int writes, unsigned depth, double *rate, unsigne
 	return 0;
 }
 
+/* Too slow one at a time for a queue to show anything in its time bound
+ * (fewer than two queues' worth of requests in it): the queued run is
+ * not made, and its rate is at most the depth times this one. */
+static int too_slow(double rate)
+{
+	return rate * RATING_IOPS_TIME / 1e9 < 2.0 * RATING_QUEUE_DEPTH;
+}
+
 static int measure_iops(struct ctx *c)
 {
 	struct rating_report *r = c->r;
 
-	if (iops(c, 0, 1, &r->riops1, &r->riops_n[0]) ||
-	    iops(c, 0, RATING_QUEUE_DEPTH, &r->riops_q, &r->riops_n[1]) ||
-	    iops(c, 1, 1, &r->wiops1, &r->wiops_n[0]))
+	if (iops(c, 0, 1, &r->riops1, &r->riops_n[0]))
 		return -1;
-	if (iops(c, 1, RATING_QUEUE_DEPTH, &r->wiops_q, &r->wiops_n[1])) {
+	if (too_slow(r->riops1)) {
+		r->riops_q = r->riops1 * RATING_QUEUE_DEPTH;
+		r->queued_skipped |= 1;
+	} else if (iops(c, 0, RATING_QUEUE_DEPTH, &r->riops_q, &r->riops_n[1])) {
+		return -1;
+	}
+	if (iops(c, 1, 1, &r->wiops1, &r->wiops_n[0]))
+		return -1;
+	if (too_slow(r->wiops1)) {
+		r->wiops_q = r->wiops1 * RATING_QUEUE_DEPTH;
+		r->queued_skipped |= 2;
+	} else if (iops(c, 1, RATING_QUEUE_DEPTH, &r->wiops_q, &r->wiops_n[1])) {
 		if (!strstr(c->e->msg, "journal cannot see queued writes"))
 			return -1;
-		r->queued_writes_refused = 1; /* the journal's layer sees no queued writes yet */
+		r->queued_writes_refused = 1; /* a journal's layer that sees no queued writes */
 		r->wiops_q = 0;
 	}
 	return 0;
@@ -502,11 +544,14 @@ static int measure_sustained(struct ctx *c)
 {
 	struct rating_report *r = c->r;
 	int64_t off = (int64_t)r->sus_off;
+	int hit = 0;
 	struct step s = { .name = "rating-au",
 			  .blocksize = SD_RU,
 			  .list = &off,
 			  .n = 1,
-			  .count = (unsigned)(r->sus_len / SD_RU) };
+			  .count = (unsigned)(r->sus_len / SD_RU),
+			  .deadline = bound(r->sus_len),
+			  .deadline_hit = &hit };
 	struct vm_result *res;
 	const struct vm_result *rec;
 	struct recording w = { 0 }, v = { 0 }, g = { 0 };
@@ -520,6 +565,7 @@ static int measure_sustained(struct ctx *c)
 	if (discard(c, &off, 1, r->sus_len) || run(c, &s, &res))
 		return -1;
 	r->sus_ns = now_ns(c) - t0;
+	r->cut_short |= hit ? 16u : 0;
 	if (!(rec = item(res, 2, 0))) {
 		vm_result_free(res);
 		return fb_fail(c->e, EXIT_DEVICE, "the long recording left no results");

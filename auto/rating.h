@@ -70,6 +70,11 @@ struct rating_options {
 };
 
 #define RATING_SUSTAINED (1ull << 30)
+/* Each part is bounded in device time: its bytes at this speed (a card
+ * slower than C2's 2 MB/s is cut short; what it did counts), plus a
+ * second of preparation; the announcement's estimate is at RATING_TYPICAL. */
+#define RATING_SLOWEST 2e6
+#define RATING_TYPICAL 20e6
 #define RATING_IOPS_TIME 2e9 /* ns of device time per IOPS run at most */
 
 /* One AU of the Pw test. */
@@ -121,6 +126,9 @@ struct rating_report {
 	uint64_t fat_off;                 /* where the FAT update cycles write */
 	uint64_t max_bytes;               /* the most written (each range saved first) */
 	uint64_t sus_bytes;               /* of them, the long recording's */
+	double bound_ns, sus_bound_ns; /* the most device time it takes; of it the recording's */
+	double estimate_ns, sus_estimate_ns; /* at RATING_TYPICAL (putting back not counted) */
+	unsigned cut_short;          /* the parts stopped at their bound: bit i of phase_ns[i] */
 	/* what was measured */
 	double pr;     /* bytes/s of 256 random RU reads */
 	double pr_low; /* bytes/s of the slowest single RU read */
@@ -131,6 +139,7 @@ struct rating_report {
 	unsigned riops_n[2], wiops_n[2]; /* requests they counted */
 	int iops_bounded;                /* an IOPS run stopped at its time bound */
 	int queued_writes_refused;       /* the journal could not see queued writes: not measured */
+	unsigned queued_skipped;     /* bit 0 reads, 1 writes: too slow one at a time, not queued (at most depth x) */
 	double *sus_speed;               /* bytes/s of each 4 MiB of the long recording, in order */
 	unsigned nsus;
 	double sus_busy;             /* ns: its longest write */

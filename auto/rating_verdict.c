@@ -113,7 +113,7 @@ static const char *link_limit(const struct rating_report *r, double rate, char *
 	char a[32], b[32];
 
 	*told = 0;
-	if (r->card.host_known) {
+	if (r->card.link_known) {
 		if (!r->card.link_rate || (double)r->card.link_rate >= rate)
 			return NULL;
 		*told = 1;
@@ -174,10 +174,11 @@ static void judge_speed(struct judging *j)
 		 "%s the longest",
 		 mbps(a, sizeof(a), r->pr), format_time(b, sizeof(b), r->fat_avg),
 		 format_time(c, sizeof(c), r->fat_max));
-	if (!r->discarded)
-		j->cap = lower(
-			j->cap,
-			CONF_MEDIUM); /* written, not free, AUs: the spec's figure is for free ones */
+	if (r->cut_short & 18u)
+		evidence(m, "the %s was cut short at its time bound: the card wrote slower than 2 MB/s",
+			 r->cut_short & 2u ? "AU test" : "recording");
+	if (!r->discarded) /* written, not free, AUs: the spec's figure is for free ones */
+		j->cap = lower(j->cap, CONF_MEDIUM);
 	if (r->au_from && !strncmp(r->au_from, "assumed", 7))
 		j->cap = lower(j->cap, CONF_MEDIUM);
 }
@@ -193,7 +194,7 @@ static void judge_app(struct judging *j)
 	unsigned nr = r->riops_n[a2], nw = r->wiops_n[a2];
 	char a[32], b[32];
 
-	if (a2 && r->card.host_known && r->riops_q < NO_GAIN * r->riops1 &&
+	if (a2 && r->card.queue_known && r->riops_q < NO_GAIN * r->riops1 &&
 	    r->wiops_q < NO_GAIN * r->wiops1) {
 		/* the host queues, the card gains nothing: no command queue at
 		 * work (the cause, whatever its IOPS) */
@@ -215,6 +216,10 @@ static void judge_app(struct judging *j)
 	if (a2)
 		evidence(m, "one at a time they were %.0f and %.0f per second", r->riops1,
 			 r->wiops1);
+	if (a2 && r->queued_skipped)
+		evidence(m, "the %s too slow one at a time to queue in the time bound: queued, at most %u "
+			 "times that", r->queued_skipped == 3 ? "reads and writes were" :
+			 r->queued_skipped & 1 ? "reads were" : "writes were", RATING_QUEUE_DEPTH);
 	evidence(m, "sustained: the slowest %s of the recording %s (the mark: 10 MB/s)",
 		 format_size(b, sizeof(b), r->sus_len < (1ull << 30) ? r->sus_len : 1ull << 30),
 		 mbps(a, sizeof(a), r->pssw));
@@ -231,14 +236,14 @@ static const char *untestable(const struct rating_report *r, const struct sd_mar
 
 	*told = 1;
 	if (k->family == SD_FAMILY_APP && k->level >= 2) {
-		if (r->card.host_known && r->card.queue_depth == 1)
+		if (r->card.queue_known && r->card.queue_depth == 1)
 			return "the host runs one command at a time (a USB reader's single queue): "
 			       "A2 needs a command "
 			       "queue";
 		if (r->queued_writes_refused)
 			return "queued writes cannot go through the journal here, so A2's queued "
 			       "writes were not measured";
-		if (!r->card.host_known && r->riops_q < NO_GAIN * r->riops1 &&
+		if (!r->card.queue_known && r->riops_q < NO_GAIN * r->riops1 &&
 		    r->wiops_q < NO_GAIN * r->wiops1) {
 			*told = 0;
 			return "requests 32 in flight ran no faster than one at a time: this host "
@@ -307,6 +312,21 @@ static struct rating_mark *add(struct rating_report *r, const struct sd_mark *k,
 	return m;
 }
 
+/* The report's order: by family, the highest mark first. */
+static void sort_marks(struct rating_report *r)
+{
+	for (unsigned i = 1; i < r->nmarks; i++)
+		for (unsigned k = i; k > 0; k--) {
+			const struct sd_mark *a = r->marks[k - 1].mark, *b = r->marks[k].mark;
+			struct rating_mark t;
+			if (a->family < b->family || (a->family == b->family && a->level > b->level))
+				break;
+			t = r->marks[k - 1];
+			r->marks[k - 1] = r->marks[k];
+			r->marks[k] = t;
+		}
+}
+
 void rating_judge(struct rating_report *r)
 {
 	int claimed = 0;
@@ -344,4 +364,5 @@ void rating_judge(struct rating_report *r)
 				break;
 		}
 	}
+	sort_marks(r);
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dev/devinfo.h"
 #include "lib/pin.h"
 
 #define QUEUE_MAX_THREADS 64u   /* requests in flight at most (queue depth) */
@@ -249,6 +250,12 @@ static int block_queue(struct dev *d, struct dev_req *r, size_t n, unsigned dept
 	return 0;
 }
 
+/* The card's word and its host's limits: sysfs (devinfo.c). */
+static void block_card(const struct dev *d, struct dev_card *c)
+{
+	devinfo_card(d->path, c);
+}
+
 static void block_close(struct dev *d)
 {
 	struct block *b = d->priv;
@@ -267,7 +274,7 @@ static const struct dev_ops block_ops = {
 	.read = block_read, .write = block_write, .discard = block_discard,  /* the timed requests */
 	.write_data = block_write_data, .read_data = block_read_data,
 	.copy_out = block_copy_out, .copy_in = block_copy_in,  /* untimed, to save and restore data */
-	.queue = block_queue,
+	.queue = block_queue, .card = block_card,
 	.close = block_close,
 };
 

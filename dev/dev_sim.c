@@ -120,7 +120,7 @@ static void sim_card(const struct dev *d, struct dev_card *c)
 
 	sim_ssr(p, c->ssr);
 	c->preferred_erase = c->ssr[0] ? p->erase : 0;
-	c->host_known = 1;
+	c->queue_known = c->link_known = 1;
 	c->queue_depth = p->host_qd ? p->host_qd : 32;
 	c->link_rate = p->link;
 	snprintf(c->host, sizeof(c->host), "sim");

@@ -212,7 +212,8 @@ void report_rating_json(FILE *f, const struct identity *id, const struct rating_
 	json_uint(&j, "uhs_au", r->has_ssr ? r->ssr.uhs_au : 0);
 	json_uint(&j, "video_au", r->has_ssr ? (uint64_t)r->ssr.vsc_au_mib << 20 : 0);
 	json_uint(&j, "command_queue", r->has_ssr ? r->ssr.cq_depth : 0);
-	json_bool(&j, "host_known", r->card.host_known);
+	json_bool(&j, "host_queue_known", r->card.queue_known);
+	json_bool(&j, "link_known", r->card.link_known);
 	json_uint(&j, "host_queue_depth", r->card.queue_depth);
 	json_uint(&j, "link_rate", r->card.link_rate);
 	json_string(&j, "host", r->card.host[0] ? r->card.host : NULL);
@@ -303,6 +304,9 @@ void report_rating_json(FILE *f, const struct identity *id, const struct rating_
 			    { "sustained_bytes", JM_UINT, .uint = r->sus_bytes },
 			    { "device_ns", JM_UINT, .uint = (uint64_t)llround(r->device_ns) },
 			    { "sustained_ns", JM_UINT, .uint = (uint64_t)llround(r->sus_ns) },
+			    { "bound_ns", JM_UINT, .uint = (uint64_t)llround(r->bound_ns) },
+			    { "estimate_ns", JM_UINT, .uint = (uint64_t)llround(r->estimate_ns) },
+			    { "cut_short", JM_UINT, .uint = r->cut_short },
 			    { "wall_ns", JM_UINT, .uint = (uint64_t)llround(wall_ns) },
 			    { "virtual_clock", JM_BOOL, .uint = (uint64_t)r->virtual_clock },
 			    JM_END });
@@ -313,9 +317,13 @@ void report_rating_json(FILE *f, const struct identity *id, const struct rating_
 	json_finish(&j);
 }
 
-/* The name sysfs gives, else the path. */
+/* The card's maker and product, the name sysfs gives, else the path. */
 static const char *device_name(const struct identity *id)
 {
+	static char card[64];
+
+	if (identity_card_name(id, card, sizeof(card)))
+		return card;
 	for (int i = 0; i < id->info.n; i++)
 		if (!strcmp(id->info.name[i], "name") || !strcmp(id->info.name[i], "model"))
 			return id->info.value[i];
