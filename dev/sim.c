@@ -605,9 +605,8 @@ uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len)
 	if (p->unmapped && !map_holds(s, off, len)) /* answered from the mapping table */
 		return noisy(s, sim_rating_link(p, len,
 						(double)p->t_read / 4 + transfer(len, p->read_rate)));
-	if (sim_rating_read(p, len, &ns)) /* riops */
-		return noisy(s, sim_rating_link(p, len, ns));
-	ns = (double)p->t_read + transfer(len, p->read_rate);
+	/* riops: the fixed cost of a small read in place of tread and a tunit */
+	ns = sim_rating_read_base(p, len) + transfer(len, p->read_rate);
 	if (!(p->rbuf && first == last && s->last_unit == first + 1))
 		ns += (double)p->t_unit * (double)(last - first + 1);
 	s->last_unit = last + 1;

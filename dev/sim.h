@@ -108,7 +108,7 @@ struct sim_params {
 	unsigned stall_every; /* stallevery=N: only every Nth AU completed stalls (0: each) */
 	uint64_t au_fast;   /* aufast=SIZE: the first bytes of each AU go at wrate, the rest at */
 	uint64_t au_slow;   /* auslow=RATE */
-	unsigned riops;     /* riops=N: a read up to 64 KiB takes 1/N s (+ transfer past 4 KiB) */
+	unsigned riops;     /* riops=N: a read up to 64 KiB: 1/N s in place of tread + tunit */
 	unsigned wiops;     /* wiops=N: a write up to 64 KiB: a page-mapped area, 1/N s */
 	unsigned cq;        /* cq=N: requests the card works on at once (its command queue; 0: 1) */
 	unsigned host_qd;   /* hostqd=N: requests its host keeps in flight (0: 32; 1: USB) */
@@ -212,11 +212,12 @@ unsigned sim_concurrency(const struct sim_params *p, unsigned depth);
 struct sim_req { uint64_t off, len; int write; };
 uint64_t sim_queue(struct sim *s, const struct sim_req *r, size_t n, unsigned depth, uint64_t *lat);
 
-/* The hooks of the rating keys in the model (sim.c calls them): a small
- * read or write at a fixed rate (riops, wiops: 1 with *ns set; 0 when the
- * model times it), the time of an AU write's slow part (aufast/auslow),
- * the link's floor. */
-int sim_rating_read(const struct sim_params *p, uint64_t len, double *ns);
+/* The hooks of the rating keys in the model (sim.c calls them): a read's
+ * fixed cost (tread, or for a small read with riops 1/riops s less the
+ * tunit the model adds: its units and crossings still cost), a small write
+ * at a fixed rate (wiops: 1 with *ns set; 0 when the model times it), the
+ * time of an AU write's slow part (aufast/auslow), the link's floor. */
+double sim_rating_read_base(const struct sim_params *p, uint64_t len);
 int sim_rating_write(const struct sim_params *p, uint64_t len, double *ns);
 double sim_rating_au_slow(const struct sim_params *p, uint64_t pos, uint64_t len);
 double sim_rating_link(const struct sim_params *p, uint64_t len, double ns);

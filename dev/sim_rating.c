@@ -222,12 +222,11 @@ static double transfer(uint64_t bytes, uint64_t rate)
 	return (double)bytes * 1e9 / (double)rate;
 }
 
-int sim_rating_read(const struct sim_params *p, uint64_t len, double *ns)
+double sim_rating_read_base(const struct sim_params *p, uint64_t len)
 {
 	if (!p->riops || len > SMALL_IO)
-		return 0;
-	*ns = 1e9 / p->riops + (len > IOPS_UNIT ? transfer(len - IOPS_UNIT, p->read_rate) : 0);
-	return 1;
+		return (double)p->t_read;
+	return 1e9 / p->riops - (double)p->t_unit;
 }
 
 int sim_rating_write(const struct sim_params *p, uint64_t len, double *ns)
@@ -395,8 +394,7 @@ void sim_truth(const struct sim_params *host, struct sim_truth *t)
 					transfer(SD_RU, p->read_rate));
 	/* 4 KiB IOPS: the fixed rates, else the model's read and an
 	 * erase-block write that closes another AU half written (its copy) */
-	r4 = p->riops ? 1e9 / p->riops
-		      : (double)p->t_read + (double)p->t_unit + transfer(IOPS_UNIT, p->read_rate);
+	r4 = sim_rating_read_base(p, IOPS_UNIT) + (double)p->t_unit + transfer(IOPS_UNIT, p->read_rate);
 	w4 = p->wiops ? 1e9 / p->wiops
 		      : (double)p->t_write +
 				transfer(p->minwrite > IOPS_UNIT ? p->minwrite : IOPS_UNIT,
