@@ -1,6 +1,5 @@
-# tests/rating_zoo.sh — the rating zoo: --rating's check (through
-# tests/ratingrun until the mode has its CLI row) on simulated cards whose
-# truth follows from their keys (sim_truth: ratingrun --truth): honest
+# tests/rating_zoo.sh — the rating zoo: flashbench --rating on simulated
+# cards whose truth follows from their keys (sim_truth: tests/simtruth): honest
 # cards of each mark, cards that lie (U3 falling to 12.5 MB/s past its
 # pSLC, A2 with 300 write IOPS, C10 with 400 ms garbage-collection stalls,
 # V30 fast only in the first 4 MiB of each AU, U1 with a 290 ms write, an
@@ -16,10 +15,10 @@
 #    (the recording apart) of the 32 GB card at 20 MB/s within 90 s.
 # A table of the score and of what each card cost ends the run.
 . tests/lib.sh
-RR=${FB%/flashbench}/tests/ratingrun
+ST=${FB%/flashbench}/tests/simtruth
 JP=${FB%/flashbench}/tests/jsonpath
 cd "$TMP" || exit 1
-[ -x "$RR" ] || { fail "rating zoo" "$RR missing (make tests/ratingrun)"; exit 0; }
+[ -x "$ST" ] || { fail "rating zoo" "$ST missing (make tests/simtruth)"; exit 0; }
 
 # CARD|--claim (the label, if any)|what it is
 ZOO="rating-c10||keeps C10
@@ -45,11 +44,11 @@ declare -A KIND
 COSTS=""
 score() { # score SPEC LABEL: one run scored against the truth
 	local spec=$1 label=$2 name mark verdict conf figure truth tfig host line
-	if ! "$RR" --json $label "sim:$spec" > r.json 2> r.err; then
+	if ! "$FB" --rating --json $label "sim:$spec" > r.json 2> r.err; then
 		fail "rating zoo: $spec $label" "the run failed: $(tail -1 r.err)"
 		return
 	fi
-	"$RR" --truth "sim:$spec" > truth.txt
+	"$ST" "sim:$spec" > truth.txt
 	cards=$((cards + 1))
 	local n i
 	n=$("$JP" 'marks#' < r.json 2> /dev/null || echo 0)
@@ -110,18 +109,18 @@ done <<< "$ZOO"
 # --summary line, the plot's three panels
 cd "$OLDPWD" || exit 1
 golden "rating: the text report of a C10 card that stalls (golden)" rating-lie-c10-gc.out \
-	sh -c "'$RR' sim:rating-lie-c10-gc 2> /dev/null | sed 's/; took .*//'"
+	sh -c "'$FB' --rating sim:rating-lie-c10-gc 2> /dev/null | sed 's/; took .*//'"
 golden "rating: --summary of the zoo's liars (golden)" rating-summary.out sh -c "for c in rating-lie-u3-cache \
-	rating-lie-a2 rating-lie-c10-gc rating-lie-v30-su rating-lie-u1-busy 'rating-a2,hostqd=1'; do '$RR' --summary sim:\$c; done 2> /dev/null"
+	rating-lie-a2 rating-lie-c10-gc rating-lie-v30-su rating-lie-u1-busy 'rating-a2,hostqd=1'; do '$FB' -G --summary sim:\$c; done 2> /dev/null"
 cd "$TMP" || exit 1
-if "$RR" --plot="$TMP/r.svg" sim:rating-lie-u3-cache > /dev/null 2>&1 && grep -q '^<svg' "$TMP/r.svg" &&
+if "$FB" --rating --plot="$TMP/r.svg" sim:rating-lie-u3-cache > /dev/null 2>&1 && grep -q '^<svg' "$TMP/r.svg" &&
 	grep -q 'write speed of each sub-unit' "$TMP/r.svg" && grep -q 'write speed over time' "$TMP/r.svg" &&
 	grep -q 'random 4KiB requests per second' "$TMP/r.svg"; then
 	pass "rating: --plot draws the sub-units across the card, the recording over time, the IOPS"
 else
 	fail "rating: --plot draws the sub-units across the card, the recording over time, the IOPS" "$(head -c 200 "$TMP/r.svg" 2> /dev/null)"
 fi
-[ "$(awk '{ if (length($0) > 80) n++ } END { print n + 0 }' <("$RR" sim:rating-lie-u3-cache 2> /dev/null | tail -n +2))" = 0 ] &&
+[ "$(awk '{ if (length($0) > 80) n++ } END { print n + 0 }' <("$FB" --rating sim:rating-lie-u3-cache 2> /dev/null | tail -n +2))" = 0 ] &&
 	pass "rating: the text report fits 80 columns" || fail "rating: the text report fits 80 columns" "longer lines"
 
 [ "$wrong" = 0 ] && pass "rating zoo: no verdict contradicts the card's truth ($right right, $misses medium/low misses, $cards runs)" ||
