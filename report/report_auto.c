@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dev/sdreg.h"
 #include "lib/json.h"
 #include "lib/units.h"
 
@@ -24,11 +25,22 @@ static void card_says(FILE *f, const struct identity *id, const struct finding *
 	uint64_t said = card_erase_size(id);
 	char a[32];
 
-	if (!said)
+	struct sd_ssr s;
+	uint64_t au;
+
+	if (said) {
+		format_size(a, sizeof(a), said);
+		fprintf(f, "    the card says: preferred erase size %s (sysfs)%s\n", a,
+			!erase->determined ? "" : said == erase->value ? ", agrees" : ", differs from the measurement");
+	}
+	/* the AU its SD Status states (the UHS AU when it has one): what its
+	 * speed marks are measured in */
+	if (!id->card.ssr[0] || sd_decode_ssr(id->card.ssr, &s) || !(au = s.uhs_au ? s.uhs_au : s.au))
 		return;
-	format_size(a, sizeof(a), said);
-	fprintf(f, "    the card says: preferred erase size %s (sysfs)%s\n", a,
-		!erase->determined ? "" : said == erase->value ? ", agrees" : ", differs from the measurement");
+	format_size(a, sizeof(a), au);
+	fprintf(f, "    the card says: an AU of %s (its SD Status)%s\n", a,
+		!erase->determined ? "" : au == erase->value ? ", agrees" :
+		au % erase->value == 0 ? ", a multiple of the erase block measured" : ", differs from the measurement");
 }
 
 /* ------------------------------------------------------------ text */
