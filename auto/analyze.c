@@ -1407,21 +1407,27 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 	 * nothing was acknowledged before the work was done */
 	memcpy(v, l, nl * sizeof(*v));
 	w->fast = median(v, nl);
-	if (nsweep >= 2) {
-		double *s = malloc((nsweep - nsweep / 2) * sizeof(*s));
-		double paid = 0;
-		if (s) {
-			memcpy(s, t + nsweep / 2, (nsweep - nsweep / 2) * sizeof(*s));
-			paid = median(s, nsweep - nsweep / 2);
-			free(s);
-		}
-		if (paid > CACHE_GC_PAID * w->fast) {
-			free(v);
-			return CACHE_NONE;
-		}
-	}
 	free(v);
-	return CACHE_UNDECIDED;
+	return cache_sweep_paid(t, nsweep, w->fast) ? CACHE_NONE : CACHE_UNDECIDED;
+}
+
+int cache_sweep_paid(const double *sweep, size_t n, double linear)
+{
+	size_t k = n - n / 2;
+	double *s = n >= 2 && linear > 0 ? malloc(k * sizeof(*s)) : NULL;
+	int paid;
+
+	if (!s)
+		return 0;
+	memcpy(s, sweep + n / 2, k * sizeof(*s));
+	paid = cache_write_paid(median(s, k), linear);
+	free(s);
+	return paid;
+}
+
+int cache_write_paid(double t, double linear)
+{
+	return linear > 0 && t > CACHE_GC_PAID * linear;
 }
 
 void analyze_cache_finding(const struct write_cache *w, enum cache_verdict v, int fast_area, double probe_ns,

@@ -184,6 +184,12 @@ struct write_cache {
 	int queued;              /* SEEN by late writes: work queued before them */
 };
 enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint64_t chunk, struct write_cache *w);
+/* Did the later half of the sweep (one write to each of n fresh erase
+ * blocks in turn) pay for garbage collection at once: its median more than
+ * CACHE_GC_PAID linear writes?  (The sweep may stop as soon as it did.) */
+int cache_sweep_paid(const double *sweep, size_t n, double linear);
+/* Did one write of the sweep take that long (CACHE_GC_PAID linear writes)? */
+int cache_write_paid(double t, double linear);
 /* The finding "write cache or fast area" from the probe: its size (about:
  * where writes went slow), and whether it is a queue the flash works off
  * later or a fast area (fast_area: past it, writes went to the flash at

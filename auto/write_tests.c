@@ -32,6 +32,13 @@
  * this much: a fast area that ends early in a step is not followed by
  * tens of MiB more. */
 #define CACHE_STEP_MAX (8ULL << 20)
+/* The sweep of fresh erase blocks goes SWEEP_STEP at a time, and ends once
+ * SWEEP_MIN or more of them show that it paid for garbage collection: its
+ * later half, and the last SWEEP_RUN in a row (one write that happens to
+ * close an erase block left open before is no verdict) */
+#define SWEEP_STEP 2
+#define SWEEP_MIN 6
+#define SWEEP_RUN 3
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -122,6 +129,17 @@ static double settled(const double *t, size_t n)
 	return m;
 }
 
+/* How many of the last writes of t[0..n) in a row paid for garbage
+ * collection (cache_write_paid) */
+static unsigned paid_run(const double *t, size_t n, double linear)
+{
+	unsigned k = 0;
+
+	while (k < n && cache_write_paid(t[n - 1 - k], linear))
+		k++;
+	return k;
+}
+
 /* Behind a burst that went slow: is the fast stretch a queue the flash
  * works off later (a RAM cache: writes time the work queued before them,
  * so every measurement needs a warm-up of its own kind), or an area that
@@ -165,9 +183,10 @@ int cache_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
 	uint64_t ss = dev_sector(c->d), chunk = CACHE_CHUNK, n, per, half;
-	double *t = NULL;
+	unsigned sweep, batch;
+	double *t = NULL, linear = 0;
 	size_t nt = 0, cap = 0;
-	int rc, cut = 0;
+	int rc, cut = 0, swept = 0;
 	uint64_t run_lo = 0, run_hi = 0;
 
 	if (chunk > c->e_size / 16)
@@ -185,14 +204,22 @@ int cache_phase(struct ctx *c)
 		double *pace = NULL;
 		size_t np = 0, pcap = 0;
 		rc = cache_burst(c, take_aus(c, 1), c->e_size, 1, 2, chunk, 0, &pace, &np, &pcap);
+		linear = np == 2 ? pace[1] : 0;
 		free(pace);
 	}
-	if (!rc)
-		rc = cache_burst(c, take_aus(c, c->open_limit), c->e_size, c->open_limit, 1, chunk,
-				 cautious(c, c->open_limit), &t, &nt, &cap);
+	/* the sweep, a few erase blocks at a time: it ends as soon as its
+	 * later half paid for garbage collection at once (what the verdict
+	 * asks of it), not after every erase block the search may try */
+	for (sweep = 0; !rc && sweep < c->open_limit && !swept; sweep += batch) {
+		batch = c->open_limit - sweep < SWEEP_STEP ? c->open_limit - sweep : SWEEP_STEP;
+		rc = cache_burst(c, take_aus(c, batch), c->e_size, batch, 1, chunk, cautious(c, batch), &t, &nt, &cap);
+		swept = !rc && (sweep + batch == c->open_limit || (nt >= SWEEP_MIN && cache_sweep_paid(t, nt, linear) &&
+								   paid_run(t, nt, linear) >= SWEEP_RUN));
+	}
+	sweep = (unsigned)nt; /* the sweep's writes: the verdict's first ones */
 	if (!rc)
 		rc = cache_burst(c, take_aus(c, 1), c->e_size, 1, n, chunk, linear_estimate(c, n, chunk), &t, &nt, &cap);
-	while (!rc && (r->cache_verdict = analyze_cache(t, nt, c->open_limit, chunk, &r->wcache)) ==
+	while (!rc && (r->cache_verdict = analyze_cache(t, nt, sweep, chunk, &r->wcache)) ==
 			      CACHE_UNDECIDED && nt * chunk <= CACHE_MAX) {
 		/* as many bytes again, just past CACHE_MAX at most, in whole
 		 * erase blocks, half the trial region and CACHE_STEP_MAX at most,
@@ -237,7 +264,7 @@ int cache_phase(struct ctx *c)
 		free(t);
 		return -1;
 	}
-	if (nt < c->open_limit) { /* not even the sweep: nothing to say */
+	if (!swept) { /* not even the sweep: nothing to say */
 		free(t);
 		r->cache_unprobed = 1;
 		analyze_cache_finding(&r->wcache, CACHE_UNDECIDED, 0, r->cost[PHASE_CACHE].device_ns, &r->cache_area);
@@ -245,9 +272,9 @@ int cache_phase(struct ctx *c)
 		return 0;
 	}
 	if (nt) {
-		r->cache_verdict = analyze_cache(t, nt, c->open_limit, chunk, &r->wcache);
-		if (nt > c->open_limit) { /* the linear writes' pace (not the sweep's) */
-			c->lin_write = settled(t + c->open_limit, nt - c->open_limit);
+		r->cache_verdict = analyze_cache(t, nt, sweep, chunk, &r->wcache);
+		if (nt > sweep) { /* the linear writes' pace (not the sweep's) */
+			c->lin_write = settled(t + sweep, nt - sweep);
 			c->lin_chunk = chunk;
 		}
 	}
