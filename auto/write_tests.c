@@ -676,6 +676,10 @@ static int slow(const struct judge *j, double v)
 }
 
 #define TRIAL_MIN_ROUNDS 6            /* healthy is certain after these (first round apart) */
+#define TRIAL_ALL_AT_ONCE 3           /* slow erase blocks in one round that collapse a linear trial */
+/* ... once this many of its writes were slow: pauses as frequent as one write in 40 would fake that
+ * with a chance of 3e-7 (open_pause_check asks for 1e-5) */
+#define TRIAL_SURE_SLOW 4
 
 /* The upper quartile of v[0..n), leaving out writes judged slow when
  * healthy (a pause now and then) */
@@ -709,7 +713,7 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 	int64_t off[AUTO_OPEN_LIMIT];
 	double t[AUTO_OPEN_LIMIT], v[AUTO_OPEN_LIMIT][WRITE_ROUNDS];
 	unsigned nslow[AUTO_OPEN_LIMIT] = { 0 }, m = 0, groups = pooled ? 1 : n;
-	int rc;
+	int rc, at_once = 0, together = 0;
 
 	warm += (unsigned)((c->r->warmup + per_round - 1) / per_round);
 	*collapsed = 0;
@@ -748,6 +752,21 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 			bad |= nslow[g] >= 2 && 4 * nslow[g] >= q;
 			unsure |= nslow[g] > 1;
 		}
+		/* linear order: one erase block too many makes every one of them
+		 * pay at once (the card closes the least recently used, the next
+		 * one to be written); most of them slow in the same round, and at
+		 * least TRIAL_ALL_AT_ONCE, is no pause (pauses come one by one),
+		 * once TRIAL_SURE_SLOW writes in all were slow */
+		if (!shuffled && !pooled && j && n >= TRIAL_ALL_AT_ONCE) {
+			unsigned now = 0, all = 0;
+			for (unsigned a = 0; a < n; a++) {
+				now += slow(j, t[a]);
+				all += nslow[a];
+			}
+			together = now >= TRIAL_ALL_AT_ONCE && 2 * now > n && (m == 1 || together);
+			at_once = together && all >= TRIAL_SURE_SLOW;
+			bad |= at_once;
+		}
 		if (bad) {
 			*collapsed = 1;
 			break;
@@ -782,6 +801,11 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 				o->worst_writes = q;
 			}
 		}
+	c->at_once = at_once;
+	if (at_once) { /* judged on all the erase blocks together (what a pause would have to fake) */
+		o->worst_slow = o->slow;
+		o->worst_writes = o->writes;
+	}
 	*level = 0;
 	{
 		double all[AUTO_OPEN_LIMIT * WRITE_ROUNDS], one[WRITE_ROUNDS];
@@ -829,7 +853,7 @@ int open_search(struct ctx *c, int shuffled, double collapse_level)
 	struct trial_set s = { .n = 0 };
 	struct judge j = { .ref = r->write_ref, .collapse = collapse_level };
 	unsigned n = 1, knee = 0, limit = c->open_limit;
-	int cut = 0, rc = 0, restarted = 0, resumed = 0;
+	int cut = 0, rc = 0, restarted = 0, resumed = 0, knee_at_once = 0, knee_sure = 0;
 	double pace = 0;
 
 	*nt = 0;
@@ -858,6 +882,7 @@ search:
 			j.ref = t[*nt - 1].mean_ns;
 		if (t[*nt - 1].collapsed) {
 			knee = n;
+			knee_at_once = c->at_once;
 			break;
 		}
 	}
@@ -907,7 +932,11 @@ search:
 	}
 	if (knee > 1 && *nt < AUTO_MAX_TRIALS && !cut && out_of_time(c))
 		cut = 1;
-	if (knee && *nt < AUTO_MAX_TRIALS && !cut) {
+	/* a knee where every erase block paid at once needs no second look
+	 * (no pause does that; the healthy count was looked at twice) */
+	if (knee > 1 && knee_at_once && !cut && !t[*nt - 1].collapsed && t[*nt - 1].n == knee - 1)
+		knee_sure = 1;
+	if (knee && *nt < AUTO_MAX_TRIALS && !cut && !knee_sure) {
 		/* one erase block again, in a fresh one: the one written in
 		 * random order is written to its end first (closed, its
 		 * random-order slot is free again, as it was for the first look) */
