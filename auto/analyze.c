@@ -1045,6 +1045,11 @@ void min_write_plausible(struct finding *f, const struct finding *page)
 
 /* ------------------------------------------------------------ open AUs */
 
+double write_collapse_level(double ref)
+{
+	return COLLAPSE * ref;
+}
+
 int write_collapsed(double mean, double ref, double collapse)
 {
 	if (collapse > COLLAPSE * ref)
@@ -1259,6 +1264,11 @@ static void kinds_text(char *buf, size_t len, unsigned mask)
 	for (int k = 0; k < FAT_KINDS; k++)
 		if (mask & (1u << k))
 			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", name[k]);
+}
+
+double fat_not_faster(double ref)
+{
+	return ref / FAT_FASTER;
 }
 
 double fat_table_apart(void)

@@ -113,6 +113,9 @@ struct open_trial {
  * write of a known collapse: then the geometric middle between the two
  * decides; otherwise 2.5x the healthy time. */
 int write_collapsed(double mean, double ref, double collapse);
+/* The time a write takes in a collapse with no other level known (above it:
+ * write_collapsed) */
+double write_collapse_level(double ref);
 /* The same for the random-order trials past the first: one erase block too
  * many makes only one of them pay, so 1.5x the first counts too. */
 int random_collapsed(double mean, double ref, double collapse);
@@ -152,6 +155,8 @@ void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct fin
 /* Which kinds of write are clearly faster in a probe than in its reference
  * (a bit mask of 1 << FAT_*); *most gets the largest ratio. */
 unsigned fat_faster(const struct fat_probe *p, double *most);
+/* A probe's write slower than this cannot count as faster than ref. */
+double fat_not_faster(double ref);
 /* The FAT area's rule, shared with --analyze of classic find-fat tables
  * (reanalyze.c; the numbers are in analyze.c's thresholds block).  High
  * confidence needs an area that ends sharply: weakest, the smallest ratio

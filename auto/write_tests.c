@@ -989,13 +989,17 @@ search:
 /* One kind of FAT-probe write at off: WRITE_ROUNDS writes of `size`, linear
  * or shuffled, in batches of FAT_BATCH; the median time per write after the
  * first (which may pay for opening the erase block; a pause for garbage
- * collection now and then does not move it).  Given the reference (ref > 0),
- * it stops as soon as the probe cannot be faster: when most writes after
- * the first took more than twice the reference (a probe that has no
- * random-order slot pays for garbage collection on every write).  0, 1
- * (refused), -1. */
+ * collection now and then does not move it).  After `batches` batches it
+ * stops once most writes after the first took longer than stop_above (0:
+ * never): a probe that cannot be faster than its reference (more than
+ * twice it; or as slow as a reference that paid for garbage collection on
+ * every write), or a reference whose every random-order write pays for a
+ * garbage collection (the middle has no random-order slot free: seven of
+ * them tell that level as well as fifteen, three once the block before
+ * showed it).  0, 1 (refused), -1. */
 #define FAT_BATCH 4
-static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, double ref, double *median)
+static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, double stop_above, unsigned batches,
+		    double *median)
 {
 	struct trial_set one = { .off = { off }, .n = 1 };
 	int64_t offs[FAT_BATCH];
@@ -1009,9 +1013,9 @@ static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, do
 		if ((rc = write_round(c, "fat-probe", offs, FAT_BATCH, size, t + n)))
 			return rc;
 		for (unsigned i = n ? n : 1; i < n + FAT_BATCH; i++)
-			over += ref > 0 && t[i] > 2 * ref;
+			over += stop_above > 0 && t[i] > stop_above;
 		n += FAT_BATCH;
-		if (2 * over > n - 1)
+		if (n >= batches * FAT_BATCH && 2 * over > n - 1)
 			break;
 	}
 	qsort(t + 1, n - 1, sizeof(t[0]), cmp_d);
@@ -1101,7 +1105,7 @@ int fat_phase(struct ctx *c)
 	struct auto_report *r = c->r;
 	size_t normal_run = 0;
 	uint64_t limit = dev_size(c->d) / 4 / c->e_size, ss = dev_sector(c->d);
-	int cut = 0, rc = 0;
+	int cut = 0, rc = 0, gc_before = 0;
 	uint64_t fc = r->trial_chunk, small;
 	struct stream fill = { 0, c->e_size }; /* the lagged probe's fillers: a fresh erase block first */
 
@@ -1147,7 +1151,7 @@ int fat_phase(struct ctx *c)
 		 * costs the first of them, which the median leaves out) */
 		at[FAT_RANDOM] = c->e_size - WRITE_ROUNDS * fc;
 		for (int i = 0; i < FAT_KINDS && !rc; i++) {
-			int k = order[i];
+			int k = order[i], gc_ref;
 			uint64_t size = k == FAT_SMALL ? small : fc;
 			if (r->fat_lagged && k == FAT_RANDOM) {
 				p->ref[k] = p->ns[k] = 0;
@@ -1159,9 +1163,17 @@ int fat_phase(struct ctx *c)
 					rc = fat_kind_lagged(c, &fill, j * c->e_size + at[k], size, &p->ns[k]);
 				continue;
 			}
-			rc = fat_kind(c, ref + at[k], size, k == FAT_RANDOM, 0, &p->ref[k]);
+			/* random order in the middle that pays for a collection on
+			 * every write (as a linear trial one erase block too many) */
+			rc = fat_kind(c, ref + at[k], size, k == FAT_RANDOM,
+				      k == FAT_RANDOM ? write_collapse_level(p->ref[FAT_LINEAR]) : 0, gc_before ? 1 : 2,
+				      &p->ref[k]);
+			gc_ref = k == FAT_RANDOM && write_collapsed(p->ref[k], p->ref[FAT_LINEAR], 0);
 			if (!rc)
-				rc = fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM, p->ref[k], &p->ns[k]);
+				rc = fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM,
+					      gc_ref ? fat_not_faster(p->ref[k]) : 2 * p->ref[k], gc_ref ? 2 : 1, &p->ns[k]);
+			if (k == FAT_RANDOM)
+				gc_before = gc_ref;
 		}
 		if (rc)
 			break;
