@@ -92,6 +92,10 @@ struct auto_report {
 	uint64_t written_lo, written_hi;    /* lo == hi: nothing written */
 	double device_ns;                   /* time the device spent */
 	struct phase_cost cost[AUTO_PHASES];
+	/* the quick capacity check before the write tests (its own journal,
+	 * putting back and rest included): apart from device_ns, inside the
+	 * bound (0: none made) */
+	double check_ns;
 	uint64_t budget_ns;                 /* --budget (0: none) */
 	uint64_t bound_bytes;               /* announced: the most the run writes (0: read-only) */
 	double bound_ns;                    /* announced: the most device time it takes */
