@@ -910,7 +910,15 @@ search:
 		struct trial_set one = { .n = 0 };
 		struct judge jp = j;
 		jp.random_rule = 0;
-		if ((rc = trial_grow(c, &one, 1, r->trial_chunk, shuffled)) < 0)
+		/* in random order the erase blocks of the trial hold the
+		 * random-order slots: written to their end first (closed), or
+		 * the one alone would pay for a collection without one */
+		for (unsigned a = 0; shuffled && a < s.n && !rc; a++)
+			if (s.w[a] && (rc = trial_retire(c, &s, a, r->trial_chunk)) < 0)
+				return -1;
+		if (shuffled)
+			s.n = 0;
+		if (!rc && (rc = trial_grow(c, &one, 1, r->trial_chunk, shuffled)) < 0)
 			return -1;
 		if (!rc && (rc = open_trial(c, &one, shuffled, &jp, t, nt)) < 0)
 			return -1;
