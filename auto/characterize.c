@@ -962,6 +962,10 @@ static int write_tests(struct ctx *c)
 	chunk = r->min_write.determined && r->min_write.conf >= CONF_MEDIUM ? r->min_write.value : 32 << 10;
 	if (chunk < 16 << 10)
 		chunk = 16 << 10;
+	/* behind a queue each trial first writes twice the cache in its own
+	 * chunks: the default size fills it in fewer writes */
+	if (r->cache && !r->fast_area && chunk < 32 << 10)
+		chunk = 32 << 10;
 	if (chunk > c->e_size / 32)
 		chunk = c->e_size / 32;
 	chunk = chunk / ss * ss;

@@ -712,10 +712,12 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 	uint64_t per_round = (uint64_t)n * chunk;
 	int64_t off[AUTO_OPEN_LIMIT];
 	double t[AUTO_OPEN_LIMIT], v[AUTO_OPEN_LIMIT][WRITE_ROUNDS];
-	unsigned nslow[AUTO_OPEN_LIMIT] = { 0 }, m = 0, groups = pooled ? 1 : n;
-	int rc, at_once = 0, together = 0;
+	unsigned nslow[AUTO_OPEN_LIMIT] = { 0 }, m = 0, groups = pooled ? 1 : n, full, eslow = 0, ewrites = 0;
+	int rc, at_once = 0, together = 0, early;
 
 	warm += (unsigned)((c->r->warmup + per_round - 1) / per_round);
+	full = 1 + (unsigned)((c->r->cache + per_round - 1) / per_round);
+	early = pooled && c->queue_clean;
 	*collapsed = 0;
 	for (unsigned round = 0; m < WRITE_ROUNDS - 1; round++) {
 		int bad = 0, unsure = 0;
@@ -738,6 +740,22 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 			return rc;
 		for (unsigned a = 0; a < n; a++)
 			s->w[a]++;
+		/* behind a queue that held only healthy work, the writes past
+		 * the cache's size wait for this trial's own: a collapse shows
+		 * there already (most of them slow), without the rest of the
+		 * warm-up adding collections the next trial must wait for */
+		if (round < warm && early && round >= full && j) {
+			for (unsigned a = 0; a < n; a++)
+				eslow += slow(j, t[a]);
+			ewrites += n;
+			if (eslow >= TRIAL_SURE_SLOW && 2 * eslow >= ewrites) {
+				for (unsigned a = 0; a < n; a++)
+					v[a][0] = t[a];
+				m = 1;
+				*collapsed = at_once = 1;
+				break;
+			}
+		}
 		if (round < warm)
 			continue;
 		for (unsigned a = 0; a < n; a++) {
@@ -802,6 +820,10 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 			}
 		}
 	c->at_once = at_once;
+	if (at_once && ewrites) { /* behind the queue, in the warm-up */
+		o->slow = eslow;
+		o->writes = ewrites;
+	}
 	if (at_once) { /* judged on all the erase blocks together (what a pause would have to fake) */
 		o->worst_slow = o->slow;
 		o->worst_writes = o->writes;
@@ -830,9 +852,11 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 static int open_trial(struct ctx *c, struct trial_set *s, int shuffled, const struct judge *j, struct open_trial *t,
 		      size_t *nt)
 {
-	int rc = trial_run(c, s, c->r->trial_chunk, shuffled, j, &t[*nt]);
+	int rc;
 
-	if (rc)
+	/* the queue holds the last trial's work: healthy, or collections */
+	c->queue_clean = *nt > 0 && !t[*nt - 1].collapsed;
+	if ((rc = trial_run(c, s, c->r->trial_chunk, shuffled, j, &t[*nt])))
 		return rc;
 	t[*nt].n = s->n;
 	(*nt)++;
