@@ -1424,7 +1424,7 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 int cache_sweep_paid(const double *sweep, size_t n, double linear)
 {
 	size_t k = n - n / 2;
-	double *s = n >= 2 && linear > 0 ? malloc(k * sizeof(*s)) : NULL;
+	double *s = n >= 1 && linear > 0 ? malloc(k * sizeof(*s)) : NULL;
 	int paid;
 
 	if (!s)

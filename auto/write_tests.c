@@ -32,13 +32,6 @@
  * this much: a fast area that ends early in a step is not followed by
  * tens of MiB more. */
 #define CACHE_STEP_MAX (8ULL << 20)
-/* The sweep of fresh erase blocks goes SWEEP_STEP at a time, and ends once
- * SWEEP_MIN or more of them show that it paid for garbage collection: its
- * later half, and the last SWEEP_RUN in a row (one write that happens to
- * close an erase block left open before is no verdict) */
-#define SWEEP_STEP 2
-#define SWEEP_MIN 6
-#define SWEEP_RUN 3
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -129,17 +122,6 @@ static double settled(const double *t, size_t n)
 	return m;
 }
 
-/* How many of the last writes of t[0..n) in a row paid for garbage
- * collection (cache_write_paid) */
-static unsigned paid_run(const double *t, size_t n, double linear)
-{
-	unsigned k = 0;
-
-	while (k < n && cache_write_paid(t[n - 1 - k], linear))
-		k++;
-	return k;
-}
-
 /* Behind a burst that went slow: is the fast stretch a queue the flash
  * works off later (a RAM cache: writes time the work queued before them,
  * so every measurement needs a warm-up of its own kind), or an area that
@@ -166,6 +148,43 @@ static int lag_test(struct ctx *c, uint64_t chunk, uint64_t n, int *fast)
 	return rc < 0 ? -1 : 0;
 }
 
+/* The chunk the cache probe writes: 64 KiB, at most 1/16 of an erase block. */
+static uint64_t cache_chunk(const struct ctx *c)
+{
+	uint64_t ss = dev_sector(c->d), chunk = CACHE_CHUNK;
+
+	if (chunk > c->e_size / 16)
+		chunk = c->e_size / 16 / ss * ss;
+	return chunk < ss ? ss : chunk;
+}
+
+/* The cautious first probe, before the write tests provoke a garbage
+ * collection: two linear chunks at the start of a fresh erase block, then
+ * one at its end.  A card that keeps erase blocks whole copies the skipped
+ * rest from the old block (at most one erase block; the block is then full
+ * and closes without more): that write less a linear one, scaled to a
+ * whole erase block, is what a collapse costs on this card, and the bound
+ * counts on it (write_floor) before anything pays for one, on cards that
+ * copy far slower than they write too.  A write taken into a cache or a
+ * fast area (no copy at once) leaves the floor as it was, and the cache
+ * probe's sweep follows as before.  0, 1 (refused), -1. */
+static int copy_probe(struct ctx *c)
+{
+	uint64_t chunk = cache_chunk(c), gap = c->e_size - 3 * chunk, at = take_aus(c, 1); /* chunk <= e / 16 */
+	int64_t off[3] = { (int64_t)at, (int64_t)(at + chunk), (int64_t)(at + c->e_size - chunk) };
+	double w[3], pace = c->pace[c->phase];
+	int rc;
+
+	if ((rc = write_round(c, "copy-probe", off, 3, chunk, w)))
+		return rc;
+	c->pace[c->phase] = pace; /* the copy stands for no later step's pace (write_floor does) */
+	c->probe_linear = w[1];
+	c->probe_skip = w[2];
+	if (w[2] > w[1])
+		c->b.write_floor = fmax(c->b.write_floor, w[1] + (w[2] - w[1]) * (double)c->e_size / (double)gap);
+	return 0;
+}
+
 /* Does the card finish writes later than it acknowledges them (a write
  * cache), or take the first writes into a fast area?  One burst from the
  * idle card, timed write by write: one chunk to each of as many fresh erase
@@ -182,39 +201,36 @@ static int lag_test(struct ctx *c, uint64_t chunk, uint64_t n, int *fast)
 int cache_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
-	uint64_t ss = dev_sector(c->d), chunk = CACHE_CHUNK, n, per, half;
-	unsigned sweep, batch;
-	double *t = NULL, linear = 0;
-	size_t nt = 0, cap = 0;
-	int rc, cut = 0, swept = 0;
+	uint64_t chunk = cache_chunk(c), n, per, half;
+	unsigned sweep;
+	double *t = malloc(8 * sizeof(*t));
+	size_t nt = 0, cap = 8;
+	int rc = 0, cut = 0, swept = 0;
 	uint64_t run_lo = 0, run_hi = 0;
 
-	if (chunk > c->e_size / 16)
-		chunk = c->e_size / 16 / ss * ss;
-	if (chunk < ss)
-		chunk = ss;
+	if (!t)
+		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
+	if ((rc = copy_probe(c)) < 0) {
+		free(t);
+		return -1;
+	}
 	n = c->e_size / chunk < CACHE_WRITES ? c->e_size / chunk : CACHE_WRITES;
 	per = c->e_size / chunk;
 	half = c->region_aus / 2;
-	/* first two linear writes in an erase block of their own: the second
-	 * tells the pace of linear writes, and so how long a garbage
-	 * collection (copying an erase block) may take: the cost bound counts
-	 * on it before the sweep below may pay for one on every write */
-	{
-		double *pace = NULL;
-		size_t np = 0, pcap = 0;
-		rc = cache_burst(c, take_aus(c, 1), c->e_size, 1, 2, chunk, 0, &pace, &np, &pcap);
-		linear = np == 2 ? pace[1] : 0;
-		free(pace);
-	}
-	/* the sweep, a few erase blocks at a time: it ends as soon as its
-	 * later half paid for garbage collection at once (what the verdict
-	 * asks of it), not after every erase block the search may try */
-	for (sweep = 0; !rc && sweep < c->open_limit && !swept; sweep += batch) {
-		batch = c->open_limit - sweep < SWEEP_STEP ? c->open_limit - sweep : SWEEP_STEP;
-		rc = cache_burst(c, take_aus(c, batch), c->e_size, batch, 1, chunk, cautious(c, batch), &t, &nt, &cap);
-		swept = !rc && (sweep + batch == c->open_limit || (nt >= SWEEP_MIN && cache_sweep_paid(t, nt, linear) &&
-								   paid_run(t, nt, linear) >= SWEEP_RUN));
+	/* the cautious first probe paid for its copy at once (copy_probe):
+	 * nothing took that write into a cache or a fast area, and the sweep
+	 * has nothing more to say (on a card whose erase block the reads
+	 * found: where they found none, the sweep also tells an SSD-like
+	 * medium, whose many open erase blocks pay nothing) */
+	if (!rc && c->probe_skip > 0 && !r->erase_assumed && cache_sweep_paid(&c->probe_skip, 1, c->probe_linear)) {
+		t[nt++] = c->probe_skip;
+		swept = 1;
+	} else if (!rc) {
+		/* else the sweep: one chunk to each of as many fresh erase blocks
+		 * as the search may try */
+		rc = cache_burst(c, take_aus(c, c->open_limit), c->e_size, c->open_limit, 1, chunk,
+				 cautious(c, c->open_limit), &t, &nt, &cap);
+		swept = !rc;
 	}
 	sweep = (unsigned)nt; /* the sweep's writes: the verdict's first ones */
 	if (!rc)

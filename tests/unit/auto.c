@@ -413,7 +413,7 @@ static void test_progress_late(void)
 	struct auto_options o = { .write = 1, .progress = log_progress, .progress_ctx = &l };
 	struct fb_err e;
 
-	if (dev_open(&d, "sim:sd-4m,pause=0.3,pausetime=200ms,seed=2", DEV_READWRITE, &e) || !r) {
+	if (dev_open(&d, "sim:sd-4m,pause=0.3,pausetime=400ms,seed=2", DEV_READWRITE, &e) || !r) {
 		check(0, "auto: open a pausing sim", "%s", r ? e.msg : "out of memory");
 		free(r);
 		dev_close(d);
