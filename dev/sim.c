@@ -167,7 +167,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 	struct { const char *name; uint64_t *field; } sizes[] = {
 		{ "size", &p->size }, { "sector", &p->sector }, { "erase", &p->erase },
 		{ "page", &p->page }, { "minwrite", &p->minwrite }, { "rrate", &p->read_rate },
-		{ "wrate", &p->write_rate }, { "crate", &p->copy_rate }, { "seed", &p->seed },
+		{ "wrate", &p->write_rate }, { "crate", &p->copy_rate }, { "wbus", &p->bus_rate }, { "seed", &p->seed },
 		{ "cache", &p->cache }, { "slc", &p->slc }, { "slcrate", &p->slc_rate }, { "slcidle", &p->slc_idle },
 		{ "throttle", &p->throttle }, { "real", &p->real }, { "keep", &p->keep }, { "goodend", &p->goodend },
 	};
@@ -237,7 +237,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 	}
 	return fb_fail(e, EXIT_USAGE,
 		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
-		       "tread tunit tcross twrite trandom rrate wrate crate chips spread free fatmode pause pausetime "
+		       "tread tunit tcross twrite trandom rrate wrate crate wbus chips spread free fatmode pause pausetime "
 		       "cache rbuf fatread tail unmapped data slc slcrate slcidle throttle throttlex throttlerest fake real "
 		       "keep keepby goodend bad)", key);
 }
@@ -306,6 +306,9 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: random (%u) cannot exceed open (%u)", p->random, p->open);
 	if (!p->read_rate || !p->write_rate || !p->copy_rate)
 		return fb_fail(e, EXIT_USAGE, "sim: rates must not be zero");
+	if (p->bus_rate && p->bus_rate <= p->write_rate)
+		return fb_fail(e, EXIT_USAGE, "sim: wbus (the host interface) must be faster than wrate (the whole write: "
+			       "interface and flash)");
 	if (p->cache > (256ULL << 20))
 		return fb_fail(e, EXIT_USAGE, "sim: a write cache of at most 256MiB is modelled");
 	if (p->erase / p->page > (1u << 24))
@@ -606,6 +609,21 @@ uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len)
 	return noisy(s, ns);
 }
 
+/* A write's transfer: all of it at wrate, padded to the minimum write; or
+ * with wbus its own bytes over the interface and the padded bytes at the
+ * flash's share of wrate (1/wrate = 1/wbus + 1/flash), so that writes of
+ * the minimum and above cost what they cost without it, and smaller ones
+ * less by what they do not send. */
+static double write_transfer(const struct sim_params *p, uint64_t len, uint64_t eff)
+{
+	double flash;
+
+	if (!p->bus_rate)
+		return transfer(eff, p->write_rate);
+	flash = 1e9 / (1e9 / (double)p->write_rate - 1e9 / (double)p->bus_rate);
+	return transfer(len, p->bus_rate) + (double)eff * 1e9 / flash;
+}
+
 static double copy_cost(struct sim *s, uint64_t bytes)
 {
 	s->gc_bytes += bytes;
@@ -693,7 +711,7 @@ static double write_in_au(struct sim *s, uint64_t au, uint64_t pos, uint64_t len
 	if (!a)
 		a = open_au(s, au, &ns);
 	a->last_use = ++s->tick;
-	ns += (double)p->t_write + transfer(eff, p->write_rate);
+	ns += (double)p->t_write + write_transfer(p, len, eff);
 
 	if (a->random) {
 		ns += (double)p->t_random;
