@@ -87,6 +87,13 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f);
  * cost plus the transfer of max(s, m) bytes, fit a + b*max(s, m) by
  * weighted least squares (weights w); returns chi^2. */
 double hockey_fit(const struct chunk_time *t, const double *w, size_t n, uint64_t m, double *a, double *b);
+/* ... and a card whose interface carries each write's own bytes before the
+ * flash programs max(s, m): a + b*s + c*max(s, m), b >= 0 (the flat model,
+ * b = 0, where the data give no bus slope or a negative one); chi^2.  A
+ * write below the minimum then costs less than the minimum by what it does
+ * not send, and the knee is where the flash's own time starts to grow. */
+double hockey_fit_bus(const struct chunk_time *t, const double *w, size_t n, uint64_t m, double *a, double *b,
+		      double *c);
 /* The sigma of a size's median time (from its spread, never below a
  * floor of its time). */
 double chunk_sigma(const struct chunk_time *t);
