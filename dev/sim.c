@@ -798,6 +798,37 @@ static int slc_takes(struct sim *s, uint64_t len, double *ns)
 	return 1;
 }
 
+/* ---------------------------------------------------------------- throttling
+ * A card that slows down when it has written for long (heat, or a
+ * controller that paces sustained writing), whatever it writes and
+ * wherever: after `throttle` bytes written without a rest, every write
+ * takes `throttlex` times as long (default 3), until the host rests for
+ * `throttlerest` (default 2 s), which lets it cool down completely.  Its
+ * own block: the keys change nothing else of the model.  It also serves as
+ * "a rate that drops after N bytes" (a card whose sustained speed is
+ * lower than its burst speed): throttle=N,throttlex=X, with a throttlerest
+ * longer than any test rests (600s) when the rate should not come back. */
+
+static void throttle_count(struct sim *s, uint64_t len)
+{
+	s->sustained += len;
+}
+
+static double throttle_factor(const struct sim *s)
+{
+	if (!s->p.throttle || s->sustained <= s->p.throttle) /* cool */
+		return 1;
+	return s->p.throttle_x > 0 ? s->p.throttle_x : 3;
+}
+
+static void throttle_rest(struct sim *s, uint64_t ns)
+{
+	if (ns >= (s->p.t_throttle_rest ? s->p.t_throttle_rest : 2000000000ULL))
+		s->sustained = 0;
+}
+
+/* ---------------------------------------------------------------- writes */
+
 uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 {
 	uint64_t n0 = len;
@@ -806,7 +837,7 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 	s->last_unit = 0;
 	if (s->p.unmapped)
 		map_add(s, off, off + len);
-	s->sustained += len;
+	throttle_count(s, len);
 	if (slc_takes(s, len, &ns))
 		len = 0;
 	while (len) {
@@ -820,8 +851,7 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 		ns = cached(s, n0, ns);
 	if (!s->exact && s->p.pause > 0 && uniform2(s) < s->p.pause)
 		ns += (double)s->p.t_pause * (1 + 4 * uniform2(s)) / 3;
-	if (s->p.throttle && s->sustained > s->p.throttle) /* hot: slower until it rests */
-		ns *= s->p.throttle_x > 0 ? s->p.throttle_x : 3;
+	ns *= throttle_factor(s); /* hot: slower until it rests */
 	return noisy(s, ns);
 }
 
@@ -1133,8 +1163,7 @@ void sim_idle(struct sim *s, uint64_t ns)
 
 	s->clock += (double)ns;
 	s->slc_fill = drained >= (double)s->slc_fill ? 0 : s->slc_fill - (uint64_t)drained;
-	if (ns >= (p->t_throttle_rest ? p->t_throttle_rest : 2000000000ULL))
-		s->sustained = 0;
+	throttle_rest(s, ns);
 }
 
 /* A rest that lets the card tidy up (after --auto --write's quick capacity
