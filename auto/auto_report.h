@@ -83,6 +83,13 @@ struct auto_report {
 	double burst_ns[AUTO_MAX_BURST];    /* its burst, write by write (every burst_every-th) */
 	size_t nburst, burst_every;
 	uint64_t warmup;                    /* bytes written before each write measurement */
+	/* the burst slowed down for good with no cache or fast area (the
+	 * cautious probe paid at once): 1 fast again after a rest
+	 * (throttling), 2 still slow; after slow_after bytes, slow_x times
+	 * slower, slow_rested per write after the rest */
+	int slowed;
+	uint64_t slow_after;
+	double slow_x, slow_rested;
 	/* --summary: bytes per second of 1 MiB reads in turn over 16 MiB from
 	 * the middle of the device (a quarter of a smaller one); NAN when not
 	 * measured (not asked for, or a device under 4 MiB) */

@@ -32,6 +32,10 @@
  * this much: a fast area that ends early in a step is not followed by
  * tens of MiB more. */
 #define CACHE_STEP_MAX (8ULL << 20)
+/* A burst that slowed down for good on a card with no cache: the rest
+ * after which it is timed again (ns): cards that throttle when hot cool
+ * down in seconds */
+#define SLOWDOWN_REST 5e9
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -185,6 +189,77 @@ static int copy_probe(struct ctx *c)
 	return 0;
 }
 
+/* A burst that went slow for good where the cautious first probe paid for
+ * its copy at once: no cache or fast area took the first writes (they
+ * would have taken that one too, in any order, leaving the erase blocks
+ * alone), so the card itself slowed down.  After SLOWDOWN_REST of rest,
+ * linear writes in a fresh erase block elsewhere: as fast as at first
+ * again, it slows down with sustained writing and recovers with rest,
+ * wherever it writes (throttling, as when hot), not a cache or an area;
+ * still slow, it cannot tell why (heat a longer rest would cool, or worn
+ * or slower flash).  Either way no cache or fast area is reported
+ * (r->slowed: 1 recovered, 2 not), and the later tests time the card at
+ * the pace it is at (their own drift checks see it change).  0, 1
+ * (refused), -1. */
+static int slowdown_test(struct ctx *c, uint64_t chunk, uint64_t n)
+{
+	struct auto_report *r = c->r;
+	double *t = NULL, after;
+	size_t nt = 0, cap = 0;
+	int rc;
+
+	dev_idle(c->d, (uint64_t)SLOWDOWN_REST);
+	c->b.elapsed += SLOWDOWN_REST;
+	r->device_ns += SLOWDOWN_REST;
+	r->cost[c->phase].device_ns += SLOWDOWN_REST;
+	/* fewer writes than went fast before: the card is timed before it
+	 * could slow down again */
+	if (n > r->wcache.bytes / chunk)
+		n = r->wcache.bytes / chunk;
+	if (n < 3)
+		n = 3;
+	rc = cache_burst(c, take_aus(c, 1), c->e_size, 1, n, chunk, linear_estimate(c, n, chunk), &t, &nt, &cap);
+	if (rc || nt < 2) {
+		free(t);
+		return rc < 0 ? -1 : 0;
+	}
+	qsort(t + 1, nt - 1, sizeof(*t), cmp_d); /* the first pays for opening the erase block */
+	after = t[1 + (nt - 1) / 2];
+	free(t);
+	r->slow_after = r->wcache.bytes;
+	r->slow_x = r->wcache.fast > 0 ? r->wcache.late / r->wcache.fast : 0;
+	r->slowed = after < sqrt(r->wcache.fast * r->wcache.late) ? 1 : 2;
+	r->slow_rested = after;
+	r->cache = 0;
+	r->cache_verdict = CACHE_NONE;
+	return 0;
+}
+
+static void slowdown_evidence(struct auto_report *r, uint64_t chunk)
+{
+	char a[32], b[32], d[32], e[32], ch[32], rs[32];
+
+	format_size(a, sizeof(a), r->slow_after);
+	format_time(b, sizeof(b), r->wcache.fast);
+	format_time(d, sizeof(d), r->wcache.late);
+	format_time(e, sizeof(e), r->slow_rested);
+	format_size(ch, sizeof(ch), chunk);
+	format_duration(rs, sizeof(rs), (uint64_t)SLOWDOWN_REST);
+	r->cache_area.nevidence = 0;
+	if (r->slowed == 1)
+		finding_evidence(&r->cache_area, "writes went %.1fx slower after about %s written in a row (%s per %s write, "
+				 "then %s) and were fast again after a rest of %s, in another place (%s): the card slows down "
+				 "when it writes for long and recovers with rest, wherever it writes (throttling, as when "
+				 "hot), no cache or fast area", r->slow_x, a, b, ch, d, rs, e);
+	else
+		finding_evidence(&r->cache_area, "writes went %.1fx slower after about %s written in a row (%s per %s write, "
+				 "then %s) and were still slow after a rest of %s (%s): no cache or fast area, but why the "
+				 "card slowed down is not known (heat a longer rest would cool, or slower flash)",
+				 r->slow_x, a, b, ch, d, rs, e);
+	finding_evidence(&r->cache_area, "the first writes were the card's own: a write that skipped the rest of an erase "
+			 "block paid for its copy at once, where a cache or fast area would have taken it");
+}
+
 /* Does the card finish writes later than it acknowledges them (a write
  * cache), or take the first writes into a fast area?  One burst from the
  * idle card, timed write by write: one chunk to each of as many fresh erase
@@ -296,13 +371,21 @@ int cache_phase(struct ctx *c)
 	}
 	free(t);
 	r->cache = r->cache_verdict == CACHE_SEEN ? r->wcache.bytes : 0;
-	if (r->cache && !r->wcache.queued) {
+	if (r->cache && !r->wcache.queued && c->probe_skip > 0 && !r->erase_assumed &&
+	    cache_sweep_paid(&c->probe_skip, 1, c->probe_linear)) {
+		/* it went slow for good, but the first writes were no fast
+		 * area's: the cautious probe paid for its copy at once */
+		if ((rc = slowdown_test(c, chunk, n)) < 0)
+			return -1;
+	} else if (r->cache && !r->wcache.queued) {
 		/* it went slow without late writes: a queue, or a fast area? */
 		if (lag_test(c, chunk, n, &r->fast_area))
 			return -1;
 	}
 	r->warmup = r->fast_area ? 0 : 2 * r->cache;
 	analyze_cache_finding(&r->wcache, r->cache_verdict, r->fast_area, r->cost[PHASE_CACHE].device_ns, &r->cache_area);
+	if (r->slowed)
+		slowdown_evidence(r, chunk);
 	if (cut && r->cache_verdict == CACHE_UNDECIDED)
 		budget_cut(c, &r->cache_area, CONF_LOW, "the burst");
 	/* a write may take as long as copying one erase block at the speed

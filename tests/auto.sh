@@ -158,6 +158,20 @@ small_ok "auto --write on a 400MiB usb-12m: 3 open, as on the full card" "usb-12
 small_ok "auto --write on a 128MiB card with 8 open: random 4; linear, which a cache could fake, not determined" \
 	"sd-4m,open=8,random=4,size=128M,slc=32M" '^open erase blocks, linear +not determined' \
 	'^open erase blocks, random order +4 ' 'a write cache or fast area larger than that would make every write look like this'
+# Throttling is no cache (issue 31): a card that writes 3x slower after
+# 512 KiB in a row and recovers with a rest is reported with no cache or
+# fast area, and says it throttles; one that stays slow says it cannot tell
+# why; a pSLC area is still a fast area
+small_ok "auto --write on a card that throttles after 512KiB: no cache or fast area, throttling" \
+	"sd-4m,throttle=512K" '^write cache or fast area +none +medium$' \
+	'fast again after a rest of 5s, in another place .*throttling' '^open erase blocks, linear +2 +high'
+# (the capacity check writes and puts back about 8 MiB first, which count:
+# 9 MiB makes the rate drop inside the cache probe's burst)
+small_ok "auto --write on a card whose rate drops for good after 9MiB: no cache, cannot tell why" \
+	"sd-4m,throttle=9M,throttlerest=600s" '^write cache or fast area +none +medium$' \
+	'still slow after a rest of 5s .*why the card slowed down is not known'
+small_ok "auto --write on a card with a 16MiB pSLC area: a fast area" "sd-4m,slc=16M,slcrate=80M" \
+	'^write cache or fast area +1[4-7](\.[0-9]+)?MiB +medium$' 'a fast area \(pseudo-SLC\) in front of the flash'
 # ... where the cautious first probe paid for its copy at once, no cache took it
 small_ok "auto --write on a 128MiB card with 8 open, no cache: linear at least 6 (all it has room for)" \
 	"sd-4m,open=8,random=4,size=128M" '^open erase blocks, linear +at least 6 +high' '^open erase blocks, random order +4 +high'
