@@ -172,7 +172,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 	struct { const char *name; uint64_t *field; } sizes[] = {
 		{ "size", &p->size }, { "sector", &p->sector }, { "erase", &p->erase },
 		{ "page", &p->page }, { "minwrite", &p->minwrite }, { "rrate", &p->read_rate },
-		{ "wrate", &p->write_rate }, { "crate", &p->copy_rate }, { "seed", &p->seed },
+		{ "wrate", &p->write_rate }, { "crate", &p->copy_rate }, { "wbus", &p->bus_rate }, { "seed", &p->seed },
 		{ "cache", &p->cache }, { "slc", &p->slc }, { "slcrate", &p->slc_rate }, { "slcidle", &p->slc_idle },
 		{ "throttle", &p->throttle }, { "real", &p->real }, { "keep", &p->keep }, { "goodend", &p->goodend },
 	};
@@ -242,7 +242,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 	}
 	return fb_fail(e, EXIT_USAGE,
 		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
-		       "tread tunit tcross twrite trandom rrate wrate crate chips spread free fatmode pause pausetime "
+		       "tread tunit tcross twrite trandom rrate wrate crate wbus chips spread free fatmode pause pausetime "
 		       "cache rbuf fatread tail unmapped data slc slcrate slcidle throttle throttlex throttlerest fake real "
 		       "keep keepby goodend bad " SIM_RATING_KEYS ")", key);
 }
@@ -317,6 +317,9 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: random (%u) cannot exceed open (%u)", p->random, p->open);
 	if (!p->read_rate || !p->write_rate || !p->copy_rate)
 		return fb_fail(e, EXIT_USAGE, "sim: rates must not be zero");
+	if (p->bus_rate && p->bus_rate <= p->write_rate)
+		return fb_fail(e, EXIT_USAGE, "sim: wbus (the host interface) must be faster than wrate (the whole write: "
+			       "interface and flash)");
 	if (p->cache > (256ULL << 20))
 		return fb_fail(e, EXIT_USAGE, "sim: a write cache of at most 256MiB is modelled");
 	if (p->erase / p->page > (1u << 24))
@@ -621,6 +624,21 @@ uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len)
 	return noisy(s, sim_rating_link(p, len, ns));
 }
 
+/* A write's transfer: all of it at wrate, padded to the minimum write; or
+ * with wbus its own bytes over the interface and the padded bytes at the
+ * flash's share of wrate (1/wrate = 1/wbus + 1/flash), so that writes of
+ * the minimum and above cost what they cost without it, and smaller ones
+ * less by what they do not send. */
+static double write_transfer(const struct sim_params *p, uint64_t len, uint64_t eff)
+{
+	double flash;
+
+	if (!p->bus_rate)
+		return transfer(eff, p->write_rate);
+	flash = 1e9 / (1e9 / (double)p->write_rate - 1e9 / (double)p->bus_rate);
+	return transfer(len, p->bus_rate) + (double)eff * 1e9 / flash;
+}
+
 static double copy_cost(struct sim *s, uint64_t bytes)
 {
 	s->gc_bytes += bytes;
@@ -708,7 +726,7 @@ static double write_in_au(struct sim *s, uint64_t au, uint64_t pos, uint64_t len
 	if (!a)
 		a = open_au(s, au, &ns);
 	a->last_use = ++s->tick;
-	ns += (double)p->t_write + transfer(eff, p->write_rate) + sim_rating_au_slow(p, pos, len);
+	ns += (double)p->t_write + write_transfer(p, len, eff) + sim_rating_au_slow(p, pos, len);
 
 	if (a->random) {
 		ns += (double)p->t_random;
@@ -798,6 +816,37 @@ static int slc_takes(struct sim *s, uint64_t len, double *ns)
 	return 1;
 }
 
+/* ---------------------------------------------------------------- throttling
+ * A card that slows down when it has written for long (heat, or a
+ * controller that paces sustained writing), whatever it writes and
+ * wherever: after `throttle` bytes written without a rest, every write
+ * takes `throttlex` times as long (default 3), until the host rests for
+ * `throttlerest` (default 2 s), which lets it cool down completely.  Its
+ * own block: the keys change nothing else of the model.  It also serves as
+ * "a rate that drops after N bytes" (a card whose sustained speed is
+ * lower than its burst speed): throttle=N,throttlex=X, with a throttlerest
+ * longer than any test rests (600s) when the rate should not come back. */
+
+static void throttle_count(struct sim *s, uint64_t len)
+{
+	s->sustained += len;
+}
+
+static double throttle_factor(const struct sim *s)
+{
+	if (!s->p.throttle || s->sustained <= s->p.throttle) /* cool */
+		return 1;
+	return s->p.throttle_x > 0 ? s->p.throttle_x : 3;
+}
+
+static void throttle_rest(struct sim *s, uint64_t ns)
+{
+	if (ns >= (s->p.t_throttle_rest ? s->p.t_throttle_rest : 2000000000ULL))
+		s->sustained = 0;
+}
+
+/* ---------------------------------------------------------------- writes */
+
 uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 {
 	uint64_t n0 = len;
@@ -806,7 +855,7 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 	s->last_unit = 0;
 	if (s->p.unmapped)
 		map_add(s, off, off + len);
-	s->sustained += len;
+	throttle_count(s, len);
 	if (slc_takes(s, len, &ns) || sim_rating_write(&s->p, len, &ns)) /* pSLC; wiops */
 		len = 0;
 	while (len) {
@@ -820,8 +869,7 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 		ns = cached(s, n0, ns);
 	if (!s->exact && s->p.pause > 0 && uniform2(s) < s->p.pause)
 		ns += (double)s->p.t_pause * (1 + 4 * uniform2(s)) / 3;
-	if (s->p.throttle && s->sustained > s->p.throttle) /* hot: slower until it rests */
-		ns *= s->p.throttle_x > 0 ? s->p.throttle_x : 3;
+	ns *= throttle_factor(s); /* hot: slower until it rests */
 	return noisy(s, sim_rating_link(&s->p, n0, ns));
 }
 
@@ -1133,8 +1181,7 @@ void sim_idle(struct sim *s, uint64_t ns)
 
 	s->clock += (double)ns;
 	s->slc_fill = drained >= (double)s->slc_fill ? 0 : s->slc_fill - (uint64_t)drained;
-	if (ns >= (p->t_throttle_rest ? p->t_throttle_rest : 2000000000ULL))
-		s->sustained = 0;
+	throttle_rest(s, ns);
 }
 
 /* A rest that lets the card tidy up (after --auto --write's quick capacity

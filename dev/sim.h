@@ -71,6 +71,9 @@ struct sim_params {
 	uint64_t t_write;   /* per write request */
 	uint64_t t_random;  /* extra per write in random order */
 	uint64_t read_rate, write_rate, copy_rate;
+	uint64_t bus_rate;  /* wbus: the bytes of a write cross the host interface at this rate, and
+	                       the flash programs max(len, minwrite) in the rest of 1/wrate (0: all of
+	                       1/wrate is the flash's: a write below minwrite costs as much as minwrite) */
 	double noise;       /* relative spread, 0 = exact */
 	uint64_t seed;
 	/* misbehaviour (0 = off) */
