@@ -1,5 +1,6 @@
 /* modes.h — the list of modes: the ways flashbench runs (the classic
- * tests, --program, --auto, --capacity, --restore, --analyze, --compare).
+ * tests, --program, --auto, --capacity, --rating, --restore, --analyze,
+ * --compare).
  * A row's shape is run/mode.h's; each mode's row is in its own file,
  * run/NAME.c (`const struct mode mode_NAME`), with its option, its help,
  * the options that go with it, its flags and its functions.  Adding a mode
@@ -10,7 +11,7 @@
 
 #include "run/mode.h"
 
-#define MODES(X) X(auto) X(capacity) X(test) X(program) X(restore) X(analyze) X(compare)
+#define MODES(X) X(auto) X(capacity) X(rating) X(test) X(program) X(restore) X(analyze) X(compare)
 
 #define MODES_DECLARE(name) extern const struct mode mode_##name;
 MODES(MODES_DECLARE)

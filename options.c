@@ -67,6 +67,15 @@ static const struct cli_option common[] = {
 	  .section = SEC_AUTO,
 	  .help = "with --capacity: defeat a cache of the latest writes\nup to SIZE (default 256MiB; the flush writes "
 		  "that\nmuch; whole MiB)" },
+	{ .name = "claim", .arg = ARG_FILE, .meta = "MARKS", .field = F(claim), .group = OPT_MARKS,
+	  .section = SEC_AUTO,
+	  .help = "with --rating: the marks printed on the label\n(C10,U3,V30,A2), checked beside the SD Status's" },
+	{ .name = "sustained", .arg = ARG_SIZE, .meta = "SIZE", .min = 64 << 20, .step = 4 << 20,
+	  .step_why = "a recording is at least 64MiB, in whole 4MiB units", .field = F(sustained),
+	  .group = OPT_MARKS,
+	  .section = SEC_AUTO,
+	  .help = "with --rating: the long recording's length (default\n1GiB: past a cache or pSLC up to about "
+		  "that; whole\n4MiB)" },
 	{ .name = "interval-order", .arg = ARG_COUNT, .meta = "N", .max = 30, .field = F(t.interval_order),
 	  .group = OPT_KIND_PARAMS, .kind = "interval", .section = SEC_READ, .reach = 8,
 	  .help = "largest stride is blocksize * 2^N (default {})" },
@@ -103,7 +112,7 @@ static const struct cli_option common[] = {
 	  .group = OPT_GEOMETRY, .section = SEC_PARAM, .reach = 5,
 	  .help = "smallest request (default {})" },
 	{ .name = "erasesize", .letter = 'e', .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(t.erasesize),
-	  .group = OPT_GEOMETRY, .section = SEC_PARAM, .reach = 3,
+	  .group = OPT_ERASE, .section = SEC_PARAM, .reach = 3,
 	  .help = "erase block size (default {}; 12M, 1.5M work)" },
 	{ .name = "offset", .arg = ARG_SIZE, .meta = "SIZE", .field = F(t.offset), .group = OPT_GEOMETRY,
 	  .section = SEC_PARAM, .reach = 4, .help_default = OPEN_AU_FROM,
@@ -125,7 +134,7 @@ static const struct cli_option common[] = {
 	  .help = "draw the results as an SVG chart" },
 	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .group = OPT_SUMMARY,
 	  .section = SEC_PARAM,
-	  .brief = "--auto or --capacity as one line for a survey",
+	  .brief = "--auto, --capacity or --rating as one survey line",
 	  .help = "with --auto or --capacity: one line for a survey table\n(wiki syntax)" },
 	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .group = OPT_GEOMETRY,
 	  .section = SEC_PARAM,
@@ -281,6 +290,8 @@ static void presets(FILE *f)
 		int n = fprintf(f, "  sim:%-8s ", sim_preset_name(i));
 		wrapped(f, sim_preset_description(sim_preset_name(i)), n, 15);
 	}
+	fputs("  and --rating's zoo of cards that keep their speed marks or lie, sim:rating-*\n"
+	      "  (man flashbench, SIMULATED DEVICES)\n", f);
 }
 
 static const char exit_status[] =
@@ -704,8 +715,8 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 	if (c->mode->check_args && c->mode->check_args(c, e))
 		return -1;
 	if (c->summary && c->json)
-		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto or --capacity, without --json: one line per "
-			       "device for a survey table");
+		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, --capacity or --rating, without --json: one "
+			       "line per device for a survey table");
 	return 0;
 }
 
@@ -739,6 +750,8 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 			continue;
 		}
 		given[o - options] = 1;
+		if (o->field == F(t.erasesize))
+			c->erase_given = 1; /* --rating: test in that AU */
 		if (o->arg == ARG_HELP || o->arg == ARG_VERSION) {
 			if (!asked)
 				asked = o;

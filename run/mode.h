@@ -25,7 +25,7 @@ struct vm_op;
 enum option_group {
 	OPT_RESULTS = 1u << 0,      /* -o, --json, --plot: where the results go, and how */
 	OPT_PROGRESS = 1u << 1,     /* --progress */
-	OPT_GEOMETRY = 1u << 2,     /* -b, -e, --offset, -c, -v: the classic tests' parameters */
+	OPT_GEOMETRY = 1u << 2,     /* -b, --offset, -c, -v: the classic tests' parameters */
 	OPT_KIND_PARAMS = 1u << 3,  /* --interval-order, --fat-nr ...: each test kind's own */
 	OPT_WRITE = 1u << 4,        /* --write */
 	OPT_JOURNAL = 1u << 5,      /* --preserve, --preserve-volatile */
@@ -33,6 +33,8 @@ enum option_group {
 	OPT_BUDGET = 1u << 7,       /* --budget */
 	OPT_MAX_CACHE = 1u << 8,    /* --max-cache */
 	OPT_DEVICE_CHANGED = 1u << 9, /* --device-changed */
+	OPT_ERASE = 1u << 10,       /* -e: the erase block size */
+	OPT_MARKS = 1u << 11,       /* --claim, --sustained: what a speed rating checks */
 };
 
 /* The sections of --help -v, in their order (options.c has their titles). */

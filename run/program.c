@@ -69,7 +69,8 @@ const struct mode mode_program = {
 	.usage = "=FILE [OPTION]... DEVICE", .brief = "run a test program written as text",
 	.help = "run a VM program written as text (man flashbench,\nPROGRAM FILES); programs that write "
 		"need --write",
-	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_GEOMETRY | OPT_KIND_PARAMS | OPT_WRITE | OPT_JOURNAL,
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_GEOMETRY | OPT_ERASE | OPT_KIND_PARAMS | OPT_WRITE |
+		 OPT_JOURNAL,
 	.flags = MODE_DEVICE | MODE_WRITES_PROGRAM,
 	.run = run_test, .check_input = check_input, .build = build,
 };

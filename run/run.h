@@ -1,7 +1,7 @@
 /* run.h — the modes' part: one file per mode (run/test.c, program.c,
- * auto.c, capacity.c, restore.c, analyze.c, compare.c), each with its row
- * (mode.h), its runner, its announcement and its progress, and what they
- * share (run.c): the command line they were given, everything a run holds,
+ * auto.c, capacity.c, rating.c, restore.c, analyze.c, compare.c), each
+ * with its row (mode.h), its runner, its announcement and its progress,
+ * and what they share (run.c): the command line they were given, everything a run holds,
  * the stop flag the signals set, results held and let go a line at a time,
  * outputs committed.  The command line (flashbench.c) does the shared
  * start and end of a run, through guard/preserve.h. */
@@ -51,6 +51,9 @@ struct cli {
 	uint64_t budget_ns;             /* --budget: --auto --write's device time (0: the default) */
 	uint64_t budget_bytes;          /* --budget: bytes it may write (0: the default) */
 	uint64_t max_cache;             /* --max-cache: the cache --capacity flushes (0: default) */
+	const char *claim;              /* --claim: --rating's label marks (rating.c parses them) */
+	uint64_t sustained;             /* --sustained: --rating's long recording (0: its default) */
+	int erase_given;                /* -e was given (--rating tests in that AU) */
 };
 
 /* Everything a run holds, released in one place. */
