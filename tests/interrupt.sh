@@ -23,7 +23,7 @@ long_program "$TMP/short.fbp" 64k
 "$FB" --program "$TMP/short.fbp" sim:sd-4m > "$TMP/short.out" 2> "$TMP/err" ||
 	fail "the short program runs" "$(cat "$TMP/err")"
 
-has_rows() { [ "$(wc -l < "$1")" -ge "${2:-1}" ]; }
+has_rows() { [ -e "$1" ] && [ "$(wc -l < "$1")" -ge "${2:-1}" ]; }
 alive() { kill -0 "$1" 2> /dev/null; }
 # stop_at_row SIGNAL OUT ERR ARGS...: run flashbench ARGS in the
 # background, send SIGNAL once OUT has a row, while it still runs; sets rc
