@@ -369,6 +369,7 @@ static int check_heads(const char *const *files, int n, struct fb_err *e)
 		struct json_value *head = NULL;
 		struct stat st;
 		size_t got;
+		int whole;
 		FILE *f;
 		if (!strcmp(files[i], "-") || stat(files[i], &st) || !S_ISREG(st.st_mode) || !(f = fopen(files[i], "re")))
 			continue; /* read whole later, and refused then if it must be */
@@ -379,11 +380,12 @@ static int check_heads(const char *const *files, int n, struct fb_err *e)
 		}
 		got = fread(buf, 1, HEAD, f);
 		fclose(f);
-		if (json_parse_head(buf, got, files[i], &head, e)) {
+		whole = (uint64_t)got == (uint64_t)st.st_size; /* then a field it lacks is missing */
+		if ((whole ? json_parse : json_parse_head)(buf, got, files[i], &head, e)) {
 			rc = -1; /* no JSON in its first bytes already */
 			break;
 		}
-		rc = check_doc(head, 0, files[i], &test, first, e);
+		rc = check_doc(head, whole, files[i], &test, first, e);
 		if (!rc && test && !first) { /* kept past the head's life */
 			snprintf(first_test, sizeof(first_test), "%s", test);
 			test = first_test;

@@ -51,6 +51,16 @@ expect_error "compare error: invalid JSON names line:column" 2 'cut.json:4:1: in
 	"$FB" --compare "$TMP/sd-4m.json" "$TMP/cut.json"
 expect_error "compare error: not a flashbench result" 2 'fio.json: not a flashbench result \(field tool.name' \
 	"$FB" --compare "$TMP/fio.json" "$TMP/sd-4m.json"
+# every file's head is looked at before any is read whole: a file that is
+# no result is refused before a first one that breaks past its head is read
+{ cat "$TMP/sd-4m.json" && head -c 100000 /dev/zero | tr '\0' ' ' && echo x; } > "$TMP/late.json"
+expect_error "compare error: a non-result is refused before the others are read" 2 \
+	'fio.json: not a flashbench result \(field tool.name' "$FB" --compare "$TMP/late.json" "$TMP/fio.json"
+# and a small file read whole by its head is judged whole: fio's own JSON
+# has no field tool at all
+echo '{"fio version": "fio-3.33", "jobs": []}' > "$TMP/fio3.json"
+expect_error "compare error: a small file without a tool is refused before the others are read" 2 \
+	'fio3.json: not a flashbench result \(field tool.name' "$FB" --compare "$TMP/late.json" "$TMP/fio3.json"
 expect_error "compare error: a field of the wrong type" 2 'det.json: field findings.page.determined is missing or not true/false' \
 	"$FB" --compare "$TMP/sd-4m.json" "$TMP/det.json"
 expect_error "compare error: a test it cannot compare" 2 'scatter.json: field test is "scatter": --compare reads' \
