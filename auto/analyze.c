@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/lines.h"
+#include "lib/stats.h"
 #include "lib/units.h"
 
 /* ------------------------------------------------------------ thresholds
@@ -148,10 +150,8 @@ void finding_evidence(struct finding *f, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (f->nevidence >= EVIDENCE_MAX)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(f->evidence[f->nevidence++], sizeof(f->evidence[0]), fmt, ap);
+	lines_vadd(LINES(f->evidence, f->nevidence), 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -166,23 +166,9 @@ void finding_not(struct finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 double analyze_median(double *v, size_t n)
 {
-	return median(v, n);
+	return stats_median(v, n);
 }
 
 static const char *fmt_time(char *buf, double ns)
@@ -251,14 +237,14 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 	for (i = 0; i < n; i++)
 		tmp[i] = r[i].pre - r[i].post;
 	{
-		double offset = median(tmp, n);
+		double offset = stats_median(tmp, n);
 		for (i = 0; i < n; i++)
 			tmp[i] = fabs(r[i].pre - r[i].post - offset);
 	}
-	lv->noise = median(tmp, n);
+	lv->noise = stats_median(tmp, n);
 	for (i = 0; i < n; i++)
 		tmp[i] = r[i].pre;
-	lv->step = fmax(READ_STEP_NOISES * lv->noise, READ_STEP_SHARE * median(tmp, n));
+	lv->step = fmax(READ_STEP_NOISES * lv->noise, READ_STEP_SHARE * stats_median(tmp, n));
 
 	i = first_step(r, n, lv->step);
 	if (i == n) {
@@ -283,7 +269,7 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		size_t k, m = 0;
 		for (k = i; k < n && k < i + 3; k++)
 			tmp[m++] = r[k].diff;
-		lv->page_diff = median(tmp, m);
+		lv->page_diff = stats_median(tmp, m);
 	}
 	page->determined = 1;
 	page->value = lv->unit;
@@ -383,7 +369,7 @@ static size_t scan_spots(const struct scan_level *lv, size_t n, struct spot *out
 		while (e < m && out[e].pos == out[i].pos)
 			v[nv++] = out[e++].d;
 		out[k].pos = out[i].pos;
-		out[k++].d = median(v, nv);
+		out[k++].d = stats_median(v, nv);
 		i = e;
 	}
 	return k;
@@ -458,27 +444,6 @@ static void not_separated(struct finding *erase, uint64_t e, const struct separa
 			    fmt_time(h, s->in_lo - s->out_hi), ERASE_SEPARATE_NOISES, fmt_time(k, margin / ERASE_SEPARATE_NOISES));
 }
 
-/* The q-quantile of v (sorted in place): the value with n*q below it. */
-static double quantile(double *v, size_t n, double q)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[(size_t)(q * (double)n)];
-}
-
-/* Robust spread of single values: 1.4826 x the median absolute deviation
- * (the standard deviation for normal noise, unmoved by outliers). */
-static double robust_sigma(const double *v, size_t n, double *tmp)
-{
-	double m;
-
-	memcpy(tmp, v, n * sizeof(*v));
-	m = median(tmp, n);
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = fabs(v[i] - m);
-	return 1.4826 * median(tmp, n);
-}
 
 /* Standard error of a difference of two medians of na and nb values. */
 static double median_se(double sigma, size_t na, size_t nb)
@@ -515,7 +480,7 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 		if (sp[i].pos % e == 0 && sp[i].pos / e % 2 == 0)
 			vn[neven++] = sp[i].d;
 	if (neven)
-		even = median(vn, neven);
+		even = stats_median(vn, neven);
 	for (size_t i = 0; i < n; i++)
 		if (sp[i].pos % e == 0 && sp[i].pos / e % 2)
 			tmp[nodd++] = sp[i].d;
@@ -529,11 +494,11 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 	f->others = nn;
 	if (nodd < ERASE_MIN_ODD || nn < ERASE_MIN_OTHERS)
 		return;
-	f->gap = quantile(tmp, nodd, 1.0 / ERASE_FREE_SHARE);
-	sigma = robust_sigma(vn, nn, tmp);
-	f->base = median(vn, nn);
+	f->gap = stats_quantile(tmp, nodd, 1.0 / ERASE_FREE_SHARE);
+	sigma = stats_mad(vn, nn, tmp);
+	f->base = stats_median(vn, nn);
 	f->gap -= f->base;
-	f->extra = median(vm, nm) - f->base;
+	f->extra = stats_median(vm, nm) - f->base;
 	f->z = sigma > 0 ? f->gap / median_se(sigma, nodd, nn) : f->gap > 0 ? 1e9 : 0;
 	theta = f->base + f->extra / 2;
 	f->lo = 1e300;
@@ -563,7 +528,7 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 			}
 		if (nd < 2 || nr < 2)
 			continue;
-		gd = median(vm, nd) - median(tmp, nr);
+		gd = stats_median(vm, nd) - stats_median(tmp, nr);
 		if (gd > te && (sigma <= 0 || gd >= ERASE_Z_COARSER * median_se(sigma, nd, nr)))
 			f->holds = 0;
 	}
@@ -581,7 +546,7 @@ static double probe_noise(const struct scan_level *l)
 			v[n++] = l->d[j];
 	if (n < 4)
 		return 0;
-	qsort(v, n, sizeof(v[0]), cmp_double);
+	qsort(v, n, sizeof(v[0]), stats_cmp_double);
 	return v[n / 4] - v[n / 16];
 }
 
@@ -929,7 +894,7 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		double rel[64];
 		for (k = 0; k < n; k++)
 			rel[k] = t[k].ns > 0 ? t[k].spread / t[k].ns : 0;
-		typical = median(rel, n);
+		typical = stats_median(rel, n);
 	}
 	for (k = 0; k < n; k++) {
 		double sigma = fmax(MINW_SIGMA_OF_SPREAD * fmax(t[k].spread, typical * t[k].ns), MINW_SIGMA_FLOOR * t[k].ns);
@@ -1364,7 +1329,7 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 	if (nl < CACHE_WINDOW || !(v = malloc(nl * sizeof(*v))))
 		return CACHE_UNDECIDED;
 	memcpy(v, l + nl - nl / 4, nl / 4 * sizeof(*v));
-	w->steady = median(v, nl / 4);
+	w->steady = stats_median(v, nl / 4);
 	/* linear writes late, then on time: they waited for work queued
 	 * before them (garbage collection the card acknowledged early); the
 	 * cache filled where the run of late writes began */
@@ -1384,14 +1349,14 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 		double now, rest;
 		for (; j + CACHE_WINDOW <= i; j++) { /* the fastest window before this one */
 			memcpy(v, l + j, CACHE_WINDOW * sizeof(*v));
-			fast = fmin(fast, median(v, CACHE_WINDOW));
+			fast = fmin(fast, stats_median(v, CACHE_WINDOW));
 		}
 		memcpy(v, l + i, CACHE_WINDOW * sizeof(*v));
-		now = median(v, CACHE_WINDOW);
+		now = stats_median(v, CACHE_WINDOW);
 		if (now < CACHE_DROP * fast)
 			continue;
 		memcpy(v, l + i, (nl - i) * sizeof(*v));
-		rest = median(v, nl - i);
+		rest = stats_median(v, nl - i);
 		if (rest < CACHE_DROP * fast)
 			continue;
 		while (l[i] < CACHE_DROP * fast) /* where the window's slow writes begin */
@@ -1406,13 +1371,13 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 	 * collection at once, and the linear writes after them were not late:
 	 * nothing was acknowledged before the work was done */
 	memcpy(v, l, nl * sizeof(*v));
-	w->fast = median(v, nl);
+	w->fast = stats_median(v, nl);
 	if (nsweep >= 2) {
 		double *s = malloc((nsweep - nsweep / 2) * sizeof(*s));
 		double paid = 0;
 		if (s) {
 			memcpy(s, t + nsweep / 2, (nsweep - nsweep / 2) * sizeof(*s));
-			paid = median(s, nsweep - nsweep / 2);
+			paid = stats_median(s, nsweep - nsweep / 2);
 			free(s);
 		}
 		if (paid > CACHE_GC_PAID * w->fast) {

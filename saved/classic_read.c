@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "lib/grow.h"
+#include "lib/lines.h"
 #include "lib/utf8.h"
 #include "lib/units.h"
 
@@ -526,12 +527,9 @@ void saved_note(struct saved_text *t, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (t->nnotes >= SAVED_TEXT_NOTES) {
-		t->notes_left++;
-		return;
-	}
 	va_start(ap, fmt);
-	vsnprintf(t->notes[t->nnotes++], sizeof(t->notes[0]), fmt, ap);
+	if (!lines_vadd(LINES(t->notes, t->nnotes), 0, fmt, ap))
+		t->notes_left++;
 	va_end(ap);
 }
 

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/lines.h"
+#include "lib/stats.h"
 #include "lib/units.h"
 #include "lib/version.h"
 
@@ -29,33 +31,15 @@ static void next_step(struct saved_report *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (s->nnext >= NEXT_MAX)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(s->next[s->nnext], sizeof(s->next[0]), fmt, ap);
+	lines_vadd(LINES(s->next, s->nnext), LINE_UNIQUE, fmt, ap);
 	va_end(ap);
-	for (int i = 0; i < s->nnext; i++)
-		if (!strcmp(s->next[i], s->next[s->nnext]))
-			return;
-	s->nnext++;
 }
 
 static int cmp_row(const void *a, const void *b)
 {
 	const struct align_row *x = a, *y = b;
 	return (x->align > y->align) - (x->align < y->align);
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double middle(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_dbl);
-	return n ? (v[(n - 1) / 2] + v[n / 2]) / 2 : 0;
 }
 
 /* A run's rows in ascending order: all of them, or the powers of two. */
@@ -158,7 +142,7 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, struct 
 				lo = fmin(lo, r1[k].diff);
 				hi = fmax(hi, r1[k].diff);
 			}
-		lv->page_diff = middle(below, m);
+		lv->page_diff = stats_median(below, m);
 		lv->unit = 0;
 		page->nevidence = 0;
 		if (m)
@@ -280,7 +264,7 @@ static int classic_erase(const struct align_row *rows, size_t n, const struct re
 	/* the rows under the step must lie at one level: a row between that
 	 * level and the step's (a boundary the card handles only part of the
 	 * time, or noise) leaves the step's place open */
-	level = middle(others, ndown);
+	level = stats_median(others, ndown);
 	if (below != SIZE_MAX && rows[below].align == e / 2 && rows[below].diff > level + lv->step && ndown > 1) {
 		uint64_t lo = e / 2;
 		for (size_t k = below; k-- > 0 && rows[k].align >= from && rows[k].align == lo / 2 &&
@@ -364,7 +348,7 @@ static double repeat_noise(const struct saved_text *t, size_t a)
 				if (t->align[k].rows[j].align == t->align[a].rows[i].align)
 					v[m++] = fabs(t->align[k].rows[j].diff - t->align[a].rows[i].diff);
 	}
-	return middle(v, m);
+	return stats_median(v, m);
 }
 
 /* Can run k show an erase step at e: rows at e and at e/2? */
