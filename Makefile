@@ -24,17 +24,19 @@ O ?= .
 # model), vm.c, prog/ (programs, result trees), guard/ (refusals, journal),
 # auto/ (planner, analysis), saved/ (results read back), report/ (output).
 # prog/programs_fbp.c is made from scripts/programs/*.fbp (below).
-PARTS = lib dev prog guard auto saved report
+PARTS = lib dev prog guard auto saved report run
 FBP_C = prog/programs_fbp.c
-CORE_SRC = dev.c vm.c options.c testkinds.c \
+CORE_SRC = dev.c vm.c testkinds.c \
 	$(filter-out $(FBP_C),$(foreach p,$(PARTS),$(sort $(wildcard $(p)/*.c)))) $(FBP_C)
 CORE_OBJ = $(CORE_SRC:%.c=$(O)/%.o)
+# the option and mode tables: flashbench's own (erase and the tests use neither)
+CLI_OBJ = $(O)/options.o $(O)/modes.o
 HDRS = $(wildcard *.h $(PARTS:%=%/*.h) tests/unit/*.h)
 
 
 all: $(O)/flashbench $(O)/erase
 
-$(O)/flashbench: $(O)/flashbench.o $(CORE_OBJ)
+$(O)/flashbench: $(O)/flashbench.o $(CLI_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(O)/erase: $(O)/erase.o $(CORE_OBJ)

@@ -66,9 +66,11 @@ int dev_prepare(struct dev *d, uint64_t max_len, struct fb_err *e)
 	return d->lower ? dev_prepare(d->lower, max_len, e) : 0;
 }
 
-int dev_will_write(struct dev *d, const struct vm_op *prog, struct fb_err *e)
+int dev_will_write(struct dev *d, const struct extents *changes, struct fb_err *e)
 {
-	return d->ops->will_write ? d->ops->will_write(d, prog, e) : 0;
+	if (d->ops->will_write)
+		return d->ops->will_write(d, changes, e);
+	return d->lower ? dev_will_write(d->lower, changes, e) : 0;
 }
 
 static int in_range(const struct dev *d, uint64_t off, uint64_t len)

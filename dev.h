@@ -1,14 +1,16 @@
 /* dev.h — the device under test, behind one interface (struct dev_ops) with
- * three backends and one layer:
+ * three backends, and any number of layers over them:
  *  - block (dev_block.c): a block device or an existing regular file, opened
  *    with O_DIRECT (read-only for read tests; O_RDWR|O_EXCL|O_SYNC for write
  *    tests);
  *  - sim (dev_sim.c): "sim:SPEC", the flash model of sim.h on a virtual clock;
- *  - preserve (dev_preserve.c): wraps any device; before a program's first
- *    request it saves what the program will overwrite to a journal.
+ *  - a layer wraps any device (its ops left NULL pass the request down):
+ *    --preserve's (guard/layer.h) saves the byte ranges it is told will
+ *    change before they are first written.
  * What a device can do is said by capability flags, never by asking which
- * backend it is.  Each request returns the time it took in nanoseconds;
- * nothing is printed here and errors come back as -errno. */
+ * backend it is.  A device sees byte ranges and requests, never programs.
+ * Each request returns the time it took in nanoseconds; nothing is printed
+ * here and errors come back as -errno. */
 #ifndef FLASHBENCH_DEV_H
 #define FLASHBENCH_DEV_H
 
@@ -18,10 +20,8 @@
 #include "lib/err.h"
 
 struct dev;
+struct extents;
 struct json_member;
-struct journal;
-struct restore_report;
-struct vm_op;
 
 enum dev_mode {
 	DEV_READONLY,
@@ -35,6 +35,8 @@ enum dev_mode {
 #define DEV_CAP_DISCARD       8u  /* takes BLKDISCARD-style erase requests (block device, sim) */
 #define DEV_CAP_HOLDS_DATA   16u  /* keeps what is written, to be read back: data requests and copies
 				     (block device, file, sim) */
+#define DEV_CAP_SAVES_FIRST  32u  /* a layer saves the ranges that will change before they are written:
+				     tell it with dev_will_write (--preserve's) */
 
 /* One backend or layer.  The dev_* functions check ranges before calling
  * read, write, discard and copy_*; prepare, will_write and describe may be
@@ -51,7 +53,7 @@ struct dev_ops {
 	int (*rewrite)(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
 	int (*copy_out)(struct dev *d, void *buf, uint64_t off, uint64_t len);
 	int (*copy_in)(struct dev *d, const void *buf, uint64_t off, uint64_t len);
-	int (*will_write)(struct dev *d, const struct vm_op *prog, struct fb_err *e);
+	int (*will_write)(struct dev *d, const struct extents *changes, struct fb_err *e);
 	void (*describe)(const struct dev *d, struct json_member *model);
 	double (*clock)(const struct dev *d);
 	void (*idle)(struct dev *d, uint64_t ns);
@@ -84,9 +86,12 @@ void dev_describe(const struct dev *d, struct json_member *model);
 /* Make the I/O buffer ready for requests up to max_len bytes. */
 int dev_prepare(struct dev *d, uint64_t max_len, struct fb_err *e);
 
-/* Called by vm_run before a program's first request: a no-op except in the
- * preserve layer, which saves the ranges prog writes and syncs the journal. */
-int dev_will_write(struct dev *d, const struct vm_op *prog, struct fb_err *e);
+/* The requests to come will change the byte ranges `changes` (writes and
+ * erases; a rewrite, which writes back what it read, is not a change): a
+ * no-op except in a layer with DEV_CAP_SAVES_FIRST, which saves what of them
+ * it has not saved yet (and syncs) before it returns.  vm_run calls it
+ * before a program's first request. */
+int dev_will_write(struct dev *d, const struct extents *changes, struct fb_err *e);
 
 /* What write and discard requests made through d so far: bytes written,
  * and the range they touched (lo == hi: none), counted as each request is
@@ -134,19 +139,5 @@ void dev_idle(struct dev *d, uint64_t ns);
  * A simulated device takes them too, and its virtual clock counts them. */
 int dev_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len);
 int dev_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len);
-
-/* --preserve: wrap *d (which must store data) in the preserve layer; the
- * layer owns j from then on.  dev_journal gives the layer's journal (NULL for
- * any other device); dev_preserve_finish puts back every saved range the
- * run wrote to (r: the bytes put back, and those saved but never written),
- * verifies it and removes the journal (1), or does nothing (0) when d is no
- * preserve layer; -1 with e filled keeps the journal for --restore.  Closing
- * an unfinished layer keeps the journal on disk. */
-int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e);
-struct journal *dev_journal(const struct dev *d);
-int dev_preserve_finish(struct dev *d, struct restore_report *r, struct fb_err *e);
-/* Take the layer off again (after dev_preserve_finish): frees it and
- * returns the device it wraps; any other device is returned as it is. */
-struct dev *dev_unpreserve(struct dev *d);
 
 #endif

@@ -18,7 +18,7 @@ enum arg_kind {
 	ARG_COUNT,         /* a whole number in [min, max]: unsigned field */
 	ARG_FILE,          /* a file name: const char * field */
 	ARG_OPT_FILE,      /* an optional file name: the flag field is set, the name in field */
-	ARG_MODE,          /* chooses the run (value: mode); a file name in field, if it has one */
+	ARG_MODE,          /* chooses the run: the mode of its name (modes.h); a file name in field, if it has one */
 	ARG_MODE_OPT,      /* the same with an optional file name */
 	ARG_HELP, ARG_VERSION,
 };
@@ -38,7 +38,6 @@ struct cli_option {
 	unsigned applies;         /* FOR_* */
 	const char *kind;         /* also applies to this test kind; --help lists it below the kind */
 	enum help_section section;
-	int mode;                 /* ARG_MODE */
 	/* moves a test's last byte further: the errors that name such options
 	 * list them in this order (1 first; 0: does not) */
 	int reach;
@@ -51,7 +50,7 @@ struct cli_option {
 #define F(x) offsetof(struct cli, x)
 
 static const struct cli_option options[] = {
-	{ .name = "auto", .letter = 'A', .arg = ARG_MODE, .applies = FOR_ALL, .section = SEC_AUTO, .mode = RUN_AUTO,
+	{ .name = "auto", .letter = 'A', .arg = ARG_MODE, .applies = FOR_ALL, .section = SEC_AUTO,
 	  .help = "find page and erase block size (read-only), and with\n--write also the smallest efficient write, "
 		  "open erase\nblocks and FAT area; says how sure it is and how to\npartition and format the medium" },
 	{ .name = "write", .arg = ARG_FLAG, .field = F(write), .applies = FOR_AUTO | FOR_PROGRAM | FOR_WRITE,
@@ -63,7 +62,6 @@ static const struct cli_option options[] = {
 		  "default\n10m and 1% of the medium (at most 256MiB) plus what\nits erase blocks need; tests cut "
 		  "short say so" },
 	{ .name = "capacity", .letter = 'C', .arg = ARG_MODE, .applies = FOR_CAPACITY, .section = SEC_AUTO,
-	  .mode = RUN_CAPACITY,
 	  .help = "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching writes past "
 		  "their\nreal size, bad regions) and the real usable size; it\nwrites, but saves every range to a journal "
 		  "first and\nputs it back (--preserve=FILE names the journal)" },
@@ -73,12 +71,12 @@ static const struct cli_option options[] = {
 	  .help = "with --capacity: defeat a cache of the latest writes\nup to SIZE (default 256MiB; the flush writes "
 		  "that\nmuch; whole MiB)" },
 	{ .name = "analyze", .arg = ARG_MODE_OPT, .meta = "FILE", .field = F(analyze), .applies = FOR_ANALYZE,
-	  .section = SEC_SAVED, .mode = RUN_ANALYZE,
+	  .section = SEC_SAVED,
 	  .help = "read -a, -O and -f tables (as posted to a list or a\nbug tracker: quoted, wrapped, any units) or our\n"
 		  "--json results from FILE or standard input and\nsay what they show, as --auto does; --json and\n"
 		  "--plot work too" },
 	{ .name = "program", .arg = ARG_MODE, .meta = "FILE", .field = F(program), .applies = FOR_ALL,
-	  .section = SEC_PROGRAM, .mode = RUN_PROGRAM,
+	  .section = SEC_PROGRAM,
 	  .help = "run a VM program written as text (man flashbench,\nPROGRAM FILES); programs that write need --write" },
 	{ .name = "interval-order", .arg = ARG_COUNT, .meta = "N", .max = 30, .field = F(t.interval_order),
 	  .applies = FOR_PROGRAM, .kind = "interval", .section = SEC_READ, .reach = 8,
@@ -103,7 +101,7 @@ static const struct cli_option options[] = {
 	  .help = "save every range before it is overwritten to a journal\n(default ./flashbench-DEVICE.journal) and "
 		  "put it back\nat the end, also after Ctrl-C" },
 	{ .name = "restore", .arg = ARG_MODE, .meta = "FILE", .field = F(journal), .applies = FOR_RESTORE,
-	  .section = SEC_KEEP, .mode = RUN_RESTORE,
+	  .section = SEC_KEEP,
 	  .help = "put back what a killed run saved: flashbench\n--restore=FILE DEVICE" },
 	{ .name = "device-changed", .arg = ARG_FLAG, .field = F(device_changed), .applies = FOR_RESTORE,
 	  .section = SEC_KEEP,
@@ -136,7 +134,7 @@ static const struct cli_option options[] = {
 	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .applies = FOR_AUTO | FOR_CAPACITY,
 	  .section = SEC_PARAM,
 	  .help = "with --auto or --capacity: one line for a survey table\n(wiki syntax)" },
-	{ .name = "compare", .arg = ARG_MODE, .applies = FOR_COMPARE, .section = SEC_PARAM, .mode = RUN_COMPARE,
+	{ .name = "compare", .arg = ARG_MODE, .applies = FOR_COMPARE, .section = SEC_PARAM,
 	  .help = "flashbench --compare A.json B.json...: saved --json\nresults side by side, differences marked (no device)" },
 	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .applies = FOR_TESTS,
 	  .section = SEC_PARAM,
@@ -364,13 +362,13 @@ static int set_value(struct cli *c, const struct cli_option *o, const char *val,
 
 /* The run an option chose: a test kind (k) or a mode; name is the option's
  * long name. */
-static int set_mode(struct cli *c, enum run_mode mode, const struct test_kind *k, const char *name,
+static int set_mode(struct cli *c, const struct mode *mode, const struct test_kind *k, const char *name,
 		    struct fb_err *e)
 {
 	char opt[sizeof(c->mode_option)];
 
 	snprintf(opt, sizeof(opt), "--%s", name);
-	if (c->mode != RUN_NONE && strcmp(c->mode_option, opt))
+	if (c->mode && strcmp(c->mode_option, opt))
 		return fb_fail(e, EXIT_USAGE, "choose one test: %s and %s were both given", c->mode_option, opt);
 	c->mode = mode;
 	c->kind = k;
@@ -378,46 +376,39 @@ static int set_mode(struct cli *c, enum run_mode mode, const struct test_kind *k
 	return 0;
 }
 
-/* The runs an option applies to, as "--open-au, --program" */
+/* Does option o go with test kind k? */
+static int applies_kind(const struct cli_option *o, const struct test_kind *k)
+{
+	return (o->applies & (k->writes ? FOR_WRITE : FOR_READ)) || (o->kind && !strcmp(o->kind, k->name));
+}
+
+/* The runs an option applies to, in the modes' order, as "--open-au,
+ * --program" */
 static void applies_list(const struct cli_option *o, char *buf, size_t len)
 {
 	size_t n = 0;
+	char opt[64];
 
-#define ADD(s) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", s))
-	if (o->applies & FOR_AUTO)
-		ADD("--auto");
-	if (o->applies & FOR_CAPACITY)
-		ADD("--capacity");
-	for (const struct test_kind *k = test_kinds; k->name; k++) {
-		char opt[64];
-		snprintf(opt, sizeof(opt), "--%s", k->name);
-		if (k->letter && ((o->applies & (k->writes ? FOR_WRITE : FOR_READ)) || (o->kind && !strcmp(o->kind, k->name))))
-			ADD(opt);
+	for (const struct mode *m = modes; m->name; m++) {
+		for (const struct test_kind *k = test_kinds; (m->flags & MODE_KIND) && k->name; k++)
+			if (k->letter && applies_kind(o, k)) {
+				snprintf(opt, sizeof(opt), "--%s", k->name);
+				n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", opt);
+			}
+		if (o->applies & m->applies) {
+			snprintf(opt, sizeof(opt), "--%s", m->name);
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", opt);
+		}
 	}
-	if (o->applies & FOR_PROGRAM)
-		ADD("--program");
-	if (o->applies & FOR_RESTORE)
-		ADD("--restore");
-	if (o->applies & FOR_ANALYZE)
-		ADD("--analyze");
-	if (o->applies & FOR_COMPARE)
-		ADD("--compare");
-#undef ADD
 }
 
 static int applies(const struct cli *c, const struct cli_option *o)
 {
-	switch (c->mode) {
-	case RUN_AUTO: return !!(o->applies & FOR_AUTO);
-	case RUN_CAPACITY: return !!(o->applies & FOR_CAPACITY);
-	case RUN_PROGRAM: return !!(o->applies & FOR_PROGRAM);
-	case RUN_RESTORE: return !!(o->applies & FOR_RESTORE);
-	case RUN_ANALYZE: return !!(o->applies & FOR_ANALYZE);
-	case RUN_COMPARE: return !!(o->applies & FOR_COMPARE);
-	case RUN_TEST:
-		return (o->applies & (c->kind->writes ? FOR_WRITE : FOR_READ)) || (o->kind && !strcmp(o->kind, c->kind->name));
-	default: return 1;
-	}
+	if (!c->mode)
+		return 1;
+	if (c->mode->flags & MODE_KIND)
+		return applies_kind(o, c->kind);
+	return !!(o->applies & c->mode->applies);
 }
 
 /* The test kind and option of a getopt value (one of them NULL). */
@@ -506,9 +497,14 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 {
 	char list[256];
 
-	if (c->mode == RUN_NONE) {
+	if (!c->mode) {
 		char hint[384];
-		size_t n = (size_t)snprintf(hint, sizeof(hint), "-A (auto), -C (capacity)");
+		size_t n = 0;
+		/* the modes with a letter, the test kinds, then the other modes */
+		for (size_t i = 0; i < NOPTIONS; i++)
+			if (options[i].arg == ARG_MODE && options[i].letter)
+				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, "%s-%c (%s)",
+						      n ? ", " : "", options[i].letter, options[i].name);
 		for (const struct test_kind *k = test_kinds; k->name; k++)
 			if (k->letter)
 				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ", -%c (%s)",
@@ -526,19 +522,19 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 			return fb_fail(e, EXIT_USAGE, "option '--%s' does not apply to %s (it goes with %s)",
 				       options[i].name, c->mode_option, list);
 		}
-	if (c->preserve && !cli_writes(c) && !c->write)
+	if (c->preserve && !mode_writes(c) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write, "
 			       "--program --write, --capacity)");
 	if ((c->budget_ns || c->budget_bytes) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--budget bounds the write tests: it goes with --auto --write");
 	/* --capacity and --auto --write's capacity check keep a journal without --preserve */
-	if (c->preserve_volatile && !c->preserve && c->mode != RUN_CAPACITY && !(c->mode == RUN_AUTO && c->write))
+	if (c->preserve_volatile && !mode_journal_kept(c))
 		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with what keeps a journal: --preserve, --capacity "
 			       "or --auto --write");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
-	if (c->mode == RUN_RESTORE && (!c->journal || !*c->journal))
-		return fb_fail(e, EXIT_USAGE, "--restore needs the journal's file name (flashbench --restore=FILE DEVICE)");
+	if (c->mode->check_args && c->mode->check_args(c, e))
+		return -1;
 	if (c->summary && c->json)
 		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto or --capacity, without --json: one line per "
 			       "device for a survey table");
@@ -555,6 +551,7 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 
 	memset(c, 0, sizeof(*c));
 	test_defaults(&c->t);
+	c->kinds = test_kinds;
 	getopt_tables(lo, shorts);
 	opterr = 0;
 	while ((val = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
@@ -568,7 +565,7 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 		if (val == '?' || (!k && !o))
 			return refused(argc, argv, e);
 		if (k) {
-			if (set_mode(c, RUN_TEST, k, k->name, e))
+			if (set_mode(c, mode_named("test"), k, k->name, e))
 				return -1;
 			continue;
 		}
@@ -579,7 +576,7 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 			continue;
 		}
 		if (o->arg == ARG_MODE || o->arg == ARG_MODE_OPT) {
-			if (set_mode(c, (enum run_mode)o->mode, NULL, o->name, e))
+			if (set_mode(c, mode_named(o->name), NULL, o->name, e))
 				return -1;
 			if (o->field)
 				*(const char **)((char *)c + o->field) = optarg;
@@ -607,19 +604,8 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 /* What follows the options: one device, or the saved results' files. */
 static int positional(int argc, char **argv, struct cli *c, struct fb_err *e)
 {
-	if (c->mode == RUN_ANALYZE) { /* one file, or standard input */
-		if (argc - optind > (c->analyze ? 0 : 1))
-			return fb_fail(e, EXIT_USAGE, "--analyze reads one file ('%s' is one too many)", argv[argc - 1]);
-		if (!c->analyze)
-			c->analyze = optind < argc ? argv[optind] : "-";
-		return 0;
-	}
-	if (c->mode == RUN_COMPARE) {
-		c->files = (const char *const *)argv + optind;
-		c->nfiles = argc - optind;
-		return c->nfiles < 2 ? fb_fail(e, EXIT_USAGE, "--compare needs two or more files written with --json "
-					       "(flashbench --compare A.json B.json)") : 0;
-	}
+	if (c->mode && c->mode->positional)
+		return c->mode->positional(c, argc - optind, argv + optind, e);
 	if (optind >= argc)
 		return fb_fail(e, EXIT_USAGE, "no device given (usage: flashbench TEST [OPTION]... DEVICE; see --help)");
 	if (argc - optind > 1)
@@ -649,8 +635,3 @@ void cli_reach_options(const struct cli *c, char *buf, size_t len)
 		}
 }
 
-int cli_writes(const struct cli *c)
-{
-	return (c->mode == RUN_TEST && c->kind->writes) || (c->mode == RUN_AUTO && c->write) ||
-	       (c->mode == RUN_PROGRAM && c->program_writes) || c->mode == RUN_CAPACITY;
-}

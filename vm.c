@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dev.h"
+#include "lib/extents.h"
 
 #define VM_MAX_REQUESTS 100000000ULL   /* a program making more is refused */
 #define VM_MAX_STEPS    1000000000ULL  /* loop steps, with or without I/O */
@@ -133,8 +134,9 @@ struct walk {
 	unsigned depth;            /* of the node running (the root: 0) */
 	int first_path;            /* it and every node above it are first kept children */
 	struct fb_err *e;
-	vm_write_fn on_write;      /* planning: told of every write */
-	void *on_write_ctx;
+	struct extents *writes;    /* planning: the ranges written or erased (NULL: not wanted), */
+	struct extents *changes;   /* and those changed (all but a rewrite's) */
+	int no_memory;             /* ... and one of them could not grow */
 	double elapsed, slowest;   /* running: device time so far, slowest request */
 	void *buf;                 /* signatures: the data buffer */
 	size_t buf_len;
@@ -263,8 +265,11 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			if (r->off + r->len > p->write_hi)
 				p->write_hi = r->off + r->len;
 			p->bytes_written += op->code != VM_ERASE ? r->len : 0;
-			if (w->on_write)
-				w->on_write(w->on_write_ctx, r->off, r->len, vm_opcode_changes(op->code));
+			if (w->writes && extents_add(w->writes, r->off, r->off + r->len))
+				w->no_memory = 1;
+			if (w->changes && vm_opcode_changes(op->code) &&
+			    extents_add(w->changes, r->off, r->off + r->len))
+				w->no_memory = 1;
 		}
 		ns = 0;
 	} else {
@@ -664,34 +669,30 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 	return rc;
 }
 
-static int plan_walk(const struct vm_op *prog, uint64_t dev_size, unsigned sector, struct vm_plan *plan,
-		     vm_write_fn fn, void *ctx, struct fb_err *e)
+int vm_plan_extents(const struct vm_op *prog, uint64_t dev_size, unsigned sector, struct vm_plan *plan,
+		    struct extents *writes, struct extents *changes, struct fb_err *e)
 {
-	struct walk w = { .plan = plan, .size = dev_size, .sector = sector ? sector : 512, .e = e,
-			  .on_write = fn, .on_write_ctx = ctx };
+	struct vm_plan own;
+	struct walk w = { .plan = plan ? plan : &own, .size = dev_size, .sector = sector ? sector : 512, .e = e,
+			  .writes = writes, .changes = changes };
 	struct vm_result node;
 	struct regs r = { 0, 0, 0, 0 };
 	int rc;
 
-	memset(plan, 0, sizeof(*plan));
+	memset(w.plan, 0, sizeof(*w.plan));
 	memset(&node, 0, sizeof(node));
 	if (check_counts(prog, e))
 		return -1;
 	rc = exec(&w, prog, r, &node);
 	free(node.kid);
+	if (!rc && w.no_memory)
+		rc = fb_fail(e, EXIT_DEVICE, "out of memory");
 	return rc;
 }
 
 int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector, struct vm_plan *plan, struct fb_err *e)
 {
-	return plan_walk(prog, dev_size, sector, plan, NULL, NULL, e);
-}
-
-int vm_plan_writes(const struct vm_op *prog, uint64_t dev_size, unsigned sector, vm_write_fn fn, void *ctx,
-		   struct fb_err *e)
-{
-	struct vm_plan plan;
-	return plan_walk(prog, dev_size, sector, &plan, fn, ctx, e);
+	return vm_plan_extents(prog, dev_size, sector, plan, NULL, NULL, e);
 }
 
 int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
@@ -701,18 +702,26 @@ int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 	struct vm_result *node = calloc(1, sizeof(*node));
 	struct vm_plan own;
 	const struct vm_plan *plan = how && how->plan ? how->plan : &own;
+	/* a layer that saves what is changed first (--preserve) is told the
+	 * ranges before the first request */
+	struct extents changes = { 0 };
+	int tell = (dev_caps(d) & DEV_CAP_SAVES_FIRST) != 0;
 	struct regs r = { 0, 0, 0, 0 };
 	int rc;
 
 	*out = NULL;
 	if (!node)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	/* the plan checks bounds and sizes the buffer; walk it only once */
-	if ((plan == &own && vm_plan(prog, dev_size(d), dev_sector(d), &own, e)) ||
-	    dev_prepare(d, plan->max_len, e) || dev_will_write(d, prog, e)) {
+	/* the plan checks bounds and sizes the buffer (and finds the changed
+	 * ranges); walk it only once */
+	rc = plan == &own || tell ? vm_plan_extents(prog, dev_size(d), dev_sector(d), plan == &own ? &own : NULL,
+						     NULL, tell ? &changes : NULL, e) : 0;
+	if (rc || dev_prepare(d, plan->max_len, e) || (tell && dev_will_write(d, &changes, e))) {
+		extents_free(&changes);
 		free(node);
 		return -1;
 	}
+	extents_free(&changes);
 	rc = exec(&w, prog, r, node);
 	free(w.buf);
 	if (rc && !(how && how->keep_partial)) {

@@ -28,6 +28,7 @@
 #include "lib/sig.h"
 
 struct dev;
+struct extents;
 
 /* Argument kinds: what the parser accepts for an argument. */
 enum vm_arg {
@@ -143,11 +144,12 @@ const char *vm_opcode_name(enum vm_opcode code);
 int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
 	    struct vm_plan *plan, struct fb_err *e);
 
-/* Like vm_plan, calling fn for every range the program writes or erases;
- * changes is 0 for a rewrite (it writes back the bytes it read). */
-typedef void (*vm_write_fn)(void *ctx, uint64_t off, uint64_t len, int changes);
-int vm_plan_writes(const struct vm_op *prog, uint64_t dev_size, unsigned sector, vm_write_fn fn, void *ctx,
-		   struct fb_err *e);
+/* Like vm_plan (plan may be NULL), also gathering the ranges the program
+ * writes or erases (writes) and those it changes (changes: all but a
+ * rewrite's, which writes back the bytes it read); either may be NULL.  The
+ * caller frees them (extents_free), also after a failure. */
+int vm_plan_extents(const struct vm_op *prog, uint64_t dev_size, unsigned sector, struct vm_plan *plan,
+		    struct extents *writes, struct extents *changes, struct fb_err *e);
 
 /* Called after each request with the requests done so far (may be NULL). */
 typedef void (*vm_progress_fn)(void *ctx, uint64_t done);
@@ -175,7 +177,9 @@ struct vm_run {
 	int *deadline_hit;
 };
 
-/* Run the program.  The result tree is freed with vm_result_free.  Returns 0,
+/* Run the program.  Before its first request a device that saves what is
+ * changed first (DEV_CAP_SAVES_FIRST) is told the ranges the program
+ * changes (dev_will_write).  The result tree is freed with vm_result_free.  Returns 0,
  * or -1 with e filled (an I/O error names the offset; a stop says so); then
  * *out is NULL, or with keep_partial the tree as far as it got (each node
  * on_result was told of is complete; the others may not be). */

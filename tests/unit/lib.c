@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/extents.h"
 #include "lib/json_read.h"
 #include "lib/lines.h"
 #include "lib/stats.h"
@@ -385,9 +386,9 @@ static void test_stats(void)
 
 /* Lines stop at the bound, or the last word replaces the last line; a
  * duplicate is not added twice when asked. */
-static int add(char (*l)[8], int *n, int cap, unsigned flags, const char *fmt, ...)
+static int add_line(char (*l)[8], int *n, int cap, unsigned flags, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-static int add(char (*l)[8], int *n, int cap, unsigned flags, const char *fmt, ...)
+static int add_line(char (*l)[8], int *n, int cap, unsigned flags, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
@@ -403,18 +404,35 @@ static void test_lines(void)
 	char l[2][8];
 	int n = 0;
 
-	check(add(l, &n, 2, 0, "a%d", 1) && add(l, &n, 2, LINE_UNIQUE, "a%d", 2) &&
-	      !add(l, &n, 2, 0, "c") && n == 2 && !strcmp(l[1], "a2"), "lines: full stops", "n %d", n);
-	check(add(l, &n, 2, LINE_LAST_WORD, "too long a line") && n == 2 && !strcmp(l[1], "too lon"),
+	check(add_line(l, &n, 2, 0, "a%d", 1) && add_line(l, &n, 2, LINE_UNIQUE, "a%d", 2) &&
+	      !add_line(l, &n, 2, 0, "c") && n == 2 && !strcmp(l[1], "a2"), "lines: full stops", "n %d", n);
+	check(add_line(l, &n, 2, LINE_LAST_WORD, "too long a line") && n == 2 && !strcmp(l[1], "too lon"),
 	      "lines: the last word replaces the last line, cut to fit", "n %d [%s]", n, l[1]);
 	n = 1;
-	check(!add(l, &n, 2, LINE_UNIQUE, "a1") && n == 1, "lines: a duplicate is not added twice", "n %d", n);
+	check(!add_line(l, &n, 2, LINE_UNIQUE, "a1") && n == 1, "lines: a duplicate is not added twice", "n %d", n);
+}
+
+/* Ranges merge with what they meet or touch, and stay sorted. */
+static void test_extents(void)
+{
+	static const uint64_t add[][2] = { { 100, 200 }, { 300, 400 }, { 0, 10 }, { 200, 250 }, { 240, 310 },
+					   { 500, 600 } };
+	struct extents s = { 0 };
+	int ok = 1;
+
+	for (size_t i = 0; i < sizeof(add) / sizeof(add[0]); i++)
+		ok &= !extents_add(&s, add[i][0], add[i][1]);
+	check(ok && s.n == 3 && s.v[0].lo == 0 && s.v[0].hi == 10 && s.v[1].lo == 100 && s.v[1].hi == 400 &&
+	      s.v[2].lo == 500 && s.v[2].hi == 600 && extents_meet(&s, 399, 401) && !extents_meet(&s, 400, 500),
+	      "extents: neighbours merge, the set stays sorted", "%zu ranges", s.n);
+	extents_free(&s);
 }
 
 void unit_lib(void)
 {
 	test_stats();
 	test_lines();
+	test_extents();
 	test_sig();
 	test_svg_degenerate();
 	test_svg_single_point();

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dev.h"
+#include "lib/extents.h"
 #include "prog/programs.h"
 #include "tests/unit/unit.h"
 #include "vm.h"
@@ -292,8 +293,28 @@ static void test_vm_counts(void)
 	vm_free(prog);
 }
 
+/* The plan's ranges: a rewrite writes but changes nothing; what is written
+ * next to each other is one range. */
+static void test_vm_extents(void)
+{
+	struct vm_op *prog = vm_new(VM_LEN, 4096, 0, 0, vm_new(VM_WRITE, 0, 0, 0, NULL),
+				    vm_new(VM_OFF, 8192, 0, 0, vm_new(VM_REWRITE, 0, 0, 0, NULL), NULL),
+				    vm_new(VM_OFF, 4096, 0, 0, vm_new(VM_ERASE, 0, 0, 0, NULL), NULL), NULL);
+	struct extents writes = { 0 }, changes = { 0 };
+	struct fb_err e = { 0, "" };
+	int rc = prog ? vm_plan_extents(prog, 1 << 20, 512, NULL, &writes, &changes, &e) : -1;
+
+	check(!rc && writes.n == 1 && writes.v[0].lo == 0 && writes.v[0].hi == 12288 && changes.n == 1 &&
+	      changes.v[0].lo == 0 && changes.v[0].hi == 8192, "vm: the plan's written and changed ranges",
+	      "rc %d, %zu written, %zu changed (%s)", rc, writes.n, changes.n, e.msg);
+	extents_free(&writes);
+	extents_free(&changes);
+	vm_free(prog);
+}
+
 void unit_vm(void)
 {
+	test_vm_extents();
 	test_opcode_docs();
 	test_vm_series();
 	test_vm_observer();
