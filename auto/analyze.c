@@ -29,6 +29,14 @@
 /* ... and above 2% of a read (timer and bus jitter a noise-free median of
  * pre and post cannot show) */
 #define READ_STEP_SHARE 0.02
+/* a pre/post asymmetry is the card's when every row from some alignment up
+ * shows it (at least ASYM_MIN_ROWS on either side of that alignment) and
+ * the two levels lie ASYM_NOISES spreads of pre - post apart, the spread
+ * never taken below ASYM_FLOOR of a read; noise could make a perfect split
+ * of that size about once in a thousand tables of 20 rows */
+#define ASYM_MIN_ROWS 3
+#define ASYM_NOISES 6.0
+#define ASYM_FLOOR 0.005
 /* page: high (and medium without a second block size) needs a step this
  * many times the threshold */
 #define PAGE_CLEAR 3.0
@@ -214,6 +222,72 @@ static struct align_row *sorted_rows(const struct align_row *rows, size_t n)
 	return r;
 }
 
+/* The spread of pre - post around o_lo below row s and o_hi from it: the
+ * median distance (*sum: the sum of them, which every row moves). */
+static double split_spread(const struct align_row *r, size_t n, size_t s, double o_lo, double o_hi, double *tmp,
+			   double *sum)
+{
+	*sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		tmp[i] = fabs(r[i].pre - r[i].post - (i < s ? o_lo : o_hi));
+		*sum += tmp[i];
+	}
+	return stats_median(tmp, n);
+}
+
+/* The median of pre - post over rows [a, b). */
+static double offset_of(const struct align_row *r, size_t a, size_t b, double *tmp)
+{
+	for (size_t i = a; i < b; i++)
+		tmp[i - a] = r[i].pre - r[i].post;
+	return stats_median(tmp, b - a);
+}
+
+void pre_post_noise(const struct align_row *r, size_t n, double *tmp, struct read_levels *lv)
+{
+	double offset = offset_of(r, 0, n, tmp), best, sum;
+	size_t at = 0;
+
+	lv->asym_from = 0;
+	lv->asym_ns = lv->asym_lo = lv->asym_hi = 0;
+	lv->noise = split_spread(r, n, 0, offset, offset, tmp, &best);
+	/* the split that explains pre - post best (least absolute distance),
+	 * with ASYM_MIN_ROWS rows on either side */
+	for (size_t s = ASYM_MIN_ROWS; s + ASYM_MIN_ROWS <= n; s++) {
+		double lo = offset_of(r, 0, s, tmp), hi = offset_of(r, s, n, tmp);
+		split_spread(r, n, s, lo, hi, tmp, &sum);
+		if (sum < best) {
+			best = sum;
+			at = s;
+		}
+	}
+	if (!at)
+		return;
+	{
+		double lo = offset_of(r, 0, at, tmp), hi = offset_of(r, at, n, tmp), mid = (lo + hi) / 2;
+		double top = -1e300, bottom = 1e300, sp = split_spread(r, n, at, lo, hi, tmp, &sum);
+		int up = hi > lo;
+		/* every row on its own side of the middle, and the two levels
+		 * ASYM_NOISES spreads apart */
+		for (size_t i = 0; i < n; i++) {
+			double x = r[i].pre - r[i].post;
+			if ((i >= at) != (up ? x > mid : x < mid))
+				return;
+			if (i >= at) {
+				top = fmax(top, x - lo);
+				bottom = fmin(bottom, x - lo);
+			}
+		}
+		if (fabs(hi - lo) < ASYM_NOISES * fmax(sp, ASYM_FLOOR * fabs(r[0].post)))
+			return;
+		lv->noise = sp;
+		lv->asym_from = r[at].align;
+		lv->asym_ns = hi - lo;
+		lv->asym_lo = up ? bottom : top;
+		lv->asym_hi = up ? top : bottom;
+	}
+}
+
 void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		  const struct align_row *rows2, size_t n2, uint64_t bs2,
 		  struct finding *page, struct read_levels *lv)
@@ -230,18 +304,7 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		finding_not(page, "too few alignment measurements");
 		goto out;
 	}
-	/* noise: pre and post read the same amount next to the same boundary;
-	 * a steady offset between them (real cards read the first block of a
-	 * unit slower or faster than the last) is not noise: their spread
-	 * around the typical offset is */
-	for (i = 0; i < n; i++)
-		tmp[i] = r[i].pre - r[i].post;
-	{
-		double offset = stats_median(tmp, n);
-		for (i = 0; i < n; i++)
-			tmp[i] = fabs(r[i].pre - r[i].post - offset);
-	}
-	lv->noise = stats_median(tmp, n);
+	pre_post_noise(r, n, tmp, lv);
 	for (i = 0; i < n; i++)
 		tmp[i] = r[i].pre;
 	lv->step = fmax(READ_STEP_NOISES * lv->noise, READ_STEP_SHARE * stats_median(tmp, n));

@@ -44,7 +44,20 @@ struct read_levels {
 	double step;       /* smallest diff that counts as a step (ns) */
 	double page_diff;  /* diff at page-unit boundaries (ns) */
 	uint64_t unit;     /* page (read unit) size, 0 if none found */
+	/* a pre/post asymmetry every row shows: from asym_from up, pre reads
+	 * asym_ns (asym_lo to asym_hi) slower than post (negative: faster),
+	 * beyond what the rows below show; 0 when there is none.  It is the
+	 * card's, not noise: the noise is the spread around it. */
+	uint64_t asym_from;
+	double asym_ns, asym_lo, asym_hi;
 };
+
+/* Noise from pre against post: they read the same amount next to the same
+ * boundary, so what they disagree on is noise, once a steady offset (real
+ * cards read the first block of a unit slower or faster than the last) and
+ * an asymmetry that every row from some alignment up shows are taken out.
+ * rows ascending; sets lv->noise and the asym_* fields; tmp holds n. */
+void pre_post_noise(const struct align_row *r, size_t n, double *tmp, struct read_levels *lv);
 
 /* Page size from align rows at one or two block sizes (rows2 may be empty). */
 void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,

@@ -116,11 +116,49 @@ static void page_not_found(const struct align_row *r, size_t n, const struct rea
 
 /* ------------------------------------------------------------ -a */
 
+/* Repeated runs at run a's block size (not copies) on the page step: a
+ * step another run shows too is no accident of one table (a step too small
+ * for medium on one run's noise gets medium); a run that steps elsewhere
+ * leaves it low. */
+static void page_repeats(const struct saved_text *t, size_t a, const struct align_row *r1, struct finding *page)
+{
+	struct align_row rk[SAVED_ALIGN_ROWS];
+	struct finding pk;
+	struct read_levels lk;
+	char x[32], y[32];
+	unsigned same = 0, first = 0;
+
+	for (size_t k = 0; k < t->nalign && page->determined; k++) {
+		if (k == a || t->align[k].copy_of || t->align[k].bs != t->align[a].bs)
+			continue;
+		analyze_page(rk, run_rows(&t->align[k], 1, rk), t->align[k].bs, NULL, 0, 0, &pk, &lk);
+		if (!pk.determined)
+			continue;
+		if (pk.value != page->value) {
+			finding_evidence(page, "another run with %s reads (line %u) steps at %s: low",
+					 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line,
+					 format_size(y, sizeof(y), pk.value));
+			page->conf = CONF_LOW;
+			return;
+		}
+		if (!same++)
+			first = t->align[k].line;
+	}
+	if (!same)
+		return;
+	finding_evidence(page, "%s with %s reads (line %u%s) show%s the same step", same == 1 ? "another run" : "other runs",
+			 format_size(x, sizeof(x), t->align[a].bs), first, same == 1 ? "" : " and on", same == 1 ? "s" : "");
+	if (page->conf == CONF_LOW && page->value > r1[0].align)
+		page->conf = CONF_MEDIUM;
+}
+
 /* Page from runs a (and b, another block size, or SIZE_MAX).  A second run
  * confirms the step only where it can show it: with rows at the step and
  * just below.  A step whose row below is missing (not in the table, or
- * dropped) is not placed: the read unit is any size between the rows. */
-static void classic_page(const struct saved_text *t, size_t a, size_t b, struct finding *page, struct read_levels *lv)
+ * dropped) is not placed: the read unit is any size between the rows.
+ * repeats: other runs at a's block size confirm it too (page_repeats). */
+static void classic_page(const struct saved_text *t, size_t a, size_t b, int repeats, struct finding *page,
+			 struct read_levels *lv)
 {
 	struct align_row r1[SAVED_ALIGN_ROWS], r2[SAVED_ALIGN_ROWS];
 	size_t n1 = run_rows(&t->align[a], 1, r1), n2 = b == SIZE_MAX ? 0 : run_rows(&t->align[b], 1, r2);
@@ -177,6 +215,8 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, struct 
 				 format_size(x, sizeof(x), t->align[b].bs), format_size(y, sizeof(y), page->value / 2),
 				 format_size(z, sizeof(z), page->value));
 	}
+	if (repeats)
+		page_repeats(t, a, r1, page);
 	if (page->determined && page->value == r1[0].align)
 		page->at_most = 1; /* "the read unit may be smaller" */
 	/* a row below the step that costs extra too: one cell or the other is
@@ -298,15 +338,15 @@ static int classic_erase(const struct align_row *rows, size_t n, const struct re
 	return !thirds;
 }
 
-static void run_erase(const struct saved_text *t, size_t k, struct finding *f)
+/* Run k on its own: its erase block, and the levels its rows show. */
+static void run_erase(const struct saved_text *t, size_t k, struct finding *f, struct read_levels *lv)
 {
 	struct align_row rows[SAVED_ALIGN_ROWS];
 	struct finding page;
-	struct read_levels lv;
 	size_t n = run_rows(&t->align[k], 0, rows);
 
-	classic_page(t, k, SIZE_MAX, &page, &lv);
-	classic_erase(rows, n, &lv, f);
+	classic_page(t, k, SIZE_MAX, 0, &page, lv);
+	classic_erase(rows, n, lv, f);
 }
 
 void reanalyze_align_run(const struct saved_align_run *run, struct finding *page, struct finding *erase)
@@ -326,7 +366,7 @@ void reanalyze_align_run(const struct saved_align_run *run, struct finding *page
 	t->align[0] = *run;
 	t->nalign = 1;
 	n = run_rows(&t->align[0], 0, rows);
-	classic_page(t, 0, SIZE_MAX, page, &lv);
+	classic_page(t, 0, SIZE_MAX, 0, page, &lv);
 	classic_erase(rows, n, &lv, erase);
 	free(t);
 }
@@ -363,9 +403,49 @@ static int run_sees(const struct saved_align_run *run, uint64_t e)
 	return at && under;
 }
 
+/* A pre/post asymmetry the primary run shows (read_levels.asym_*) is named:
+ * on the finding whose step it starts at (else the erase block's), with
+ * whether the other runs at its block size show it too.  What every run
+ * shows is the card's; a run that does not makes it no property. */
+static void asymmetry(const struct saved_text *t, size_t a, const struct read_levels *runlv, struct saved_report *s)
+{
+	const struct read_levels *lv = &s->r.levels;
+	struct finding *f = &s->r.erase;
+	unsigned same = 0, other = 0;
+	char x[32], y[80], z[32], runs[64] = "";
+
+	if (!lv->asym_from)
+		return;
+	for (size_t k = 0; k < t->nalign; k++) {
+		if (k == a || t->align[k].copy_of || t->align[k].bs != t->align[a].bs)
+			continue;
+		if (runlv[k].asym_from == lv->asym_from && (runlv[k].asym_ns > 0) == (lv->asym_ns > 0))
+			same++;
+		else
+			other++;
+	}
+	if (s->r.page.determined && s->r.page.value == lv->asym_from)
+		f = &s->r.page;
+	if (same && !other)
+		snprintf(runs, sizeof(runs), " and in the %u other run%s", same, same == 1 ? "" : "s");
+	else if (other)
+		snprintf(runs, sizeof(runs), "; %u of the %u other runs do%s not show it", other, same + other,
+			 other == 1 && same + other == 1 ? "es" : "");
+	finding_evidence(f, "the read before each boundary from %s up is %s %s than the read after it (in every row%s): %s; "
+			 "the noise is the spread around it (%s)", format_size(x, sizeof(x), lv->asym_from),
+			 time_range(y, sizeof(y), fabs(lv->asym_lo), fabs(lv->asym_hi)), lv->asym_ns > 0 ? "slower" : "faster",
+			 runs, other ? "not a property of the card, but of this run" : "the card's own asymmetry, not noise",
+			 format_time(z, sizeof(z), lv->noise));
+	if (other && f->determined && f->conf > CONF_LOW) {
+		f->conf = CONF_LOW;
+		snprintf(f->why, sizeof(f->why), "the runs disagree on the asymmetry the step is judged with");
+	}
+}
+
 static void align_part(const struct saved_text *t, struct saved_report *s)
 {
 	struct auto_report *r = &s->r;
+	struct read_levels runlv[SAVED_ALIGN_RUNS];
 	size_t a = SIZE_MAX, b = SIZE_MAX;
 	char x[32], y[32], z[32];
 
@@ -398,7 +478,7 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 		r->bs2 = t->align[b].bs;
 		r->nrows2 = run_rows(&t->align[b], 0, r->rows2);
 	}
-	classic_page(t, a, b, &r->page, &r->levels);
+	classic_page(t, a, b, 1, &r->page, &r->levels);
 	{
 		double rep = repeat_noise(t, a);
 		if (rep > r->levels.noise)
@@ -411,7 +491,7 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 	for (size_t k = 0; k < t->nalign; k++) {
 		struct finding *o = &s->run_erase[k];
 		const char *how;
-		run_erase(t, k, o);
+		run_erase(t, k, o, &runlv[k]);
 		if (k == a || t->align[k].copy_of)
 			continue;
 		how = t->align[k].bs == t->align[a].bs ? "another run" : "the run";
@@ -443,6 +523,7 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 			next_step(s, "run `flashbench -a --blocksize=1024 DEV` once more: the runs here disagree");
 		}
 	}
+	asymmetry(t, a, runlv, s);
 	if (t->card_erase && r->erase.determined && t->card_erase != r->erase.value) {
 		finding_evidence(&r->erase, "the card itself reports an erase size of %s (preferred_erase_size), "
 				 "not %s", format_size(x, sizeof(x), t->card_erase),
