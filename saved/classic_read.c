@@ -303,6 +303,8 @@ struct ctx {
 	int mode;           /* 0 unknown, 'a' align, 'O' open-au, 'f' find-fat, 'R' read-speed */
 	uint64_t bs, erase;
 	unsigned nr;
+	unsigned char nr_from;  /* enum nr_source of nr */
+	unsigned nr_line;
 	int nr_var;         /* --open-au-nr=$i: the value comes from an echo line */
 	int random;
 	unsigned line;      /* of the command */
@@ -403,6 +405,8 @@ static size_t option(const struct tok *t, size_t n, size_t i, struct ctx *c)
 			c->erase = x;
 		else if (x > 0 && x < 100000) {
 			c->nr = (unsigned)x;
+			c->nr_from = NR_COMMAND;
+			c->nr_line = t[i].line;
 			c->mode = c->mode == 'f' ? 'f' : 'O';
 		}
 		return vi - i + used;
@@ -479,6 +483,9 @@ static int align_record(const struct tok *t, size_t n, size_t *i, struct align_r
 }
 
 #define CONTEXTS 8
+/* a label line (label_line) is short, and names a count a card can keep */
+#define LABEL_WORDS 10
+#define LABEL_MAX_NR 64
 
 /* An align row as read, before it is put in a run. */
 struct seg_row {
@@ -488,10 +495,18 @@ struct seg_row {
 	int computed;
 };
 
+/* The last label line naming an open-AU count (label_line). */
+struct label {
+	unsigned nr, line;
+	int random;         /* 1 random, 0 linear, -1 not said */
+	int used;           /* a table took it */
+};
+
 struct reader {
 	struct saved_text *out;
 	const struct words *w;
 	struct ctx c;
+	struct label label;
 	struct ctx seen[CONTEXTS];       /* the distinct -O contexts of the text's command lines */
 	size_t nseen;
 	struct saved_open_table *cols[SAVED_FAT_BLOCKS];  /* the columns being read, or ncols 0 */
@@ -661,6 +676,31 @@ static void end_align(struct reader *rd)
 		}
 	}
 }
+/* A new -O table's --open-au-nr and order: its command line's, or a loop's
+ * echo; else the label line above it; else, under a -O command line that
+ * sets none, the classic default.  A table run by a script that prints no
+ * command line keeps 0: its count is not in the text. */
+static void table_count(struct reader *rd, struct saved_open_table *tb)
+{
+	tb->random = rd->c.random;
+	if (rd->c.nr) {
+		tb->nr = rd->c.nr;
+		tb->nr_from = rd->c.nr_from;
+		tb->nr_line = rd->c.nr_line;
+	} else if (rd->label.nr) {
+		tb->nr = rd->label.nr;
+		tb->nr_from = NR_LABEL;
+		tb->nr_line = rd->label.line;
+		if (rd->label.random >= 0 && !rd->c.random)
+			tb->random = rd->label.random;
+		rd->label.used = 1;
+	} else if (rd->c.line && rd->c.mode == 'O' && !rd->c.nr_var) {
+		tb->nr = CLASSIC_OPEN_AU_NR;
+		tb->nr_from = NR_DEFAULT;
+		tb->nr_line = rd->c.line;
+	}
+}
+
 static void add_open(struct reader *rd, uint64_t size, double rate, unsigned line)
 {
 	struct saved_text *o = rd->out;
@@ -670,8 +710,7 @@ static void add_open(struct reader *rd, uint64_t size, double rate, unsigned lin
 		if (!(tb = SAVED_NEW_TABLE(o, open, 1)))
 			return;
 		rd->table = tb;
-		tb->nr = rd->c.nr;
-		tb->random = rd->c.random;
+		table_count(rd, tb);
 		tb->erase = rd->c.erase;
 		tb->bs = rd->c.bs;
 		tb->line = line;
@@ -859,8 +898,7 @@ static void add_columns(struct reader *rd, uint64_t size, const struct tok *t, s
 			struct saved_open_table *tb = SAVED_NEW_TABLE(o, open, 1);
 			if (!tb)
 				return;
-			tb->nr = rd->c.nr;
-			tb->random = rd->c.random;
+			table_count(rd, tb);
 			tb->erase = rd->c.erase;
 			tb->bs = rd->c.bs;
 			tb->line = line;
@@ -918,6 +956,67 @@ static void add_other(struct reader *rd, const char *test, unsigned line)
 	}
 	rd->other->rows++;
 	row_line(rd, line);
+}
+
+/* A line a script printed to name the open-AU count of the table below
+ * it: words of the vocabulary below (in any order and case), '=', ':' and
+ * other punctuation, and one number, such as "AU nr = 3 random", "open
+ * AUs: 4", "=== nr 5 (linear) ===", "Random, open AU 2".  It must name an
+ * AU or a nr, so prose ("3 open erase blocks are fine") is none, and an
+ * option (a word starting "-") is left to the command-line reader.
+ * Returns the words of the line (0: not a label), *nr and *random (1
+ * random, 0 linear, -1 not said). */
+static size_t label_line(const struct tok *t, size_t n, size_t i, unsigned *nr, int *random)
+{
+	static const struct { const char *word; int what; } vocab[] = {
+		{ "au", 'A' }, { "aus", 'A' }, { "nr", 'A' }, { "open", 0 }, { "opened", 0 }, { "count", 0 },
+		{ "order", 0 }, { "n", 0 }, { "linear", 'l' }, { "lin", 'l' }, { "sequential", 'l' }, { "seq", 'l' },
+		{ "random", 'r' }, { "rand", 'r' }, { "rnd", 'r' },
+	};
+	size_t e = i;
+	int named = 0, numbers = 0;
+	unsigned long v = 0;
+
+	*random = -1;
+	while (e < n && t[e].line == t[i].line)
+		e++;
+	if (e - i > LABEL_WORDS)
+		return 0;
+	for (size_t k = i; k < e; k++) {
+		const char *p = t[k].s;
+		if (p[0] == '-' && (isalpha((unsigned char)p[1]) || p[1] == '-'))
+			return 0;
+		while (*p) {
+			size_t len;
+			if (isdigit((unsigned char)*p)) {
+				v = strtoul(p, (char **)&p, 10);
+				numbers++;
+				continue;
+			}
+			if (!isalpha((unsigned char)*p)) {
+				p++;
+				continue;
+			}
+			for (len = 0; isalpha((unsigned char)p[len]); len++)
+				;
+			{
+				size_t w;
+				for (w = 0; w < sizeof(vocab) / sizeof(vocab[0]); w++)
+					if (strlen(vocab[w].word) == len && !strncasecmp(p, vocab[w].word, len))
+						break;
+				if (w == sizeof(vocab) / sizeof(vocab[0]))
+					return 0;
+				named |= vocab[w].what == 'A';
+				if (vocab[w].what == 'l' || vocab[w].what == 'r')
+					*random = vocab[w].what == 'r';
+			}
+			p += len;
+		}
+	}
+	if (!named || numbers != 1 || v < 1 || v > LABEL_MAX_NR)
+		return 0;
+	*nr = (unsigned)v;
+	return e - i;
 }
 
 /* "Card A: SanDisk Ultra 8GB", "Card B (Kingston 4GB)", "## Device 2:" at
@@ -1085,6 +1184,8 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			end_tables(&rd);
 			memset(&rd.c, 0, sizeof(rd.c));
 			rd.c.line = t->line;
+			if (rd.label.used) /* a label names the table below it, then the next command's */
+				memset(&rd.label, 0, sizeof(rd.label));
 			i++;
 			continue;
 		}
@@ -1110,6 +1211,8 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 		/* "1" alone on a line after a loop's --open-au-nr=$i */
 		if (t->alone && rd.c.nr_var && is_integer(t->s) && strlen(t->s) < 6) {
 			rd.c.nr = (unsigned)strtoul(t->s, NULL, 10);
+			rd.c.nr_from = NR_ECHO;
+			rd.c.nr_line = t->line;
 			rd.table = NULL;
 			i++;
 			continue;
@@ -1120,6 +1223,24 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			utf8_printable(rd.c.dev);
 			end_tables(&rd);
 			i++;
+			continue;
+		}
+		if ((i == 0 || w.t[i - 1].line != t->line) && (used = label_line(w.t, w.n, i, &rd.label.nr, &rd.label.random))) {
+			rd.label.line = t->line;
+			rd.label.used = 0;
+			if (!out->label_line) {
+				size_t ln;
+				const char *p = line_text(&w, t->line, &ln);
+				out->label_line = t->line;
+				while (p && ln && strchr(">| \t", *p))
+					p++, ln--;
+				while (p && ln && strchr("\r \t", p[ln - 1]))
+					ln--;
+				snprintf(out->label, sizeof(out->label), "%.*s", p ? (int)ln : 0, p ? p : "");
+				utf8_printable(out->label);
+			}
+			end_tables(&rd);
+			i += used;
 			continue;
 		}
 		if ((i == 0 || w.t[i - 1].line != t->line) &&
@@ -1158,6 +1279,8 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 	for (size_t k = 0; k < out->nopen && rd.nseen == 1; k++)
 		if (out->open[k].column && !out->open[k].nr) {
 			out->open[k].nr = rd.seen[0].nr;
+			out->open[k].nr_from = rd.seen[0].nr_from;
+			out->open[k].nr_line = rd.seen[0].nr_line;
 			out->open[k].random = rd.seen[0].random;
 			out->open[k].erase = rd.seen[0].erase;
 			out->open[k].bs = rd.seen[0].bs;
