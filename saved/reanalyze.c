@@ -632,68 +632,156 @@ static size_t middle_of(const double *v, size_t m)
 	return 0;
 }
 
-/* Table tb against the sweep's reference: at the SWEEP_VOTE_CHUNKS
- * smallest chunk sizes both reached, is it a garbage-collection collapse?
- * 1 or 0 by majority (two must agree), -1 when they do not (or only one
- * chunk is shared: one cell decides nothing).  *ratio is the middle
- * slowdown and *at its chunk. */
-static int vote(const struct saved_open_table *tb, const struct saved_open_table *ref, int rnd, double ref_ns,
-		double *ratio, uint64_t *at)
+/* The best rate of table tb among its larger chunks (the first row may
+ * still pay for the run before): its large-write rate, and *at its chunk. */
+static double large_rate(const struct saved_open_table *tb, uint64_t *at)
 {
-	double r[SWEEP_VOTE_CHUNKS];
-	uint64_t c[SWEEP_VOTE_CHUNKS];
-	size_t m = 0, yes = 0;
+	double large = 0;
 
-	for (size_t k = tb->n; k-- > 0 && m < SWEEP_VOTE_CHUNKS;) {
-		double theirs = rate_of(ref, tb->size[k]);
-		if (theirs <= 0 || tb->rate[k] <= 0)
+	*at = 0;
+	for (size_t k = 0; k < tb->n; k++)
+		if (tb->size[k] >= tb->size[0] / 8 && tb->rate[k] > large) {
+			large = tb->rate[k];
+			*at = tb->size[k];
+		}
+	return large;
+}
+
+/* A run's verdict against the sweep's reference (vote). */
+struct cell_vote {
+	int verdict;        /* 1 collapsed, 0 healthy, -1 undecided */
+	double ratio;       /* the cell that decided: the middle slowdown of the majority */
+	uint64_t at;
+	uint64_t from;      /* collapsed: the chunk size from which down most cells collapse */
+	unsigned yes, cells;  /* cells that voted with the verdict, of the cells judged */
+};
+
+/* Table tb against the sweep's reference, cell by cell at every chunk size
+ * below the erase size that both reached (see SWEEP_VOTE_CHUNKS). */
+static void vote(const struct saved_open_table *tb, const struct saved_open_table *ref, int rnd, uint64_t erase,
+		 struct cell_vote *v)
+{
+	double r[SAVED_OPEN_ROWS], rmaj[SAVED_OPEN_ROWS], whole, large;
+	uint64_t c[SAVED_OPEN_ROWS], cmaj[SAVED_OPEN_ROWS], small = 0, big;
+	int col[SAVED_OPEN_ROWS];
+	size_t m = 0, yes = 0, nmaj = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->verdict = -1;
+	v->ratio = 1;
+	large = large_rate(ref, &big);
+	whole = (double)erase / (large > 0 ? large : 1) * 1e9;
+	/* the reference's smallest SWEEP_VOTE_CHUNKS sizes: a difference
+	 * there alone is a small write's, never a collapse */
+	for (size_t k = ref->n, seen = 0; k-- > 0 && seen < SWEEP_VOTE_CHUNKS; seen++)
+		small = ref->size[k];
+	for (size_t k = 0; k < tb->n; k++) {
+		double theirs = rate_of(ref, tb->size[k]), extra;
+		if (tb->size[k] >= erase || theirs <= 0 || tb->rate[k] <= 0)
 			continue;
 		r[m] = theirs / tb->rate[k];
 		c[m] = tb->size[k];
+		extra = (double)c[m] * 1e9 * (1 / tb->rate[k] - 1 / theirs) / whole;
 		/* random order: one erase block too many makes only one of the
 		 * blocks pay, a smaller step (analyze.h random_collapsed) */
-		yes += rnd && tb->nr > ref->nr ? random_collapsed(ref_ns * r[m], ref_ns, 0) :
-						 write_collapsed(ref_ns * r[m], ref_ns, 0);
+		col[m] = extra >= SWEEP_COLLAPSE_SHARE ||
+			 (extra >= SWEEP_FLAT_SHARE && (rnd && tb->nr > ref->nr ? random_collapsed(r[m], 1, 0) :
+						      write_collapsed(r[m], 1, 0)));
+		yes += col[m];
 		m++;
 	}
+	v->cells = (unsigned)m;
 	if (m < 2)
-		return -1;
-	*ratio = r[middle_of(r, m)];
-	*at = c[middle_of(r, m)];
-	if (2 * yes > m)
-		return 1;
-	if (2 * (m - yes) > m)
-		return 0;
-	return -1;
+		return;
+	/* a collapse shows from some chunk size down: the largest size at and
+	 * below which most cells collapse, at least two, one of them above the
+	 * smallest sizes */
+	for (size_t top = 0; top < m && v->verdict < 0; top++) {
+		unsigned n = 0, y = 0, up = 0;
+		for (size_t k = top; k < m; k++) {
+			n++;
+			y += (unsigned)col[k];
+			up += col[k] && c[k] > small;
+		}
+		if (2 * y > n && y >= 2 && up) {
+			v->verdict = 1;
+			v->yes = y;
+			v->cells = n;
+			v->from = c[top];
+			for (size_t k = top; k < m; k++)
+				if (col[k]) {
+					rmaj[nmaj] = r[k];
+					cmaj[nmaj++] = c[k];
+				}
+		}
+	}
+	if (v->verdict < 0) {
+		v->yes = (unsigned)(m - yes);
+		if (2 * (m - yes) > m)
+			v->verdict = 0;
+		for (size_t k = 0; k < m; k++)
+			if (v->verdict < 0 || !col[k]) {
+				rmaj[nmaj] = r[k];
+				cmaj[nmaj++] = c[k];
+			}
+	}
+	v->ratio = rmaj[middle_of(rmaj, nmaj)];
+	v->at = cmaj[middle_of(rmaj, nmaj)];
+}
+
+/* Where tb's --open-au-nr was read, when not from its own command line:
+ * the inference said in the table's own terms ("" for a command line). */
+static const char *nr_said(const struct saved_open_table *tb, char *buf, size_t len)
+{
+	switch (tb->nr_from) {
+	case NR_LABEL:
+		snprintf(buf, len, ", the count from the label line %u", tb->nr_line);
+		break;
+	case NR_ECHO:
+		snprintf(buf, len, ", the count from line %u, which its loop printed", tb->nr_line);
+		break;
+	case NR_DEFAULT:
+		snprintf(buf, len, "; taken as %d: the classic default of -O, which the command line at line %u does "
+			 "not set", CLASSIC_OPEN_AU_NR, tb->nr_line);
+		break;
+	default:
+		buf[0] = '\0';
+	}
+	return buf;
 }
 
 /* One evidence line: table tb of the sweep against the reference. */
-static void describe(const struct saved_open_table *tb, const struct saved_open_table *ref, int rnd, double ref_ns,
+static void describe(const struct saved_open_table *tb, const struct saved_open_table *ref, int rnd, uint64_t erase,
 		     struct finding *f)
 {
-	char a[32], b[32], c[32], g[64];
-	double ratio = 1;
-	uint64_t at = 0;
-	int v;
+	char a[32], b[32], c[32], g[200], said[128], cells[96];
+	struct cell_vote v;
 
 	if (!tb)
 		return;
-	snprintf(g, sizeof(g), " (line %u%s)", tb->line, tb->interrupted ? ", stopped with ^C" : "");
+	snprintf(g, sizeof(g), " (line %u%s%s)", tb->line, tb->interrupted ? ", stopped with ^C" : "",
+		 nr_said(tb, said, sizeof(said)));
 	if (tb == ref) {
 		finding_evidence(f, "--open-au-nr=%u%s: %s at %s", tb->nr, g, format_rate(a, sizeof(a), tb->rate[tb->n - 1]),
 				 format_size(b, sizeof(b), tb->size[tb->n - 1]));
 		return;
 	}
-	v = vote(tb, ref, rnd, ref_ns, &ratio, &at);
-	format_rate(a, sizeof(a), rate_of(tb, at));
-	format_rate(c, sizeof(c), rate_of(ref, at));
-	format_size(b, sizeof(b), at);
-	if (ratio > 0.9 && ratio < 1.1)
-		finding_evidence(f, "--open-au-nr=%u%s: %s at %s, as fast as --open-au-nr=%u (%s)", tb->nr, g, a, b, ref->nr, c);
+	vote(tb, ref, rnd, erase, &v);
+	format_rate(a, sizeof(a), rate_of(tb, v.at));
+	format_rate(c, sizeof(c), rate_of(ref, v.at));
+	format_size(b, sizeof(b), v.at);
+	if (v.verdict == 1)
+		snprintf(cells, sizeof(cells), "garbage collection at %u of the %u chunk sizes from %s down", v.yes,
+			 v.cells, format_size(g + 100, 32, v.from));
 	else
-		finding_evidence(f, "--open-au-nr=%u%s: %s at %s, %.1fx %s --open-au-nr=%u (%s)%s", tb->nr, g, a, b,
-				 ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "slower than" : "faster than", ref->nr, c,
-				 v == 1 ? ": garbage collection" : "");
+		snprintf(cells, sizeof(cells), "%u of %u chunk sizes below the erase size do not collapse", v.yes, v.cells);
+	if (v.ratio > 0.9 && v.ratio < 1.1)
+		finding_evidence(f, "--open-au-nr=%u%s: %s at %s, as fast as --open-au-nr=%u (%s); %s", tb->nr, g, a, b,
+				 ref->nr, c, cells);
+	else
+		finding_evidence(f, "--open-au-nr=%u%s: %s at %s, %.1fx %s --open-au-nr=%u (%s); %s", tb->nr, g, a, b,
+				 v.ratio >= 1 ? v.ratio : 1 / v.ratio, v.ratio >= 1 ? "slower than" : "faster than", ref->nr, c,
+				 cells);
 }
 
 /* A run with one --open-au-nr judged on its own: do its smallest writes
@@ -704,7 +792,7 @@ static void single_sweep(const struct saved_open_table *tb, int rnd, uint64_t er
 	double large = 0, small, per_write, whole, share;
 	uint64_t s_small, s_large = 0;
 	unsigned nr = tb->nr;
-	char a[32], b[32], c[32], d[32], g[32], h[64];
+	char a[32], b[32], c[32], d[32], g[32], h[200], said[128];
 
 	finding_init(f, f->key, f->title, 0);
 	if (tb->n < 2) {
@@ -743,8 +831,8 @@ static void single_sweep(const struct saved_open_table *tb, int rnd, uint64_t er
 		small = tb->rate[idx[mid]];
 		per_write = (double)s_small / small * 1e9;
 	}
-	snprintf(h, sizeof(h), "--open-au-nr=%u%s (line %u%s)", nr, rnd ? " --random" : "", tb->line,
-		 tb->interrupted ? ", stopped with ^C" : "");
+	snprintf(h, sizeof(h), "--open-au-nr=%u%s (line %u%s%s)", nr, rnd ? " --random" : "", tb->line,
+		 tb->interrupted ? ", stopped with ^C" : "", nr_said(tb, said, sizeof(said)));
 	format_rate(a, sizeof(a), large);
 	format_size(b, sizeof(b), s_large);
 	format_rate(c, sizeof(c), small);
@@ -779,6 +867,17 @@ static void single_sweep(const struct saved_open_table *tb, int rnd, uint64_t er
 		 "--open-au-nr=1 to %u says more", nr + 1);
 }
 
+/* Why the run with --open-au-nr=nr of the sweep is no trial: missing, or
+ * undecided. */
+static const char *run_missing(const struct sweep *sw, unsigned nr)
+{
+	for (size_t i = 0; i < sw->n; i++)
+		if (sw->tb[i]->nr == nr)
+			return sw->tb[i]->interrupted ? "the run between them stops too early to decide" :
+							"the run between them does not decide (its chunk sizes split)";
+	return "no run between them";
+}
+
 /* One sweep judged: its runs against its reference (the smallest
  * --open-au-nr), which is first judged on its own: a reference that
  * collapses already makes every run look as fast as it. */
@@ -809,21 +908,45 @@ static void judge_sweep(const struct sweep *sw, struct finding *f, struct open_t
 	cmin = base->size[base->n - 1];
 	ref = (double)cmin * 1e9 / base->rate[base->n - 1];
 	for (size_t i = 0; i < sw->n && *ntr < AUTO_MAX_TRIALS; i++) {
-		double ratio = 1;
-		uint64_t at = 0;
-		int v = sw->tb[i] == base ? 0 : vote(sw->tb[i], base, sw->rnd, ref, &ratio, &at);
-		if (v < 0)
+		struct cell_vote v = { .verdict = 0, .ratio = 1 };
+		if (sw->tb[i] != base)
+			vote(sw->tb[i], base, sw->rnd, sw->erase, &v);
+		if (v.verdict < 0)
 			continue;
 		tr[*ntr].n = sw->tb[i]->nr;
-		tr[*ntr].mean_ns = ref * ratio;
-		tr[*ntr].collapsed = v;
+		tr[*ntr].mean_ns = ref * v.ratio;
+		tr[*ntr].collapsed = v.verdict;
 		(*ntr)++;
 	}
 	*ref_out = ref;
 	*chunk_out = cmin;
+	/* the largest count judged bounds the count: a run that decides
+	 * nothing does not say the card keeps more */
+	top = 0;
+	for (size_t i = 0; i < *ntr; i++)
+		top = tr[i].n > top ? tr[i].n : top;
 	analyze_open(tr, *ntr, top, sw->rnd, cmin, ref, f);
 	if (!f->determined)
 		return;
+	/* the count is the number before the collapse: a run with it must be
+	 * there and healthy, else the count lies between the last healthy one
+	 * and it */
+	if (!f->at_least && f->value) {
+		size_t i;
+		for (i = 0; i < *ntr && !(tr[i].n == f->value && !tr[i].collapsed); i++)
+			;
+		if (i == *ntr) {
+			unsigned good = 0;
+			for (i = 0; i < *ntr; i++)
+				if (!tr[i].collapsed && tr[i].n < f->value && tr[i].n > good)
+					good = tr[i].n;
+			finding_not(f, "--open-au-nr=%u collapses, %u does not; %s: the count is %u to %llu",
+				    (unsigned)f->value + 1, good, run_missing(sw, (unsigned)f->value), good,
+				    (unsigned long long)f->value);
+			f->nevidence = 0;
+			return;
+		}
+	}
 	/* the evidence in the tables' own terms: the last healthy count and
 	 * the first that collapsed */
 	f->nevidence = 0;
@@ -833,14 +956,13 @@ static void judge_sweep(const struct sweep *sw, struct finding *f, struct open_t
 			break;
 		for (size_t i = 0; i < sw->n; i++)
 			if (sw->tb[i]->nr == want) {
-				describe(sw->tb[i], base, sw->rnd, ref, f);
+				describe(sw->tb[i], base, sw->rnd, sw->erase, f);
 				break;
 			}
 	}
-	finding_evidence(f, "%zu run%s with --erasesize=%s%s (from line %u), each judged against --open-au-nr=%u at the "
-			 "%d smallest chunk sizes both reached", *ntr, *ntr == 1 ? "" : "s",
-			 format_size(a, sizeof(a), sw->erase), sw->rnd ? " --random" : "", sw->tb[0]->line, base->nr,
-			 SWEEP_VOTE_CHUNKS);
+	finding_evidence(f, "%zu run%s with --erasesize=%s%s (from line %u), each judged against --open-au-nr=%u at every "
+			 "chunk size below the erase size both reached, by majority", *ntr, *ntr == 1 ? "" : "s",
+			 format_size(a, sizeof(a), sw->erase), sw->rnd ? " --random" : "", sw->tb[0]->line, base->nr);
 	if (!g.determined) {
 		if (f->conf > CONF_MEDIUM)
 			f->conf = CONF_MEDIUM;
@@ -864,6 +986,15 @@ static void count_text(char *buf, size_t len, const struct finding *f)
 		snprintf(buf, len, "fewer than %llu", (unsigned long long)f->value + 1);
 	else
 		snprintf(buf, len, "%s%llu", f->at_least ? "at least " : "", (unsigned long long)f->value);
+}
+
+/* The line of the first -O table whose count is not known. */
+static unsigned unused_line(const struct saved_text *t)
+{
+	for (size_t i = 0; i < t->nopen; i++)
+		if (!t->open[i].nr)
+			return t->open[i].line;
+	return 0;
 }
 
 static void open_part(const struct saved_text *t, struct saved_report *s, const struct finding *erase)
@@ -980,9 +1111,11 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 		next_step(s, "to count open erase blocks, run `flashbench-open-au-sweep -e SIZE DEV` or `flashbench --auto "
 			  "--write DEV` (both write)");
 	if (s->open_unused)
-		next_step(s, "%u open-au table%s had no --open-au-nr on a header line and %s not used: put the value on "
-			  "the line before each table", s->open_unused, s->open_unused == 1 ? "" : "s",
-			  s->open_unused == 1 ? "was" : "were");
+		next_step(s, "%u open-au table%s (from line %u) %s not used: no command line, label line or loop's echo "
+			  "says which --open-au-nr %s ran with (a script that prints none); print the count before each "
+			  "table (a line such as \"open AU nr: 3 random\"), or run flashbench-open-au-sweep",
+			  s->open_unused, s->open_unused == 1 ? "" : "s", unused_line(t), s->open_unused == 1 ? "was" : "were",
+			  s->open_unused == 1 ? "it" : "they");
 }
 
 /* ------------------------------------------------------------ find-fat */

@@ -33,9 +33,17 @@
 #define SWEEP_COLLAPSE_SHARE (1.0 / 8)
 #define SWEEP_FLAT_SHARE (1.0 / 64)
 
-/* A run of a sweep is judged against the sweep's reference run at the
- * smallest chunk sizes both reached, this many of them, by majority: one
- * cell out of line (a pause) never decides. */
+/* A run of a sweep is judged against the sweep's reference run cell by
+ * cell, at every chunk size below the erase size that both reached: a cell
+ * collapses when its extra time per write is a garbage collection's
+ * (SWEEP_COLLAPSE_SHARE of writing a whole erase block), or when it is
+ * more than a small write's (SWEEP_FLAT_SHARE) and the run takes the
+ * collapse's multiple of the reference's time (analyze.h write_collapsed,
+ * random_collapsed).  The run collapses when more than half of its cells
+ * do, not all among the reference's smallest SWEEP_VOTE_CHUNKS sizes (one
+ * erase block faster for small writes than several is no collapse); it is
+ * healthy when more than half do not; else it decides nothing.  One cell
+ * out of line (a pause) never decides. */
 #define SWEEP_VOTE_CHUNKS 3
 
 /* One card of the input: a column of a table that compares several, or
