@@ -148,7 +148,7 @@ grep -q '^card "Slow card" (its column of the table at line 8)$' "$TMP/out" &&
 "$FB" --analyze $sh/single-sweep-collapse.txt > "$TMP/out" 2>&1
 got=$(jq_ $sh/single-sweep-collapse.txt findings.open_random.value findings.open_random.at_most findings.open_random.confidence)
 [ "$got" = "4 true medium" ] && grep -qE '^open erase blocks, random order +fewer than 5 +medium$' "$TMP/out" &&
-	grep -q '14.2M/s at 4MiB falls to 29K/s at 8KiB (490x)' "$TMP/out" &&
+	grep -q '14.2M/s at 4MiB falls to 470K/s at 128KiB (30x)' "$TMP/out" &&
 	pass "analyze one collapsing --open-au-nr=5 --random sweep: fewer than 5, medium" ||
 	fail "analyze one collapsing sweep" "$got; $(grep -A2 'random order' "$TMP/out")"
 got=$(jq_ $sh/single-sweep-flat.txt findings.open_random.value findings.open_random.at_least findings.open_random.confidence)
