@@ -1257,6 +1257,112 @@ static unsigned fat_row(const struct saved_fat_table *tb, size_t r, int *dir)
 	return k;
 }
 
+/* "erase block 0", "erase blocks 0 to 3" */
+static void first_blocks(char *buf, size_t len, unsigned area)
+{
+	if (area == 1)
+		snprintf(buf, len, "erase block 0");
+	else
+		snprintf(buf, len, "erase blocks 0 to %u", area - 1);
+}
+
+/* The median over the first `area` erase blocks of row r's rate against
+ * the table's last erase block. */
+static double area_ratio(const struct saved_fat_table *tb, size_t r, unsigned area)
+{
+	double x[SAVED_FAT_BLOCKS];
+	unsigned n = 0;
+
+	for (unsigned j = 0; j < area && j + 1 < tb->nblocks; j++)
+		if (tb->rate[r][j] > 0 && tb->rate[r][tb->nblocks - 1] > 0)
+			x[n++] = tb->rate[r][j] / tb->rate[r][tb->nblocks - 1];
+	return stats_median(x, n);
+}
+
+/* A first area that writes slower than the last erase block: FAT-optimised
+ * only if small writes cost it less than large ones do (against the last
+ * erase block, its smallest chunk size FAT_TABLE_APART better than its
+ * largest ones, the median of FAT_RUN_ROWS rows; each a median over the
+ * area's erase blocks: a FAT area is made for small writes); a start
+ * slower at every chunk size
+ * is different, and the table does not show whether it is optimised.
+ * Returns 1 for the first (the evidence added), 0 for the second (f not
+ * determined, saying so). */
+static int fat_less_penalised(const struct saved_fat_table *tb, unsigned area, struct finding *f)
+{
+	double big[FAT_RUN_ROWS], xb, xs;
+	size_t m = tb->n < 2 * FAT_RUN_ROWS ? tb->n / 2 : FAT_RUN_ROWS;
+	char a[32], b[32], c[32], g[64];
+
+	for (size_t i = 0; i < m; i++)
+		big[i] = area_ratio(tb, i, area);
+	xb = stats_median(big, m);
+	xs = area_ratio(tb, tb->n - 1, area);
+	format_size(a, sizeof(a), area * fat_erase(tb));
+	format_size(b, sizeof(b), tb->size[0]);
+	format_size(c, sizeof(c), tb->size[tb->n - 1]);
+	first_blocks(g, sizeof(g), area);
+	if (m && xb > 0 && xs / xb >= fat_table_apart()) {
+		finding_evidence(f, "%s (the first %s) write %.2fx as fast as erase block %u at %s, but %.2fx at %s: less "
+				 "penalised by small writes, as a FAT area is", g, a, xb, tb->nblocks - 1, b, xs, c);
+		return 1;
+	}
+	finding_not(f, "%s (the first %s) %s different: %s slower than erase block %u at every chunk size "
+		    "(%.2fx at %s, %.2fx at %s; line %u), small writes no less than large ones; whether %s "
+		    "FAT-optimised is not what the table shows", g, a, area == 1 ? "is" : "are",
+		    area == 1 ? "it writes" : "they write", tb->nblocks - 1, xb, b, xs, c, tb->line,
+		    area == 1 ? "it is" : "they are");
+	return 0;
+}
+
+/* Fewer than FAT_RUN_ROWS rows show an area, the table's smallest chunk
+ * sizes: a FAT area is made for small writes, so one there that ends
+ * sharply (fat_ends_sharply: the area FAT_SHARP apart, the other erase
+ * blocks alike) is no row out of line: faster, an area at low (one or two
+ * rows are little to go on); slower, the start is different.  Returns 1
+ * when f is decided. */
+static int small_rows_area(const struct saved_fat_table *tb, const unsigned *k, const int *dir, struct finding *f)
+{
+	size_t t = 0, n = tb->n;
+	unsigned area = n ? k[n - 1] : 0;
+	double weakest = 1e300, alike = 1;
+	char a[32], b[32], g[64];
+
+	while (t < n && k[n - 1 - t] == area && dir[n - 1 - t] == dir[n - 1])
+		t++;
+	if (!area || t >= FAT_RUN_ROWS || area + 1 >= tb->nblocks)
+		return 0;
+	for (size_t r = n - t; r < n; r++)
+		for (unsigned j = 0; j + 1 < tb->nblocks; j++) {
+			double x = tb->rate[r][j] / tb->rate[r][tb->nblocks - 1];
+			x = x >= 1 ? x : 1 / x;
+			if (j < area)
+				weakest = fmin(weakest, x);
+			else
+				alike = fmax(alike, x);
+		}
+	if (!fat_ends_sharply(weakest, alike))
+		return 0;
+	format_size(a, sizeof(a), tb->size[n - t]);
+	format_size(b, sizeof(b), area * fat_erase(tb));
+	first_blocks(g, sizeof(g), area);
+	if (dir[n - 1] < 0) {
+		finding_not(f, "%s (the first %s) %s different at the smallest chunk sizes (%s and below): at least "
+			    "%.1fx slower than erase block %u; whether %s FAT-optimised is not what the table shows",
+			    g, b, area == 1 ? "is" : "are", a, weakest, tb->nblocks - 1, area == 1 ? "it is" : "they are");
+		return 1;
+	}
+	f->determined = 1;
+	f->value = area;
+	f->conf = CONF_LOW;
+	finding_evidence(f, "%s (the first %s) write at least %.1fx faster than erase block %u at the smallest chunk "
+			 "size%s (%s%s), the others alike (within %.2fx)", g, b, weakest, tb->nblocks - 1, t == 1 ? "" : "s",
+			 a, t == 1 ? "" : " and below", alike);
+	finding_evidence(f, "low: a FAT area is made for small writes, but %zu row%s of line %u %s little to go on", t,
+			 t == 1 ? "" : "s", tb->line, t == 1 ? "is" : "are");
+	return 1;
+}
+
 static void fat_table(const struct saved_fat_table *tb, struct finding *f)
 {
 	unsigned k[SAVED_FAT_ROWS];
@@ -1312,6 +1418,8 @@ static void fat_table(const struct saved_fat_table *tb, struct finding *f)
 				    tb->nblocks - 1, run, tb->line, area, tb->nblocks - 1, alike);
 			return;
 		}
+		if (dir[from] < 0 && !fat_less_penalised(tb, area, f))
+			return;
 		f->determined = 1;
 		f->value = area;
 		finding_evidence(f, "erase block%s 0%s%s (the first %s) write%s at least %.1fx %s than erase block %u at "
@@ -1336,6 +1444,8 @@ static void fat_table(const struct saved_fat_table *tb, struct finding *f)
 			  !others ? CONF_HIGH : CONF_MEDIUM;
 		return;
 	}
+	if (small_rows_area(tb, k, dir, f))
+		return;
 	if (4 * nout <= tb->n) {
 		/* low: an area that covers every erase block of the table looks
 		 * the same */

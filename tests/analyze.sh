@@ -362,7 +362,10 @@ printf '[edit\n' > "$TMP/edit.txt"
 expect_error "analyze a paste starting \"[edit\" without a table: no table, not invalid JSON" 2 "no flashbench -a, -O or --find-fat table found" \
 	"$FB" --analyze "$TMP/edit.txt"
 # prose above a table of several columns is no header of card names: without
-# an -O command it stays a find-fat table
+# an -O command it stays a find-fat table (its first erase block is 3x
+# slower at every chunk size: different, not FAT-optimised)
 printf 'Here are the find-fat results of my card, I hope they help:\n4MiB 3M/s 9M/s 9M/s 9M/s\n2MiB 3M/s 9M/s 9M/s 9M/s\n1MiB 3M/s 9M/s 9M/s 9M/s\n512KiB 3M/s 9M/s 9M/s 9M/s\n' > "$TMP/prose.txt"
 got=$(jq_ "$TMP/prose.txt" "cards#" source.find_fat_rows findings.fat_area.value)
-[ "$got" = "0 4 1" ] && pass "analyze prose above a table of columns: a find-fat table, not cards" || fail "analyze prose above columns" "$got"
+[ "$got" = "0 4 null" ] && "$FB" --analyze "$TMP/prose.txt" | grep -q 'erase block 0 (the first 4MiB) is different' &&
+	pass "analyze prose above a table of columns: a find-fat table, not cards; a slower start is different" ||
+	fail "analyze prose above columns" "$got"
