@@ -210,6 +210,32 @@ static size_t first_step(const struct align_row *r, size_t n, double step)
 	return i;
 }
 
+/* Index (in ascending rows) of the smallest alignment from which every
+ * diff exceeds the level of the rows below it (their median; none below
+ * 0) by step: a step above a steady cost that every small row pays, not
+ * that cost itself; n when there is none. */
+static size_t level_step(const struct align_row *r, size_t n, double step)
+{
+	double *below = malloc((n ? n : 1) * sizeof(*below));
+
+	if (!below)
+		return first_step(r, n, step);
+	for (size_t i = 0; i < n; i++) {
+		double lo = r[i].diff, base;
+		for (size_t j = i; j < n; j++)
+			lo = fmin(lo, r[j].diff);
+		for (size_t j = 0; j < i; j++)
+			below[j] = r[j].diff;
+		base = fmax(0, stats_median(below, i));
+		if (lo > base + step) {
+			free(below);
+			return i;
+		}
+	}
+	free(below);
+	return n;
+}
+
 static struct align_row *sorted_rows(const struct align_row *rows, size_t n)
 {
 	struct align_row *r = malloc((n ? n : 1) * sizeof(*r));
@@ -309,7 +335,7 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		tmp[i] = r[i].pre;
 	lv->step = fmax(READ_STEP_NOISES * lv->noise, READ_STEP_SHARE * stats_median(tmp, n));
 
-	i = first_step(r, n, lv->step);
+	i = level_step(r, n, lv->step);
 	if (i == n) {
 		finding_not(page, "no boundary from %s to %s costs more to read across than %s "
 			    "(alignment does not seem to matter for reads)",
@@ -341,7 +367,7 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 	finding_evidence(page, "with %s reads, crossing %s %s boundary costs %s, crossing %s %s boundary %s",
 			 fmt_size(a, bs), article(b), b, fmt_time(c, r[i].diff), article(d), d, fmt_time(e, r[i - 1].diff));
 	if (n2 >= 2) {
-		size_t j = first_step(r2, n2, lv->step);
+		size_t j = level_step(r2, n2, lv->step);
 		have2 = 1;
 		if (lv->unit < r2[0].align)
 			agree = j == 0; /* too small to see with the larger blocks */
