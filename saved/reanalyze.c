@@ -116,6 +116,33 @@ static void page_not_found(const struct align_row *r, size_t n, const struct rea
 
 /* ------------------------------------------------------------ -a */
 
+/* The first step of rows r[0..n) is too large for a page (an erase-block
+ * boundary): the page is looked for in the rows under it alone, with
+ * their own noise and level, so that the large step's rows do not hide a
+ * small one.  Returns 1 when one is found (page, lv's unit and page
+ * level set). */
+static int page_below(const struct align_row *r, size_t n, uint64_t bs, struct finding *page, struct read_levels *lv)
+{
+	struct finding p;
+	struct read_levels l;
+	size_t m = 0;
+	char x[32];
+
+	while (m < n && r[m].align < page->value)
+		m++;
+	if (m < 3)
+		return 0;
+	analyze_page(r, m, bs, NULL, 0, 0, &p, &l);
+	if (!p.determined || p.value > CLASSIC_PAGE_MAX || p.value == r[0].align)
+		return 0;
+	finding_evidence(&p, "judged on the rows under the first large step, at %s (an erase-block boundary)",
+			 format_size(x, sizeof(x), page->value));
+	*page = p;
+	lv->unit = l.unit; /* the noise stays the whole table's: the erase step is judged on it */
+	lv->page_diff = l.page_diff;
+	return 1;
+}
+
 /* Repeated runs at run a's block size (not copies) on the page step: a
  * step another run shows too is no accident of one table (a step too small
  * for medium on one run's noise gets medium); a run that steps elsewhere
@@ -169,7 +196,9 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, int rep
 		page_not_found(r1, n1, lv, page);
 		return;
 	}
-	if (page->value > CLASSIC_PAGE_MAX) {
+	if (page->value > CLASSIC_PAGE_MAX && page_below(r1, n1, t->align[a].bs, page, lv))
+		n2 = 0; /* judged on the rows under the erase step: a second run does not see those alone */
+	else if (page->value > CLASSIC_PAGE_MAX) {
 		/* the one step is an erase-block boundary: below it lies the level
 		 * every other boundary costs, page boundaries included */
 		double below[SAVED_ALIGN_ROWS], lo = 1e300, hi = 0;
