@@ -495,10 +495,13 @@ struct seg_row {
 	int computed;
 };
 
-/* The last label line naming an open-AU count (label_line). */
+/* The last label line naming an open-AU count (label_line): it names the
+ * one table below it (a command line between them included); a second
+ * table has no count from it. */
 struct label {
 	unsigned nr, line;
 	int random;         /* 1 random, 0 linear, -1 not said */
+	uint64_t bs, erase; /* the block and erase size it names (0: none) */
 	int used;           /* a table took it */
 };
 
@@ -682,23 +685,28 @@ static void end_align(struct reader *rd)
  * command line keeps 0: its count is not in the text. */
 static void table_count(struct reader *rd, struct saved_open_table *tb)
 {
+	int label_sizes = 0;
+
 	tb->random = rd->c.random;
 	if (rd->c.nr) {
 		tb->nr = rd->c.nr;
 		tb->nr_from = rd->c.nr_from;
 		tb->nr_line = rd->c.nr_line;
-	} else if (rd->label.nr) {
+	} else if (rd->label.nr && !rd->label.used) {
 		tb->nr = rd->label.nr;
 		tb->nr_from = NR_LABEL;
 		tb->nr_line = rd->label.line;
 		if (rd->label.random >= 0 && !rd->c.random)
 			tb->random = rd->label.random;
+		label_sizes = 1;
 		rd->label.used = 1;
 	} else if (rd->c.line && rd->c.mode == 'O' && !rd->c.nr_var) {
 		tb->nr = CLASSIC_OPEN_AU_NR;
 		tb->nr_from = NR_DEFAULT;
 		tb->nr_line = rd->c.line;
 	}
+	tb->erase = rd->c.erase ? rd->c.erase : label_sizes ? rd->label.erase : 0;
+	tb->bs = rd->c.bs ? rd->c.bs : label_sizes ? rd->label.bs : 0;
 }
 
 static void add_open(struct reader *rd, uint64_t size, double rate, unsigned line)
@@ -711,8 +719,6 @@ static void add_open(struct reader *rd, uint64_t size, double rate, unsigned lin
 			return;
 		rd->table = tb;
 		table_count(rd, tb);
-		tb->erase = rd->c.erase;
-		tb->bs = rd->c.bs;
 		tb->line = line;
 		snprintf(tb->card, sizeof(tb->card), "%s", identity(rd));
 	}
@@ -893,14 +899,14 @@ static void add_columns(struct reader *rd, uint64_t size, const struct tok *t, s
 		ncols = SAVED_FAT_BLOCKS;
 	if (!rd->ncols || rd->ncols != ncols || size >= rd->cols[0]->size[rd->cols[0]->n - 1] ||
 	    rd->cols[0]->n == SAVED_OPEN_ROWS) {
+		int took = rd->label.used; /* one label names all the columns of one table */
 		rd->ncols = 0;
 		for (size_t k = 0; k < ncols; k++) {
 			struct saved_open_table *tb = SAVED_NEW_TABLE(o, open, 1);
 			if (!tb)
 				return;
+			rd->label.used = took;
 			table_count(rd, tb);
-			tb->erase = rd->c.erase;
-			tb->bs = rd->c.bs;
 			tb->line = line;
 			tb->column = (unsigned)k + 1;
 			if (names)
@@ -960,24 +966,33 @@ static void add_other(struct reader *rd, const char *test, unsigned line)
 
 /* A line a script printed to name the open-AU count of the table below
  * it: words of the vocabulary below (in any order and case), '=', ':' and
- * other punctuation, and one number, such as "AU nr = 3 random", "open
- * AUs: 4", "=== nr 5 (linear) ===", "Random, open AU 2".  It must name an
- * AU or a nr, so prose ("3 open erase blocks are fine") is none, and an
- * option (a word starting "-") is left to the command-line reader.
- * Returns the words of the line (0: not a label), *nr and *random (1
- * random, 0 linear, -1 not said). */
-static size_t label_line(const struct tok *t, size_t n, size_t i, unsigned *nr, int *random)
+ * other punctuation, and one count, such as "AU nr = 3 random", "open
+ * AUs: 4", "=== nr 5 (linear) ===", "======= AU=2, random access =======";
+ * a block or erase size may come with it, each number after its name
+ * ("BLOCKSIZE = 4096 ERASESIZE = 1048576 AU = 3", "erasesize 4MiB").  It
+ * must name an AU or a nr, so prose ("3 open erase blocks are fine") is
+ * none, and an option (a word starting "-") is left to the command-line
+ * reader.  Returns the words of the line (0: not a label) and fills l. */
+struct label_read {
+	unsigned nr;
+	int random;         /* 1 random, 0 linear, -1 not said */
+	uint64_t bs, erase; /* 0: not said */
+};
+
+static size_t label_line(const struct tok *t, size_t n, size_t i, struct label_read *l)
 {
 	static const struct { const char *word; int what; } vocab[] = {
 		{ "au", 'A' }, { "aus", 'A' }, { "nr", 'A' }, { "open", 0 }, { "opened", 0 }, { "count", 0 },
-		{ "order", 0 }, { "n", 0 }, { "linear", 'l' }, { "lin", 'l' }, { "sequential", 'l' }, { "seq", 'l' },
-		{ "random", 'r' }, { "rand", 'r' }, { "rnd", 'r' },
+		{ "order", 0 }, { "n", 0 }, { "access", 0 }, { "mode", 0 }, { "size", 0 }, { "linear", 'l' },
+		{ "lin", 'l' }, { "sequential", 'l' }, { "seq", 'l' }, { "random", 'r' }, { "rand", 'r' },
+		{ "rnd", 'r' }, { "blocksize", 'b' }, { "bs", 'b' }, { "block", 'b' }, { "erasesize", 'e' },
+		{ "erase", 'e' },
 	};
 	size_t e = i;
-	int named = 0, numbers = 0;
-	unsigned long v = 0;
+	int named = 0, counts = 0, last = 0;
 
-	*random = -1;
+	memset(l, 0, sizeof(*l));
+	l->random = -1;
 	while (e < n && t[e].line == t[i].line)
 		e++;
 	if (e - i > LABEL_WORDS)
@@ -987,10 +1002,27 @@ static size_t label_line(const struct tok *t, size_t n, size_t i, unsigned *nr, 
 		if (p[0] == '-' && (isalpha((unsigned char)p[1]) || p[1] == '-'))
 			return 0;
 		while (*p) {
-			size_t len;
+			size_t len, w;
 			if (isdigit((unsigned char)*p)) {
-				v = strtoul(p, (char **)&p, 10);
-				numbers++;
+				/* a number, with a size's suffix when it has one */
+				char num[32];
+				const char *why;
+				uint64_t x;
+				for (len = 0; len < sizeof(num) - 1 && (isalnum((unsigned char)p[len]) || p[len] == '.'); len++)
+					num[len] = p[len];
+				num[len] = '\0';
+				if (parse_size(num, &x, &why))
+					return 0;
+				if (last == 'b' || last == 'e') {
+					*(last == 'b' ? &l->bs : &l->erase) = x;
+				} else {
+					if (x < 1 || x > LABEL_MAX_NR || len != strspn(num, "0123456789"))
+						return 0;
+					l->nr = (unsigned)x;
+					counts++;
+				}
+				last = 0;
+				p += len;
 				continue;
 			}
 			if (!isalpha((unsigned char)*p)) {
@@ -999,24 +1031,20 @@ static size_t label_line(const struct tok *t, size_t n, size_t i, unsigned *nr, 
 			}
 			for (len = 0; isalpha((unsigned char)p[len]); len++)
 				;
-			{
-				size_t w;
-				for (w = 0; w < sizeof(vocab) / sizeof(vocab[0]); w++)
-					if (strlen(vocab[w].word) == len && !strncasecmp(p, vocab[w].word, len))
-						break;
-				if (w == sizeof(vocab) / sizeof(vocab[0]))
-					return 0;
-				named |= vocab[w].what == 'A';
-				if (vocab[w].what == 'l' || vocab[w].what == 'r')
-					*random = vocab[w].what == 'r';
-			}
+			for (w = 0; w < sizeof(vocab) / sizeof(vocab[0]); w++)
+				if (strlen(vocab[w].word) == len && !strncasecmp(p, vocab[w].word, len))
+					break;
+			if (w == sizeof(vocab) / sizeof(vocab[0]))
+				return 0;
+			named |= vocab[w].what == 'A';
+			if (vocab[w].what == 'l' || vocab[w].what == 'r')
+				l->random = vocab[w].what == 'r';
+			if (vocab[w].what == 'b' || vocab[w].what == 'e' || vocab[w].what == 'A')
+				last = vocab[w].what;
 			p += len;
 		}
 	}
-	if (!named || numbers != 1 || v < 1 || v > LABEL_MAX_NR)
-		return 0;
-	*nr = (unsigned)v;
-	return e - i;
+	return named && counts == 1 ? e - i : 0;
 }
 
 /* "Card A: SanDisk Ultra 8GB", "Card B (Kingston 4GB)", "## Device 2:" at
@@ -1090,6 +1118,7 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 		double rate;
 		size_t used;
 		int computed;
+		struct label_read lr;
 		const char *unknown;
 
 		if (!align_record(w.t, w.n, &i, &row, &computed, unit)) {
@@ -1184,8 +1213,7 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			end_tables(&rd);
 			memset(&rd.c, 0, sizeof(rd.c));
 			rd.c.line = t->line;
-			if (rd.label.used) /* a label names the table below it, then the next command's */
-				memset(&rd.label, 0, sizeof(rd.label));
+
 			i++;
 			continue;
 		}
@@ -1225,7 +1253,11 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			i++;
 			continue;
 		}
-		if ((i == 0 || w.t[i - 1].line != t->line) && (used = label_line(w.t, w.n, i, &rd.label.nr, &rd.label.random))) {
+		if ((i == 0 || w.t[i - 1].line != t->line) && (used = label_line(w.t, w.n, i, &lr))) {
+			rd.label.nr = lr.nr;
+			rd.label.random = lr.random;
+			rd.label.bs = lr.bs;
+			rd.label.erase = lr.erase;
 			rd.label.line = t->line;
 			rd.label.used = 0;
 			if (!out->label_line) {

@@ -1,7 +1,9 @@
 # tests/analyze.sh — flashbench --analyze on the real tables in tests/real/
 # (each with its source and the conclusion stated there), on mangled copies
 # of them (quoted, tabs as spaces, µ lost, wrapped, records run together,
-# CRLF), and on our own output.  Prints the score against the experts.
+# CRLF), and on our own output.  Prints the score against the experts;
+# ANALYZE_CALIB_LOG=FILE appends each determined finding with its
+# confidence and outcome (bench/confidence).
 . tests/lib.sh
 JP=${FB%/flashbench}/tests/jsonpath
 KEYS="page erase_block open_linear open_random fat_area"
@@ -71,6 +73,10 @@ for f in tests/real/*.txt; do
 		fi
 		case $outcome in right) right=$((right + 1)) ;; medium) medium=$((medium + 1)) ;;
 		nd) nd=$((nd + 1)) ;; wrong) wrong=$((wrong + 1)) ;; esac
+		# the calibration (bench/confidence): each determined finding with its confidence
+		[ -z "${ANALYZE_CALIB_LOG:-}" ] || [ "${got%%(*}" = null ] ||
+			printf 'real\t%s\t%s\t%s\treal\t%s\n' "${key##*.}" "$conf" \
+				"$([ $outcome = wrong ] && echo wrong || echo right)" "$name" >> "$ANALYZE_CALIB_LOG"
 		t="analyze $name: $key ($kind ${want}) -> $got $conf"
 		if [ "$kind" = clear ] && [ "$outcome" = nd ] && [ "${rest#clear known-miss}" != "$rest" ]; then
 			# a clear conclusion this analysis does not reach (the file says

@@ -91,6 +91,8 @@ random 3 open AUs|3|true
 === AU nr 3 (rnd) ===|3|true
 > NR=3|3|false
 au:nr:3:rand|3|true
+======= AU=3, random access =======|3|true
+BLOCKSIZE = 16384 ERASESIZE = 4194304 AU = 3|3|false
 3 open erase blocks are fine|-|
 AU 3 4MiB|-|
 Testing 3 AUs now|-|

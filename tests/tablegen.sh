@@ -118,6 +118,9 @@ sweep_gen() {
 	pickn 4; spec="size=8G,erase=$e,page=8K,planes=2,open=$o,random=$ro,fat=0,minwrite=16K"
 	spec="$spec,wrate=$((10 + 10 * P))M,crate=$((10 + 10 * P))M,noise=0.03,seed=$s"
 	[ $((s % 5)) = 0 ] && spec="$spec,crate=$((40 + 40 * P))M"
+	# (drawn last, so that the draws above stay what they were): the shapes
+	# of two scripts found on GitHub, one sweep in five
+	pickn 5; [ $P = 0 ] && shape=$((8 + shape % 2))
 	echo "# truth: open_linear=$o open_random=$ro shape=$shape conf=$conf"
 	for order in linear random; do
 		[ $order = random ] && rnd=--random || rnd=
@@ -132,6 +135,8 @@ sweep_gen() {
 			5) echo "\$ sudo flashbench -O --erasesize=$e $rnd --open-au-nr=$i /dev/sdb" ;;
 			6) echo "+ flashbench -O --erasesize=$e $rnd --open-au-nr=\$i /dev/sdb"; echo "$i" ;;
 			7) [ $order = random ] && echo "nr:$i rnd" || echo "nr:$i lin" ;;
+			8) echo "======= AU=$i, $order access =======" ;;
+			9) echo "BLOCKSIZE = 16384 ERASESIZE = $e AU = $i${rnd:+ random}" ;;
 			esac
 			echo "@@nr $i"
 			"$FB" -O -e "$e" -b 16K $rnd --open-au-nr="$i" "sim:$spec" 2> /dev/null
