@@ -318,6 +318,13 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		  const struct align_row *rows2, size_t n2, uint64_t bs2,
 		  struct finding *page, struct read_levels *lv)
 {
+	analyze_page_steady(rows, n, bs, rows2, n2, bs2, 0, page, lv);
+}
+
+void analyze_page_steady(const struct align_row *rows, size_t n, uint64_t bs,
+			 const struct align_row *rows2, size_t n2, uint64_t bs2, int steady,
+			 struct finding *page, struct read_levels *lv)
+{
 	struct align_row *r = sorted_rows(rows, n), *r2 = sorted_rows(rows2, n2);
 	double *tmp = malloc((n + n2 + 1) * sizeof(double));
 	char a[32], b[32], c[32], d[32], e[32];
@@ -335,7 +342,7 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		tmp[i] = r[i].pre;
 	lv->step = fmax(READ_STEP_NOISES * lv->noise, READ_STEP_SHARE * stats_median(tmp, n));
 
-	i = level_step(r, n, lv->step);
+	i = steady ? level_step(r, n, lv->step) : first_step(r, n, lv->step);
 	if (i == n) {
 		finding_not(page, "no boundary from %s to %s costs more to read across than %s "
 			    "(alignment does not seem to matter for reads)",
@@ -367,7 +374,7 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 	finding_evidence(page, "with %s reads, crossing %s %s boundary costs %s, crossing %s %s boundary %s",
 			 fmt_size(a, bs), article(b), b, fmt_time(c, r[i].diff), article(d), d, fmt_time(e, r[i - 1].diff));
 	if (n2 >= 2) {
-		size_t j = level_step(r2, n2, lv->step);
+		size_t j = steady ? level_step(r2, n2, lv->step) : first_step(r2, n2, lv->step);
 		have2 = 1;
 		if (lv->unit < r2[0].align)
 			agree = j == 0; /* too small to see with the larger blocks */

@@ -63,6 +63,14 @@ void pre_post_noise(const struct align_row *r, size_t n, double *tmp, struct rea
 void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		  const struct align_row *rows2, size_t n2, uint64_t bs2,
 		  struct finding *page, struct read_levels *lv);
+/* The same; with steady, a step counts from the level of the rows below it
+ * (a classic table, one row per alignment: a cost every small row pays is
+ * no step).  --auto's rows leave it off: on the zoos' noisiest cards, rows
+ * under the page that cost about the threshold by noise made a larger
+ * step the page, at high. */
+void analyze_page_steady(const struct align_row *rows, size_t n, uint64_t bs,
+			 const struct align_row *rows2, size_t n2, uint64_t bs2, int steady,
+			 struct finding *page, struct read_levels *lv);
 
 /* A read unit larger than PAGE_MAX (no flash reads that much at once) or
  * than a quarter of the device is not plausible: not determined. */

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto/calibration.h"
 #include "lib/lines.h"
 #include "lib/stats.h"
 #include "lib/units.h"
@@ -132,7 +133,7 @@ static int page_below(const struct align_row *r, size_t n, uint64_t bs, struct f
 		m++;
 	if (m < 3)
 		return 0;
-	analyze_page(r, m, bs, NULL, 0, 0, &p, &l);
+	analyze_page_steady(r, m, bs, NULL, 0, 0, 1, &p, &l);
 	if (!p.determined || p.value > CLASSIC_PAGE_MAX || p.value == r[0].align)
 		return 0;
 	finding_evidence(&p, "judged on the rows under the first large step, at %s (an erase-block boundary)",
@@ -158,7 +159,7 @@ static void page_repeats(const struct saved_text *t, size_t a, const struct alig
 	for (size_t k = 0; k < t->nalign && page->determined; k++) {
 		if (k == a || t->align[k].copy_of || t->align[k].bs != t->align[a].bs)
 			continue;
-		analyze_page(rk, run_rows(&t->align[k], 1, rk), t->align[k].bs, NULL, 0, 0, &pk, &lk);
+		analyze_page_steady(rk, run_rows(&t->align[k], 1, rk), t->align[k].bs, NULL, 0, 0, 1, &pk, &lk);
 		if (!pk.determined)
 			continue;
 		if (pk.value != page->value) {
@@ -191,7 +192,7 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, int rep
 	size_t n1 = run_rows(&t->align[a], 1, r1), n2 = b == SIZE_MAX ? 0 : run_rows(&t->align[b], 1, r2);
 	char x[32], y[32], z[32], w[80], v[80];
 
-	analyze_page(r1, n1, t->align[a].bs, NULL, 0, 0, page, lv);
+	analyze_page_steady(r1, n1, t->align[a].bs, NULL, 0, 0, 1, page, lv);
 	if (!page->determined) {
 		page_not_found(r1, n1, lv, page);
 		return;
@@ -238,7 +239,7 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, int rep
 		}
 	}
 	if (n2 && has_row(r2, n2, page->value) && has_row(r2, n2, page->value / 2)) {
-		analyze_page(r1, n1, t->align[a].bs, r2, n2, t->align[b].bs, page, lv);
+		analyze_page_steady(r1, n1, t->align[a].bs, r2, n2, t->align[b].bs, 1, page, lv);
 	} else if (n2) {
 		finding_evidence(page, "reads of %s cannot show it (their rows have no %s and %s), so they do not confirm it",
 				 format_size(x, sizeof(x), t->align[b].bs), format_size(y, sizeof(y), page->value / 2),
@@ -1590,6 +1591,7 @@ static void analyse_tables(const struct saved_text *t, struct saved_report *s)
 	finding_init(&r->min_write, "min_write", "smallest efficient write", 1);
 	finding_not(&r->min_write, "not in -a or -O tables (flashbench --auto --write measures it)");
 	fat_part(t, s);
+	calibrate_report(r, CAL_ANALYZE);
 	/* -a alone cannot tell the erase block from three times it: the advice
 	 * is for both (multiples of the larger are multiples of the smaller) */
 	e = r->erase;
