@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto/calibration.h"
 #include "auto/crosscheck.h"
 #include "auto/unmapped.h"
 #include "dev.h"
@@ -1054,6 +1055,7 @@ static void finish(struct ctx *c, int rc)
 			finding_not(f[p], "not measured: %s was spent before this test", bound_text(c, t, sizeof(t)));
 		}
 	}
+	calibrate_report(r, CAL_AUTO);
 	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, dev_size(c->d), dev_sector(c->d), &r->rec);
 }
 

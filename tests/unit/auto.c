@@ -9,6 +9,7 @@
 
 #include "auto/analyze.h"
 #include "auto/budget.h"
+#include "auto/calibration.h"
 #include "auto/characterize.h"
 #include "auto/crosscheck.h"
 #include "auto/unmapped.h"
@@ -427,8 +428,37 @@ static void test_progress_late(void)
 	dev_close(d);
 }
 
+/* A finding above what its mode's calibration bears out is lowered, and
+ * says so; one without a row is left alone; the promises are the
+ * documented ones. */
+static void test_calibration(void)
+{
+	struct finding f;
+
+	finding_init(&f, "page", "page size (read unit)", 1);
+	f.determined = 1;
+	f.value = 16384;
+	f.conf = CONF_HIGH;
+	calibrate(&f, CAL_ANALYZE);
+	check(f.determined && f.conf == CONF_MEDIUM && f.nevidence == 1 && strstr(f.evidence[0], "doc/confidence.md"),
+	      "calibration: --analyze shows no page at high", "conf %s, %d evidence", confidence_name(f.conf), f.nevidence);
+	f.conf = CONF_HIGH;
+	calibrate(&f, CAL_AUTO);
+	check(f.conf == CONF_HIGH, "calibration: --auto shows a page at high", "conf %s", confidence_name(f.conf));
+	finding_init(&f, "write_cache", "write cache", 1);
+	f.determined = 1;
+	f.conf = CONF_HIGH;
+	calibrate(&f, CAL_ANALYZE);
+	check(f.conf == CONF_HIGH && !f.nevidence, "calibration: a finding without a row is left alone", "conf %s",
+	      confidence_name(f.conf));
+	check(cal_promise_permille(CONF_HIGH) == 0 && cal_promise_permille(CONF_MEDIUM) == 50 &&
+	      cal_promise_permille(CONF_LOW) == 500, "calibration: high none wrong, medium 1 in 20, low 1 in 2", "%u %u %u",
+	      cal_promise_permille(CONF_HIGH), cal_promise_permille(CONF_MEDIUM), cal_promise_permille(CONF_LOW));
+}
+
 void unit_auto(void)
 {
+	test_calibration();
 	test_analysis();
 	test_analyze_cache();
 	test_budget();
