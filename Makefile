@@ -43,10 +43,12 @@ $(O)/erase: $(O)/erase.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the unit tests: tests/unit/PART.c, one file per part (tests/unit/unit.h is
-# their harness), linked as one program
+# their harness), linked as one program; it has lib/sysroot.c with its test
+# root (tests/unit/sysroot_hook.c) in place of the tool's lib/sysroot.o
 UNIT_OBJ = $(patsubst %.c,$(O)/%.o,$(sort $(wildcard tests/unit/*.c)))
-$(O)/tests/unit/units: $(UNIT_OBJ) $(CORE_OBJ)
+$(O)/tests/unit/units: $(UNIT_OBJ) $(filter-out $(O)/lib/sysroot.o,$(CORE_OBJ))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(O)/tests/unit/sysroot_hook.o: lib/sysroot.c
 
 $(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o $(O)/lib/utf8.o $(O)/lib/crc32c.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^

@@ -11,16 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "dev.h"
 #include "guard/claim.h"
-#include "guard/layer.h"
 #include "guard/outputs.h"
 #include "guard/place.h"
-#include "guard/restore.h"
-#include "guard/save.h"
+#include "guard/preserve.h"
 #include "lib/err.h"
 #include "lib/outfile.h"
 #include "lib/pin.h"
@@ -160,64 +157,23 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 	return 0;
 }
 
-/* --preserve: a journal, and the device wrapped in the layer that saves
- * every range into it before the range is first written. */
-static int preserve_device(struct run *r, struct fb_err *e)
+/* --preserve (and --capacity): the journal, and the device wrapped in the
+ * layer that saves every range before it is first written; the most a
+ * test saves is known now, --auto's and --capacity's once they announce
+ * what they write. */
+static int protect(struct run *r, struct fb_err *e)
 {
-	const struct cli *c = &r->c;
-	uint64_t bytes = 0, records = 0;
-	struct restore_report none;
-	struct journal *journal;
-	struct fb_err ignored;
+	struct preserve_setup s = { .journal = r->journal_path, .device = r->c.device,
+				    .flags = run_journal_flags(&r->c, r->d), .stop = &run_stop,
+				    .restoring = &run_restoring };
+	uint64_t bytes;
 
-	/* the most a test saves is known now; --auto's and --capacity's once
-	 * they announce what they write */
-	if (!mode_later_room(c))
-		save_plan(&r->writes, &bytes, &records);
-	if (save_create(&journal, r->journal_path, r->d, c->device, run_journal_flags(c, r->d), e))
+	if (preserve_begin(&r->d, &s, e) ||
+	    (!mode_later_room(&r->c) && preserve_reserve_ranges(r->d, &r->writes, &bytes, e)))
 		return -1;
-	save_watch(journal, &run_stop); /* Ctrl-C stops the saving too */
-	if ((!mode_later_room(c) && save_reserve(journal, bytes, records, e)) || layer_wrap(&r->d, journal, e)) {
-		save_finish(journal, &none, &ignored); /* nothing saved yet: removes it */
-		return -1;
-	}
-	if (!mode_later_room(c))
+	if (!mode_later_room(&r->c))
 		run_announce_room(r->journal_path, bytes);
 	return 0;
-}
-
-/* A built-in test that reaches past the end: name the options that took it
- * there. */
-static int name_reach(const struct cli *c, struct fb_err *e)
-{
-	static const char hint[] = " (use a smaller size, count or offset)";
-	char opts[128], *at = strstr(e->msg, hint);
-
-	cli_reach_options(c, opts, sizeof(opts));
-	if ((c->mode->flags & MODE_KIND) && at && opts[0])
-		snprintf(at, sizeof(e->msg) - (size_t)(at - e->msg), " (use a smaller %s)", opts);
-	return -1;
-}
-
-/* Where the journal goes when --preserve names none: ./flashbench-NAME.journal;
- * for a simulated card, whose data live in this process, a file of this
- * run's own in $TMPDIR, named by its PID and 64 random bits: two runs on
- * one spec never meet, the current directory is left alone, and one that a
- * SIGKILL left behind (it holds nothing of a real medium) never blocks a
- * later run that gets the same PID. */
-static void default_journal(const struct cli *c, char *buf, size_t len)
-{
-	const char *tmp = getenv("TMPDIR");
-	uint64_t tag;
-
-	if (dev_is_sim(c->device)) {
-		if (getrandom(&tag, sizeof(tag), 0) != sizeof(tag))
-			tag = (uint64_t)wall_ns() ^ (uint64_t)getpid() << 32;
-		snprintf(buf, len, "%s/flashbench-sim.%d.%016llx.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid(),
-			 (unsigned long long)tag);
-	} else {
-		place_default_path(c->device, buf, len);
-	}
 }
 
 /* Everything before the first request: outputs, safety, the device, the
@@ -228,7 +184,7 @@ static int prepare(struct run *r, struct fb_err *e)
 
 	r->writing = mode_writes(c);
 	r->keeper = c->mode->flags & MODE_JOURNALED ? c->mode_option : "--preserve";
-	default_journal(c, r->journal_path, sizeof(r->journal_path));
+	place_default_path(c->device, r->journal_path, sizeof(r->journal_path));
 	if (run_check_outputs(c, !mode_journal_kept(c) ? NULL : c->preserve && c->journal ? c->journal : r->journal_path,
 			      e))
 		return -1;
@@ -243,7 +199,7 @@ static int prepare(struct run *r, struct fb_err *e)
 			return e->msg[0] ? -1 : fb_fail(e, EXIT_DEVICE, "out of memory");
 		if (vm_plan_extents(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, mode_journaled(c) ? &r->writes : NULL,
 				    mode_journaled(c) ? &r->changes : NULL, e))
-			return name_reach(c, e);
+			return cli_name_reach(c, e);
 	}
 	/* refuse a used device (what uses the bytes the plan writes: --auto
 	 * --write's are not known yet, --capacity's lie anywhere, so all of
@@ -273,7 +229,7 @@ static int prepare(struct run *r, struct fb_err *e)
 			return -1;
 		r->out = r->of.f;
 	}
-	return mode_journaled(c) ? preserve_device(r, e) : 0;
+	return mode_journaled(c) ? protect(r, e) : 0;
 }
 
 /* What the end of the journal did, for the stop line: "" without one. */
@@ -369,7 +325,7 @@ static int fail(struct run *r, struct fb_err *e)
 	int quiet = r->out_error == EPIPE && run_stop <= 0;
 	char wrote[256];
 
-	if (r->d && layer_journal(r->d)) {
+	if (r->d && preserve_journal(r->d)) {
 		struct fb_err why = *e;
 		if (run_put_back(r, &why))
 			fprintf(stderr, "flashbench: %s\n", why.msg);
@@ -394,7 +350,7 @@ static int fail(struct run *r, struct fb_err *e)
 int main(int argc, char **argv)
 {
 	static struct run r;
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	int rc;
 
 	if (stdfds_hold() < 0) /* a closed descriptor that cannot be held: no message can go anywhere safe */

@@ -29,40 +29,54 @@ enum {
 	FOR_SAVED = FOR_ANALYZE | FOR_COMPARE,          /* runs on saved results */
 };
 
-/* What a mode is. */
+/* What a mode is:
+ * MODE_DEVICE          needs a device (named after the options)
+ * MODE_KIND            chosen by a test kind's option: the kind says whether it writes, and its
+ *                      options and checks apply
+ * MODE_WRITES          writes, always
+ * MODE_WRITES_ASKED    writes with --write
+ * MODE_WRITES_PROGRAM  writes when its program does (which then needs --write)
+ * MODE_JOURNALED       always journaled: every range it writes is saved, then put back
+ * MODE_JOURNAL_LATER   its journal is decided as it goes: the room once it knows what it writes,
+ *                      and without --preserve a journal of its own for a part of it (--auto
+ *                      --write's capacity check)
+ * MODE_WHOLE_DEVICE    may write anywhere, found as it goes: claims the whole device
+ * MODE_SAVED           reads saved results, no device: no signals caught, a reader that goes
+ *                      away ends it as it does any filter
+ * MODE_OWN_START       claims and opens its device itself, not through the shared start and end
+ *                      of a run (--restore)
+ * MODE_DEVICES         takes several devices (a batch mode; none yet) */
 enum mode_flag {
-	MODE_DEVICE = 1u << 0,         /* needs a device (named after the options) */
-	MODE_KIND = 1u << 1,           /* chosen by a test kind's option: the kind says whether it writes,
-					  and its options and checks apply */
-	MODE_WRITES = 1u << 2,         /* writes, always */
-	MODE_WRITES_ASKED = 1u << 3,   /* writes with --write */
-	MODE_WRITES_PROGRAM = 1u << 4, /* writes when its program does (which then needs --write) */
-	MODE_JOURNALED = 1u << 5,      /* always journaled: every range it writes is saved, then put back */
-	MODE_JOURNAL_LATER = 1u << 6,  /* its journal is decided as it goes: the room once it knows what it
-					  writes, and without --preserve a journal of its own for a part of
-					  it (--auto --write's capacity check) */
-	MODE_WHOLE_DEVICE = 1u << 7,   /* may write anywhere, found as it goes: claims the whole device */
-	MODE_SAVED = 1u << 8,          /* reads saved results, no device: no signals caught, a reader that
-					  goes away ends it as it does any filter */
-	MODE_OWN_START = 1u << 9,      /* claims and opens its device itself, not through the shared start
-					  and end of a run (--restore) */
-	MODE_DEVICES = 1u << 10,       /* takes several devices (a batch mode; none yet) */
+	MODE_DEVICE = 1u << 0,
+	MODE_KIND = 1u << 1,
+	MODE_WRITES = 1u << 2,
+	MODE_WRITES_ASKED = 1u << 3,
+	MODE_WRITES_PROGRAM = 1u << 4,
+	MODE_JOURNALED = 1u << 5,
+	MODE_JOURNAL_LATER = 1u << 6,
+	MODE_WHOLE_DEVICE = 1u << 7,
+	MODE_SAVED = 1u << 8,
+	MODE_OWN_START = 1u << 9,
+	MODE_DEVICES = 1u << 10,
 };
 
 struct mode {
 	const char *name;              /* its option's long name; "test" for the test kinds' */
+	const char *usage;             /* what follows its option in a command line (its --help) */
 	unsigned applies;              /* FOR_*: the options that go with it */
 	unsigned flags;                /* MODE_* */
 	/* the run: 0, or -1 with e filled (after the shared start, for a mode
 	 * with MODE_DEVICE and no MODE_OWN_START) */
 	int (*run)(struct run *r, struct fb_err *e);
-	/* optional, in the order they are called: */
-	int (*check_args)(const struct cli *c, struct fb_err *e);       /* with the option checks */
-	int (*positional)(struct cli *c, int argc, char **argv, struct fb_err *e); /* what follows the
-									options, when not one device */
-	int (*check)(const struct cli *c, struct fb_err *e);            /* before any input is read */
-	int (*check_input)(struct cli *c, struct fb_err *e);            /* once the inputs are checked */
-	int (*check_device)(const struct cli *c, struct dev *d, struct fb_err *e); /* its size, sector */
+	/* optional, in the order they are called: with the option checks;
+	 * what follows the options (when not one device); before any input
+	 * is read; once the inputs are checked; with the device's size and
+	 * sector size */
+	int (*check_args)(const struct cli *c, struct fb_err *e);
+	int (*positional)(struct cli *c, int argc, char **argv, struct fb_err *e);
+	int (*check)(const struct cli *c, struct fb_err *e);
+	int (*check_input)(struct cli *c, struct fb_err *e);
+	int (*check_device)(const struct cli *c, struct dev *d, struct fb_err *e);
 	/* the program it runs, built and planned before the first request
 	 * (NULL: the mode plans as it goes) */
 	struct vm_op *(*build)(const struct cli *c, struct dev *d, struct fb_err *e);
@@ -75,11 +89,14 @@ extern const struct mode modes[];
 /* The row of that name, or NULL. */
 const struct mode *mode_named(const char *name);
 
-/* What the run c asks for does: */
-int mode_writes(const struct cli *c);        /* writes to the device */
-int mode_journaled(const struct cli *c);     /* keeps a journal from the start (--preserve, --capacity) */
-int mode_journal_kept(const struct cli *c);  /* makes one at some point (also --auto --write's check) */
-int mode_later_room(const struct cli *c);    /* says how much it saves only once it knows what it writes */
-int mode_whole_device(const struct cli *c);  /* claims the whole device */
+/* What the run c asks for does: writes to the device; keeps a journal
+ * from the start (--preserve, --capacity); makes one at some point (also
+ * --auto --write's check); says how much it saves only once it knows what
+ * it writes; claims the whole device. */
+int mode_writes(const struct cli *c);
+int mode_journaled(const struct cli *c);
+int mode_journal_kept(const struct cli *c);
+int mode_later_room(const struct cli *c);
+int mode_whole_device(const struct cli *c);
 
 #endif

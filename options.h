@@ -23,11 +23,12 @@
  * (--help, --version: printed to stdout), -1 with e filled. */
 int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e);
 
-/* The generated help text. */
+/* The help that lists every option (--help -v). */
 void cli_usage(FILE *f);
 
-/* The options given (not at their defaults) that make c's test reach
- * further into the device, as "--fat-nr or --erasesize" ("" when none). */
-void cli_reach_options(const struct cli *c, char *buf, size_t len);
+/* A test kind's program reaches past the end of the device (e->kind
+ * FB_PAST_END): its advice names the options given (not at their defaults)
+ * that took it there, "(use a smaller --fat-nr or --erasesize)".  -1. */
+int cli_name_reach(const struct cli *c, struct fb_err *e);
 
 #endif

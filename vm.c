@@ -207,6 +207,10 @@ static int data_io(struct walk *w, enum vm_opcode code, const struct regs *r, st
 	return 0;
 }
 
+/* What a request past the end advises (FB_PAST_END: a caller that knows
+ * which options reach that far names them instead). */
+#define VM_PAST_END_ADVICE "use a smaller size, count or offset"
+
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	uint64_t r;
@@ -221,8 +225,9 @@ static int off_at(struct walk *w, uint64_t base, uint64_t a, uint64_t b, uint64_
 
 	if (__builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(base, p, off))
 		return fb_fail(w->e, EXIT_USAGE, "the test moves past byte %llu, beyond any device (offset %llu plus "
-			       "%llu x %llu) (use a smaller size, count or offset)", (unsigned long long)UINT64_MAX,
-			       (unsigned long long)base, (unsigned long long)a, (unsigned long long)b);
+			       "%llu x %llu)", (unsigned long long)UINT64_MAX, (unsigned long long)base,
+			       (unsigned long long)a, (unsigned long long)b),
+		       fb_advise(w->e, FB_PAST_END, VM_PAST_END_ADVICE);
 	return 0;
 }
 
@@ -234,11 +239,10 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 	if (!w->dev) { /* planning: check and account only */
 		struct vm_plan *p = w->plan;
 		if (r->off > w->size || r->len > w->size - r->off)
-			return fb_fail(w->e, EXIT_USAGE,
-				       "the test reaches byte %llu but the device has only %llu bytes "
-				       "(use a smaller size, count or offset)",
+			return fb_fail(w->e, EXIT_USAGE, "the test reaches byte %llu but the device has only %llu bytes",
 				       (unsigned long long)(r->off > w->size ? r->off : sat_add(r->off, r->len)),
-				       (unsigned long long)w->size);
+				       (unsigned long long)w->size),
+			       fb_advise(w->e, FB_PAST_END, VM_PAST_END_ADVICE);
 		if (!r->len)
 			return fb_fail(w->e, EXIT_USAGE,
 				       "a %s of 0 bytes at offset %llu: give it a length (len SIZE above it, or "

@@ -17,6 +17,7 @@
 #include "lib/json_read.h"
 #include "lib/outfile.h"
 #include "lib/pin.h"
+#include "lib/sysroot.h"
 
 /* Is path in the state directory (the index of unfinished journals)?  An
  * existing file (or pinned name, or /proc/self/fd/N) by where it is now. */
@@ -158,7 +159,7 @@ int output_check_stdio(const char *device, struct fb_err *e)
 		const char *what = NULL;
 		if (fstat(fd, &st))
 			continue;
-		snprintf(at, sizeof(at), "/proc/self/fd/%d", fd);
+		sysroot_self_fd(fd, at, sizeof(at));
 		if (S_ISBLK(st.st_mode))
 			what = "a block device: the output would overwrite it";
 		else if (!S_ISREG(st.st_mode))

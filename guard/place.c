@@ -10,17 +10,30 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dev.h"
 #include "guard/index.h"
 #include "guard/journal.h"
 #include "guard/record.h"
 #include "guard/statedir.h"
 #include "lib/pin.h"
+#include "lib/salt.h"
 
+/* For a simulated card, whose data live in this process, a file of this
+ * run's own in $TMPDIR, named by its PID and 64 random bits: two runs on
+ * one spec never meet, the current directory is left alone, and one that a
+ * SIGKILL left behind (it holds nothing of a real medium) never blocks a
+ * later run that gets the same PID. */
 void place_default_path(const char *device, char *buf, size_t len)
 {
-	const char *base = strrchr(device, '/');
+	const char *base = strrchr(device, '/'), *tmp = getenv("TMPDIR");
 	char name[NAME_MAX];
 	size_t i;
+
+	if (dev_is_sim(device)) {
+		snprintf(buf, len, "%s/flashbench-sim.%d.%016llx.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid(),
+			 (unsigned long long)salt_new());
+		return;
+	}
 
 	snprintf(name, sizeof(name), "%s", base ? base + 1 : device);
 	for (i = 0; name[i]; i++)

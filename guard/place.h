@@ -16,7 +16,9 @@
 /* place_check and save_create flags */
 #define PLACE_VOLATILE_OK 1   /* --preserve-volatile: tmpfs/ramfs accepted */
 
-/* "flashbench-NAME.journal" for /dev/NAME (or a file NAME). */
+/* Where the journal goes when --preserve names none:
+ * "flashbench-NAME.journal" for /dev/NAME (or a file NAME); a simulated
+ * card's in $TMPDIR, named for this run. */
 void place_default_path(const char *device, char *buf, size_t len);
 
 /* Refuse (e filled) when path holds an unfinished journal of the medium

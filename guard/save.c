@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -24,6 +23,7 @@
 #include "lib/crc32c.h"
 #include "lib/durable.h"
 #include "lib/extents.h"
+#include "lib/salt.h"
 #include "lib/units.h"
 
 struct journal {
@@ -42,6 +42,7 @@ struct journal {
 	int unlisted;               /* a simulated card's: not in the index */
 	void *buf;
 	const volatile sig_atomic_t *stop; /* set: stop saving at the next piece */
+	volatile sig_atomic_t *restoring;  /* set while save_finish puts the data back */
 	/* the grains (of 1 << touch_shift bytes) the run wrote to: only the
 	 * saved ranges that meet one need putting back */
 	unsigned char *touched;
@@ -84,8 +85,7 @@ int save_create(struct journal **out, const char *path, struct dev *d, const cha
 	jh.max_record = JOURNAL_PIECE;
 	jh.dev_number = m.kind == MEDIUM_FILE ? m.ino : m.dev;
 	jh.created = (uint64_t)time(NULL);
-	if (getrandom(&jh.id, sizeof(jh.id), 0) != sizeof(jh.id) || !jh.id)
-		jh.id = jh.created << 20 ^ (uint64_t)getpid() ^ (uint64_t)clock();
+	jh.id = salt_new();
 	snprintf(jh.device, sizeof(jh.device), "%s", device);
 	medium_identity(&m, jh.identity, sizeof(jh.identity));
 	journal_header_build(h, &jh);
@@ -324,9 +324,10 @@ void save_abandon(struct journal *j)
 	free(j);
 }
 
-void save_watch(struct journal *j, const volatile sig_atomic_t *stop)
+void save_watch(struct journal *j, const volatile sig_atomic_t *stop, volatile sig_atomic_t *restoring)
 {
 	j->stop = stop;
+	j->restoring = restoring;
 }
 
 /* The map of written grains: one bit per 4 KiB, coarser on a device so
@@ -391,6 +392,8 @@ int save_finish(struct journal *j, struct restore_report *r, struct fb_err *e)
 {
 	int rc;
 
+	if (j->restoring)
+		*j->restoring = 1;
 	close(j->fd);
 	rc = restore_ranges(j->path, j->d, dev_path(j->d), 0, j, r, e);
 	if (!rc && r->bytes + r->untouched != j->bytes)

@@ -55,8 +55,9 @@ int save_protect(struct journal *j, const struct extents *changes, struct fb_err
 int save_rewrite(struct journal *j, uint64_t off, uint64_t len, const void *buf, struct fb_err *e);
 
 /* Saving stops at the next piece once *stop is set (a signal): nothing
- * has been written then, and save_finish puts nothing back. */
-void save_watch(struct journal *j, const volatile sig_atomic_t *stop);
+ * has been written then, and save_finish puts nothing back.  *restoring
+ * (if not NULL) is set once save_finish starts putting the data back. */
+void save_watch(struct journal *j, const volatile sig_atomic_t *stop, volatile sig_atomic_t *restoring);
 
 /* The run wrote (or discarded) [off, off + len): called for every such
  * request before it is made. */

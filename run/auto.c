@@ -5,15 +5,13 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "auto/capacity.h"
 #include "auto/characterize.h"
 #include "dev.h"
-#include "guard/layer.h"
-#include "guard/place.h"
+#include "guard/preserve.h"
 #include "guard/restore.h"
-#include "guard/save.h"
+#include "lib/salt.h"
 #include "lib/units.h"
 #include "report/identity.h"
 #include "report/report_auto.h"
@@ -33,12 +31,10 @@ struct auto_ctx {
 static int announce_auto(void *ctx, const struct write_plan *p)
 {
 	struct auto_ctx *a = ctx;
-	struct journal *j = layer_journal(a->d);
-	uint64_t lo = p->range[0][1] < p->range[1][0] ? p->range[0][1] : p->range[1][0];
+	struct extents areas = { 0 };
 	char s0[32], s1[32], w[32], t[32];
-	/* the bytes of both areas, each once */
-	uint64_t most = p->range[0][1] - p->range[0][0] + p->range[1][1] - p->range[1][0] -
-			(p->range[0][1] > p->range[1][0] && p->range[1][1] > p->range[0][0] ? p->range[0][1] - lo : 0);
+	uint64_t most;
+	int rc;
 
 	format_size(s0, sizeof(s0), p->range[0][1] - p->range[0][0]);
 	format_size(s1, sizeof(s1), p->range[1][1] - p->range[1][0]);
@@ -57,14 +53,16 @@ static int announce_auto(void *ctx, const struct write_plan *p)
 			     " (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)")) < 0 ||
 	    fflush(stderr))
 		return run_unannounced("--auto --write", &a->err);
-	if (!j)
+	if (!preserve_journal(a->d))
 		return 0;
-	if (p->bytes && p->bytes < most)
-		most = p->bytes;
-	if (save_reserve(j, most, most / dev_sector(a->d) + 2, &a->err))
-		return -1;
-	run_announce_room(save_file(j), most);
-	return 0;
+	if (extents_add(&areas, p->range[0][0], p->range[0][1]) || extents_add(&areas, p->range[1][0], p->range[1][1]))
+		rc = fb_fail(&a->err, EXIT_DEVICE, "out of memory");
+	else
+		rc = preserve_reserve_areas(a->d, &areas, p->bytes, &most, &a->err);
+	extents_free(&areas);
+	if (!rc)
+		run_announce_room(preserve_journal(a->d), most);
+	return rc;
 }
 
 static void auto_progress(void *ctx, const struct auto_progress *a)
@@ -83,7 +81,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
 int run_auto(struct run *run, struct fb_err *e)
 {
 	const struct cli *c = &run->c;
-	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0, "" } };
+	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0 } };
 	struct auto_options o = { .write = c->write, .stop = &run_stop, .before_writes = announce_auto,
 				  .ctx = &actx, .progress_ctx = run, .budget_ns = c->budget_ns,
 				  .budget_bytes = c->budget_bytes, .read_speed = c->summary, .capacity = auto_capacity,
@@ -154,7 +152,7 @@ static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_er
 	run_capacity_writes(sigs, sizeof(sigs), p, "");
 	format_size(most, sizeof(most), p->max_saved);
 	fprintf(stderr, "flashbench: --auto --write checks the capacity first: %s; each range is saved to %s first (at "
-		"most %s) and put back %s\n", sigs, save_file(layer_journal(q->d)), most,
+		"most %s) and put back %s\n", sigs, preserve_journal(q->d), most,
 		q->own ? "before --auto writes" : "at the end");
 	return 0;
 }
@@ -162,11 +160,14 @@ static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_er
 static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 {
 	struct run *r = ctx;
-	struct quick_ctx q = { .d = d, .own = !layer_journal(d) };
+	struct quick_ctx q = { .d = d, .own = !preserve_journal(d) };
+	/* its own journal: saving is not stopped by a signal (a stop ends the
+	 * check at its next request, then the data go back) */
+	struct preserve_setup own = { .journal = r->journal_path, .device = r->c.device,
+				      .flags = run_journal_flags(&r->c, d), .restoring = &run_restoring };
 	struct capacity_options o = { .stop = &run_stop, .quick = 1, .strata = AUTO_CAPACITY_STRATA,
 				      .before_writes = announce_quick, .ctx = &q };
 	struct capacity_report *cr = malloc(sizeof(*cr));
-	struct journal *j = NULL;
 	struct dev_tally was;
 	char a[32], b[32];
 	struct restore_report restored;
@@ -175,11 +176,8 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	dev_written(d, &was);
 	if (!cr)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
-		o.salt = (uint64_t)wall_ns();
-	if (q.own && (save_create(&j, r->journal_path, d, r->c.device, run_journal_flags(&r->c, d),
-				     e) ||
-		      layer_wrap(&q.d, j, e))) {
+	o.salt = salt_new();
+	if (q.own && preserve_begin(&q.d, &own, e)) {
 		free(cr);
 		return -1;
 	}
@@ -187,9 +185,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	if (q.own) {
 		struct fb_err why;
 		int put;
-		run_restoring = 1;
-		put = layer_finish(q.d, &restored, rc ? &why : e);
-		q.d = layer_unwrap(q.d);
+		put = preserve_end(&q.d, 1, &restored, rc ? &why : e);
 		if (put < 0 && !rc)
 			rc = -1;
 		else if (put < 0)

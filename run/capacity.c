@@ -5,13 +5,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <unistd.h>
 
 #include "auto/capacity.h"
 #include "dev.h"
-#include "guard/layer.h"
-#include "guard/save.h"
+#include "guard/preserve.h"
+#include "lib/salt.h"
 #include "lib/units.h"
 #include "report/identity.h"
 #include "report/plot.h"
@@ -32,9 +30,7 @@ int run_capacity_check_device(const struct cli *c, struct dev *d, struct fb_err 
 
 int run_capacity_reserve(struct dev *d, const struct capacity_plan *p, struct fb_err *e)
 {
-	struct journal *j = layer_journal(d);
-
-	return j ? save_reserve(j, p->max_saved, p->max_saved / dev_sector(d) + 2, e) : 0;
+	return preserve_reserve_bytes(d, p->max_saved, e);
 }
 
 void run_capacity_writes(char *buf, size_t len, const struct capacity_plan *p, const char *where)
@@ -92,7 +88,6 @@ int run_capacity(struct run *r, struct fb_err *e)
 	struct capacity_options o = { .stop = &run_stop, .max_cache = c->max_cache,
 				      .before_writes = announce_capacity, .ctx = r };
 	struct capacity_report *cr = malloc(sizeof(*cr));
-	struct journal *j = layer_journal(r->d);
 	struct identity id;
 	double t0 = wall_ns();
 	uint64_t saved;
@@ -100,15 +95,14 @@ int run_capacity(struct run *r, struct fb_err *e)
 
 	if (!cr)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	if (getrandom(&o.salt, sizeof(o.salt), 0) != sizeof(o.salt))
-		o.salt = (uint64_t)t0 ^ (uint64_t)getpid() << 32;
+	o.salt = salt_new();
 	if (progress_start(&r->pr, "--capacity", c->progress)) {
 		o.progress = capacity_progress;
 		o.progress_ctx = r;
 	}
 	rc = capacity_check(r->d, &o, cr, e);
 	progress_end(&r->pr);
-	saved = j ? save_total(j) : 0;
+	saved = preserve_saved(r->d);
 	if (rc || run_put_back(r, e)) {
 		free(cr);
 		return -1;

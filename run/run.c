@@ -10,9 +10,9 @@
 
 #include "dev.h"
 #include "dev/devinfo.h"
-#include "guard/layer.h"
 #include "guard/outputs.h"
 #include "guard/place.h"
+#include "guard/preserve.h"
 #include "guard/restore.h"
 #include "lib/units.h"
 #include "report/identity.h"
@@ -96,7 +96,8 @@ void run_identify(const struct cli *c, const struct dev *d, struct identity *id)
 		devinfo_read(c->device, &id->info);
 }
 
-int run_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *r, struct fb_err *e)
+int run_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *r,
+	     struct fb_err *e)
 {
 	struct print_ctx p = { .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
 	struct outfile o;
@@ -184,10 +185,9 @@ int run_put_back(struct run *r, struct fb_err *e)
 	char sz[32], left[96] = "";
 	int rc;
 
-	if (!layer_journal(r->d))
+	if (!preserve_journal(r->d))
 		return 0;
-	run_restoring = 1;
-	rc = layer_finish(r->d, &put, e) < 0 ? -1 : 0;
+	rc = preserve_end(&r->d, 0, &put, e) < 0 ? -1 : 0;
 	r->journal_done = 1;
 	r->put_back = put.bytes;
 	r->untouched = put.untouched;

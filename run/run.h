@@ -33,7 +33,7 @@ struct mode;
 struct cli {
 	const struct mode *mode;        /* the row of modes.h (NULL: none chosen) */
 	const struct test_kind *kind;   /* a test kind's mode: the test; --program: its format */
-	const struct test_kind *kinds;  /* the table of test kinds (testkinds.h): the formats a program names */
+	const struct test_kind *kinds;  /* the test kinds (testkinds.h): a program's formats */
 	char mode_option[40];           /* "--align": the option that chose the run */
 	struct test_params t;
 	const char *device;
@@ -48,16 +48,16 @@ struct cli {
 	int device_changed;             /* --restore: accept a changed device identity */
 	int preserve_volatile;          /* --preserve: accept a journal on tmpfs/ramfs */
 	int program_writes;             /* the program writes or erases */
-	uint64_t budget_ns;             /* --budget: device time --auto --write may take (0: the default) */
+	uint64_t budget_ns;             /* --budget: --auto --write's device time (0: the default) */
 	uint64_t budget_bytes;          /* --budget: bytes it may write (0: the default) */
-	uint64_t max_cache;             /* --max-cache: --capacity flushes caches up to this (0: default) */
+	uint64_t max_cache;             /* --max-cache: the cache --capacity flushes (0: default) */
 };
 
 /* Everything a run holds, released in one place. */
 struct run {
 	struct cli c;
 	int writing;               /* it writes to the device (modes.h, mode_writes) */
-	const char *keeper;        /* who keeps its journal, for the journal's lines ("--preserve") */
+	const char *keeper;        /* who keeps its journal, for its lines ("--preserve") */
 	int saving_stopped;        /* a signal came while --preserve saved: no request was made */
 	uint64_t saved;            /* then: the bytes it had saved */
 	int journal_done;          /* the journal was finished: put_back bytes went back, */
@@ -67,7 +67,7 @@ struct run {
 	struct vm_op *prog;
 	struct vm_result *res;
 	struct vm_plan plan;
-	struct extents writes, changes; /* with a journal: the ranges the program writes, and changes */
+	struct extents writes, changes; /* with a journal: what the program writes, and changes */
 	struct outfile of;
 	FILE *out;
 	char journal_path[4096];
@@ -81,7 +81,7 @@ struct run {
 	int out_error;             /* errno of a failed write of the results */
 	int stopped;               /* a signal stopped the run: what was complete was written */
 	const char *stopped_in;    /* --auto: the part it stopped in */
-	int report_whole;          /* what it printed is whole after a stop too (--auto's report): -o is kept */
+	int report_whole;          /* its report is whole after a stop too (--auto's): -o is kept */
 };
 
 /* ------------------------------------------------------------ the modes */
@@ -136,14 +136,16 @@ int run_check_outputs(const struct cli *c, const char *journal, struct fb_err *e
 
 /* -o and --plot of a run on saved results (no device): opened, and at the
  * end committed (rc 0) or left as they were; returns rc or the failure. */
-int run_open_outputs(const struct cli *c, struct outfile *out, struct outfile *plot, struct fb_err *e);
+int run_open_outputs(const struct cli *c, struct outfile *out, struct outfile *plot,
+		     struct fb_err *e);
 int run_close_outputs(struct outfile *out, struct outfile *plot, int rc, struct fb_err *e);
 
 /* The device as the reports name it. */
 void run_identify(const struct cli *c, const struct dev *d, struct identity *id);
 
 /* --plot: the chart of a test's results (res) or of --auto's (a). */
-int run_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *a, struct fb_err *e);
+int run_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *a,
+	     struct fb_err *e);
 
 /* Results printed whole (a table at the end, JSON, --auto's report) are
  * held in memory, then go out a line at a time: a stop while a slow reader

@@ -7,12 +7,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "dev.h"
-#include "guard/layer.h"
-#include "guard/save.h"
+#include "guard/preserve.h"
+#include "lib/salt.h"
 #include "lib/units.h"
 #include "prog/results.h"
 #include "report/identity.h"
@@ -101,21 +100,20 @@ int run_test(struct run *r, struct fb_err *e)
 	int rc;
 
 	/* signatures (sig-write, sig-read) carry a salt of this run's own */
-	if (getrandom(&how.salt, sizeof(how.salt), 0) != sizeof(how.salt))
-		how.salt = (uint64_t)wall_ns();
+	how.salt = salt_new();
 	if (r->writing && announce(c, &r->plan, e))
 		return -1;
-	if (layer_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
+	if (preserve_journal(r->d)) { /* save now, to say so; vm_run then finds nothing new */
 		char sz[32];
-		if (dev_will_write(r->d, &r->changes, e)) {
+		if (preserve_save(r->d, &r->changes, e)) {
 			if (!run_stop)
 				return -1;
 			r->saving_stopped = 1; /* at a piece's end: no test request was made */
-			r->saved = save_total(layer_journal(r->d));
+			r->saved = preserve_saved(r->d);
 		} else {
-			format_size(sz, sizeof(sz), save_total(layer_journal(r->d)));
+			format_size(sz, sizeof(sz), preserve_saved(r->d));
 			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s%s\n",
-				(unsigned long long)save_total(layer_journal(r->d)), sz, r->journal_path,
+				(unsigned long long)preserve_saved(r->d), sz, r->journal_path,
 				program_rewrites(r->prog) ? "; what it rewrites is saved as it reads it" : "");
 		}
 	}

@@ -4,7 +4,7 @@
 # and the scripts are shellcheck-clean.
 . tests/lib.sh
 
-opts=$("$FB" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+opts=$("$FB" --help -v | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 missing_man="" missing_readme=""
 for o in $opts; do
 	grep -qF -- "$(echo "$o" | sed 's/-/\\-/g')" flashbench.1 || missing_man="$missing_man $o"

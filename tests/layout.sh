@@ -73,18 +73,20 @@ check_tree() {
 # wrong kind
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/lib" "$tmp/report" "$tmp/prog" "$tmp/guard" "$tmp/auto"
+mkdir -p "$tmp/lib" "$tmp/report" "$tmp/prog" "$tmp/guard" "$tmp/auto" "$tmp/run"
 printf '#include "lib/units.h"\n#include "auto/analyze.h"\n' > "$tmp/report/ok.c"
 printf '#include "lib/err.h"\n#include "vm.h"\n' > "$tmp/lib/bad.c"
 printf '#include "testkinds.h"\n' > "$tmp/report/bad.c"
 printf '#include "guard/safety.h"\n' > "$tmp/prog/bad.c"
 printf '#include "units.h"\n' > "$tmp/auto/bad.c"
 printf '#include "vm.h"\n' > "$tmp/loose.c"
+printf '#include "report/plot.h"\n#include "modes.h"\n' > "$tmp/run/bad.c"
 want='auto/bad.c: includes "units.h", which names no part (includes read "PART/FILE.h")
 lib/bad.c: includes "vm.h" (vm is not below lib)
 loose.c: a source file outside every part (put it in a part'"'"'s folder)
 prog/bad.c: includes "guard/safety.h" (guard is not below prog)
-report/bad.c: includes "testkinds.h" (cli is not below report)'
+report/bad.c: includes "testkinds.h" (cli is not below report)
+run/bad.c: includes "modes.h" (cli is not below run)'
 got=$(check_tree "$tmp")
 if [ "$got" = "$want" ]; then
 	echo "PASS layout: the include check finds each kind of wrong include in a planted tree"

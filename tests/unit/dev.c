@@ -128,7 +128,7 @@ static void test_sim_spec_errors(void)
 					   "size=256M,real=96M,fake=cache,keep=1M,keepby=lru" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct sim_params p;
-		struct fb_err e = { 0, "" };
+		struct fb_err e = { 0 };
 		char name[96];
 		snprintf(name, sizeof(name), "sim: spec \"%s\" is refused", bad[i]);
 		check(sim_parse(bad[i], &p, &e) != 0 && e.msg[0] && e.status == EXIT_USAGE, name, "accepted");

@@ -21,7 +21,7 @@ static void test_journal_aliases(void)
 	const char *spec = "sim:size=256M,real=96M,fake=wrap";
 	char dir[] = "/tmp/flashbench-unit.XXXXXX", path[64];
 	static unsigned char before[8192], after[8192];
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	struct journal *j;
 	struct dev *d;
 	struct restore_report restored = { 0 };

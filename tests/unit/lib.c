@@ -8,9 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/err.h"
 #include "lib/extents.h"
 #include "lib/json_read.h"
 #include "lib/lines.h"
+#include "lib/salt.h"
 #include "lib/stats.h"
 #include "lib/svg.h"
 #include "lib/sig.h"
@@ -192,7 +194,7 @@ static void test_json_read(void)
 	};
 	struct json_value *v = NULL;
 	const struct json_value *x;
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	char deep[512], name[160];
 	int ok;
 
@@ -428,10 +430,35 @@ static void test_extents(void)
 	extents_free(&s);
 }
 
+/* The parsers say what is wrong as a code a caller can test (the text is
+ * for people), and an error's advice can be found without reading it. */
+static void test_codes(void)
+{
+	struct fb_err e = { 0 };
+	const char *why;
+	uint64_t v;
+	int ok = parse_time("0s", &v, &why) == PARSE_ZERO && parse_time("99999999999h", &v, &why) == PARSE_TOO_LONG &&
+		 parse_time("5x", &v, &why) == PARSE_UNIT && parse_count("99999999999999999999999", &v, &why) ==
+		 PARSE_TOO_LARGE && parse_count("1.5", &v, &why) == PARSE_NOT_WHOLE && parse_size("", &v, &why) ==
+		 PARSE_EMPTY && parse_size("-1", &v, &why) == PARSE_NEGATIVE && parse_size("1x", &v, &why) ==
+		 PARSE_UNIT && parse_size("4k", &v, &why) == PARSE_OK && v == 4096;
+
+	check(ok, "units: the parsers return what is wrong as a code", "a code differs");
+	fb_fail(&e, EXIT_USAGE, "the test reaches byte %d", 9);
+	fb_advise(&e, FB_PAST_END, "use less");
+	check(e.kind == FB_PAST_END && !strcmp(e.msg + e.at, " (use less)") &&
+	      !strcmp(e.msg, "the test reaches byte 9 (use less)"), "err: a kind and where its advice begins",
+	      "kind %d at %zu: %s", e.kind, e.at, e.msg);
+	fb_fail(&e, EXIT_USAGE, "other");
+	check(e.kind == FB_ANY && e.at == 0, "err: a new failure has no kind of its own", "kind %d", e.kind);
+	check(salt_new() && salt_new() != salt_new(), "salt: two salts differ, neither is 0", "equal");
+}
+
 void unit_lib(void)
 {
 	test_stats();
 	test_lines();
+	test_codes();
 	test_extents();
 	test_sig();
 	test_svg_degenerate();

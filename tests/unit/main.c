@@ -31,5 +31,6 @@ int main(void)
 	unit_dev();
 	unit_auto();
 	unit_guard();
+	unit_sysroot();
 	return failures ? 1 : 0;
 }

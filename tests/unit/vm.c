@@ -224,7 +224,7 @@ static void test_vm_reduce(void)
 static void test_vm_plan(void)
 {
 	struct vm_plan plan;
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	struct test_params t;
 	struct vm_op *prog;
 	int rc;
@@ -262,7 +262,7 @@ static void test_vm_plan(void)
 static void test_vm_counts(void)
 {
 	struct vm_plan plan;
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	struct vm_op *prog;
 	int rc;
 
@@ -301,7 +301,7 @@ static void test_vm_extents(void)
 				    vm_new(VM_OFF, 8192, 0, 0, vm_new(VM_REWRITE, 0, 0, 0, NULL), NULL),
 				    vm_new(VM_OFF, 4096, 0, 0, vm_new(VM_ERASE, 0, 0, 0, NULL), NULL), NULL);
 	struct extents writes = { 0 }, changes = { 0 };
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	int rc = prog ? vm_plan_extents(prog, 1 << 20, 512, NULL, &writes, &changes, &e) : -1;
 
 	check(!rc && writes.n == 1 && writes.v[0].lo == 0 && writes.v[0].hi == 12288 && changes.n == 1 &&
