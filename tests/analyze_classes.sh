@@ -1,5 +1,5 @@
 # tests/analyze_classes.sh — --analyze on the classes of table issue 31
-# named, generated with a known geometry (tests/tablegen.sh; scored by
+# named, generated with a known geometry (tests/tablegen; scored by
 # tests/classlib.sh): -a runs of cards whose read before an erase-block
 # boundary is slower or faster than after it in every run, and of cards
 # whose small rows pay a steady cost; open-au sweeps whose counts are on

@@ -1,5 +1,5 @@
 # tests/classlib.sh — scoring of --analyze on generated tables of known
-# geometry (tests/tablegen.sh), for tests/analyze_classes.sh and
+# geometry (tests/tablegen), for tests/analyze_classes.sh and
 # bench/confidence.  A finding is right when its value is the truth ("at
 # least N" when the truth is N or more, "N or less" when it is N or less);
 # for a start slower at every chunk size any FAT claim but 0 is wrong;
@@ -25,7 +25,7 @@ class_keys() {
 class_score() {
 	local set=$1 class=$2 seed=$3 k want got conf lo hi ok paths=() out i=0
 	C_LAST=""
-	bash tests/tablegen.sh "$class" "$seed" > "$TMP/gen.txt"
+	bash tests/tablegen "$class" "$seed" > "$TMP/gen.txt"
 	for k in $(class_keys "$class"); do
 		paths+=("findings.$k.value" "findings.$k.confidence" "findings.$k.at_least" "findings.$k.at_most")
 	done
