@@ -13,6 +13,9 @@ const struct mode modes[] = {
 	  .run = run_capacity, .check_device = run_capacity_check_device,
 	  .flags = MODE_DEVICE | MODE_WRITES | MODE_JOURNALED | MODE_JOURNAL_LATER |
 		   MODE_WHOLE_DEVICE },
+	{ .name = "rating", .usage = " [OPTION]... DEVICE", .applies = FOR_RATING, .run = run_rating,
+	  .check_args = run_rating_check_args, .check_device = run_rating_check_device,
+	  .flags = MODE_DEVICE | MODE_WRITES | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE },
 	{ .name = "test", .usage = " [OPTION]... DEVICE", .run = run_test, .check = run_test_check,
 	  .check_device = run_test_check_device, .build = run_test_build,
 	  .flags = MODE_DEVICE | MODE_KIND },

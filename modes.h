@@ -1,5 +1,6 @@
 /* modes.h — the one table of modes: the ways flashbench runs (the classic
- * tests, --program, --auto, --capacity, --analyze, --compare, --restore).
+ * tests, --program, --auto, --capacity, --rating, --analyze, --compare,
+ * --restore).
  * Like git's commands[], each row gives a mode's name (its option's), the
  * options that go with it, its properties as flags, and its functions; the
  * command line, main()'s dispatch and every "does this run ..." question
@@ -23,9 +24,9 @@ enum {
 	FOR_READ = 1,      /* every read-only test kind */
 	FOR_WRITE = 2,     /* every write test kind */
 	FOR_AUTO = 4, FOR_PROGRAM = 8, FOR_RESTORE = 16, FOR_ANALYZE = 32, FOR_COMPARE = 64,
-	FOR_CAPACITY = 128,
+	FOR_CAPACITY = 128, FOR_RATING = 256,
 	FOR_TESTS = FOR_READ | FOR_WRITE | FOR_PROGRAM,
-	FOR_ALL = FOR_TESTS | FOR_AUTO | FOR_CAPACITY,  /* every run of a device */
+	FOR_ALL = FOR_TESTS | FOR_AUTO | FOR_CAPACITY | FOR_RATING,  /* every run of a device */
 	FOR_SAVED = FOR_ANALYZE | FOR_COMPARE,          /* runs on saved results */
 };
 

@@ -74,6 +74,20 @@ static const struct cli_option options[] = {
 	  .section = SEC_AUTO,
 	  .help = "with --capacity: defeat a cache of the latest writes\nup to SIZE (default 256MiB; the flush writes "
 		  "that\nmuch; whole MiB)" },
+	{ .name = "rating", .letter = 'G', .arg = ARG_MODE, .applies = FOR_RATING, .section = SEC_AUTO,
+	  .brief = "is it as fast as its marks say? (C10, U3, V30, A2)",
+	  .help = "is it as fast as its marks say?  checks the\nspeed marks (C10, U1/U3, V6-V90, A1/A2) its SD "
+		  "Status\nclaims, or --claim's, the way the SD spec measures\nthem: meets, fails (which figure, where) "
+		  "or untestable\nhere; it writes, but saves every range to a journal\nfirst and puts it back" },
+	{ .name = "claim", .arg = ARG_FILE, .meta = "MARKS", .field = F(claim), .applies = FOR_RATING,
+	  .section = SEC_AUTO,
+	  .help = "with --rating: the marks printed on the label\n(C10,U3,V30,A2), checked beside the SD Status's" },
+	{ .name = "sustained", .arg = ARG_SIZE, .meta = "SIZE", .min = 64 << 20, .step = 4 << 20,
+	  .step_why = "a recording is at least 64MiB, in whole 4MiB units", .field = F(sustained),
+	  .applies = FOR_RATING,
+	  .section = SEC_AUTO,
+	  .help = "with --rating: the long recording's length (default\n1GiB: past a cache or pSLC up to about "
+		  "that; whole\n4MiB)" },
 	{ .name = "analyze", .arg = ARG_MODE_OPT, .meta = "FILE", .field = F(analyze), .applies = FOR_ANALYZE,
 	  .section = SEC_SAVED,
 	  .brief = "judge saved -a, -O, -f tables or --json results",
@@ -103,7 +117,7 @@ static const struct cli_option options[] = {
 	  .applies = FOR_PROGRAM, .kind = "find-fat", .section = SEC_WRITE, .reach = 1,
 	  .help = "erase blocks to look at (default {})" },
 	{ .name = "preserve", .arg = ARG_OPT_FILE, .meta = "FILE", .field = F(journal), .flag = F(preserve),
-	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, .section = SEC_KEEP,
+	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY | FOR_RATING, .section = SEC_KEEP,
 	  .brief = "save what a write test overwrites, put it back",
 	  .help = "save every range before it is overwritten to a journal\n(default ./flashbench-DEVICE.journal) and "
 		  "put it back\nat the end, also after Ctrl-C" },
@@ -115,7 +129,7 @@ static const struct cli_option options[] = {
 	  .section = SEC_KEEP,
 	  .help = "with --restore: accept a device that does not look\nlike the one the journal was written for (warns)" },
 	{ .name = "preserve-volatile", .arg = ARG_FLAG, .field = F(preserve_volatile),
-	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, .section = SEC_KEEP,
+	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY | FOR_RATING, .section = SEC_KEEP,
 	  .help = "with --preserve, --capacity or --auto --write: accept\na journal (or state directory) on tmpfs/ramfs,\n"
 		  "which a power cut loses" },
 	/* the classic tool's geometry: accepted by every test, as it was */
@@ -123,7 +137,7 @@ static const struct cli_option options[] = {
 	  .applies = FOR_TESTS, .section = SEC_PARAM, .reach = 5,
 	  .help = "smallest request (default {})" },
 	{ .name = "erasesize", .letter = 'e', .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(t.erasesize),
-	  .applies = FOR_TESTS, .section = SEC_PARAM, .reach = 3,
+	  .applies = FOR_TESTS | FOR_RATING, .section = SEC_PARAM, .reach = 3,
 	  .help = "erase block size (default {}; 12M, 1.5M work)" },
 	{ .name = "offset", .arg = ARG_SIZE, .meta = "SIZE", .field = F(t.offset), .applies = FOR_TESTS,
 	  .section = SEC_PARAM, .reach = 4, .help_default = OPEN_AU_FROM,
@@ -142,9 +156,9 @@ static const struct cli_option options[] = {
 	  .section = SEC_PARAM,
 	  .brief = "draw the results as an SVG chart",
 	  .help = "draw the results as an SVG chart" },
-	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .applies = FOR_AUTO | FOR_CAPACITY,
+	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .applies = FOR_AUTO | FOR_CAPACITY | FOR_RATING,
 	  .section = SEC_PARAM,
-	  .brief = "--auto or --capacity as one line for a survey",
+	  .brief = "--auto, --capacity or --rating as one survey line",
 	  .help = "with --auto or --capacity: one line for a survey table\n(wiki syntax)" },
 	{ .name = "compare", .arg = ARG_MODE, .applies = FOR_COMPARE, .section = SEC_PARAM,
 	  .brief = "saved --json results side by side",
@@ -260,6 +274,8 @@ static void presets(FILE *f)
 		int n = fprintf(f, "  sim:%-8s ", sim_preset_name(i));
 		wrapped(f, sim_preset_description(sim_preset_name(i)), n, 15);
 	}
+	fputs("  and --rating's zoo of cards that keep their speed marks or lie, sim:rating-*\n"
+	      "  (man flashbench, SIMULATED DEVICES)\n", f);
 }
 
 static const char exit_status[] =
@@ -668,8 +684,8 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 	if (c->mode->check_args && c->mode->check_args(c, e))
 		return -1;
 	if (c->summary && c->json)
-		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto or --capacity, without --json: one line per "
-			       "device for a survey table");
+		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, --capacity or --rating, without --json: one "
+			       "line per device for a survey table");
 	return 0;
 }
 
@@ -702,6 +718,8 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 			continue;
 		}
 		given[o - options] = 1;
+		if (o->field == F(t.erasesize))
+			c->erase_given = 1; /* --rating: test in that AU */
 		if (o->arg == ARG_HELP || o->arg == ARG_VERSION) {
 			if (!asked)
 				asked = o;

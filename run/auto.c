@@ -48,7 +48,7 @@ static int announce_auto(void *ctx, const struct write_plan *p)
 		     fprintf(stderr, "flashbench: it writes nothing: the reads took %s of device time already, all that "
 			     "--budget allows (the write tests are left out)\n", t) :
 		     fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s; "
-			     "the capacity check it makes first is apart and says its own\n", w, t,
+			     "the capacity check it makes first counts in it\n", w, t,
 			     p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
 			     " (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)")) < 0 ||
 	    fflush(stderr))
@@ -130,7 +130,8 @@ int run_auto(struct run *run, struct fb_err *e)
  * that hides its loss in a cache is left to --capacity.  Its writes go
  * through the --preserve journal (put back at the end), or one of their own
  * that is put back before --auto writes anything; on a fake card --auto
- * stops there.  Its cost lies outside --auto's own bound: said here. */
+ * stops there.  Its device time counts in --auto's bound (characterize
+ * adds it before the write tests) but not in the tests' own cost: said here. */
 #define AUTO_CAPACITY_STRATA 16
 
 #define AUTO_CAPACITY_SETTLE 2000000000ULL  /* ns */
@@ -217,7 +218,8 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	} else if (!rc) {
 		format_time(a, sizeof(a), cr->device_ns);
 		fprintf(stderr, "flashbench: no fake capacity seen (a cache that hides one is left to --capacity); the "
-			"check took %s%s, outside --auto's own cost%s\n", a, cr->virtual_clock ? " of device time" : "",
+			"check took %s%s, in the bound but apart from the tests' own cost%s\n", a,
+			cr->virtual_clock ? " of device time" : "",
 			q.own ? ", and its data are back" : "");
 	}
 	free(cr);

@@ -94,6 +94,7 @@ void run_identify(const struct cli *c, const struct dev *d, struct identity *id)
 	dev_describe(d, id->model);
 	if (!id->simulated)
 		devinfo_read(c->device, &id->info);
+	dev_card(d, &id->card);
 }
 
 int run_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *r,

@@ -1,6 +1,7 @@
 /* run.h — the modes' part: one file per mode (run/test.c, program.c,
  * auto.c, capacity.c, restore.c, analyze.c, compare.c), each with its
  * runner, its announcement and its progress, and what they share (run.c):
+ * (rating.c: --rating)
  * the command line they were given, everything a run holds, the stop flag
  * the signals set, results held and let go a line at a time, outputs
  * committed.  modes.c's rows point at the functions declared here; the
@@ -51,6 +52,9 @@ struct cli {
 	uint64_t budget_ns;             /* --budget: --auto --write's device time (0: the default) */
 	uint64_t budget_bytes;          /* --budget: bytes it may write (0: the default) */
 	uint64_t max_cache;             /* --max-cache: the cache --capacity flushes (0: default) */
+	const char *claim;              /* --claim: --rating's label marks (run_rating_check_args parses them) */
+	uint64_t sustained;             /* --sustained: --rating's long recording (0: its default) */
+	int erase_given;                /* -e was given (--rating tests in that AU) */
 };
 
 /* Everything a run holds, released in one place. */
@@ -105,6 +109,9 @@ int run_capacity_reserve(struct dev *d, const struct capacity_plan *p, struct fb
  * most 11MiB of signatures in all)" (the flush, which writes back what it
  * read, is said apart). */
 void run_capacity_writes(char *buf, size_t len, const struct capacity_plan *p, const char *where);
+int run_rating(struct run *r, struct fb_err *e);        /* rating.c */
+int run_rating_check_args(const struct cli *c, struct fb_err *e);
+int run_rating_check_device(const struct cli *c, struct dev *d, struct fb_err *e);
 int run_restore(struct run *r, struct fb_err *e);       /* restore.c */
 int run_restore_check_args(const struct cli *c, struct fb_err *e);
 int run_analyze(struct run *r, struct fb_err *e);       /* analyze.c */
