@@ -112,6 +112,26 @@ for f in tests/real/*.txt; do
 done
 echo "score against the experts: right $right, medium $medium, not determined $nd, wrong $wrong ($tables tables)"
 
+# real threads that hold no flashbench table (tests/real/prose/: the seed
+# threads of dd and dbench figures and prose): no table is read from them,
+# as they are or mangled, and the refusal is the one line bad input gets
+for f in tests/real/prose/*.txt; do
+	name=$(basename "$f" .txt)
+	sed 's/^/> /' "$f" > "$TMP/quoted"
+	fold -s -w 48 "$f" > "$TMP/wrapped"
+	tr '\t' ' ' < "$f" > "$TMP/spaces"
+	for m in "$f" "$TMP/quoted" "$TMP/wrapped" "$TMP/spaces"; do
+		"$FB" --analyze "$m" > "$TMP/out" 2> "$TMP/err"
+		st=$?
+		if [ $st = 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l < "$TMP/err")" = 1 ] &&
+			grep -q ': no flashbench -a, -O or --find-fat table found (' "$TMP/err"; then
+			pass "analyze $name ($(basename "$m")): no table read from prose, dd or dbench figures"
+		else
+			fail "analyze $name ($(basename "$m")): no table read" "status $st; $(head -c 200 "$TMP/out" "$TMP/err")"
+		fi
+	done
+done
+
 # the shapes of issue 21 (tests/shapes/: our own text in the shapes public
 # posts take): never more sure than the rows, rows checked against
 # themselves, one card per column, a single sweep read
