@@ -144,6 +144,28 @@ static int page_below(const struct align_row *r, size_t n, uint64_t bs, struct f
 	return 1;
 }
 
+/* The page was found at the smallest row r[0] ("or less": every boundary
+ * costs extra).  That holds only when no row above it steps above the
+ * level of the rows below: a step there (at a size a page can have) says
+ * the smallest rows pay a steady cost and the read unit is the step, as
+ * with rows below to show that cost (analyze.c level_step).  Returns the
+ * index of that step, 0 when there is none. */
+static size_t floor_step(const struct align_row *r, size_t n, const struct read_levels *lv)
+{
+	double below[SAVED_ALIGN_ROWS];
+
+	for (size_t k = 1; k < n && r[k].align <= CLASSIC_PAGE_MAX; k++) {
+		double lo = r[k].diff;
+		for (size_t j = k; j < n; j++)
+			lo = fmin(lo, r[j].diff);
+		for (size_t j = 0; j < k; j++)
+			below[j] = r[j].diff;
+		if (lo > stats_median(below, k) + lv->step)
+			return k;
+	}
+	return 0;
+}
+
 /* Repeated runs at run a's block size (not copies) on the page step: a
  * step another run shows too is no accident of one table (a step too small
  * for medium on one run's noise gets medium); a run that steps elsewhere
@@ -191,6 +213,7 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, int rep
 	struct align_row r1[SAVED_ALIGN_ROWS], r2[SAVED_ALIGN_ROWS];
 	size_t n1 = run_rows(&t->align[a], 1, r1), n2 = b == SIZE_MAX ? 0 : run_rows(&t->align[b], 1, r2);
 	char x[32], y[32], z[32], w[80], v[80];
+	size_t fstep = 0;
 
 	analyze_page_steady(r1, n1, t->align[a].bs, NULL, 0, 0, 1, page, lv);
 	if (!page->determined) {
@@ -238,6 +261,23 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, int rep
 			return;
 		}
 	}
+	if (page->value == r1[0].align && (fstep = floor_step(r1, n1, lv))) {
+		double below[SAVED_ALIGN_ROWS];
+		for (size_t k = 0; k < fstep; k++)
+			below[k] = r1[k].diff;
+		page->value = lv->unit = r1[fstep].align;
+		lv->page_diff = r1[fstep].diff;
+		page->conf = CONF_LOW;
+		page->nevidence = 0;
+		finding_evidence(page, "with %s reads, crossing %s %s boundary costs %s, the smaller ones (from %s) %s: a "
+				 "step above a cost every smaller row pays", format_size(x, sizeof(x), t->align[a].bs),
+				 article(format_size(y, sizeof(y), r1[fstep].align)), y, format_time(z, sizeof(z), r1[fstep].diff),
+				 format_size(v, sizeof(v), r1[0].align), format_time(w, sizeof(w), stats_median(below, fstep)));
+		finding_evidence(page, "low: %s row%s below cannot tell that cost from a smaller read unit's", fstep == 1 ? "one" :
+				 "a few", fstep == 1 ? "" : "s");
+		n2 = 0; /* another block size sees other rows: judged on this run alone */
+		repeats = 0;
+	}
 	if (n2 && has_row(r2, n2, page->value) && has_row(r2, n2, page->value / 2)) {
 		analyze_page_steady(r1, n1, t->align[a].bs, r2, n2, t->align[b].bs, 1, page, lv);
 	} else if (n2) {
@@ -251,7 +291,7 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, int rep
 		page->at_most = 1; /* "the read unit may be smaller" */
 	/* a row below the step that costs extra too: one cell or the other is
 	 * out of line, and the step rests on it */
-	for (size_t k = 0; page->determined && k < n1 && r1[k].align < page->value / 2; k++)
+	for (size_t k = 0; page->determined && !fstep && k < n1 && r1[k].align < page->value / 2; k++)
 		if (r1[k].diff > lv->step) {
 			finding_evidence(page, "but the %s row below it costs %s too: a row is out of line (low)",
 					 format_size(x, sizeof(x), r1[k].align), format_time(y, sizeof(y), r1[k].diff));
