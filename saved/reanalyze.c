@@ -619,8 +619,8 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 			  "(it writes), or an open-au sweep with the erase size the card reports "
 			  "(flashbench-open-au-sweep -e SIZE DEV)");
 	if (r->erase.determined && t->nalign == 1)
-		next_step(s, "run `flashbench -a --blocksize=4096 DEV` too: a second run that shows the same step "
-			  "counts for more than one");
+		next_step(s, "run `flashbench -a --blocksize=%u DEV` too: a second run that shows the same step "
+			  "counts for more than one", t->align[0].bs == 4096 ? 1024u : 4096u);
 	if (r->erase.determined)
 		next_step(s, "run `flashbench --auto --write DEV` to confirm the %s erase block with writes (it "
 			  "overwrites the ranges it announces)", format_size(z, sizeof(z), r->erase.value));
@@ -1279,14 +1279,30 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 					 "these results do not confirm as the erase block%s", format_size(a, sizeof(a), sw[lead].erase),
 					 f->at_least ? ": if it is larger, several regions share one, and the card may keep fewer open" : "");
 		}
-		if (f->at_least)
-			next_step(s, "the %s sweep never collapsed: go on with larger --open-au-nr values "
-				  "(flashbench-open-au-sweep -n 16)", rnd ? "random" : "linear");
+		if (f->at_least) {
+			/* larger values than the sweep has: past what it reached */
+			unsigned top = 0;
+			for (size_t k = 0; k < sw[lead].n; k++)
+				top = sw[lead].tb[k]->nr > top ? sw[lead].tb[k]->nr : top;
+			next_step(s, "the %s sweep never collapsed up to --open-au-nr=%u: go on with larger values "
+				  "(flashbench-open-au-sweep -n %u)", rnd ? "random" : "linear", top, top < 8 ? 16 : 2 * top);
+		}
 	}
 	free(sw);
-	if (!r->open_linear.determined && !r->open_random.determined)
-		next_step(s, "to count open erase blocks, run `flashbench-open-au-sweep -e SIZE DEV` or `flashbench --auto "
-			  "--write DEV` (both write)");
+	if (!r->open_linear.determined && !r->open_random.determined) {
+		/* a hint never asks for what the input has: sweeps that decide
+		 * nothing are named, not asked for */
+		unsigned have = 0;
+		for (size_t i = 0; i < t->nopen; i++)
+			have += t->open[i].nr != 0;
+		if (have)
+			next_step(s, "the open-au tables here do not decide the count (above): sweep --open-au-nr from 1 "
+				  "up on an idle card, with the erase size -a or the card reports (flashbench-open-au-sweep -e "
+				  "SIZE DEV), or run `flashbench --auto --write DEV` (both write)");
+		else
+			next_step(s, "to count open erase blocks, run `flashbench-open-au-sweep -e SIZE DEV` or `flashbench "
+				  "--auto --write DEV` (both write)");
+	}
 	if (s->open_unused)
 		next_step(s, "%u open-au table%s (from line %u) %s not used: no command line, label line or loop's echo "
 			  "says which --open-au-nr %s ran with (a script that prints none); print the count before each "
@@ -1815,6 +1831,11 @@ void reanalyze(const struct saved_text *t, struct saved_report *s)
 		memcpy(s->cards, cards, sizeof(cards));
 		s->ncards = ncards;
 		s->cards_left = left;
+		/* no table of its own: what the empty rest would ask for (a
+		 * sweep, an -a run) may be in the cards' tables; their own next
+		 * steps say what each lacks */
+		if (!own)
+			s->nnext = 0;
 		for (int i = 0; i < nnext; i++)
 			next_step(s, "%s", next[i]);
 	}
