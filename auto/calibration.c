@@ -26,9 +26,13 @@ static const struct cal_row {
 	 * high is not measured there, and not shown */
 	{ CAL_ANALYZE, "page", CONF_MEDIUM, CONF_LOW },
 	{ CAL_ANALYZE, "erase_block", CONF_MEDIUM, CONF_LOW },
-	{ CAL_ANALYZE, "open_linear", CONF_HIGH, CONF_LOW },
-	{ CAL_ANALYZE, "open_random", CONF_HIGH, CONF_LOW },
-	{ CAL_ANALYZE, "fat_area", CONF_HIGH, CONF_LOW },
+	/* no input of the calibration sets gets high from --analyze (two
+	 * sweeps at other erase sizes that count alike; a find-fat area that
+	 * ends sharply over half the rows): a level never measured has no rate
+	 * to meet, and is not shown until it is */
+	{ CAL_ANALYZE, "open_linear", CONF_MEDIUM, CONF_LOW },
+	{ CAL_ANALYZE, "open_random", CONF_MEDIUM, CONF_LOW },
+	{ CAL_ANALYZE, "fat_area", CONF_MEDIUM, CONF_LOW },
 };
 
 static const char *const mode_name[CAL_MODES] = { "--auto", "--analyze" };

@@ -467,6 +467,13 @@ static void test_calibration(void)
 	f.conf = CONF_HIGH;
 	calibrate(&f, CAL_AUTO);
 	check(f.conf == CONF_HIGH, "calibration: --auto shows a page at high", "conf %s", confidence_name(f.conf));
+	finding_init(&f, "open_linear", "open erase blocks, linear", 0);
+	f.determined = 1;
+	f.value = 3;
+	f.conf = CONF_HIGH;
+	calibrate(&f, CAL_ANALYZE);
+	check(f.determined && f.conf == CONF_MEDIUM, "calibration: --analyze shows no count at high (never measured there)",
+	      "conf %s", confidence_name(f.conf));
 	finding_init(&f, "write_cache", "write cache", 1);
 	f.determined = 1;
 	f.conf = CONF_HIGH;
