@@ -570,6 +570,10 @@ static double median_se(double sigma, size_t na, size_t nb)
  * erase block is smaller and e one of its multiples). */
 struct fit {
 	unsigned multiples, others, misses, falses;
+	/* the finer lattice e/q (q = 2, 3) that the probes do not rule out:
+	 * most of its other multiples probed cost extra (finer_hits of
+	 * finer_n), or none was probed; 0 when every finer one is ruled out */
+	unsigned finer_q, finer_hits, finer_n;
 	double base, extra, lo, hi;   /* median of N; median, lowest and highest of M above base */
 	double gap;                   /* lower third of S - median of N */
 	double z;                     /* gap in standard errors */
@@ -620,6 +624,23 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 	}
 	for (unsigned i = 0; i < nn; i++)
 		f->falses += vn[i] > theta;
+	for (uint64_t q = 2; q <= 3 && !f->finer_q; q++) {
+		unsigned hits = 0, k = 0;
+		if (e % q || e / q < finest)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (sp[i].pos % e && sp[i].pos % (e / q) == 0) {
+				k++;
+				hits += sp[i].d > theta;
+			}
+		/* most cost extra, or none was probed (reads left out where
+		 * the card holds no data): e/q is not ruled out */
+		if (2 * hits > k || k == 0) {
+			f->finer_q = (unsigned)q;
+			f->finer_hits = hits;
+			f->finer_n = k;
+		}
+	}
 	f->holds = f->gap > te && f->z >= ERASE_Z && (!neven || f->gap >= ERASE_ODD_SHARE * (even - f->base));
 	for (uint64_t q = 2; q <= 3 && f->holds; q++) {
 		uint64_t d = e / q;
@@ -921,12 +942,32 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 					 fmt_size(c, lv[n - 1].step * lv[n - 1].npoints), f.others);
 		size_evidence(erase, dev_size, e);
 		/* high: every multiple and nothing else, far apart, at an even
-		 * cost; uneven costs or free boundaries leave room for another
-		 * reading of the pattern */
-		if (f.misses == 0 && f.falses == 0 && f.multiples >= ERASE_HIGH_MULTIPLES && f.gap >= 2 * te &&
-		    f.hi <= ERASE_EVEN * f.lo && nvalid == 1 && separated(&sep, te))
+		 * cost, and no finer lattice left open; uneven costs or free
+		 * boundaries leave room for another reading of the pattern */
+		if (f.finer_q) {
+			/* the pattern held against the finer lattice as a whole,
+			 * but that lattice is not ruled out: most of its other
+			 * multiples cost extra too (an erase block of e/q with
+			 * uneven boundaries looks alike), or none was probed */
+			erase->conf = CONF_LOW;
+			if (f.finer_n)
+				finding_evidence(erase, "low: %u of the %u other multiples of %s probed cost extra too: the "
+						 "erase block may be %s", f.finer_hits, f.finer_n, fmt_size(a, e / f.finer_q),
+						 fmt_size(b, e / f.finer_q));
+			else
+				finding_evidence(erase, "low: no other multiple of %s was probed: the erase block may be %s",
+						 fmt_size(a, e / f.finer_q), fmt_size(b, e / f.finer_q));
+		} else if (f.misses == 0 && f.falses == 0 && f.multiples >= ERASE_HIGH_MULTIPLES && f.gap >= 2 * te &&
+			   f.hi <= ERASE_EVEN * f.lo && nvalid == 1 && separated(&sep, te))
 			erase->conf = CONF_HIGH;
-		else
+		else if (f.misses * ERASE_FREE_SHARE > f.multiples) {
+			/* the odd multiples held, but over all of them more are
+			 * free than a card leaves free: a divisor of the erase
+			 * block whose multiples meet noise looks alike */
+			erase->conf = CONF_LOW;
+			finding_evidence(erase, "low: %u of the %u multiples cost nothing extra, more than 1 in %d", f.misses,
+					 f.multiples, ERASE_FREE_SHARE);
+		} else
 			erase->conf = CONF_MEDIUM;
 		if (4 * e > dev_size) {
 			finding_not(erase, "a pattern every %s would make the erase block larger than a quarter of the "

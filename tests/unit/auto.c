@@ -229,6 +229,32 @@ static void test_scan_without_data(void)
 	      "determined %d value %llu: %s", f.determined, (unsigned long long)f.value, f.why);
 }
 
+/* A used card whose data the scan finds at one odd multiple of 1 MiB and at
+ * multiples of 2 MiB only (the rest holds no data, NaN): the one odd 1 MiB
+ * boundary probed costs as much as the 2 MiB ones, so 2 MiB is no more than
+ * a lead (the erase block may be 1 MiB). */
+static void test_scan_finer_open(void)
+{
+	struct scan_level lv[8];
+	struct read_levels rl = { .noise = 0, .step = 13000, .page_diff = 137000, .unit = 16384 };
+	struct finding f;
+	size_t n = 0;
+
+	for (uint64_t a = 32 << 10; a <= (4ULL << 20) && n < 8; a *= 2, n++) {
+		lv[n].step = a;
+		lv[n].npoints = SCAN_POINTS;
+		for (unsigned j = 1; j <= SCAN_POINTS; j++) {
+			uint64_t pos = j * a;
+			int data = pos <= (2 << 20) || pos >= (16 << 20);
+			lv[n].d[j - 1] = !data ? NAN : pos % (1 << 20) ? 160000 : 460000;
+		}
+	}
+	analyze_erase(lv, n, &rl, NULL, 0, 8ULL << 30, &f);
+	check(f.determined && f.value == 2 << 20 && f.conf == CONF_LOW && strstr(f.evidence[f.nevidence - 1], "may be 1MiB"),
+	      "analysis: a 2MiB pattern whose finer 1MiB lattice is not ruled out is low", "value %llu conf %s: %s",
+	      (unsigned long long)f.value, confidence_name(f.conf), f.nevidence ? f.evidence[f.nevidence - 1] : f.why);
+}
+
 /* A signal stops --auto --write during the cache probe (here: after the
  * requests of the reads and a few more): the reads' findings stay, the
  * write findings say the run was interrupted. */
@@ -493,6 +519,7 @@ void unit_auto(void)
 	test_budget();
 	test_unmapped();
 	test_scan_without_data();
+	test_scan_finer_open();
 	test_auto_stopped();
 	test_crosscheck();
 	test_misbehaving();
