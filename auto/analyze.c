@@ -94,6 +94,10 @@
 /* at most 1 in ERASE_FREE_SHARE multiples may cost nothing extra (real cards
  * leave some boundaries free; a divisor of the erase block misses half) */
 #define ERASE_FREE_SHARE 3
+/* a coarser lattice among the multiples that stands out on its own, the
+ * lower third of its odd multiples costing this many times what the
+ * multiples cost, leaves the erase block in doubt between the two */
+#define ERASE_NESTED 2.0
 /* the lower third of the multiples must lie this many standard errors
  * (of a difference of medians) above the other positions */
 #define ERASE_Z 4.0
@@ -663,6 +667,27 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 	}
 }
 
+/* A coarser lattice d among the multiples of e: the lower third of what its
+ * multiples cost above base, when that is ERASE_NESTED times what the other
+ * multiples of e cost (median) and both have enough positions; else 0. */
+static double nested_gap(const struct spot *sp, size_t n, uint64_t e, uint64_t d, double base, double *w)
+{
+	double *vd = w, *vr = w + n;
+	unsigned nd = 0, nr = 0;
+	double lo, rest;
+
+	for (size_t i = 0; i < n; i++)
+		if (sp[i].pos % d == 0)
+			vd[nd++] = sp[i].d;
+		else if (sp[i].pos % e == 0)
+			vr[nr++] = sp[i].d;
+	if (nd < ERASE_MIN_ODD || nr < ERASE_MIN_OTHERS)
+		return 0;
+	lo = stats_quantile(vd, nd, 1.0 / ERASE_FREE_SHARE) - base;
+	rest = stats_median(vr, nr) - base;
+	return rest > 0 && lo >= ERASE_NESTED * rest ? lo : 0;
+}
+
 /* Noise of single probes: spread of the lower quarter of the first level
  * (which lies below the erase size unless the erase block is tiny). */
 static double probe_noise(const struct scan_level *l)
@@ -866,7 +891,8 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 	struct fit f, best_fit;
 	struct separation sep;
 	size_t ns;
-	uint64_t best = 0;
+	uint64_t best = 0, deeper = 0; /* deeper: a coarser lattice, far dearer */
+	double deeper_extra = 0;
 	char a[32], b[32], c[32], d[32];
 
 	finding_init(erase, "erase_block", "erase block size", 1);
@@ -915,6 +941,20 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 				best_fit = f;
 			}
 		}
+	/* a coarser lattice among its multiples whose own multiples cost far
+	 * more than the other multiples of best do */
+	for (uint64_t p2 = lv[0].step; best && p2 <= MAX_ERASE_BLOCK; p2 *= 2)
+		for (uint64_t q = 1; q <= 3; q += 2) {
+			uint64_t e = q * p2;
+			double g;
+			if (e <= best || e > MAX_ERASE_BLOCK || e % best)
+				continue;
+			g = nested_gap(sp, ns, best, e, best_fit.base, work);
+			if (g > te && g > deeper_extra) {
+				deeper = e;
+				deeper_extra = g;
+			}
+		}
 	if (best)
 		separate(sp, ns, best, &sep);
 	free(sp);
@@ -944,7 +984,15 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 		/* high: every multiple and nothing else, far apart, at an even
 		 * cost, and no finer lattice left open; uneven costs or free
 		 * boundaries leave room for another reading of the pattern */
-		if (f.finer_q) {
+		if (deeper) {
+			/* two nested lattices stand out, the coarser one far
+			 * dearer: a finer structure (or noise that follows it)
+			 * under the erase block looks alike */
+			erase->conf = CONF_LOW;
+			finding_evidence(erase, "low: multiples of %s cost %s more, %.1fx what the other multiples of %s "
+					 "cost: the erase block may be %s", fmt_size(a, deeper), fmt_time(b, deeper_extra),
+					 deeper_extra / f.extra, fmt_size(c, e), fmt_size(d, deeper));
+		} else if (f.finer_q) {
 			/* the pattern held against the finer lattice as a whole,
 			 * but that lattice is not ruled out: most of its other
 			 * multiples cost extra too (an erase block of e/q with
