@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/lines.h"
+#include "lib/stats.h"
 #include "lib/units.h"
 
 /* ------------------------------------------------------------ thresholds
@@ -27,6 +29,14 @@
 /* ... and above 2% of a read (timer and bus jitter a noise-free median of
  * pre and post cannot show) */
 #define READ_STEP_SHARE 0.02
+/* a pre/post asymmetry is the card's when every row from some alignment up
+ * shows it (at least ASYM_MIN_ROWS on either side of that alignment) and
+ * the two levels lie ASYM_NOISES spreads of pre - post apart, the spread
+ * never taken below ASYM_FLOOR of a read; noise could make a perfect split
+ * of that size about once in a thousand tables of 20 rows */
+#define ASYM_MIN_ROWS 3
+#define ASYM_NOISES 6.0
+#define ASYM_FLOOR 0.005
 /* page: high (and medium without a second block size) needs a step this
  * many times the threshold */
 #define PAGE_CLEAR 3.0
@@ -84,6 +94,10 @@
 /* at most 1 in ERASE_FREE_SHARE multiples may cost nothing extra (real cards
  * leave some boundaries free; a divisor of the erase block misses half) */
 #define ERASE_FREE_SHARE 3
+/* a coarser lattice among the multiples that stands out on its own, the
+ * lower third of its odd multiples costing this many times what the
+ * multiples cost, leaves the erase block in doubt between the two */
+#define ERASE_NESTED 2.0
 /* the lower third of the multiples must lie this many standard errors
  * (of a difference of medians) above the other positions */
 #define ERASE_Z 4.0
@@ -160,10 +174,8 @@ void finding_evidence(struct finding *f, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (f->nevidence >= EVIDENCE_MAX)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(f->evidence[f->nevidence++], sizeof(f->evidence[0]), fmt, ap);
+	lines_vadd(LINES(f->evidence, f->nevidence), 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -178,23 +190,9 @@ void finding_not(struct finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 double analyze_median(double *v, size_t n)
 {
-	return median(v, n);
+	return stats_median(v, n);
 }
 
 static const char *fmt_time(char *buf, double ns)
@@ -228,6 +226,32 @@ static size_t first_step(const struct align_row *r, size_t n, double step)
 	return i;
 }
 
+/* Index (in ascending rows) of the smallest alignment from which every
+ * diff exceeds the level of the rows below it (their median; none below
+ * 0) by step: a step above a steady cost that every small row pays, not
+ * that cost itself; n when there is none. */
+static size_t level_step(const struct align_row *r, size_t n, double step)
+{
+	double *below = malloc((n ? n : 1) * sizeof(*below));
+
+	if (!below)
+		return first_step(r, n, step);
+	for (size_t i = 0; i < n; i++) {
+		double lo = r[i].diff, base;
+		for (size_t j = i; j < n; j++)
+			lo = fmin(lo, r[j].diff);
+		for (size_t j = 0; j < i; j++)
+			below[j] = r[j].diff;
+		base = fmax(0, stats_median(below, i));
+		if (lo > base + step) {
+			free(below);
+			return i;
+		}
+	}
+	free(below);
+	return n;
+}
+
 static struct align_row *sorted_rows(const struct align_row *rows, size_t n)
 {
 	struct align_row *r = malloc((n ? n : 1) * sizeof(*r));
@@ -240,9 +264,82 @@ static struct align_row *sorted_rows(const struct align_row *rows, size_t n)
 	return r;
 }
 
+/* The spread of pre - post around o_lo below row s and o_hi from it: the
+ * median distance (*sum: the sum of them, which every row moves). */
+static double split_spread(const struct align_row *r, size_t n, size_t s, double o_lo, double o_hi, double *tmp,
+			   double *sum)
+{
+	*sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		tmp[i] = fabs(r[i].pre - r[i].post - (i < s ? o_lo : o_hi));
+		*sum += tmp[i];
+	}
+	return stats_median(tmp, n);
+}
+
+/* The median of pre - post over rows [a, b). */
+static double offset_of(const struct align_row *r, size_t a, size_t b, double *tmp)
+{
+	for (size_t i = a; i < b; i++)
+		tmp[i - a] = r[i].pre - r[i].post;
+	return stats_median(tmp, b - a);
+}
+
+void pre_post_noise(const struct align_row *r, size_t n, double *tmp, struct read_levels *lv)
+{
+	double offset = offset_of(r, 0, n, tmp), best, sum;
+	size_t at = 0;
+
+	lv->asym_from = 0;
+	lv->asym_ns = lv->asym_lo = lv->asym_hi = 0;
+	lv->noise = split_spread(r, n, 0, offset, offset, tmp, &best);
+	/* the split that explains pre - post best (least absolute distance),
+	 * with ASYM_MIN_ROWS rows on either side */
+	for (size_t s = ASYM_MIN_ROWS; s + ASYM_MIN_ROWS <= n; s++) {
+		double lo = offset_of(r, 0, s, tmp), hi = offset_of(r, s, n, tmp);
+		split_spread(r, n, s, lo, hi, tmp, &sum);
+		if (sum < best) {
+			best = sum;
+			at = s;
+		}
+	}
+	if (!at)
+		return;
+	{
+		double lo = offset_of(r, 0, at, tmp), hi = offset_of(r, at, n, tmp), mid = (lo + hi) / 2;
+		double top = -1e300, bottom = 1e300, sp = split_spread(r, n, at, lo, hi, tmp, &sum);
+		int up = hi > lo;
+		/* every row on its own side of the middle, and the two levels
+		 * ASYM_NOISES spreads apart */
+		for (size_t i = 0; i < n; i++) {
+			double x = r[i].pre - r[i].post;
+			if ((i >= at) != (up ? x > mid : x < mid))
+				return;
+			if (i >= at) {
+				top = fmax(top, x - lo);
+				bottom = fmin(bottom, x - lo);
+			}
+		}
+		if (fabs(hi - lo) < ASYM_NOISES * fmax(sp, ASYM_FLOOR * fabs(r[0].post)))
+			return;
+		lv->noise = sp;
+		lv->asym_from = r[at].align;
+		lv->asym_ns = hi - lo;
+		lv->asym_lo = up ? bottom : top;
+		lv->asym_hi = up ? top : bottom;
+	}
+}
+
 void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		  const struct align_row *rows2, size_t n2, uint64_t bs2,
 		  struct finding *page, struct read_levels *lv)
+{
+	analyze_page_steady(rows, n, bs, rows2, n2, bs2, 0, page, lv);
+}
+
+void analyze_page_steady(const struct align_row *rows, size_t n, uint64_t bs,
+			 const struct align_row *rows2, size_t n2, uint64_t bs2, int steady,
+			 struct finding *page, struct read_levels *lv)
 {
 	struct align_row *r = sorted_rows(rows, n), *r2 = sorted_rows(rows2, n2);
 	double *tmp = malloc((n + n2 + 1) * sizeof(double));
@@ -256,23 +353,12 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		finding_not(page, "too few alignment measurements");
 		goto out;
 	}
-	/* noise: pre and post read the same amount next to the same boundary;
-	 * a steady offset between them (real cards read the first block of a
-	 * unit slower or faster than the last) is not noise: their spread
-	 * around the typical offset is */
-	for (i = 0; i < n; i++)
-		tmp[i] = r[i].pre - r[i].post;
-	{
-		double offset = median(tmp, n);
-		for (i = 0; i < n; i++)
-			tmp[i] = fabs(r[i].pre - r[i].post - offset);
-	}
-	lv->noise = median(tmp, n);
+	pre_post_noise(r, n, tmp, lv);
 	for (i = 0; i < n; i++)
 		tmp[i] = r[i].pre;
-	lv->step = fmax(READ_STEP_NOISES * lv->noise, READ_STEP_SHARE * median(tmp, n));
+	lv->step = fmax(READ_STEP_NOISES * lv->noise, READ_STEP_SHARE * stats_median(tmp, n));
 
-	i = first_step(r, n, lv->step);
+	i = steady ? level_step(r, n, lv->step) : first_step(r, n, lv->step);
 	if (i == n) {
 		finding_not(page, "no boundary from %s to %s costs more to read across than %s "
 			    "(alignment does not seem to matter for reads)",
@@ -295,7 +381,7 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		size_t k, m = 0;
 		for (k = i; k < n && k < i + 3; k++)
 			tmp[m++] = r[k].diff;
-		lv->page_diff = median(tmp, m);
+		lv->page_diff = stats_median(tmp, m);
 	}
 	page->determined = 1;
 	page->value = lv->unit;
@@ -304,7 +390,7 @@ void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 	finding_evidence(page, "with %s reads, crossing %s %s boundary costs %s, crossing %s %s boundary %s",
 			 fmt_size(a, bs), article(b), b, fmt_time(c, r[i].diff), article(d), d, fmt_time(e, r[i - 1].diff));
 	if (n2 >= 2) {
-		size_t j = first_step(r2, n2, lv->step);
+		size_t j = steady ? level_step(r2, n2, lv->step) : first_step(r2, n2, lv->step);
 		have2 = 1;
 		if (lv->unit < r2[0].align)
 			agree = j == 0; /* too small to see with the larger blocks */
@@ -395,7 +481,7 @@ static size_t scan_spots(const struct scan_level *lv, size_t n, struct spot *out
 		while (e < m && out[e].pos == out[i].pos)
 			v[nv++] = out[e++].d;
 		out[k].pos = out[i].pos;
-		out[k++].d = median(v, nv);
+		out[k++].d = stats_median(v, nv);
 		i = e;
 	}
 	return k;
@@ -470,27 +556,6 @@ static void not_separated(struct finding *erase, uint64_t e, const struct separa
 			    fmt_time(h, s->in_lo - s->out_hi), ERASE_SEPARATE_NOISES, fmt_time(k, margin / ERASE_SEPARATE_NOISES));
 }
 
-/* The q-quantile of v (sorted in place): the value with n*q below it. */
-static double quantile(double *v, size_t n, double q)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[(size_t)(q * (double)n)];
-}
-
-/* Robust spread of single values: 1.4826 x the median absolute deviation
- * (the standard deviation for normal noise, unmoved by outliers). */
-static double robust_sigma(const double *v, size_t n, double *tmp)
-{
-	double m;
-
-	memcpy(tmp, v, n * sizeof(*v));
-	m = median(tmp, n);
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = fabs(v[i] - m);
-	return 1.4826 * median(tmp, n);
-}
 
 /* Standard error of a difference of two medians of na and nb values. */
 static double median_se(double sigma, size_t na, size_t nb)
@@ -509,6 +574,10 @@ static double median_se(double sigma, size_t na, size_t nb)
  * erase block is smaller and e one of its multiples). */
 struct fit {
 	unsigned multiples, others, misses, falses;
+	/* the finer lattice e/q (q = 2, 3) that the probes do not rule out:
+	 * most of its other multiples probed cost extra (finer_hits of
+	 * finer_n), or none was probed; 0 when every finer one is ruled out */
+	unsigned finer_q, finer_hits, finer_n;
 	double base, extra, lo, hi;   /* median of N; median, lowest and highest of M above base */
 	double gap;                   /* lower third of S - median of N */
 	double z;                     /* gap in standard errors */
@@ -527,7 +596,7 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 		if (sp[i].pos % e == 0 && sp[i].pos / e % 2 == 0)
 			vn[neven++] = sp[i].d;
 	if (neven)
-		even = median(vn, neven);
+		even = stats_median(vn, neven);
 	for (size_t i = 0; i < n; i++)
 		if (sp[i].pos % e == 0 && sp[i].pos / e % 2)
 			tmp[nodd++] = sp[i].d;
@@ -541,11 +610,11 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 	f->others = nn;
 	if (nodd < ERASE_MIN_ODD || nn < ERASE_MIN_OTHERS)
 		return;
-	f->gap = quantile(tmp, nodd, 1.0 / ERASE_FREE_SHARE);
-	sigma = robust_sigma(vn, nn, tmp);
-	f->base = median(vn, nn);
+	f->gap = stats_quantile(tmp, nodd, 1.0 / ERASE_FREE_SHARE);
+	sigma = stats_mad(vn, nn, tmp);
+	f->base = stats_median(vn, nn);
 	f->gap -= f->base;
-	f->extra = median(vm, nm) - f->base;
+	f->extra = stats_median(vm, nm) - f->base;
 	f->z = sigma > 0 ? f->gap / median_se(sigma, nodd, nn) : f->gap > 0 ? 1e9 : 0;
 	theta = f->base + f->extra / 2;
 	f->lo = 1e300;
@@ -559,6 +628,23 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 	}
 	for (unsigned i = 0; i < nn; i++)
 		f->falses += vn[i] > theta;
+	for (uint64_t q = 2; q <= 3 && !f->finer_q; q++) {
+		unsigned hits = 0, k = 0;
+		if (e % q || e / q < finest)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (sp[i].pos % e && sp[i].pos % (e / q) == 0) {
+				k++;
+				hits += sp[i].d > theta;
+			}
+		/* most cost extra, or none was probed (reads left out where
+		 * the card holds no data): e/q is not ruled out */
+		if (2 * hits > k || k == 0) {
+			f->finer_q = (unsigned)q;
+			f->finer_hits = hits;
+			f->finer_n = k;
+		}
+	}
 	f->holds = f->gap > te && f->z >= ERASE_Z && (!neven || f->gap >= ERASE_ODD_SHARE * (even - f->base));
 	for (uint64_t q = 2; q <= 3 && f->holds; q++) {
 		uint64_t d = e / q;
@@ -575,10 +661,31 @@ static void fit_erase(const struct spot *sp, size_t n, uint64_t e, uint64_t fine
 			}
 		if (nd < 2 || nr < 2)
 			continue;
-		gd = median(vm, nd) - median(tmp, nr);
+		gd = stats_median(vm, nd) - stats_median(tmp, nr);
 		if (gd > te && (sigma <= 0 || gd >= ERASE_Z_COARSER * median_se(sigma, nd, nr)))
 			f->holds = 0;
 	}
+}
+
+/* A coarser lattice d among the multiples of e: the lower third of what its
+ * multiples cost above base, when that is ERASE_NESTED times what the other
+ * multiples of e cost (median) and both have enough positions; else 0. */
+static double nested_gap(const struct spot *sp, size_t n, uint64_t e, uint64_t d, double base, double *w)
+{
+	double *vd = w, *vr = w + n;
+	unsigned nd = 0, nr = 0;
+	double lo, rest;
+
+	for (size_t i = 0; i < n; i++)
+		if (sp[i].pos % d == 0)
+			vd[nd++] = sp[i].d;
+		else if (sp[i].pos % e == 0)
+			vr[nr++] = sp[i].d;
+	if (nd < ERASE_MIN_ODD || nr < ERASE_MIN_OTHERS)
+		return 0;
+	lo = stats_quantile(vd, nd, 1.0 / ERASE_FREE_SHARE) - base;
+	rest = stats_median(vr, nr) - base;
+	return rest > 0 && lo >= ERASE_NESTED * rest ? lo : 0;
 }
 
 /* Noise of single probes: spread of the lower quarter of the first level
@@ -593,7 +700,7 @@ static double probe_noise(const struct scan_level *l)
 			v[n++] = l->d[j];
 	if (n < 4)
 		return 0;
-	qsort(v, n, sizeof(v[0]), cmp_double);
+	qsort(v, n, sizeof(v[0]), stats_cmp_double);
 	return v[n / 4] - v[n / 16];
 }
 
@@ -784,7 +891,8 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 	struct fit f, best_fit;
 	struct separation sep;
 	size_t ns;
-	uint64_t best = 0;
+	uint64_t best = 0, deeper = 0; /* deeper: a coarser lattice, far dearer */
+	double deeper_extra = 0;
 	char a[32], b[32], c[32], d[32];
 
 	finding_init(erase, "erase_block", "erase block size", 1);
@@ -833,6 +941,20 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 				best_fit = f;
 			}
 		}
+	/* a coarser lattice among its multiples whose own multiples cost far
+	 * more than the other multiples of best do */
+	for (uint64_t p2 = lv[0].step; best && p2 <= MAX_ERASE_BLOCK; p2 *= 2)
+		for (uint64_t q = 1; q <= 3; q += 2) {
+			uint64_t e = q * p2;
+			double g;
+			if (e <= best || e > MAX_ERASE_BLOCK || e % best)
+				continue;
+			g = nested_gap(sp, ns, best, e, best_fit.base, work);
+			if (g > te && g > deeper_extra) {
+				deeper = e;
+				deeper_extra = g;
+			}
+		}
 	if (best)
 		separate(sp, ns, best, &sep);
 	free(sp);
@@ -860,12 +982,40 @@ void analyze_erase(const struct scan_level *lv, size_t n, const struct read_leve
 					 fmt_size(c, lv[n - 1].step * lv[n - 1].npoints), f.others);
 		size_evidence(erase, dev_size, e);
 		/* high: every multiple and nothing else, far apart, at an even
-		 * cost; uneven costs or free boundaries leave room for another
-		 * reading of the pattern */
-		if (f.misses == 0 && f.falses == 0 && f.multiples >= ERASE_HIGH_MULTIPLES && f.gap >= 2 * te &&
-		    f.hi <= ERASE_EVEN * f.lo && nvalid == 1 && separated(&sep, te))
+		 * cost, and no finer lattice left open; uneven costs or free
+		 * boundaries leave room for another reading of the pattern */
+		if (deeper) {
+			/* two nested lattices stand out, the coarser one far
+			 * dearer: a finer structure (or noise that follows it)
+			 * under the erase block looks alike */
+			erase->conf = CONF_LOW;
+			finding_evidence(erase, "low: multiples of %s cost %s more, %.1fx what the other multiples of %s "
+					 "cost: the erase block may be %s", fmt_size(a, deeper), fmt_time(b, deeper_extra),
+					 deeper_extra / f.extra, fmt_size(c, e), fmt_size(d, deeper));
+		} else if (f.finer_q) {
+			/* the pattern held against the finer lattice as a whole,
+			 * but that lattice is not ruled out: most of its other
+			 * multiples cost extra too (an erase block of e/q with
+			 * uneven boundaries looks alike), or none was probed */
+			erase->conf = CONF_LOW;
+			if (f.finer_n)
+				finding_evidence(erase, "low: %u of the %u other multiples of %s probed cost extra too: the "
+						 "erase block may be %s", f.finer_hits, f.finer_n, fmt_size(a, e / f.finer_q),
+						 fmt_size(b, e / f.finer_q));
+			else
+				finding_evidence(erase, "low: no other multiple of %s was probed: the erase block may be %s",
+						 fmt_size(a, e / f.finer_q), fmt_size(b, e / f.finer_q));
+		} else if (f.misses == 0 && f.falses == 0 && f.multiples >= ERASE_HIGH_MULTIPLES && f.gap >= 2 * te &&
+			   f.hi <= ERASE_EVEN * f.lo && nvalid == 1 && separated(&sep, te))
 			erase->conf = CONF_HIGH;
-		else
+		else if (f.misses * ERASE_FREE_SHARE > f.multiples) {
+			/* the odd multiples held, but over all of them more are
+			 * free than a card leaves free: a divisor of the erase
+			 * block whose multiples meet noise looks alike */
+			erase->conf = CONF_LOW;
+			finding_evidence(erase, "low: %u of the %u multiples cost nothing extra, more than 1 in %d", f.misses,
+					 f.multiples, ERASE_FREE_SHARE);
+		} else
 			erase->conf = CONF_MEDIUM;
 		if (4 * e > dev_size) {
 			finding_not(erase, "a pattern every %s would make the erase block larger than a quarter of the "
@@ -993,7 +1143,7 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		double rel[64];
 		for (k = 0; k < n; k++)
 			rel[k] = t[k].ns > 0 ? t[k].spread / t[k].ns : 0;
-		typical = median(rel, n);
+		typical = stats_median(rel, n);
 	}
 	for (k = 0; k < n; k++) {
 		double sigma = fmax(MINW_SIGMA_OF_SPREAD * fmax(t[k].spread, typical * t[k].ns), MINW_SIGMA_FLOOR * t[k].ns);
@@ -1483,7 +1633,7 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 	if (nl < CACHE_WINDOW || !(v = malloc(nl * sizeof(*v))))
 		return CACHE_UNDECIDED;
 	memcpy(v, l + nl - nl / 4, nl / 4 * sizeof(*v));
-	w->steady = median(v, nl / 4);
+	w->steady = stats_median(v, nl / 4);
 	/* linear writes late, then on time: they waited for work queued
 	 * before them (garbage collection the card acknowledged early); the
 	 * cache filled where the run of late writes began */
@@ -1503,14 +1653,14 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 		double now, rest;
 		for (; j + CACHE_WINDOW <= i; j++) { /* the fastest window before this one */
 			memcpy(v, l + j, CACHE_WINDOW * sizeof(*v));
-			fast = fmin(fast, median(v, CACHE_WINDOW));
+			fast = fmin(fast, stats_median(v, CACHE_WINDOW));
 		}
 		memcpy(v, l + i, CACHE_WINDOW * sizeof(*v));
-		now = median(v, CACHE_WINDOW);
+		now = stats_median(v, CACHE_WINDOW);
 		if (now < CACHE_DROP * fast)
 			continue;
 		memcpy(v, l + i, (nl - i) * sizeof(*v));
-		rest = median(v, nl - i);
+		rest = stats_median(v, nl - i);
 		if (rest < CACHE_DROP * fast)
 			continue;
 		while (l[i] < CACHE_DROP * fast) /* where the window's slow writes begin */
@@ -1525,7 +1675,7 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 	 * collection at once, and the linear writes after them were not late:
 	 * nothing was acknowledged before the work was done */
 	memcpy(v, l, nl * sizeof(*v));
-	w->fast = median(v, nl);
+	w->fast = stats_median(v, nl);
 	free(v);
 	return cache_sweep_paid(t, nsweep, w->fast) ? CACHE_NONE : CACHE_UNDECIDED;
 }
@@ -1539,7 +1689,7 @@ int cache_sweep_paid(const double *sweep, size_t n, double linear)
 	if (!s)
 		return 0;
 	memcpy(s, sweep + n / 2, k * sizeof(*s));
-	paid = cache_write_paid(median(s, k), linear);
+	paid = cache_write_paid(stats_median(s, k), linear);
 	free(s);
 	return paid;
 }

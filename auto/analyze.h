@@ -44,12 +44,33 @@ struct read_levels {
 	double step;       /* smallest diff that counts as a step (ns) */
 	double page_diff;  /* diff at page-unit boundaries (ns) */
 	uint64_t unit;     /* page (read unit) size, 0 if none found */
+	/* a pre/post asymmetry every row shows: from asym_from up, pre reads
+	 * asym_ns (asym_lo to asym_hi) slower than post (negative: faster),
+	 * beyond what the rows below show; 0 when there is none.  It is the
+	 * card's, not noise: the noise is the spread around it. */
+	uint64_t asym_from;
+	double asym_ns, asym_lo, asym_hi;
 };
+
+/* Noise from pre against post: they read the same amount next to the same
+ * boundary, so what they disagree on is noise, once a steady offset (real
+ * cards read the first block of a unit slower or faster than the last) and
+ * an asymmetry that every row from some alignment up shows are taken out.
+ * rows ascending; sets lv->noise and the asym_* fields; tmp holds n. */
+void pre_post_noise(const struct align_row *r, size_t n, double *tmp, struct read_levels *lv);
 
 /* Page size from align rows at one or two block sizes (rows2 may be empty). */
 void analyze_page(const struct align_row *rows, size_t n, uint64_t bs,
 		  const struct align_row *rows2, size_t n2, uint64_t bs2,
 		  struct finding *page, struct read_levels *lv);
+/* The same; with steady, a step counts from the level of the rows below it
+ * (a classic table, one row per alignment: a cost every small row pays is
+ * no step).  --auto's rows leave it off: on the zoos' noisiest cards, rows
+ * under the page that cost about the threshold by noise made a larger
+ * step the page, at high. */
+void analyze_page_steady(const struct align_row *rows, size_t n, uint64_t bs,
+			 const struct align_row *rows2, size_t n2, uint64_t bs2, int steady,
+			 struct finding *page, struct read_levels *lv);
 
 /* A read unit larger than PAGE_MAX (no flash reads that much at once) or
  * than a quarter of the device is not plausible: not determined. */

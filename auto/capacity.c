@@ -318,7 +318,7 @@ static size_t spread(const struct ctx *c, unsigned strata, uint64_t *off)
 static int quick_spread(struct ctx *c, uint64_t *off, size_t n)
 {
 	struct capacity_report *r = c->r;
-	double t0 = now_ns(c), each, spent, left;
+	double t0 = now_ns(c), each, spent, left, most;
 	unsigned strata = (unsigned)(n - 1), keep = 0, step;
 	uint64_t end = off[n - 1];
 	size_t k = 0;
@@ -329,14 +329,15 @@ static int quick_spread(struct ctx *c, uint64_t *off, size_t n)
 	spent = now_ns(c) - r->clock0;
 	/* what is written is put back: the reference about as fast as it went,
 	 * the end probe as dear */
-	left = (c->o->max_ns > 0 ? c->o->max_ns : CAP_QUICK_NS) - 2 * spent;
+	most = c->o->hard_ns > 0 ? fmin(c->o->hard_ns, CAP_QUICK_MAX_NS) : CAP_QUICK_MAX_NS;
+	left = fmin(c->o->max_ns > 0 ? c->o->max_ns : CAP_QUICK_NS, most) - 2 * spent;
 	while (keep < strata && 2 * each * (double)(2 * keep > 0 ? 2 * keep : 1) <= left)
 		keep = keep ? 2 * keep : 1;
 	/* quarters at least (a card missing a quarter of its flash anywhere
 	 * cannot pass), unless they would take far longer (a card that copies
 	 * its erase blocks very slowly) */
 	while (keep < CAP_QUICK_MIN_STRATA && keep < strata &&
-	       2 * each * (double)(keep ? 2 * keep : 1) <= CAP_QUICK_MAX_NS - 2 * spent)
+	       2 * each * (double)(keep ? 2 * keep : 1) <= most - 2 * spent)
 		keep = keep ? 2 * keep : 1;
 	if (keep > strata)
 		keep = strata;

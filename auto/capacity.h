@@ -90,6 +90,10 @@ struct capacity_options {
 	 * (0: CAP_QUICK_NS); the spread's strata are fewer on a card whose
 	 * garbage collection would take longer (capacity_report.strata) */
 	double max_ns;
+	/* quick: never more than this, even for the quarters of
+	 * CAP_QUICK_MIN_STRATA (0: CAP_QUICK_MAX_NS; --auto's share of a
+	 * --budget) */
+	double hard_ns;
 	/* called once before the first write with what may be written (the
 	 * flush window, probe count and size); non-zero cancels, e says why */
 	int (*before_writes)(void *ctx, const struct capacity_plan *p, struct fb_err *e);

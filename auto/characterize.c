@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "auto/calibration.h"
 #include "auto/crosscheck.h"
 #include "auto/unmapped.h"
 #include "dev.h"
@@ -1072,7 +1073,25 @@ static void finish(struct ctx *c, int rc)
 			finding_not(f[p], "not measured: %s was spent before this test", bound_text(c, t, sizeof(t)));
 		}
 	}
+	calibrate_report(r, CAL_AUTO);
 	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, dev_size(c->d), dev_sector(c->d), &r->rec);
+}
+
+/* The quick capacity check's share of the time left, as a part of the
+ * plan whose weight is its usual device time (CHECK_WEIGHT s, like
+ * phase_weight) against the write parts after it: 8 s of the default
+ * bound, 3.8 s of the 16 s a --budget=20s leaves after the reads. */
+#define CHECK_WEIGHT 8.0
+
+static double check_share(const struct ctx *c)
+{
+	double w = CHECK_WEIGHT;
+
+	if (c->b.ns <= 0)
+		return 0;
+	for (int p = PHASE_CACHE; p < AUTO_PHASES; p++)
+		w += phase_weight[p];
+	return fmax(0, c->b.ns - c->b.elapsed) * CHECK_WEIGHT / w;
 }
 
 int characterize(struct dev *d, const struct auto_options *o, struct auto_report *r, struct fb_err *e)
@@ -1118,7 +1137,7 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 		if (!rc && o->capacity) {
 			double t0 = clock_ns(d);
 			c->writing = 1; /* a stop here: the write findings were not measured */
-			rc = o->capacity(o->capacity_ctx, d, e);
+			rc = o->capacity(o->capacity_ctx, d, check_share(c), e);
 			r->stopped_in_check = rc && o->stop && *o->stop;
 			r->check_ns = fmax(0, clock_ns(d) - t0);
 			c->b.elapsed += r->check_ns;

@@ -43,10 +43,11 @@ struct auto_options {
 	int (*before_writes)(void *ctx, const struct write_plan *plan);
 	void *ctx;
 	/* called right after before_writes, before the first write: a quick
-	 * capacity check (i23), which says and reserves what it writes itself
-	 * and whose device time lies outside the bound;
+	 * capacity check (i23), which says and reserves what it writes itself;
+	 * its device time counts in the bound, and max_ns is its share of it
+	 * (the most its writes and putting them back may take);
 	 * non-zero (e filled) stops the write tests on a fake card */
-	int (*capacity)(void *ctx, struct dev *d, struct fb_err *e);
+	int (*capacity)(void *ctx, struct dev *d, double max_ns, struct fb_err *e);
 	void *capacity_ctx;
 	/* told after each request where the run is (may be NULL) */
 	void (*progress)(void *ctx, const struct auto_progress *now);

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "auto/auto_report.h"
+#include "lib/lines.h"
+#include "lib/stats.h"
 #include "lib/units.h"
 
 /* a smaller write slower than a larger one by this many sigmas of the two
@@ -28,10 +30,8 @@ void finding_cap(struct finding *f, enum confidence cap, const char *fmt, ...)
 	if (!f->determined || f->conf <= cap)
 		return;
 	f->conf = cap;
-	if (f->nevidence >= EVIDENCE_MAX) /* the reason for the cap matters more than the last detail */
-		f->nevidence = EVIDENCE_MAX - 1;
-	va_start(ap, fmt);
-	vsnprintf(f->evidence[f->nevidence++], sizeof(f->evidence[0]), fmt, ap);
+	va_start(ap, fmt); /* the reason for the cap matters more than the last detail */
+	lines_vadd(LINES(f->evidence, f->nevidence), LINE_LAST_WORD, fmt, ap);
 	va_end(ap);
 }
 
@@ -58,7 +58,7 @@ static void min_write_knee(const struct chunk_time *t, size_t n, struct finding 
 		double knee = rel[best], below = rel[best + 1], worst = fmax(knee, below);
 		double copy[64];
 		memcpy(copy, rel, n * sizeof(rel[0]));
-		typical = analyze_median(copy, n);
+		typical = stats_median(copy, n);
 		if (worst <= ORDER_SIGMAS * typical)
 			return;
 		finding_cap(f, CONF_MEDIUM, "yet the %s writes disagree among themselves (their middle half spans "

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auto/analyze.h"
+#include "lib/stats.h"
 
 /* A read answered from the mapping table skips the flash read itself (tens
  * to hundreds of microseconds): it is clearly faster than a read of data.
@@ -21,14 +21,6 @@
 #define UNMAPPED_STEP_NOISES 6.0
 #define UNMAPPED_FLAT_SHARE (1.0 / 3)
 
-/* 1.4826 x the median absolute deviation of v[0..n) around m */
-static double spread(const double *v, size_t n, double m, double *tmp)
-{
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = fabs(v[i] - m);
-	return 1.4826 * analyze_median(tmp, n);
-}
-
 void unmapped_split(const struct data_probe *p, size_t n, struct data_split *s)
 {
 	double *lv = malloc((n ? n : 1) * sizeof(*lv)), *tmp = malloc((n ? n : 1) * sizeof(*tmp));
@@ -41,7 +33,7 @@ void unmapped_split(const struct data_probe *p, size_t n, struct data_split *s)
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		lv[i] = p[i].level;
-	analyze_median(lv, n); /* sorts lv */
+	stats_median(lv, n); /* sorts lv */
 	for (size_t i = 1; i < n; i++) /* the widest gap between two reads */
 		if (lv[i] - lv[i - 1] > gap) {
 			gap = lv[i] - lv[i - 1];
@@ -49,10 +41,10 @@ void unmapped_split(const struct data_probe *p, size_t n, struct data_split *s)
 		}
 	if (!cut)
 		goto out;
-	s->fast = analyze_median(memcpy(tmp, lv, cut * sizeof(*lv)), cut);
-	s->slow = analyze_median(memcpy(tmp, lv + cut, (n - cut) * sizeof(*lv)), n - cut);
-	sf = spread(lv, cut, s->fast, tmp);
-	ss = spread(lv + cut, n - cut, s->slow, tmp);
+	s->fast = stats_median(memcpy(tmp, lv, cut * sizeof(*lv)), cut);
+	s->slow = stats_median(memcpy(tmp, lv + cut, (n - cut) * sizeof(*lv)), n - cut);
+	sf = stats_mad_around(lv, cut, s->fast, tmp);
+	ss = stats_mad_around(lv + cut, n - cut, s->slow, tmp);
 	s->noise = fmax(sqrt(((double)cut * sf * sf + (double)(n - cut) * ss * ss) / (double)n),
 			UNMAPPED_NOISE_FLOOR * s->slow);
 	s->threshold = (lv[cut - 1] + lv[cut]) / 2;
@@ -65,7 +57,7 @@ void unmapped_split(const struct data_probe *p, size_t n, struct data_split *s)
 			cs[ns++] = p[i].cross;
 	}
 	{ /* flat: reads of data cost extra across the boundary, these do not */
-		double xs = analyze_median(cs, ns), xf = analyze_median(cf, nf);
+		double xs = stats_median(cs, ns), xf = stats_median(cf, nf);
 		if (xs > UNMAPPED_STEP_NOISES * s->noise && xf > UNMAPPED_FLAT_SHARE * xs)
 			goto out;
 	}

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/stats.h"
+
 const struct vm_result *result_descend(const struct vm_result *r, int depth)
 {
 	while (depth-- > 0 && r && r->nkid)
@@ -62,12 +64,6 @@ uint64_t align_blocksize(const struct vm_result *root)
 	return r != root ? r->len : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Which read of a try is pre (0), on (1) or post (2): found by its label,
  * so a program may read them in any order; unlabelled reads count in the
  * order pre, on, post. */
@@ -107,7 +103,7 @@ void crossing_of(const struct vm_result *tries, double best[3], struct vm_stats 
 		}
 		if (!got)
 			continue;
-		qsort(v, got, sizeof(*v), cmp_double);
+		qsort(v, got, sizeof(*v), stats_cmp_double);
 		if (m > got)
 			m = got;
 		for (size_t i = 0; i < m; i++)

@@ -25,6 +25,34 @@ static size_t open_rows_read(const struct saved_text *t)
 	return n;
 }
 
+/* Where the -O tables' counts came from, when not from their own command
+ * lines: the inference, once per kind. */
+static void open_counts(FILE *f, const struct saved_text *t)
+{
+	unsigned n[NR_DEFAULT + 1] = { 0 }, first[NR_DEFAULT + 1] = { 0 };
+
+	for (size_t k = 0; k < t->nopen; k++) {
+		unsigned char from = t->open[k].nr_from;
+		if (!n[from]++)
+			first[from] = t->open[k].line;
+	}
+	if (n[NR_LABEL])
+		fprintf(f, "    %u -O table%s from line %u: --open-au-nr read from the label line%s above %s (line %u: "
+			"\"%s\")\n", n[NR_LABEL], n[NR_LABEL] == 1 ? "" : "s", first[NR_LABEL], n[NR_LABEL] == 1 ? "" : "s",
+			n[NR_LABEL] == 1 ? "it" : "them", t->label_line, t->label);
+	if (n[NR_ECHO])
+		fprintf(f, "    %u -O table%s from line %u: --open-au-nr read from the line%s a loop printed\n",
+			n[NR_ECHO], n[NR_ECHO] == 1 ? "" : "s", first[NR_ECHO], n[NR_ECHO] == 1 ? "" : "s");
+	if (n[NR_DEFAULT])
+		fprintf(f, "    %u -O table%s from line %u: --open-au-nr taken as %d, the classic default of -O (%s "
+			"command line%s set%s none)\n", n[NR_DEFAULT], n[NR_DEFAULT] == 1 ? "" : "s", first[NR_DEFAULT],
+			CLASSIC_OPEN_AU_NR, n[NR_DEFAULT] == 1 ? "its" : "their", n[NR_DEFAULT] == 1 ? "" : "s",
+			n[NR_DEFAULT] == 1 ? "s" : "");
+	if (n[NR_UNKNOWN])
+		fprintf(f, "    %u -O table%s from line %u: no --open-au-nr (no command line, label or loop's echo "
+			"gives it): not used\n", n[NR_UNKNOWN], n[NR_UNKNOWN] == 1 ? "" : "s", first[NR_UNKNOWN]);
+}
+
 /* What was read: the tables, or the saved --auto result. */
 static void read_text(FILE *f, const struct saved_text *t, const struct saved_report *s)
 {
@@ -62,6 +90,7 @@ static void read_text(FILE *f, const struct saved_text *t, const struct saved_re
 		for (int i = 0; i < run->nnotes; i++)
 			fprintf(f, "        %s\n", run->notes[i]);
 	}
+	open_counts(f, t);
 	for (size_t k = 0; k < t->nfat; k++) {
 		const struct saved_fat_table *tb = &t->fat[k];
 		format_size(a, sizeof(a), tb->erase ? tb->erase : 4ULL << 20);
@@ -119,6 +148,12 @@ void report_analyze_text(FILE *f, const char *source, const struct saved_text *t
 	}
 }
 
+static const char *nr_from_name(unsigned char from)
+{
+	static const char *const names[] = { NULL, "command line", "loop echo", "label line", "classic default" };
+	return from < sizeof(names) / sizeof(names[0]) ? names[from] : NULL;
+}
+
 void report_analyze_json(FILE *f, const char *source, const struct saved_text *t, const struct saved_report *s)
 {
 	const struct auto_report *r = &s->r;
@@ -155,6 +190,8 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 	for (size_t k = 0; k < t->nopen; k++)
 		json_record(&j, NULL, (const struct json_member[]){ { "line", JM_UINT, .uint = t->open[k].line },
 			{ "rows", JM_UINT, .uint = t->open[k].n }, { "open_au_nr", JM_UINT, .uint = t->open[k].nr },
+			{ "open_au_nr_from", JM_STRING, .string = nr_from_name(t->open[k].nr_from) },
+			{ "open_au_nr_line", JM_UINT, .uint = t->open[k].nr_line },
 			{ "random", JM_BOOL, .uint = t->open[k].random }, { "erasesize", JM_UINT, .uint = t->open[k].erase },
 			{ "interrupted", JM_BOOL, .uint = t->open[k].interrupted },
 			{ "column", JM_UINT, .uint = t->open[k].column },

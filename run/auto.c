@@ -5,6 +5,7 @@
 
 #include "run/mode.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +78,7 @@ static void auto_progress(void *ctx, const struct auto_progress *a)
 	progress_update(&r->pr, &now);
 }
 
-static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
+static int auto_capacity(void *ctx, struct dev *d, double max_ns, struct fb_err *e);
 
 /* --auto: the plan, then its report (what it finished, after a stop). */
 static int run_auto(struct run *run, struct fb_err *e)
@@ -160,12 +161,17 @@ static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_er
 	return 0;
 }
 
-static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
+static int auto_capacity(void *ctx, struct dev *d, double max_ns, struct fb_err *e)
 {
 	struct run *r = ctx;
 	struct quick_ctx q = { .d = d, .own = !preserve_journal(d) };
+	/* its share of the bound, less the rest it gives the card after it:
+	 * no more than its usual time, and never more than the share, even
+	 * for the quarters it takes at least */
+	double most = max_ns > 0 ? fmax(1, max_ns - AUTO_CAPACITY_SETTLE) : 0;
 	struct capacity_options o = { .stop = &run_stop, .quick = 1, .strata = AUTO_CAPACITY_STRATA,
-				      .before_writes = announce_quick, .ctx = &q };
+				      .before_writes = announce_quick, .ctx = &q, .hard_ns = most,
+				      .max_ns = most > 0 && most < CAP_QUICK_NS ? most : 0 };
 	struct capacity_report *cr = malloc(sizeof(*cr));
 	struct dev_tally was;
 	char a[32], b[32];

@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "lib/grow.h"
+#include "lib/lines.h"
 #include "lib/utf8.h"
 #include "lib/units.h"
 
@@ -302,6 +303,8 @@ struct ctx {
 	int mode;           /* 0 unknown, 'a' align, 'O' open-au, 'f' find-fat, 'R' read-speed */
 	uint64_t bs, erase;
 	unsigned nr;
+	unsigned char nr_from;  /* enum nr_source of nr */
+	unsigned nr_line;
 	int nr_var;         /* --open-au-nr=$i: the value comes from an echo line */
 	int random;
 	unsigned line;      /* of the command */
@@ -402,6 +405,8 @@ static size_t option(const struct tok *t, size_t n, size_t i, struct ctx *c)
 			c->erase = x;
 		else if (x > 0 && x < 100000) {
 			c->nr = (unsigned)x;
+			c->nr_from = NR_COMMAND;
+			c->nr_line = t[i].line;
 			c->mode = c->mode == 'f' ? 'f' : 'O';
 		}
 		return vi - i + used;
@@ -478,6 +483,9 @@ static int align_record(const struct tok *t, size_t n, size_t *i, struct align_r
 }
 
 #define CONTEXTS 8
+/* a label line (label_line) is short, and names a count a card can keep */
+#define LABEL_WORDS 10
+#define LABEL_MAX_NR 64
 
 /* An align row as read, before it is put in a run. */
 struct seg_row {
@@ -487,10 +495,21 @@ struct seg_row {
 	int computed;
 };
 
+/* The last label line naming an open-AU count (label_line): it names the
+ * one table below it (a command line between them included); a second
+ * table has no count from it. */
+struct label {
+	unsigned nr, line;
+	int random;         /* 1 random, 0 linear, -1 not said */
+	uint64_t bs, erase; /* the block and erase size it names (0: none) */
+	int used;           /* a table took it */
+};
+
 struct reader {
 	struct saved_text *out;
 	const struct words *w;
 	struct ctx c;
+	struct label label;
 	struct ctx seen[CONTEXTS];       /* the distinct -O contexts of the text's command lines */
 	size_t nseen;
 	struct saved_open_table *cols[SAVED_FAT_BLOCKS];  /* the columns being read, or ncols 0 */
@@ -526,12 +545,9 @@ void saved_note(struct saved_text *t, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (t->nnotes >= SAVED_TEXT_NOTES) {
-		t->notes_left++;
-		return;
-	}
 	va_start(ap, fmt);
-	vsnprintf(t->notes[t->nnotes++], sizeof(t->notes[0]), fmt, ap);
+	if (!lines_vadd(LINES(t->notes, t->nnotes), 0, fmt, ap))
+		t->notes_left++;
 	va_end(ap);
 }
 
@@ -663,6 +679,36 @@ static void end_align(struct reader *rd)
 		}
 	}
 }
+/* A new -O table's --open-au-nr and order: its command line's, or a loop's
+ * echo; else the label line above it; else, under a -O command line that
+ * sets none, the classic default.  A table run by a script that prints no
+ * command line keeps 0: its count is not in the text. */
+static void table_count(struct reader *rd, struct saved_open_table *tb)
+{
+	int label_sizes = 0;
+
+	tb->random = rd->c.random;
+	if (rd->c.nr) {
+		tb->nr = rd->c.nr;
+		tb->nr_from = rd->c.nr_from;
+		tb->nr_line = rd->c.nr_line;
+	} else if (rd->label.nr && !rd->label.used) {
+		tb->nr = rd->label.nr;
+		tb->nr_from = NR_LABEL;
+		tb->nr_line = rd->label.line;
+		if (rd->label.random >= 0 && !rd->c.random)
+			tb->random = rd->label.random;
+		label_sizes = 1;
+		rd->label.used = 1;
+	} else if (rd->c.line && rd->c.mode == 'O' && !rd->c.nr_var) {
+		tb->nr = CLASSIC_OPEN_AU_NR;
+		tb->nr_from = NR_DEFAULT;
+		tb->nr_line = rd->c.line;
+	}
+	tb->erase = rd->c.erase ? rd->c.erase : label_sizes ? rd->label.erase : 0;
+	tb->bs = rd->c.bs ? rd->c.bs : label_sizes ? rd->label.bs : 0;
+}
+
 static void add_open(struct reader *rd, uint64_t size, double rate, unsigned line)
 {
 	struct saved_text *o = rd->out;
@@ -672,10 +718,7 @@ static void add_open(struct reader *rd, uint64_t size, double rate, unsigned lin
 		if (!(tb = SAVED_NEW_TABLE(o, open, 1)))
 			return;
 		rd->table = tb;
-		tb->nr = rd->c.nr;
-		tb->random = rd->c.random;
-		tb->erase = rd->c.erase;
-		tb->bs = rd->c.bs;
+		table_count(rd, tb);
 		tb->line = line;
 		snprintf(tb->card, sizeof(tb->card), "%s", identity(rd));
 	}
@@ -856,15 +899,14 @@ static void add_columns(struct reader *rd, uint64_t size, const struct tok *t, s
 		ncols = SAVED_FAT_BLOCKS;
 	if (!rd->ncols || rd->ncols != ncols || size >= rd->cols[0]->size[rd->cols[0]->n - 1] ||
 	    rd->cols[0]->n == SAVED_OPEN_ROWS) {
+		int took = rd->label.used; /* one label names all the columns of one table */
 		rd->ncols = 0;
 		for (size_t k = 0; k < ncols; k++) {
 			struct saved_open_table *tb = SAVED_NEW_TABLE(o, open, 1);
 			if (!tb)
 				return;
-			tb->nr = rd->c.nr;
-			tb->random = rd->c.random;
-			tb->erase = rd->c.erase;
-			tb->bs = rd->c.bs;
+			rd->label.used = took;
+			table_count(rd, tb);
 			tb->line = line;
 			tb->column = (unsigned)k + 1;
 			if (names)
@@ -920,6 +962,89 @@ static void add_other(struct reader *rd, const char *test, unsigned line)
 	}
 	rd->other->rows++;
 	row_line(rd, line);
+}
+
+/* A line a script printed to name the open-AU count of the table below
+ * it: words of the vocabulary below (in any order and case), '=', ':' and
+ * other punctuation, and one count, such as "AU nr = 3 random", "open
+ * AUs: 4", "=== nr 5 (linear) ===", "======= AU=2, random access =======";
+ * a block or erase size may come with it, each number after its name
+ * ("BLOCKSIZE = 4096 ERASESIZE = 1048576 AU = 3", "erasesize 4MiB").  It
+ * must name an AU or a nr, so prose ("3 open erase blocks are fine") is
+ * none, and an option (a word starting "-") is left to the command-line
+ * reader.  Returns the words of the line (0: not a label) and fills l. */
+struct label_read {
+	unsigned nr;
+	int random;         /* 1 random, 0 linear, -1 not said */
+	uint64_t bs, erase; /* 0: not said */
+};
+
+static size_t label_line(const struct tok *t, size_t n, size_t i, struct label_read *l)
+{
+	static const struct { const char *word; int what; } vocab[] = {
+		{ "au", 'A' }, { "aus", 'A' }, { "nr", 'A' }, { "open", 0 }, { "opened", 0 }, { "count", 0 },
+		{ "order", 0 }, { "n", 0 }, { "access", 0 }, { "mode", 0 }, { "size", 0 }, { "linear", 'l' },
+		{ "lin", 'l' }, { "sequential", 'l' }, { "seq", 'l' }, { "random", 'r' }, { "rand", 'r' },
+		{ "rnd", 'r' }, { "blocksize", 'b' }, { "bs", 'b' }, { "block", 'b' }, { "erasesize", 'e' },
+		{ "erase", 'e' },
+	};
+	size_t e = i;
+	int named = 0, counts = 0, last = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->random = -1;
+	while (e < n && t[e].line == t[i].line)
+		e++;
+	if (e - i > LABEL_WORDS)
+		return 0;
+	for (size_t k = i; k < e; k++) {
+		const char *p = t[k].s;
+		if (p[0] == '-' && (isalpha((unsigned char)p[1]) || p[1] == '-'))
+			return 0;
+		while (*p) {
+			size_t len, w;
+			if (isdigit((unsigned char)*p)) {
+				/* a number, with a size's suffix when it has one */
+				char num[32];
+				const char *why;
+				uint64_t x;
+				for (len = 0; len < sizeof(num) - 1 && (isalnum((unsigned char)p[len]) || p[len] == '.'); len++)
+					num[len] = p[len];
+				num[len] = '\0';
+				if (parse_size(num, &x, &why))
+					return 0;
+				if (last == 'b' || last == 'e') {
+					*(last == 'b' ? &l->bs : &l->erase) = x;
+				} else {
+					if (x < 1 || x > LABEL_MAX_NR || len != strspn(num, "0123456789"))
+						return 0;
+					l->nr = (unsigned)x;
+					counts++;
+				}
+				last = 0;
+				p += len;
+				continue;
+			}
+			if (!isalpha((unsigned char)*p)) {
+				p++;
+				continue;
+			}
+			for (len = 0; isalpha((unsigned char)p[len]); len++)
+				;
+			for (w = 0; w < sizeof(vocab) / sizeof(vocab[0]); w++)
+				if (strlen(vocab[w].word) == len && !strncasecmp(p, vocab[w].word, len))
+					break;
+			if (w == sizeof(vocab) / sizeof(vocab[0]))
+				return 0;
+			named |= vocab[w].what == 'A';
+			if (vocab[w].what == 'l' || vocab[w].what == 'r')
+				l->random = vocab[w].what == 'r';
+			if (vocab[w].what == 'b' || vocab[w].what == 'e' || vocab[w].what == 'A')
+				last = vocab[w].what;
+			p += len;
+		}
+	}
+	return named && counts == 1 ? e - i : 0;
 }
 
 /* "Card A: SanDisk Ultra 8GB", "Card B (Kingston 4GB)", "## Device 2:" at
@@ -993,6 +1118,7 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 		double rate;
 		size_t used;
 		int computed;
+		struct label_read lr;
 		const char *unknown;
 
 		if (!align_record(w.t, w.n, &i, &row, &computed, unit)) {
@@ -1087,6 +1213,7 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			end_tables(&rd);
 			memset(&rd.c, 0, sizeof(rd.c));
 			rd.c.line = t->line;
+
 			i++;
 			continue;
 		}
@@ -1112,6 +1239,8 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 		/* "1" alone on a line after a loop's --open-au-nr=$i */
 		if (t->alone && rd.c.nr_var && is_integer(t->s) && strlen(t->s) < 6) {
 			rd.c.nr = (unsigned)strtoul(t->s, NULL, 10);
+			rd.c.nr_from = NR_ECHO;
+			rd.c.nr_line = t->line;
 			rd.table = NULL;
 			i++;
 			continue;
@@ -1122,6 +1251,28 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 			utf8_printable(rd.c.dev);
 			end_tables(&rd);
 			i++;
+			continue;
+		}
+		if ((i == 0 || w.t[i - 1].line != t->line) && (used = label_line(w.t, w.n, i, &lr))) {
+			rd.label.nr = lr.nr;
+			rd.label.random = lr.random;
+			rd.label.bs = lr.bs;
+			rd.label.erase = lr.erase;
+			rd.label.line = t->line;
+			rd.label.used = 0;
+			if (!out->label_line) {
+				size_t ln;
+				const char *p = line_text(&w, t->line, &ln);
+				out->label_line = t->line;
+				while (p && ln && strchr(">| \t", *p))
+					p++, ln--;
+				while (p && ln && strchr("\r \t", p[ln - 1]))
+					ln--;
+				snprintf(out->label, sizeof(out->label), "%.*s", p ? (int)ln : 0, p ? p : "");
+				utf8_printable(out->label);
+			}
+			end_tables(&rd);
+			i += used;
 			continue;
 		}
 		if ((i == 0 || w.t[i - 1].line != t->line) &&
@@ -1160,6 +1311,8 @@ void classic_read(const char *text, size_t len, struct saved_text *out)
 	for (size_t k = 0; k < out->nopen && rd.nseen == 1; k++)
 		if (out->open[k].column && !out->open[k].nr) {
 			out->open[k].nr = rd.seen[0].nr;
+			out->open[k].nr_from = rd.seen[0].nr_from;
+			out->open[k].nr_line = rd.seen[0].nr_line;
 			out->open[k].random = rd.seen[0].random;
 			out->open[k].erase = rd.seen[0].erase;
 			out->open[k].bs = rd.seen[0].bs;

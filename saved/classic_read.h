@@ -58,9 +58,18 @@ struct saved_align_run {
 	unsigned char unit[SAVED_ALIGN_ROWS][4];
 };
 
+/* Where a table's --open-au-nr comes from: its command line, a line a
+ * loop echoed (--open-au-nr=$i), a label line a script printed ("AU nr = 3
+ * random"), or the classic default of -O (2) for a command line that sets
+ * none. */
+enum nr_source { NR_UNKNOWN, NR_COMMAND, NR_ECHO, NR_LABEL, NR_DEFAULT };
+#define CLASSIC_OPEN_AU_NR 2
+
 /* One -O table: throughput per chunk size, largest chunk first. */
 struct saved_open_table {
 	unsigned nr;                /* --open-au-nr, 0 when not known */
+	unsigned char nr_from;      /* enum nr_source */
+	unsigned nr_line;           /* the line it was read from (the command line for NR_DEFAULT) */
 	int random;
 	uint64_t erase;             /* --erasesize (0: not given, the default 4MiB) */
 	uint64_t bs;                /* --blocksize, 0 when not given */
@@ -107,6 +116,8 @@ struct saved_text {
 	unsigned dropped;           /* rows beyond the limits above */
 	unsigned cut_rows;          /* rows of a table of columns with cells missing (cut off), dropped */
 	uint64_t card_erase;        /* preferred_erase_size the text quotes, 0 if none */
+	char label[64];             /* the first label line read for --open-au-nr, as written */
+	unsigned label_line;
 	char notes[SAVED_TEXT_NOTES][300];  /* what the reader skipped, dropped or doubted, and why */
 	int nnotes;
 	unsigned notes_left;        /* notes beyond SAVED_TEXT_NOTES */

@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto/calibration.h"
+#include "lib/lines.h"
+#include "lib/stats.h"
 #include "lib/units.h"
 #include "lib/version.h"
 
@@ -29,33 +32,15 @@ static void next_step(struct saved_report *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (s->nnext >= NEXT_MAX)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(s->next[s->nnext], sizeof(s->next[0]), fmt, ap);
+	lines_vadd(LINES(s->next, s->nnext), LINE_UNIQUE, fmt, ap);
 	va_end(ap);
-	for (int i = 0; i < s->nnext; i++)
-		if (!strcmp(s->next[i], s->next[s->nnext]))
-			return;
-	s->nnext++;
 }
 
 static int cmp_row(const void *a, const void *b)
 {
 	const struct align_row *x = a, *y = b;
 	return (x->align > y->align) - (x->align < y->align);
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double middle(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_dbl);
-	return n ? (v[(n - 1) / 2] + v[n / 2]) / 2 : 0;
 }
 
 /* A run's rows in ascending order: all of them, or the powers of two. */
@@ -132,22 +117,112 @@ static void page_not_found(const struct align_row *r, size_t n, const struct rea
 
 /* ------------------------------------------------------------ -a */
 
+/* The first step of rows r[0..n) is too large for a page (an erase-block
+ * boundary): the page is looked for in the rows under it alone, with
+ * their own noise and level, so that the large step's rows do not hide a
+ * small one.  Returns 1 when one is found (page, lv's unit and page
+ * level set). */
+static int page_below(const struct align_row *r, size_t n, uint64_t bs, struct finding *page, struct read_levels *lv)
+{
+	struct finding p;
+	struct read_levels l;
+	size_t m = 0;
+	char x[32];
+
+	while (m < n && r[m].align < page->value)
+		m++;
+	if (m < 3)
+		return 0;
+	analyze_page_steady(r, m, bs, NULL, 0, 0, 1, &p, &l);
+	if (!p.determined || p.value > CLASSIC_PAGE_MAX || p.value == r[0].align)
+		return 0;
+	finding_evidence(&p, "judged on the rows under the first large step, at %s (an erase-block boundary)",
+			 format_size(x, sizeof(x), page->value));
+	*page = p;
+	lv->unit = l.unit; /* the noise stays the whole table's: the erase step is judged on it */
+	lv->page_diff = l.page_diff;
+	return 1;
+}
+
+/* The page was found at the smallest row r[0] ("or less": every boundary
+ * costs extra).  That holds only when no row above it steps above the
+ * level of the rows below: a step there (at a size a page can have) says
+ * the smallest rows pay a steady cost and the read unit is the step, as
+ * with rows below to show that cost (analyze.c level_step).  Returns the
+ * index of that step, 0 when there is none. */
+static size_t floor_step(const struct align_row *r, size_t n, const struct read_levels *lv)
+{
+	double below[SAVED_ALIGN_ROWS];
+
+	for (size_t k = 1; k < n && r[k].align <= CLASSIC_PAGE_MAX; k++) {
+		double lo = r[k].diff;
+		for (size_t j = k; j < n; j++)
+			lo = fmin(lo, r[j].diff);
+		for (size_t j = 0; j < k; j++)
+			below[j] = r[j].diff;
+		if (lo > stats_median(below, k) + lv->step)
+			return k;
+	}
+	return 0;
+}
+
+/* Repeated runs at run a's block size (not copies) on the page step: a
+ * step another run shows too is no accident of one table (a step too small
+ * for medium on one run's noise gets medium); a run that steps elsewhere
+ * leaves it low. */
+static void page_repeats(const struct saved_text *t, size_t a, const struct align_row *r1, struct finding *page)
+{
+	struct align_row rk[SAVED_ALIGN_ROWS];
+	struct finding pk;
+	struct read_levels lk;
+	char x[32], y[32];
+	unsigned same = 0, first = 0;
+
+	for (size_t k = 0; k < t->nalign && page->determined; k++) {
+		if (k == a || t->align[k].copy_of || t->align[k].bs != t->align[a].bs)
+			continue;
+		analyze_page_steady(rk, run_rows(&t->align[k], 1, rk), t->align[k].bs, NULL, 0, 0, 1, &pk, &lk);
+		if (!pk.determined)
+			continue;
+		if (pk.value != page->value) {
+			finding_evidence(page, "another run with %s reads (line %u) steps at %s: low",
+					 format_size(x, sizeof(x), t->align[k].bs), t->align[k].line,
+					 format_size(y, sizeof(y), pk.value));
+			page->conf = CONF_LOW;
+			return;
+		}
+		if (!same++)
+			first = t->align[k].line;
+	}
+	if (!same)
+		return;
+	finding_evidence(page, "%s with %s reads (line %u%s) show%s the same step", same == 1 ? "another run" : "other runs",
+			 format_size(x, sizeof(x), t->align[a].bs), first, same == 1 ? "" : " and on", same == 1 ? "s" : "");
+	if (page->conf == CONF_LOW && page->value > r1[0].align)
+		page->conf = CONF_MEDIUM;
+}
+
 /* Page from runs a (and b, another block size, or SIZE_MAX).  A second run
  * confirms the step only where it can show it: with rows at the step and
  * just below.  A step whose row below is missing (not in the table, or
- * dropped) is not placed: the read unit is any size between the rows. */
-static void classic_page(const struct saved_text *t, size_t a, size_t b, struct finding *page, struct read_levels *lv)
+ * dropped) is not placed: the read unit is any size between the rows.
+ * repeats: other runs at a's block size confirm it too (page_repeats). */
+static void classic_page(const struct saved_text *t, size_t a, size_t b, int repeats, struct finding *page,
+			 struct read_levels *lv)
 {
 	struct align_row r1[SAVED_ALIGN_ROWS], r2[SAVED_ALIGN_ROWS];
 	size_t n1 = run_rows(&t->align[a], 1, r1), n2 = b == SIZE_MAX ? 0 : run_rows(&t->align[b], 1, r2);
 	char x[32], y[32], z[32], w[80], v[80];
+	size_t fstep = 0;
 
-	analyze_page(r1, n1, t->align[a].bs, NULL, 0, 0, page, lv);
+	analyze_page_steady(r1, n1, t->align[a].bs, NULL, 0, 0, 1, page, lv);
 	if (!page->determined) {
 		page_not_found(r1, n1, lv, page);
 		return;
 	}
-	if (page->value > CLASSIC_PAGE_MAX) {
+	if (page->value > CLASSIC_PAGE_MAX && page_below(r1, n1, t->align[a].bs, page, lv))
+		n2 = 0; /* judged on the rows under the erase step: a second run does not see those alone */
+	else if (page->value > CLASSIC_PAGE_MAX) {
 		/* the one step is an erase-block boundary: below it lies the level
 		 * every other boundary costs, page boundaries included */
 		double below[SAVED_ALIGN_ROWS], lo = 1e300, hi = 0;
@@ -158,7 +233,7 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, struct 
 				lo = fmin(lo, r1[k].diff);
 				hi = fmax(hi, r1[k].diff);
 			}
-		lv->page_diff = middle(below, m);
+		lv->page_diff = stats_median(below, m);
 		lv->unit = 0;
 		page->nevidence = 0;
 		if (m)
@@ -186,18 +261,37 @@ static void classic_page(const struct saved_text *t, size_t a, size_t b, struct 
 			return;
 		}
 	}
+	if (page->value == r1[0].align && (fstep = floor_step(r1, n1, lv))) {
+		double below[SAVED_ALIGN_ROWS];
+		for (size_t k = 0; k < fstep; k++)
+			below[k] = r1[k].diff;
+		page->value = lv->unit = r1[fstep].align;
+		lv->page_diff = r1[fstep].diff;
+		page->conf = CONF_LOW;
+		page->nevidence = 0;
+		finding_evidence(page, "with %s reads, crossing %s %s boundary costs %s, the smaller ones (from %s) %s: a "
+				 "step above a cost every smaller row pays", format_size(x, sizeof(x), t->align[a].bs),
+				 article(format_size(y, sizeof(y), r1[fstep].align)), y, format_time(z, sizeof(z), r1[fstep].diff),
+				 format_size(v, sizeof(v), r1[0].align), format_time(w, sizeof(w), stats_median(below, fstep)));
+		finding_evidence(page, "low: %s row%s below cannot tell that cost from a smaller read unit's", fstep == 1 ? "one" :
+				 "a few", fstep == 1 ? "" : "s");
+		n2 = 0; /* another block size sees other rows: judged on this run alone */
+		repeats = 0;
+	}
 	if (n2 && has_row(r2, n2, page->value) && has_row(r2, n2, page->value / 2)) {
-		analyze_page(r1, n1, t->align[a].bs, r2, n2, t->align[b].bs, page, lv);
+		analyze_page_steady(r1, n1, t->align[a].bs, r2, n2, t->align[b].bs, 1, page, lv);
 	} else if (n2) {
 		finding_evidence(page, "reads of %s cannot show it (their rows have no %s and %s), so they do not confirm it",
 				 format_size(x, sizeof(x), t->align[b].bs), format_size(y, sizeof(y), page->value / 2),
 				 format_size(z, sizeof(z), page->value));
 	}
+	if (repeats)
+		page_repeats(t, a, r1, page);
 	if (page->determined && page->value == r1[0].align)
 		page->at_most = 1; /* "the read unit may be smaller" */
 	/* a row below the step that costs extra too: one cell or the other is
 	 * out of line, and the step rests on it */
-	for (size_t k = 0; page->determined && k < n1 && r1[k].align < page->value / 2; k++)
+	for (size_t k = 0; page->determined && !fstep && k < n1 && r1[k].align < page->value / 2; k++)
 		if (r1[k].diff > lv->step) {
 			finding_evidence(page, "but the %s row below it costs %s too: a row is out of line (low)",
 					 format_size(x, sizeof(x), r1[k].align), format_time(y, sizeof(y), r1[k].diff));
@@ -280,7 +374,7 @@ static int classic_erase(const struct align_row *rows, size_t n, const struct re
 	/* the rows under the step must lie at one level: a row between that
 	 * level and the step's (a boundary the card handles only part of the
 	 * time, or noise) leaves the step's place open */
-	level = middle(others, ndown);
+	level = stats_median(others, ndown);
 	if (below != SIZE_MAX && rows[below].align == e / 2 && rows[below].diff > level + lv->step && ndown > 1) {
 		uint64_t lo = e / 2;
 		for (size_t k = below; k-- > 0 && rows[k].align >= from && rows[k].align == lo / 2 &&
@@ -314,15 +408,15 @@ static int classic_erase(const struct align_row *rows, size_t n, const struct re
 	return !thirds;
 }
 
-static void run_erase(const struct saved_text *t, size_t k, struct finding *f)
+/* Run k on its own: its erase block, and the levels its rows show. */
+static void run_erase(const struct saved_text *t, size_t k, struct finding *f, struct read_levels *lv)
 {
 	struct align_row rows[SAVED_ALIGN_ROWS];
 	struct finding page;
-	struct read_levels lv;
 	size_t n = run_rows(&t->align[k], 0, rows);
 
-	classic_page(t, k, SIZE_MAX, &page, &lv);
-	classic_erase(rows, n, &lv, f);
+	classic_page(t, k, SIZE_MAX, 0, &page, lv);
+	classic_erase(rows, n, lv, f);
 }
 
 void reanalyze_align_run(const struct saved_align_run *run, struct finding *page, struct finding *erase)
@@ -342,7 +436,7 @@ void reanalyze_align_run(const struct saved_align_run *run, struct finding *page
 	t->align[0] = *run;
 	t->nalign = 1;
 	n = run_rows(&t->align[0], 0, rows);
-	classic_page(t, 0, SIZE_MAX, page, &lv);
+	classic_page(t, 0, SIZE_MAX, 0, page, &lv);
 	classic_erase(rows, n, &lv, erase);
 	free(t);
 }
@@ -364,7 +458,7 @@ static double repeat_noise(const struct saved_text *t, size_t a)
 				if (t->align[k].rows[j].align == t->align[a].rows[i].align)
 					v[m++] = fabs(t->align[k].rows[j].diff - t->align[a].rows[i].diff);
 	}
-	return middle(v, m);
+	return stats_median(v, m);
 }
 
 /* Can run k show an erase step at e: rows at e and at e/2? */
@@ -379,9 +473,49 @@ static int run_sees(const struct saved_align_run *run, uint64_t e)
 	return at && under;
 }
 
+/* A pre/post asymmetry the primary run shows (read_levels.asym_*) is named:
+ * on the finding whose step it starts at (else the erase block's), with
+ * whether the other runs at its block size show it too.  What every run
+ * shows is the card's; a run that does not makes it no property. */
+static void asymmetry(const struct saved_text *t, size_t a, const struct read_levels *runlv, struct saved_report *s)
+{
+	const struct read_levels *lv = &s->r.levels;
+	struct finding *f = &s->r.erase;
+	unsigned same = 0, other = 0;
+	char x[32], y[80], z[32], runs[64] = "";
+
+	if (!lv->asym_from)
+		return;
+	for (size_t k = 0; k < t->nalign; k++) {
+		if (k == a || t->align[k].copy_of || t->align[k].bs != t->align[a].bs)
+			continue;
+		if (runlv[k].asym_from == lv->asym_from && (runlv[k].asym_ns > 0) == (lv->asym_ns > 0))
+			same++;
+		else
+			other++;
+	}
+	if (s->r.page.determined && s->r.page.value == lv->asym_from)
+		f = &s->r.page;
+	if (same && !other)
+		snprintf(runs, sizeof(runs), " and in the %u other run%s", same, same == 1 ? "" : "s");
+	else if (other)
+		snprintf(runs, sizeof(runs), "; %u of the %u other runs do%s not show it", other, same + other,
+			 other == 1 && same + other == 1 ? "es" : "");
+	finding_evidence(f, "the read before each boundary from %s up is %s %s than the read after it (in every row%s): %s; "
+			 "the noise is the spread around it (%s)", format_size(x, sizeof(x), lv->asym_from),
+			 time_range(y, sizeof(y), fabs(lv->asym_lo), fabs(lv->asym_hi)), lv->asym_ns > 0 ? "slower" : "faster",
+			 runs, other ? "not a property of the card, but of this run" : "the card's own asymmetry, not noise",
+			 format_time(z, sizeof(z), lv->noise));
+	if (other && f->determined && f->conf > CONF_LOW) {
+		f->conf = CONF_LOW;
+		snprintf(f->why, sizeof(f->why), "the runs disagree on the asymmetry the step is judged with");
+	}
+}
+
 static void align_part(const struct saved_text *t, struct saved_report *s)
 {
 	struct auto_report *r = &s->r;
+	struct read_levels runlv[SAVED_ALIGN_RUNS];
 	size_t a = SIZE_MAX, b = SIZE_MAX;
 	char x[32], y[32], z[32];
 
@@ -414,7 +548,7 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 		r->bs2 = t->align[b].bs;
 		r->nrows2 = run_rows(&t->align[b], 0, r->rows2);
 	}
-	classic_page(t, a, b, &r->page, &r->levels);
+	classic_page(t, a, b, 1, &r->page, &r->levels);
 	{
 		double rep = repeat_noise(t, a);
 		if (rep > r->levels.noise)
@@ -427,7 +561,7 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 	for (size_t k = 0; k < t->nalign; k++) {
 		struct finding *o = &s->run_erase[k];
 		const char *how;
-		run_erase(t, k, o);
+		run_erase(t, k, o, &runlv[k]);
 		if (k == a || t->align[k].copy_of)
 			continue;
 		how = t->align[k].bs == t->align[a].bs ? "another run" : "the run";
@@ -459,6 +593,7 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 			next_step(s, "run `flashbench -a --blocksize=1024 DEV` once more: the runs here disagree");
 		}
 	}
+	asymmetry(t, a, runlv, s);
 	if (t->card_erase && r->erase.determined && t->card_erase != r->erase.value) {
 		finding_evidence(&r->erase, "the card itself reports an erase size of %s (preferred_erase_size), "
 				 "not %s", format_size(x, sizeof(x), t->card_erase),
@@ -484,8 +619,8 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 			  "(it writes), or an open-au sweep with the erase size the card reports "
 			  "(flashbench-open-au-sweep -e SIZE DEV)");
 	if (r->erase.determined && t->nalign == 1)
-		next_step(s, "run `flashbench -a --blocksize=4096 DEV` too: a second run that shows the same step "
-			  "counts for more than one");
+		next_step(s, "run `flashbench -a --blocksize=%u DEV` too: a second run that shows the same step "
+			  "counts for more than one", t->align[0].bs == 4096 ? 1024u : 4096u);
 	if (r->erase.determined)
 		next_step(s, "run `flashbench --auto --write DEV` to confirm the %s erase block with writes (it "
 			  "overwrites the ranges it announces)", format_size(z, sizeof(z), r->erase.value));
@@ -493,9 +628,11 @@ static void align_part(const struct saved_text *t, struct saved_report *s)
 
 /* ------------------------------------------------------------ -O */
 
+/* A table's erase size: its command line's --erasesize, else its first
+ * row, which the classic -O writes at the erase size (4MiB by default) */
 static uint64_t sweep_erase(const struct saved_open_table *tb)
 {
-	return tb->erase ? tb->erase : 4ULL << 20; /* the classic default */
+	return tb->erase ? tb->erase : tb->n ? tb->size[0] : 4ULL << 20;
 }
 
 /* A sweep: the tables of one run of --open-au-nr values, linear or random,
@@ -567,68 +704,228 @@ static size_t middle_of(const double *v, size_t m)
 	return 0;
 }
 
-/* Table tb against the sweep's reference: at the SWEEP_VOTE_CHUNKS
- * smallest chunk sizes both reached, is it a garbage-collection collapse?
- * 1 or 0 by majority (two must agree), -1 when they do not (or only one
- * chunk is shared: one cell decides nothing).  *ratio is the middle
- * slowdown and *at its chunk. */
-static int vote(const struct saved_open_table *tb, const struct saved_open_table *ref, int rnd, double ref_ns,
-		double *ratio, uint64_t *at)
+/* The best rate of table tb among its larger chunks (the first row may
+ * still pay for the run before): its large-write rate, and *at its chunk. */
+static double large_rate(const struct saved_open_table *tb, uint64_t *at)
 {
-	double r[SWEEP_VOTE_CHUNKS];
-	uint64_t c[SWEEP_VOTE_CHUNKS];
-	size_t m = 0, yes = 0;
+	double large = 0;
 
-	for (size_t k = tb->n; k-- > 0 && m < SWEEP_VOTE_CHUNKS;) {
-		double theirs = rate_of(ref, tb->size[k]);
-		if (theirs <= 0 || tb->rate[k] <= 0)
+	*at = 0;
+	for (size_t k = 0; k < tb->n; k++)
+		if (tb->size[k] >= tb->size[0] / 8 && tb->rate[k] > large) {
+			large = tb->rate[k];
+			*at = tb->size[k];
+		}
+	return large;
+}
+
+/* A run's verdict against the sweep's reference (vote). */
+struct cell_vote {
+	int verdict;        /* 1 collapsed, 0 healthy, -1 undecided */
+	double ratio;       /* the cell that decided: the middle slowdown of the majority */
+	uint64_t at;
+	unsigned yes, cells;  /* cells that voted with the verdict, of the cells judged */
+};
+
+/* The cells of table tb against the reference ref: at every chunk size
+ * below the erase size that both reached (largest first), the size, the
+ * slowdown and whether the cell collapses (see SWEEP_VOTE_CHUNKS).
+ * Returns how many. */
+static size_t cells_of(const struct saved_open_table *tb, const struct saved_open_table *ref, int rnd, uint64_t erase,
+		       uint64_t *c, double *r, int *col)
+{
+	double whole, large;
+	uint64_t big;
+	size_t m = 0;
+
+	large = large_rate(ref, &big);
+	whole = (double)erase / (large > 0 ? large : 1) * 1e9;
+	for (size_t k = 0; k < tb->n; k++) {
+		double theirs = rate_of(ref, tb->size[k]), extra;
+		if (tb->size[k] >= erase || theirs <= 0 || tb->rate[k] <= 0)
 			continue;
 		r[m] = theirs / tb->rate[k];
 		c[m] = tb->size[k];
+		extra = (double)c[m] * 1e9 * (1 / tb->rate[k] - 1 / theirs) / whole;
 		/* random order: one erase block too many makes only one of the
 		 * blocks pay, a smaller step (analyze.h random_collapsed) */
-		yes += rnd && tb->nr > ref->nr ? random_collapsed(ref_ns * r[m], ref_ns, 0) :
-						 write_collapsed(ref_ns * r[m], ref_ns, 0);
+		col[m] = extra >= SWEEP_COLLAPSE_SHARE / (rnd && tb->nr > ref->nr ? tb->nr : 1) ||
+			 (extra >= SWEEP_FLAT_SHARE && (rnd && tb->nr > ref->nr ? random_collapsed(r[m], 1, 0) :
+						      write_collapsed(r[m], 1, 0)));
 		m++;
 	}
-	if (m < 2)
-		return -1;
-	*ratio = r[middle_of(r, m)];
-	*at = c[middle_of(r, m)];
-	if (2 * yes > m)
-		return 1;
-	if (2 * (m - yes) > m)
+	return m;
+}
+
+/* The largest of the reference's SWEEP_VOTE_CHUNKS smallest sizes below
+ * the erase size, when it has twice as many (else 0: none is small). */
+static uint64_t small_sizes(const struct saved_open_table *ref, uint64_t erase)
+{
+	size_t below = 0;
+
+	for (size_t k = 0; k < ref->n; k++)
+		below += ref->size[k] < erase;
+	return below >= 2 * SWEEP_VOTE_CHUNKS ? ref->size[ref->n - SWEEP_VOTE_CHUNKS] : 0;
+}
+
+/* Where a collapse shows in sweep sw: the chunk sizes at which its run
+ * with the most collapsed cells collapses (ties: the larger count).  None
+ * when that is one cell (a pause), or only among the reference's smallest
+ * SWEEP_VOTE_CHUNKS sizes (one erase block faster for small writes than
+ * several is no collapse).  Returns how many, sizes in judged. */
+static size_t collapse_cells(const struct sweep *sw, const struct saved_open_table *ref, uint64_t *judged)
+{
+	uint64_t c[SAVED_OPEN_ROWS], small;
+	double r[SAVED_OPEN_ROWS];
+	int col[SAVED_OPEN_ROWS];
+	size_t best = 0, nbest = 0, above = 0;
+
+	small = small_sizes(ref, sw->erase);
+	for (size_t i = 0; i < sw->n; i++) {
+		size_t m, y = 0;
+		if (sw->tb[i] == ref)
+			continue;
+		m = cells_of(sw->tb[i], ref, sw->rnd, sw->erase, c, r, col);
+		for (size_t k = 0; k < m; k++)
+			y += (size_t)col[k];
+		if (y > best || (y == best && y && sw->tb[i]->nr > sw->tb[nbest]->nr)) {
+			best = y;
+			nbest = i;
+		}
+	}
+	if (best < 2)
 		return 0;
-	return -1;
+	{
+		size_t m = cells_of(sw->tb[nbest], ref, sw->rnd, sw->erase, c, r, col), n = 0;
+		for (size_t k = 0; k < m; k++)
+			if (col[k]) {
+				judged[n++] = c[k];
+				above += c[k] > small;
+			}
+		return above ? n : 0;
+	}
+}
+
+/* Table tb against the sweep's reference: collapsed when most of the
+ * chunk sizes where the sweep's collapse shows (judged[0..nj)) collapse in
+ * it, at least two, one above the smallest sizes; healthy when most do not
+ * (a linear run whose collapsed cells are all among the smallest sizes:
+ * judged at the larger ones alone; with no collapse in the sweep: at all
+ * its cells); else undecided, as with fewer than two of those sizes
+ * reached (a run stopped early) or a random-order run that differs only
+ * at the smallest sizes. */
+static void vote(const struct saved_open_table *tb, const struct saved_open_table *ref, int rnd, uint64_t erase,
+		 const uint64_t *judged, size_t nj, struct cell_vote *v)
+{
+	double r[SAVED_OPEN_ROWS], rmaj[SAVED_OPEN_ROWS];
+	uint64_t c[SAVED_OPEN_ROWS], cmaj[SAVED_OPEN_ROWS], small = small_sizes(ref, erase);
+	int col[SAVED_OPEN_ROWS];
+	size_t m, n = 0, yes = 0, nmaj = 0, up = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->verdict = -1;
+	v->ratio = 1;
+	m = cells_of(tb, ref, rnd, erase, c, r, col);
+	for (size_t pass = 0; pass < 2; pass++) {
+		n = yes = up = 0;
+		for (size_t k = 0; k < m; k++) {
+			int in = !nj;
+			for (size_t j = 0; j < nj && !in; j++)
+				in = judged[j] == c[k] && (!pass || c[k] > small);
+			if (!in)
+				continue;
+			c[n] = c[k];
+			r[n] = r[k];
+			col[n] = nj ? col[k] : 0; /* no collapse in the sweep: a cell alone is none */
+			yes += (size_t)col[n];
+			up += col[n] && c[n] > small;
+			n++;
+		}
+		m = n;
+		if (up || !yes)
+			break;
+		/* a difference confined to the smallest sizes: in linear order
+		 * no collapse (one shows at the larger sizes too), judged above
+		 * them; in random order a collapse may show only there (one of
+		 * the erase blocks pays), as may a reference faster for small
+		 * writes: undecided */
+		if (rnd && tb->nr > ref->nr) {
+			v->cells = (unsigned)n;
+			v->yes = (unsigned)yes;
+			return;
+		}
+	}
+	v->cells = (unsigned)n;
+	if (n < 2)
+		return;
+	if (2 * yes > n && yes >= 2 && up)
+		v->verdict = 1;
+	else if (2 * (n - yes) > n)
+		v->verdict = 0;
+	for (size_t k = 0; k < n; k++)
+		if (v->verdict < 0 || col[k] == v->verdict) {
+			rmaj[nmaj] = r[k];
+			cmaj[nmaj++] = c[k];
+		}
+	v->yes = (unsigned)(v->verdict == 0 ? n - yes : yes);
+	v->ratio = rmaj[middle_of(rmaj, nmaj)];
+	v->at = cmaj[middle_of(rmaj, nmaj)];
+}
+
+/* Where tb's --open-au-nr was read, when not from its own command line:
+ * the inference said in the table's own terms ("" for a command line). */
+static const char *nr_said(const struct saved_open_table *tb, char *buf, size_t len)
+{
+	switch (tb->nr_from) {
+	case NR_LABEL:
+		snprintf(buf, len, ", the count from the label line %u", tb->nr_line);
+		break;
+	case NR_ECHO:
+		snprintf(buf, len, ", the count from line %u, which its loop printed", tb->nr_line);
+		break;
+	case NR_DEFAULT:
+		snprintf(buf, len, "; taken as %d: the classic default of -O, which the command line at line %u does "
+			 "not set", CLASSIC_OPEN_AU_NR, tb->nr_line);
+		break;
+	default:
+		buf[0] = '\0';
+	}
+	return buf;
 }
 
 /* One evidence line: table tb of the sweep against the reference. */
-static void describe(const struct saved_open_table *tb, const struct saved_open_table *ref, int rnd, double ref_ns,
-		     struct finding *f)
+static void describe(const struct saved_open_table *tb, const struct saved_open_table *ref, const struct sweep *sw,
+		     const uint64_t *judged, size_t nj, struct finding *f)
 {
-	char a[32], b[32], c[32], g[64];
-	double ratio = 1;
-	uint64_t at = 0;
-	int v;
+	char a[32], b[32], c[32], g[200], said[128], cells[128], d[32], e[32];
+	struct cell_vote v;
 
 	if (!tb)
 		return;
-	snprintf(g, sizeof(g), " (line %u%s)", tb->line, tb->interrupted ? ", stopped with ^C" : "");
+	snprintf(g, sizeof(g), " (line %u%s%s)", tb->line, tb->interrupted ? ", stopped with ^C" : "",
+		 nr_said(tb, said, sizeof(said)));
 	if (tb == ref) {
 		finding_evidence(f, "--open-au-nr=%u%s: %s at %s", tb->nr, g, format_rate(a, sizeof(a), tb->rate[tb->n - 1]),
 				 format_size(b, sizeof(b), tb->size[tb->n - 1]));
 		return;
 	}
-	v = vote(tb, ref, rnd, ref_ns, &ratio, &at);
-	format_rate(a, sizeof(a), rate_of(tb, at));
-	format_rate(c, sizeof(c), rate_of(ref, at));
-	format_size(b, sizeof(b), at);
-	if (ratio > 0.9 && ratio < 1.1)
-		finding_evidence(f, "--open-au-nr=%u%s: %s at %s, as fast as --open-au-nr=%u (%s)", tb->nr, g, a, b, ref->nr, c);
+	vote(tb, ref, sw->rnd, sw->erase, judged, nj, &v);
+	format_rate(a, sizeof(a), rate_of(tb, v.at));
+	format_rate(c, sizeof(c), rate_of(ref, v.at));
+	format_size(b, sizeof(b), v.at);
+	if (nj)
+		snprintf(cells, sizeof(cells), "%s at %u of the %u chunk sizes from %s to %s where the sweep collapses",
+			 v.verdict == 1 ? "garbage collection" : "none", v.yes, v.cells, format_size(d, sizeof(d), judged[0]),
+			 format_size(e, sizeof(e), judged[nj - 1]));
 	else
-		finding_evidence(f, "--open-au-nr=%u%s: %s at %s, %.1fx %s --open-au-nr=%u (%s)%s", tb->nr, g, a, b,
-				 ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "slower than" : "faster than", ref->nr, c,
-				 v == 1 ? ": garbage collection" : "");
+		snprintf(cells, sizeof(cells), "no collapse at %u of its %u chunk sizes below the erase size", v.yes, v.cells);
+	if (v.ratio > 0.9 && v.ratio < 1.1)
+		finding_evidence(f, "--open-au-nr=%u%s: %s at %s, as fast as --open-au-nr=%u (%s); %s", tb->nr, g, a, b,
+				 ref->nr, c, cells);
+	else
+		finding_evidence(f, "--open-au-nr=%u%s: %s at %s, %.1fx %s --open-au-nr=%u (%s); %s", tb->nr, g, a, b,
+				 v.ratio >= 1 ? v.ratio : 1 / v.ratio, v.ratio >= 1 ? "slower than" : "faster than", ref->nr, c,
+				 cells);
 }
 
 /* A run with one --open-au-nr judged on its own: do its smallest writes
@@ -639,7 +936,8 @@ static void single_sweep(const struct saved_open_table *tb, int rnd, uint64_t er
 	double large = 0, small, per_write, whole, share;
 	uint64_t s_small, s_large = 0;
 	unsigned nr = tb->nr;
-	char a[32], b[32], c[32], d[32], g[32], h[64];
+	int verdict;
+	char a[32], b[32], c[32], d[32], e[32], g[32], h[200], said[128];
 
 	finding_init(f, f->key, f->title, 0);
 	if (tb->n < 2) {
@@ -653,15 +951,18 @@ static void single_sweep(const struct saved_open_table *tb, int rnd, uint64_t er
 			large = tb->rate[k];
 			s_large = tb->size[k];
 		}
-	/* the extra time per write at the smallest chunks (up to
-	 * SWEEP_VOTE_CHUNKS of them, below the large one): the middle one, so
-	 * that one slow cell or a write below the card's minimum decides
-	 * nothing */
+	/* the extra time per write at each chunk size below the large one:
+	 * garbage collection when most collapse, one above the smallest
+	 * sizes (SWEEP_VOTE_CHUNKS of twice as many: a collapse at the middle
+	 * sizes with small writes a card treats apart); else the middle of the
+	 * smallest decides, so that one slow cell or a write below the card's
+	 * minimum decides nothing */
 	{
-		double shares[SWEEP_VOTE_CHUNKS];
-		size_t idx[SWEEP_VOTE_CHUNKS], m = 0, mid = 0;
+		double shares[SAVED_OPEN_ROWS], pick[SAVED_OPEN_ROWS];
+		size_t idx[SAVED_OPEN_ROWS], pidx[SAVED_OPEN_ROWS], m = 0, np = 0, ncol = 0, up = 0, mid;
+		int want;
 		whole = (double)erase / (large > 0 ? large : 1) * 1e9;
-		for (size_t k = tb->n; k-- > 0 && m < SWEEP_VOTE_CHUNKS && large > 0;) {
+		for (size_t k = 0; k < tb->n && large > 0; k++) {
 			if (tb->size[k] >= s_large || tb->rate[k] <= 0)
 				continue;
 			shares[m] = fmax(0, (double)tb->size[k] / tb->rate[k] * 1e9 - (double)tb->size[k] / large * 1e9) / whole;
@@ -672,46 +973,71 @@ static void single_sweep(const struct saved_open_table *tb, int rnd, uint64_t er
 				    nr, tb->line);
 			return;
 		}
-		mid = middle_of(shares, m);
-		share = shares[mid];
-		s_small = tb->size[idx[mid]];
-		small = tb->rate[idx[mid]];
+		for (size_t k = 0; k < m; k++) {
+			ncol += shares[k] >= SWEEP_COLLAPSE_SHARE;
+			up += shares[k] >= SWEEP_COLLAPSE_SHARE && (m < 2 * SWEEP_VOTE_CHUNKS || k < m - SWEEP_VOTE_CHUNKS);
+		}
+		/* most cells collapse: the middle of those; else the middle of
+		 * the smallest SWEEP_VOTE_CHUNKS decides, as a fixed cost per
+		 * write shows best there */
+		want = 2 * ncol > m && up;
+		for (size_t k = 0; k < m; k++)
+			if (want ? shares[k] >= SWEEP_COLLAPSE_SHARE : k + SWEEP_VOTE_CHUNKS >= m) {
+				pick[np] = shares[k];
+				pidx[np++] = idx[k];
+			}
+		mid = middle_of(pick, np);
+		share = pick[mid];
+		verdict = share >= SWEEP_COLLAPSE_SHARE ? 1 : share <= SWEEP_FLAT_SHARE ? 0 : -1;
+		s_small = tb->size[pidx[mid]];
+		small = tb->rate[pidx[mid]];
 		per_write = (double)s_small / small * 1e9;
 	}
-	snprintf(h, sizeof(h), "--open-au-nr=%u%s (line %u%s)", nr, rnd ? " --random" : "", tb->line,
-		 tb->interrupted ? ", stopped with ^C" : "");
+	snprintf(h, sizeof(h), "--open-au-nr=%u%s (line %u%s%s)", nr, rnd ? " --random" : "", tb->line,
+		 tb->interrupted ? ", stopped with ^C" : "", nr_said(tb, said, sizeof(said)));
 	format_rate(a, sizeof(a), large);
 	format_size(b, sizeof(b), s_large);
 	format_rate(c, sizeof(c), small);
 	format_size(d, sizeof(d), s_small);
 	format_time(g, sizeof(g), per_write);
-	if (share >= SWEEP_COLLAPSE_SHARE) {
+	format_size(e, sizeof(e), erase);
+	if (verdict == 1) {
 		f->determined = 1;
 		f->at_most = 1;
 		f->value = nr - 1;
 		f->conf = CONF_MEDIUM;
 		finding_evidence(f, "%s: %s at %s falls to %s at %s (%.0fx); each %s write takes %s, %.0f%% of the time "
 				 "to write a whole %s erase block at %s: garbage collection, not a small write's cost", h, a,
-				 b, c, d, large / small, d, g, 100 * share,
-				 format_size(b, sizeof(b), erase), a);
-	} else if (share <= SWEEP_FLAT_SHARE) {
+				 b, c, d, large / small, d, g, 100 * share, e, a);
+	} else if (verdict == 0) {
 		f->determined = 1;
 		f->at_least = 1;
 		f->value = nr;
 		f->conf = CONF_LOW;
 		finding_evidence(f, "%s: %s at %s, %s at %s; each %s write takes %s, %.1f%% of the time to write a whole "
 				 "%s erase block: no garbage collection with %u erase block%s open", h, a, b, c, d, d, g,
-				 100 * share, format_size(b, sizeof(b), erase), nr, nr == 1 ? "" : "s");
+				 100 * share, e, nr, nr == 1 ? "" : "s");
 		finding_evidence(f, "low: a card that copies an erase block in a few milliseconds would look the same");
 	} else {
-		finding_not(f, "%s: each %s write takes %s, %.0f%% of the time to write a whole %s erase block at %s: "
-			    "between a small write's cost (%.3g%% or less) and garbage collection (%.3g%% or more); a fixed "
-			    "cost per write and a fast copy look alike", h, d, g, 100 * share, format_size(b, sizeof(b), erase),
+		finding_not(f, "%s: each %s write takes %s, %.0f%% of the time to write a whole %s erase block at %s, and "
+			    "its chunk sizes split: between a small write's cost (%.3g%% or less) and garbage collection "
+			    "(%.3g%% or more); a fixed cost per write and a fast copy look alike", h, d, g, 100 * share, e,
 			    a, 100 * SWEEP_FLAT_SHARE, 100 * SWEEP_COLLAPSE_SHARE);
 		return;
 	}
 	snprintf(f->why, sizeof(f->why), "a single run: no run with another --open-au-nr to compare with; a sweep over "
 		 "--open-au-nr=1 to %u says more", nr + 1);
+}
+
+/* Why the run with --open-au-nr=nr of the sweep is no trial: missing, or
+ * undecided. */
+static const char *run_missing(const struct sweep *sw, unsigned nr)
+{
+	for (size_t i = 0; i < sw->n; i++)
+		if (sw->tb[i]->nr == nr)
+			return sw->tb[i]->interrupted ? "the run between them stops too early to decide" :
+							"the run between them does not decide (its chunk sizes split)";
+	return "no run between them";
 }
 
 /* One sweep judged: its runs against its reference (the smallest
@@ -724,7 +1050,9 @@ static void judge_sweep(const struct sweep *sw, struct finding *f, struct open_t
 	struct finding g;
 	unsigned top = 0;
 	double ref;
-	uint64_t cmin;
+	uint64_t cmin, judged[SAVED_OPEN_ROWS];
+	size_t nj;
+	double mild;
 	char a[32], b[32];
 
 	*ntr = 0;
@@ -736,50 +1064,86 @@ static void judge_sweep(const struct sweep *sw, struct finding *f, struct open_t
 		top = sw->tb[i]->nr > top ? sw->tb[i]->nr : top;
 	if (top == base->nr || (g.determined && g.at_most)) {
 		*f = g;
-		if (top > base->nr)
+		if (top > base->nr + 1)
 			finding_evidence(f, "the runs with --open-au-nr=%u to %u are not judged: their reference, "
 					 "--open-au-nr=%u, collects garbage already", base->nr + 1, top, base->nr);
+		else if (top > base->nr)
+			finding_evidence(f, "the run with --open-au-nr=%u is not judged: its reference, --open-au-nr=%u, "
+					 "collects garbage already", top, base->nr);
 		return;
 	}
 	cmin = base->size[base->n - 1];
 	ref = (double)cmin * 1e9 / base->rate[base->n - 1];
+	nj = collapse_cells(sw, base, judged);
 	for (size_t i = 0; i < sw->n && *ntr < AUTO_MAX_TRIALS; i++) {
-		double ratio = 1;
-		uint64_t at = 0;
-		int v = sw->tb[i] == base ? 0 : vote(sw->tb[i], base, sw->rnd, ref, &ratio, &at);
-		if (v < 0)
+		struct cell_vote v = { .verdict = 0, .ratio = 1 };
+		if (sw->tb[i] != base)
+			vote(sw->tb[i], base, sw->rnd, sw->erase, judged, nj, &v);
+		if (v.verdict < 0)
 			continue;
 		tr[*ntr].n = sw->tb[i]->nr;
-		tr[*ntr].mean_ns = ref * ratio;
-		tr[*ntr].collapsed = v;
+		tr[*ntr].mean_ns = ref * v.ratio;
+		tr[*ntr].collapsed = v.verdict;
 		(*ntr)++;
 	}
 	*ref_out = ref;
 	*chunk_out = cmin;
+	/* the largest count judged bounds the count: a run that decides
+	 * nothing does not say the card keeps more */
+	top = 0;
+	for (size_t i = 0; i < *ntr; i++)
+		top = tr[i].n > top ? tr[i].n : top;
 	analyze_open(tr, *ntr, top, sw->rnd, cmin, ref, f);
 	if (!f->determined)
 		return;
+	/* the count is the number before the collapse: a run with it must be
+	 * there and healthy, else the count lies between the last healthy one
+	 * and it */
+	if (!f->at_least && f->value) {
+		size_t i;
+		for (i = 0; i < *ntr && !(tr[i].n == f->value && !tr[i].collapsed); i++)
+			;
+		if (i == *ntr) {
+			unsigned good = 0;
+			for (i = 0; i < *ntr; i++)
+				if (!tr[i].collapsed && tr[i].n < f->value && tr[i].n > good)
+					good = tr[i].n;
+			finding_not(f, "--open-au-nr=%u collapses, %u does not; %s: the count is %u to %llu",
+				    (unsigned)f->value + 1, good, run_missing(sw, (unsigned)f->value), good,
+				    (unsigned long long)f->value);
+			f->nevidence = 0;
+			return;
+		}
+	}
 	/* the evidence in the tables' own terms: the last healthy count and
 	 * the first that collapsed */
 	f->nevidence = 0;
+	mild = 0;
+	for (size_t i = 0; i < *ntr && !f->at_least; i++)
+		if (tr[i].n == f->value + 1 && tr[i].collapsed && tr[i].mean_ns < SWEEP_CLEAR_COLLAPSE * ref)
+			mild = tr[i].mean_ns / ref;
 	for (int pass = 0; pass < 2; pass++) {
 		unsigned want = (unsigned)f->value + (unsigned)pass;
 		if (pass && f->at_least)
 			break;
 		for (size_t i = 0; i < sw->n; i++)
 			if (sw->tb[i]->nr == want) {
-				describe(sw->tb[i], base, sw->rnd, ref, f);
+				describe(sw->tb[i], base, sw, judged, nj, f);
 				break;
 			}
 	}
-	finding_evidence(f, "%zu run%s with --erasesize=%s%s (from line %u), each judged against --open-au-nr=%u at the "
-			 "%d smallest chunk sizes both reached", *ntr, *ntr == 1 ? "" : "s",
-			 format_size(a, sizeof(a), sw->erase), sw->rnd ? " --random" : "", sw->tb[0]->line, base->nr,
-			 SWEEP_VOTE_CHUNKS);
+	finding_evidence(f, "%zu run%s with --erasesize=%s%s (from line %u), each judged against --open-au-nr=%u, by "
+			 "majority at the chunk sizes where the sweep collapses", *ntr, *ntr == 1 ? "" : "s",
+			 format_size(a, sizeof(a), sw->erase), sw->rnd ? " --random" : "", sw->tb[0]->line, base->nr);
 	if (!g.determined) {
 		if (f->conf > CONF_MEDIUM)
 			f->conf = CONF_MEDIUM;
 		finding_evidence(f, "the reference itself is not clearly healthy: %s", g.why);
+	}
+	if (mild > 0 && f->conf > CONF_LOW) {
+		f->conf = CONF_LOW;
+		finding_evidence(f, "low: the collapse that decides is mild (%.1fx where it shows): a card that slows "
+				 "down for other reasons looks alike", mild);
 	}
 	if (base->nr != 1 && !f->why[0])
 		snprintf(f->why, sizeof(f->why), "no --open-au-nr=1 run: judged against --open-au-nr=%u", base->nr);
@@ -799,6 +1163,15 @@ static void count_text(char *buf, size_t len, const struct finding *f)
 		snprintf(buf, len, "fewer than %llu", (unsigned long long)f->value + 1);
 	else
 		snprintf(buf, len, "%s%llu", f->at_least ? "at least " : "", (unsigned long long)f->value);
+}
+
+/* The line of the first -O table whose count is not known. */
+static unsigned unused_line(const struct saved_text *t)
+{
+	for (size_t i = 0; i < t->nopen; i++)
+		if (!t->open[i].nr)
+			return t->open[i].line;
+	return 0;
 }
 
 static void open_part(const struct saved_text *t, struct saved_report *s, const struct finding *erase)
@@ -906,18 +1279,36 @@ static void open_part(const struct saved_text *t, struct saved_report *s, const 
 					 "these results do not confirm as the erase block%s", format_size(a, sizeof(a), sw[lead].erase),
 					 f->at_least ? ": if it is larger, several regions share one, and the card may keep fewer open" : "");
 		}
-		if (f->at_least)
-			next_step(s, "the %s sweep never collapsed: go on with larger --open-au-nr values "
-				  "(flashbench-open-au-sweep -n 16)", rnd ? "random" : "linear");
+		if (f->at_least) {
+			/* larger values than the sweep has: past what it reached */
+			unsigned top = 0;
+			for (size_t k = 0; k < sw[lead].n; k++)
+				top = sw[lead].tb[k]->nr > top ? sw[lead].tb[k]->nr : top;
+			next_step(s, "the %s sweep never collapsed up to --open-au-nr=%u: go on with larger values "
+				  "(flashbench-open-au-sweep -n %u)", rnd ? "random" : "linear", top, top < 8 ? 16 : 2 * top);
+		}
 	}
 	free(sw);
-	if (!r->open_linear.determined && !r->open_random.determined)
-		next_step(s, "to count open erase blocks, run `flashbench-open-au-sweep -e SIZE DEV` or `flashbench --auto "
-			  "--write DEV` (both write)");
+	if (!r->open_linear.determined && !r->open_random.determined) {
+		/* a hint never asks for what the input has: sweeps that decide
+		 * nothing are named, not asked for */
+		unsigned have = 0;
+		for (size_t i = 0; i < t->nopen; i++)
+			have += t->open[i].nr != 0;
+		if (have)
+			next_step(s, "the open-au tables here do not decide the count (above): sweep --open-au-nr from 1 "
+				  "up on an idle card, with the erase size -a or the card reports (flashbench-open-au-sweep -e "
+				  "SIZE DEV), or run `flashbench --auto --write DEV` (both write)");
+		else
+			next_step(s, "to count open erase blocks, run `flashbench-open-au-sweep -e SIZE DEV` or `flashbench "
+				  "--auto --write DEV` (both write)");
+	}
 	if (s->open_unused)
-		next_step(s, "%u open-au table%s had no --open-au-nr on a header line and %s not used: put the value on "
-			  "the line before each table", s->open_unused, s->open_unused == 1 ? "" : "s",
-			  s->open_unused == 1 ? "was" : "were");
+		next_step(s, "%u open-au table%s (from line %u) %s not used: no command line, label line or loop's echo "
+			  "says which --open-au-nr %s ran with (a script that prints none); print the count before each "
+			  "table (a line such as \"open AU nr: 3 random\"), or run flashbench-open-au-sweep",
+			  s->open_unused, s->open_unused == 1 ? "" : "s", unused_line(t), s->open_unused == 1 ? "was" : "were",
+			  s->open_unused == 1 ? "it" : "they");
 }
 
 /* ------------------------------------------------------------ find-fat */
@@ -950,6 +1341,112 @@ static unsigned fat_row(const struct saved_fat_table *tb, size_t r, int *dir)
 		k++;
 	}
 	return k;
+}
+
+/* "erase block 0", "erase blocks 0 to 3" */
+static void first_blocks(char *buf, size_t len, unsigned area)
+{
+	if (area == 1)
+		snprintf(buf, len, "erase block 0");
+	else
+		snprintf(buf, len, "erase blocks 0 to %u", area - 1);
+}
+
+/* The median over the first `area` erase blocks of row r's rate against
+ * the table's last erase block. */
+static double area_ratio(const struct saved_fat_table *tb, size_t r, unsigned area)
+{
+	double x[SAVED_FAT_BLOCKS];
+	unsigned n = 0;
+
+	for (unsigned j = 0; j < area && j + 1 < tb->nblocks; j++)
+		if (tb->rate[r][j] > 0 && tb->rate[r][tb->nblocks - 1] > 0)
+			x[n++] = tb->rate[r][j] / tb->rate[r][tb->nblocks - 1];
+	return stats_median(x, n);
+}
+
+/* A first area that writes slower than the last erase block: FAT-optimised
+ * only if small writes cost it less than large ones do (against the last
+ * erase block, its smallest chunk size FAT_TABLE_APART better than its
+ * largest ones, the median of FAT_RUN_ROWS rows; each a median over the
+ * area's erase blocks: a FAT area is made for small writes); a start
+ * slower at every chunk size
+ * is different, and the table does not show whether it is optimised.
+ * Returns 1 for the first (the evidence added), 0 for the second (f not
+ * determined, saying so). */
+static int fat_less_penalised(const struct saved_fat_table *tb, unsigned area, struct finding *f)
+{
+	double big[FAT_RUN_ROWS], xb, xs;
+	size_t m = tb->n < 2 * FAT_RUN_ROWS ? tb->n / 2 : FAT_RUN_ROWS;
+	char a[32], b[32], c[32], g[64];
+
+	for (size_t i = 0; i < m; i++)
+		big[i] = area_ratio(tb, i, area);
+	xb = stats_median(big, m);
+	xs = area_ratio(tb, tb->n - 1, area);
+	format_size(a, sizeof(a), area * fat_erase(tb));
+	format_size(b, sizeof(b), tb->size[0]);
+	format_size(c, sizeof(c), tb->size[tb->n - 1]);
+	first_blocks(g, sizeof(g), area);
+	if (m && xb > 0 && xs / xb >= fat_table_apart()) {
+		finding_evidence(f, "%s (the first %s) write %.2fx as fast as erase block %u at %s, but %.2fx at %s: less "
+				 "penalised by small writes, as a FAT area is", g, a, xb, tb->nblocks - 1, b, xs, c);
+		return 1;
+	}
+	finding_not(f, "%s (the first %s) %s different: %s slower than erase block %u at every chunk size "
+		    "(%.2fx at %s, %.2fx at %s; line %u), small writes no less than large ones; whether %s "
+		    "FAT-optimised is not what the table shows", g, a, area == 1 ? "is" : "are",
+		    area == 1 ? "it writes" : "they write", tb->nblocks - 1, xb, b, xs, c, tb->line,
+		    area == 1 ? "it is" : "they are");
+	return 0;
+}
+
+/* Fewer than FAT_RUN_ROWS rows show an area, the table's smallest chunk
+ * sizes: a FAT area is made for small writes, so one there that ends
+ * sharply (fat_ends_sharply: the area FAT_SHARP apart, the other erase
+ * blocks alike) is no row out of line: faster, an area at low (one or two
+ * rows are little to go on); slower, the start is different.  Returns 1
+ * when f is decided. */
+static int small_rows_area(const struct saved_fat_table *tb, const unsigned *k, const int *dir, struct finding *f)
+{
+	size_t t = 0, n = tb->n;
+	unsigned area = n ? k[n - 1] : 0;
+	double weakest = 1e300, alike = 1;
+	char a[32], b[32], g[64];
+
+	while (t < n && k[n - 1 - t] == area && dir[n - 1 - t] == dir[n - 1])
+		t++;
+	if (!area || t >= FAT_RUN_ROWS || area + 1 >= tb->nblocks)
+		return 0;
+	for (size_t r = n - t; r < n; r++)
+		for (unsigned j = 0; j + 1 < tb->nblocks; j++) {
+			double x = tb->rate[r][j] / tb->rate[r][tb->nblocks - 1];
+			x = x >= 1 ? x : 1 / x;
+			if (j < area)
+				weakest = fmin(weakest, x);
+			else
+				alike = fmax(alike, x);
+		}
+	if (!fat_ends_sharply(weakest, alike))
+		return 0;
+	format_size(a, sizeof(a), tb->size[n - t]);
+	format_size(b, sizeof(b), area * fat_erase(tb));
+	first_blocks(g, sizeof(g), area);
+	if (dir[n - 1] < 0) {
+		finding_not(f, "%s (the first %s) %s different at the smallest chunk sizes (%s and below): at least "
+			    "%.1fx slower than erase block %u; whether %s FAT-optimised is not what the table shows",
+			    g, b, area == 1 ? "is" : "are", a, weakest, tb->nblocks - 1, area == 1 ? "it is" : "they are");
+		return 1;
+	}
+	f->determined = 1;
+	f->value = area;
+	f->conf = CONF_LOW;
+	finding_evidence(f, "%s (the first %s) write at least %.1fx faster than erase block %u at the smallest chunk "
+			 "size%s (%s%s), the others alike (within %.2fx)", g, b, weakest, tb->nblocks - 1, t == 1 ? "" : "s",
+			 a, t == 1 ? "" : " and below", alike);
+	finding_evidence(f, "low: a FAT area is made for small writes, but %zu row%s of line %u %s little to go on", t,
+			 t == 1 ? "" : "s", tb->line, t == 1 ? "is" : "are");
+	return 1;
 }
 
 static void fat_table(const struct saved_fat_table *tb, struct finding *f)
@@ -1007,6 +1504,8 @@ static void fat_table(const struct saved_fat_table *tb, struct finding *f)
 				    tb->nblocks - 1, run, tb->line, area, tb->nblocks - 1, alike);
 			return;
 		}
+		if (dir[from] < 0 && !fat_less_penalised(tb, area, f))
+			return;
 		f->determined = 1;
 		f->value = area;
 		finding_evidence(f, "erase block%s 0%s%s (the first %s) write%s at least %.1fx %s than erase block %u at "
@@ -1031,6 +1530,8 @@ static void fat_table(const struct saved_fat_table *tb, struct finding *f)
 			  !others ? CONF_HIGH : CONF_MEDIUM;
 		return;
 	}
+	if (small_rows_area(tb, k, dir, f))
+		return;
 	if (4 * nout <= tb->n) {
 		/* low: an area that covers every erase block of the table looks
 		 * the same */
@@ -1146,6 +1647,7 @@ static void analyse_tables(const struct saved_text *t, struct saved_report *s)
 	finding_init(&r->min_write, "min_write", "smallest efficient write", 1);
 	finding_not(&r->min_write, "not in -a or -O tables (flashbench --auto --write measures it)");
 	fat_part(t, s);
+	calibrate_report(r, CAL_ANALYZE);
 	/* -a alone cannot tell the erase block from three times it: the advice
 	 * is for both (multiples of the larger are multiples of the smaller) */
 	e = r->erase;
@@ -1329,6 +1831,11 @@ void reanalyze(const struct saved_text *t, struct saved_report *s)
 		memcpy(s->cards, cards, sizeof(cards));
 		s->ncards = ncards;
 		s->cards_left = left;
+		/* no table of its own: what the empty rest would ask for (a
+		 * sweep, an -a run) may be in the cards' tables; their own next
+		 * steps say what each lacks */
+		if (!own)
+			s->nnext = 0;
 		for (int i = 0; i < nnext; i++)
 			next_step(s, "%s", next[i]);
 	}

@@ -33,10 +33,26 @@
 #define SWEEP_COLLAPSE_SHARE (1.0 / 8)
 #define SWEEP_FLAT_SHARE (1.0 / 64)
 
-/* A run of a sweep is judged against the sweep's reference run at the
- * smallest chunk sizes both reached, this many of them, by majority: one
- * cell out of line (a pause) never decides. */
+/* A run of a sweep is judged against the sweep's reference run cell by
+ * cell, at the chunk sizes below the erase size: a cell collapses when its
+ * extra time per write is a garbage collection's (SWEEP_COLLAPSE_SHARE of
+ * writing a whole erase block; in random order 1/N of it, as only one of
+ * N erase blocks pays), or when it is more than a small write's
+ * (SWEEP_FLAT_SHARE) and the run takes the collapse's multiple of the
+ * reference's time (analyze.h write_collapsed, random_collapsed).  The
+ * sweep's collapse shows at the cells where its most collapsed run
+ * collapses: two or more, not only among the reference's smallest
+ * SWEEP_VOTE_CHUNKS sizes (of a reference with twice as many: one erase
+ * block faster for small writes than several is no collapse); of those,
+ * the larger ones when two or more are.  Each run is judged at those sizes
+ * by majority (at least two cells; a tie decides nothing), so a collapse
+ * that shows only from the middle sizes up, or one cell out of line (a
+ * pause), is judged on what is consistent. */
 #define SWEEP_VOTE_CHUNKS 3
+/* The count is low when the first run that collapses is less than this
+ * many times slower than the reference where the collapse shows (a mild
+ * slowdown, not surely garbage collection) */
+#define SWEEP_CLEAR_COLLAPSE 2.0
 
 /* One card of the input: a column of a table that compares several, or
  * the tables under a card heading or of one device, when the input holds

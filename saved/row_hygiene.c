@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/lines.h"
+#include "lib/stats.h"
 #include "lib/units.h"
 
 static const char *const field_name[] = { "pre", "on", "post", "diff" };
@@ -29,12 +31,6 @@ static void set_field(struct align_row *r, int f, double v)
 		r->diff = v;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The median of field f over the rows whose unit for it is trusted (not a
  * bare "s", which a lost µ leaves); 0 when there are none. */
 static double field_median(const struct saved_align_run *run, int f)
@@ -45,10 +41,7 @@ static double field_median(const struct saved_align_run *run, int f)
 	for (size_t k = 0; k < run->n; k++)
 		if (run->unit[k][f] != TU_S && run->unit[k][f] != TU_NONE && field(&run->rows[k], f) > 0)
 			v[m++] = field(&run->rows[k], f);
-	if (!m)
-		return 0;
-	qsort(v, m, sizeof(v[0]), cmp_dbl);
-	return (v[(m - 1) / 2] + v[m / 2]) / 2;
+	return stats_median(v, m);
 }
 
 static void note(struct saved_align_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -56,10 +49,8 @@ static void note(struct saved_align_run *run, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (run->nnotes >= SAVED_NOTES)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(run->notes[run->nnotes++], sizeof(run->notes[0]), fmt, ap);
+	lines_vadd(LINES(run->notes, run->nnotes), 0, fmt, ap);
 	va_end(ap);
 }
 

@@ -104,8 +104,10 @@ ok "analyze_rules: a sweep whose --open-au-nr=3 reference collapses: fewer than 
 dev=sim:size=8G,erase=16M,open=2
 { sweep $dev 1M 16K 1 8; sweep $dev 2M 16K 1 8; } > "$TMP/small-e.txt"
 report "$TMP/small-e.txt"
+# (the 2MiB sweep's eighth region reaches back into an erase block it wrote:
+# it collapses, 1.4-1.9x; the sweeps disagree, which is low too)
 [ "$(jq_ "$TMP/small-e.txt" findings.open_linear.confidence)" = low ] &&
-	grep -q 'if it is larger, several regions share one' "$TMP/out"
+	grep -qE 'if it is larger, several regions share one|the sweeps disagree' "$TMP/out"
 ok "analyze_rules: at least 8 counted in 1MiB regions of an unknown erase block: low"
 sweep sim:sd-4m 4M 16K 1 4 > "$TMP/o4m.txt"
 { cat "$TMP/o4m.txt"; sweep sim:sd-4m 8M 16K 1 4; } > "$TMP/o2e.txt"

@@ -10,6 +10,7 @@
 # (bench/zoo-seeds runs several).
 . tests/lib.sh
 . tests/zoolib.sh
+ZOO_NAME=friendly
 zoo_reset
 
 ZOO="

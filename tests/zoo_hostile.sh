@@ -16,6 +16,7 @@
 # printed.  ZOO_SEED=N draws other models (bench/zoo-seeds runs several).
 . tests/lib.sh
 . tests/zoolib.sh
+ZOO_NAME=hostile
 zoo_reset
 
 BEHAVIOURS=(chips spread free fatrandom copyfast pauses cache rbuf fatread tail sector4k minwrite3 fixedcost tiny)

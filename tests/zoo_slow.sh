@@ -14,6 +14,7 @@
 # with ZOO_SEED, that was not looked at while tuning; both are reported.
 . tests/lib.sh
 . tests/zoolib.sh
+ZOO_NAME=slow
 zoo_reset
 Z_THROTTLE_BAD="" Z_STICK_BAD=""
 

@@ -9,8 +9,11 @@
 # device time, JSON cost.bound_bytes and cost.bound_ns; the time is the
 # tests' and the quick capacity check's, cost.capacity_check_ns);
 # ZOO_COST_LOG=FILE appends one line per model: class, device seconds (the
-# check's included), bytes written, the bounds, the spec.  ZOO_SEED=N (default 0) draws other models and noise:
-# the zoo scripts add it to their generators' seeds.
+# check's included), bytes written, the bounds, the spec.  ZOO_CALIB_LOG=FILE
+# appends one line per determined finding: zoo, finding, confidence, right or
+# wrong, the spec (bench/confidence adds them up per level and finding kind).
+# ZOO_SEED=N (default 0) draws other models and noise: the zoo scripts add it
+# to their generators' seeds.
 # Needs FB and TMP (tests/lib.sh).
 JP=${FB%/flashbench}/tests/jsonpath
 FINDINGS="page erase_block min_write open_linear open_random fat_area"
@@ -124,6 +127,8 @@ score_model() {
 		elif [ "$atl" = true ] && [ "${want[$k]}" -ge "$val" ]; then ok=1
 		elif [ "$atm" = true ] && [ "${want[$k]}" -le "$val" ]; then ok=1
 		fi
+		[ -z "${ZOO_CALIB_LOG:-}" ] || printf '%s\t%s\t%s\t%s\t%s\n' "${ZOO_NAME:-zoo}" "$k" "$conf" \
+			"$([ $ok = 1 ] && echo right || echo wrong)" "$spec" >> "$ZOO_CALIB_LOG"
 		if [ $ok = 1 ]; then
 			Z_RIGHT[$k]=$((Z_RIGHT[$k] + 1)); C_RIGHT[$conf]=$((C_RIGHT[$conf] + 1))
 		else

@@ -9,6 +9,7 @@
 
 #include "auto/analyze.h"
 #include "auto/budget.h"
+#include "auto/calibration.h"
 #include "auto/characterize.h"
 #include "auto/crosscheck.h"
 #include "auto/unmapped.h"
@@ -226,6 +227,61 @@ static void test_scan_without_data(void)
 	analyze_erase(lv, n, &rl, NULL, 0, 8ULL << 30, &f);
 	check(f.determined && f.value == 4 << 20, "analysis: scan points without data (NaN) are left out",
 	      "determined %d value %llu: %s", f.determined, (unsigned long long)f.value, f.why);
+}
+
+/* Scan levels from 32 KiB up to `top`, each point costing cost(pos, j, L)
+ * (NAN: no data there); returns how many levels. */
+static size_t scan_levels(struct scan_level *lv, size_t max, uint64_t top, double (*cost)(uint64_t, unsigned, size_t))
+{
+	size_t n = 0;
+
+	for (uint64_t a = 32 << 10; a <= top && n < max; a *= 2, n++) {
+		lv[n].step = a;
+		lv[n].npoints = SCAN_POINTS;
+		for (unsigned j = 1; j <= SCAN_POINTS; j++)
+			lv[n].d[j - 1] = cost(j * a, j, n);
+	}
+	return n;
+}
+
+/* data at 2 MiB and below and from 16 MiB up, a boundary every 1 MiB */
+static double used_1m(uint64_t pos, unsigned j, size_t level)
+{
+	(void)j, (void)level;
+	return pos > (2 << 20) && pos < (16 << 20) ? NAN : pos % (1 << 20) ? 160000 : 460000;
+}
+
+/* 35 us more every 64 KiB, 95 us every 1.5 MiB, a little noise */
+static double nested_64k(uint64_t pos, unsigned j, size_t level)
+{
+	return 160000 + (double)((j * 7 + level) % 3) * 1000 +
+	       (pos % (1536 << 10) == 0 ? 95000 : pos % (64 << 10) == 0 ? 35000 : 0);
+}
+
+/* A used card whose data the scan finds at one odd multiple of 1 MiB and at
+ * multiples of 2 MiB only (the rest holds no data, NaN): the one odd 1 MiB
+ * boundary probed costs as much as the 2 MiB ones, so 2 MiB is no more than
+ * a lead (the erase block may be 1 MiB).  And two nested lattices that
+ * stand out (every 64 KiB 35 us more: a finer structure, or noise that
+ * follows it; every 1.5 MiB 95 us): the smaller is found, as a lead. */
+static void test_scan_finer_lattices(void)
+{
+	struct scan_level lv[10];
+	struct read_levels rl = { .noise = 0, .step = 13000, .page_diff = 137000, .unit = 16384 };
+	struct finding f;
+	size_t n = scan_levels(lv, 10, 4ULL << 20, used_1m);
+
+	analyze_erase(lv, n, &rl, NULL, 0, 8ULL << 30, &f);
+	check(f.determined && f.value == 2 << 20 && f.conf == CONF_LOW && strstr(f.evidence[f.nevidence - 1], "may be 1MiB"),
+	      "analysis: a 2MiB pattern whose finer 1MiB lattice is not ruled out is low", "value %llu conf %s: %s",
+	      (unsigned long long)f.value, confidence_name(f.conf), f.nevidence ? f.evidence[f.nevidence - 1] : f.why);
+	rl.noise = 1000;
+	rl.step = 10000;
+	n = scan_levels(lv, 10, 16ULL << 20, nested_64k);
+	analyze_erase(lv, n, &rl, NULL, 0, 8ULL << 30, &f);
+	check(f.determined && f.conf == CONF_LOW && strstr(f.evidence[f.nevidence - 1], "may be 1.5MiB"),
+	      "analysis: a lattice under a far dearer one is low", "value %llu conf %s: %s", (unsigned long long)f.value,
+	      confidence_name(f.conf), f.nevidence ? f.evidence[f.nevidence - 1] : f.why);
 }
 
 /* A signal stops --auto --write during the cache probe (here: after the
@@ -449,13 +505,50 @@ static void test_progress_late(void)
 	dev_close(d);
 }
 
+/* A finding above what its mode's calibration bears out is lowered, and
+ * says so; one without a row is left alone; the promises are the
+ * documented ones. */
+static void test_calibration(void)
+{
+	struct finding f;
+
+	finding_init(&f, "page", "page size (read unit)", 1);
+	f.determined = 1;
+	f.value = 16384;
+	f.conf = CONF_HIGH;
+	calibrate(&f, CAL_ANALYZE);
+	check(f.determined && f.conf == CONF_MEDIUM && f.nevidence == 1 && strstr(f.evidence[0], "doc/confidence.md"),
+	      "calibration: --analyze shows no page at high", "conf %s, %d evidence", confidence_name(f.conf), f.nevidence);
+	f.conf = CONF_HIGH;
+	calibrate(&f, CAL_AUTO);
+	check(f.conf == CONF_HIGH, "calibration: --auto shows a page at high", "conf %s", confidence_name(f.conf));
+	finding_init(&f, "open_linear", "open erase blocks, linear", 0);
+	f.determined = 1;
+	f.value = 3;
+	f.conf = CONF_HIGH;
+	calibrate(&f, CAL_ANALYZE);
+	check(f.determined && f.conf == CONF_MEDIUM, "calibration: --analyze shows no count at high (never measured there)",
+	      "conf %s", confidence_name(f.conf));
+	finding_init(&f, "write_cache", "write cache", 1);
+	f.determined = 1;
+	f.conf = CONF_HIGH;
+	calibrate(&f, CAL_ANALYZE);
+	check(f.conf == CONF_HIGH && !f.nevidence, "calibration: a finding without a row is left alone", "conf %s",
+	      confidence_name(f.conf));
+	check(cal_promise_permille(CONF_HIGH) == 0 && cal_promise_permille(CONF_MEDIUM) == 50 &&
+	      cal_promise_permille(CONF_LOW) == 500, "calibration: high none wrong, medium 1 in 20, low 1 in 2", "%u %u %u",
+	      cal_promise_permille(CONF_HIGH), cal_promise_permille(CONF_MEDIUM), cal_promise_permille(CONF_LOW));
+}
+
 void unit_auto(void)
 {
+	test_calibration();
 	test_analysis();
 	test_analyze_cache();
 	test_budget();
 	test_unmapped();
 	test_scan_without_data();
+	test_scan_finer_lattices();
 	test_auto_stopped();
 	test_crosscheck();
 	test_misbehaving();

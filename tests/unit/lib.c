@@ -1,6 +1,8 @@
 /* tests/unit/lib.c — unit tests of lib/: sizes and times parsed and
- * printed, JSON read back, charts of degenerate data. */
+ * printed, JSON read back, charts of degenerate data, the robust statistics
+ * and the bounded lines. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +11,9 @@
 #include "lib/err.h"
 #include "lib/extents.h"
 #include "lib/json_read.h"
+#include "lib/lines.h"
 #include "lib/salt.h"
+#include "lib/stats.h"
 #include "lib/svg.h"
 #include "lib/sig.h"
 #include "lib/units.h"
@@ -400,6 +404,49 @@ static void test_sig(void)
 	}
 }
 
+/* The median of odd and even counts, a quantile, and a spread that one
+ * outlier does not move. */
+static void test_stats(void)
+{
+	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, q[] = { 9, 1, 5, 3, 7, 8, 2, 6, 4, 10 };
+	double v[] = { 10, 11, 9, 10, 1000 }, tmp[5];
+
+	check(stats_median(odd, 3) == 3 && stats_median(even, 4) == 2.5 && stats_median(odd, 0) == 0,
+	      "stats: median of odd and even counts", "%g %g", odd[1], (even[1] + even[2]) / 2);
+	check(stats_quantile(q, 10, 0.25) == 3 && stats_quantile(q, 10, 0.9) == 10, "stats: quantile",
+	      "%g %g", q[2], q[9]);
+	check(fabs(stats_mad(v, 5, tmp) - 1.4826) < 1e-9 && v[4] == 1000, "stats: MAD ignores an outlier, "
+	      "keeps its input", "%g", stats_mad(v, 5, tmp));
+}
+
+/* Lines stop at the bound, or the last word replaces the last line; a
+ * duplicate is not added twice when asked. */
+static int add_line(char (*l)[8], int *n, int cap, unsigned flags, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int add_line(char (*l)[8], int *n, int cap, unsigned flags, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = lines_vadd(l[0], sizeof(l[0]), n, cap, flags, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static void test_lines(void)
+{
+	char l[2][8];
+	int n = 0;
+
+	check(add_line(l, &n, 2, 0, "a%d", 1) && add_line(l, &n, 2, LINE_UNIQUE, "a%d", 2) &&
+	      !add_line(l, &n, 2, 0, "c") && n == 2 && !strcmp(l[1], "a2"), "lines: full stops", "n %d", n);
+	check(add_line(l, &n, 2, LINE_LAST_WORD, "too long a line") && n == 2 && !strcmp(l[1], "too lon"),
+	      "lines: the last word replaces the last line, cut to fit", "n %d [%s]", n, l[1]);
+	n = 1;
+	check(!add_line(l, &n, 2, LINE_UNIQUE, "a1") && n == 1, "lines: a duplicate is not added twice", "n %d", n);
+}
+
 /* Ranges merge with what they meet or touch, and stay sorted. */
 static void test_extents(void)
 {
@@ -442,6 +489,8 @@ static void test_codes(void)
 
 void unit_lib(void)
 {
+	test_stats();
+	test_lines();
 	test_codes();
 	test_extents();
 	test_sig();
