@@ -91,14 +91,14 @@ if command -v mkswap > /dev/null && mkswap "$LA" > /dev/null 2>&1 && swapon "$LA
 else
 	skip "medium: another loop over an active swap area" "swapon is not permitted here"
 fi
-losetup -d "$LA" "$LB"
+detach "$LA" "$LB"
 if mkswap s.img > /dev/null 2>&1 && swapon s.img 2> /dev/null; then
 	attach -r s.img
 	expect_error "medium: a loop over an active swap file" 1 \
 		"^flashbench: $DEV is in use: $TMP/s.img, the file behind it, is an active swap area; run swapoff $TMP/s.img first" \
 		"$FB" -O -e 1M -b 256k "$DEV"
 	swapoff s.img
-	losetup -d "$DEV"
+	detach "$DEV"
 else
 	skip "medium: a loop over an active swap file" "swapon of a file in $TMP is not permitted here"
 fi
@@ -157,7 +157,7 @@ if command -v mkfs.btrfs > /dev/null; then
 	else
 		skip "medium: the file under a device of a mounted btrfs" "cannot make or mount a btrfs of two loop devices here"
 	fi
-	losetup -d "$C1" "$C2"
+	detach "$C1" "$C2"
 else
 	skip "medium: the file under a device of a mounted btrfs" "mkfs.btrfs is not installed (btrfs-progs)"
 fi
@@ -243,8 +243,8 @@ attach x.img
 LX=$DEV
 rm x.img
 if held j4 "$LX"; then
-	losetup -d "$LX"
-	losetup "$LX" y.img
+	detach "$LX"
+	losetup "$LX" y.img && record_loop "$LX"
 	yorig=$(digest y.img)
 	expect_error "medium: restore onto a loop re-attached to another file" 2 \
 		"^flashbench: j4 was written for $LX \(medium=file:[0-9:]+;offset=0\), and $LX is not recognised as the same medium" \
@@ -268,7 +268,7 @@ if wait_for "the first run's writes" 120 event_or_end "$runA" written e.img && k
 	expect_error "medium: two runs through a loop and its file" 1 \
 		"^flashbench: $DEV is in use: another flashbench run \(process $runA\) is writing to this medium" \
 		"$FB" --restore jA "$DEV"
-	losetup -d "$DEV"
+	detach "$DEV"
 	kill -INT "$runA"
 	wait "$runA"
 	if [ "$(digest e.img)" = "$orig" ] && [ ! -e jA ] && [ ! -e jB ]; then

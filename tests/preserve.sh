@@ -349,12 +349,12 @@ mkdir -p elsewhere
 if held elsewhere/moved.journal; then
 	cp elsewhere/moved.journal spare.journal
 	cp small.img other.img   # another medium, same size, also overwritten
-	losetup -d "$L"
+	detach "$L"
 	attach small.img         # may take the freed name
 	PLACEHOLDER=$DEV
 	attach small.img
 	L=$DEV
-	losetup -d "$PLACEHOLDER"
+	detach "$PLACEHOLDER"
 	expect_error "preserve: the index refuses a write test under a new name" 1 \
 		"$L: an unfinished --preserve run saved data of this medium in $TMP/elsewhere/moved.journal; put it back first with: flashbench --restore $TMP/elsewhere/moved.journal $L" \
 		"$FB" -O "$L"
