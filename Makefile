@@ -49,6 +49,12 @@ $(O)/tests/unit/units: $(UNIT_OBJ) $(CORE_OBJ)
 $(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o $(O)/lib/utf8.o $(O)/lib/crc32c.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
+# tests/nbdsim: the flash sim served over NBD to the real-kernel lab's guest
+# (tests/lab.sh, tests/vm/lab)
+NBDSIM_OBJ = $(patsubst %,$(O)/%.o,tests/nbdsim dev/sim dev/simstore lib/err lib/grow lib/sig lib/units lib/crc32c)
+$(O)/tests/nbdsim: $(NBDSIM_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # (a file where an object's folder goes is an old build's program: tests/unit
 # was the unit tests' program before it was their folder)
 $(O)/%.o: %.c $(HDRS)
@@ -106,7 +112,7 @@ fuzz:
 		done; \
 	fi
 
-check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(FUZZ_DRIVERS)
+check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim $(FUZZ_DRIVERS)
 	@if command -v clang > /dev/null; then \
 		$(MAKE) --no-print-directory -s O=build/clang CC=clang build/clang/flashbench build/clang/erase; fi
 	$(MAKE) --no-print-directory -s O=build/asan CFLAGS="$(SANITIZE)" \
@@ -115,7 +121,7 @@ check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(FUZZ_DRIVERS)
 	@tests/run . build/asan
 
 # only the plain build (quicker while working)
-check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(FUZZ_DRIVERS)
+check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim $(FUZZ_DRIVERS)
 	@tests/run .
 
 bench/peakrss: bench/peakrss.c
