@@ -2,6 +2,7 @@
 #   make                 build flashbench and erase
 #   make check           run every test (plain build, then again under
 #                        AddressSanitizer + UBSan); ends "N passed, N failed"
+#   make lab             only the real-kernel lab (QEMU; doc/lab.md)
 #   make fuzz            run each fuzz harness FUZZ_SECONDS (600) under ASan+UBSan
 #   make bench           benchmarks against the classic tool and fio
 #   make install         PREFIX=/usr/local DESTDIR= ; make clean
@@ -120,6 +121,10 @@ check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim $(FUZZ_DR
 		$(FUZZ:%=build/asan/tests/fuzz/%)
 	@tests/run . build/asan
 
+# the real-kernel lab alone (tests/lab.sh, doc/lab.md; make check runs it too)
+lab: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim
+	@TESTS=lab tests/run .
+
 # only the plain build (quicker while working)
 check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim $(FUZZ_DRIVERS)
 	@tests/run .
@@ -191,6 +196,6 @@ deb:
 	for f in "$$tmp"/flashbench_*.deb; do cp "$$f" $(DEBDIR)/; echo "$(DEBDIR)/$${f##*/}"; done
 
 clean:
-	rm -rf *.o $(PARTS:%=%/*.o) tests/*.o tests/unit/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) $(FBP_C) $(FBP_C).tmp flashbench erase tests/unit/units tests/jsonpath build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
+	rm -rf *.o $(PARTS:%=%/*.o) tests/*.o tests/unit/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) $(FBP_C) $(FBP_C).tmp flashbench erase tests/unit/units tests/jsonpath tests/nbdsim build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
 
-.PHONY: all check check-quick fuzz bench install clean dist deb
+.PHONY: all check check-quick lab fuzz bench install clean dist deb

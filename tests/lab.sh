@@ -20,6 +20,30 @@ if [ "$(cd "$(dirname "$FB")" && pwd -P)" != "$(pwd -P)" ]; then
 	echo "runs once per make check, with the plain build (the guest runs the tree's ./flashbench)"
 	exit 0
 fi
+# Without QEMU (hidden from PATH: each PATH directory that holds it is
+# replaced by a new one of symlinks to everything else there; nothing is
+# ever removed), every test says SKIP with the reason, and nothing else is
+# printed
+if [ -z "${LAB_NESTED:-}" ]; then
+	np='' i=0
+	IFS=: read -ra dirs <<< "$PATH"
+	for d in "${dirs[@]}"; do
+		if [ -n "$d" ] && compgen -G "$d/qemu-system-*" > /dev/null; then
+			i=$((i + 1))
+			mkdir -p "$TMP/path$i"
+			find "$d/" -mindepth 1 -maxdepth 1 ! -name 'qemu-system-*' -exec ln -s -t "$TMP/path$i" {} +
+			d=$TMP/path$i
+		fi
+		np=${np:+$np:}$d
+	done
+	PATH=$np LAB_NESTED=1 bash tests/lab.sh > "$TMP/noqemu" 2>&1
+	n=$(grep -c . "$TMP/noqemu") want=$(for s in $SCRIPTS; do LAB_LIST=1 bash "tests/vm/$s.sh"; done | grep -c .)
+	if [ "$n" = $((want + 1)) ] && [ "$(grep -c '^SKIP .*: QEMU is not installed' "$TMP/noqemu")" = "$n" ]; then
+		pass "lab: without QEMU every test says SKIP with the reason"
+	else
+		fail "lab: without QEMU every test says SKIP with the reason" "$n lines for $((want + 1)) tests: $(grep -v '^SKIP .*: QEMU is not installed' "$TMP/noqemu" | head -3 | tr '\n' ' ')"
+	fi
+fi
 why=$(tests/vm/lab prepare 2>&1 > "$TMP/labdir")
 rc=$?
 if [ $rc != 0 ]; then
