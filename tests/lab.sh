@@ -16,10 +16,7 @@
 SRC=$PWD
 
 SCRIPTS="disks fakes cards simcard"
-if [ "$(cd "$(dirname "$FB")" && pwd -P)" != "$(pwd -P)" ]; then
-	echo "runs once per make check, with the plain build (the guest runs the tree's ./flashbench)"
-	exit 0
-fi
+plain_build_only
 # Without QEMU (hidden from PATH: each PATH directory that holds it is
 # replaced by a new one of symlinks to everything else there; nothing is
 # ever removed), every test says SKIP with the reason, and nothing else is

@@ -71,6 +71,14 @@ attach() {
 	DEV=$(losetup -f --show "$@") || return 1
 	record_loop "$DEV"
 }
+# plain_build_only: a suite that runs once per make check, with the build
+# in the tree itself, says so and ends under any other build (a note, not
+# SKIP lines: its tests did run, with the plain build)
+plain_build_only() {
+	[ "$(cd "$(dirname "$FB")" && pwd -P)" = "$(pwd -P)" ] && return 0
+	echo "runs once per make check, with the plain build"
+	exit 0
+}
 # skip_all REASON: every test named in ALL ("a|b|c") is skipped
 skip_all() { local IFS='|' t; for t in $ALL; do skip "$t" "$1"; done; exit 0; }
 
@@ -183,6 +191,42 @@ EOF
 		kill -KILL "$pid" 2> /dev/null
 		wait "$pid" 2> /dev/null
 		return 0
+	fi
+}
+# signal_at_line SIG ERR REGEX SECS CMD...: runs CMD with its stderr in
+# ERR and sends it SIG as soon as a line of ERR matches the extended REGEX
+# (CMD may end first); returns CMD's status (128+N if a signal ended it).
+# With python3 the file is read every 0.2 ms, so a phase that lasts a
+# tenth of a second is not missed; without it, by wait_for.  After SECS
+# says "timed out" on stderr and sends SIG anyway.
+signal_at_line() {
+	local sig=$1 err=$2 re=$3 secs=$4 pid
+	shift 4
+	if command -v python3 > /dev/null; then
+		python3 - "$sig" "$err" "$re" "$secs" "$@" << 'EOF'
+import re, signal, subprocess, sys, time
+sig, err, pat, secs = getattr(signal, "SIG" + sys.argv[1]), sys.argv[2], re.compile(sys.argv[3]), float(sys.argv[4])
+with open(err, "wb") as e:
+    child = subprocess.Popen(sys.argv[5:], stderr=e)
+end, seen = time.monotonic() + secs, False
+while child.poll() is None and not seen:
+    with open(err, "rb") as e:
+        seen = any(pat.search(l.decode(errors="replace")) for l in e.read().splitlines())
+    if seen or time.monotonic() >= end:
+        child.send_signal(sig)
+        if not seen:
+            print(f"timed out after {secs:g} s waiting for {sys.argv[3]} in {err}", file=sys.stderr)
+        break
+    time.sleep(0.0002)
+rc = child.wait()
+sys.exit(128 - rc if rc < 0 else rc)
+EOF
+	else
+		"$@" 2> "$err" &
+		pid=$!
+		wait_for "$re in $err" "$secs" grep -Eqs -- "$re" "$err"
+		kill "-$sig" "$pid" 2> /dev/null
+		wait "$pid"
 	fi
 }
 # kill_trials NAME DEVICE LOOP ORIG TRIALS ARGS...: each trial starts
