@@ -1,7 +1,7 @@
 # tests/lab.sh — the real-kernel lab (doc/lab.md): what this host's kernel
 # cannot build (device-mapper, md, an SD host, USB, partitions of loop
 # devices) runs under Debian's stock kernel in QEMU (tests/vm/lab), in two
-# boots, each running a group of the guest scripts tests/vm/*.sh:
+# boots side by side, each running a group of the guest scripts tests/vm/*.sh:
 #   disks  disks.sh, fakes.sh: virtio disks part, dm, md1, md2 (64 MiB,
 #          blank) and fk (64 MiB of random bytes)
 #   cards  cards.sh, simcard.sh: an SD card (64 MiB) on sdhci-pci, USB
@@ -82,41 +82,51 @@ cd "$TMP" || exit 1
 # LAB_BOOTS="cards" boots only those (by hand: doc/lab.md)
 want() { case " ${LAB_BOOTS:-disks cards} " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# ------------------------------------------------------------ disks
-want disks && {
-for d in part dm md1 md2; do truncate -s 64M "$d.img"; done
-head -c 64M /dev/urandom > fk.img
-fk=$(digest fk.img)
-# shellcheck disable=SC2046 # the drives' words
-(cd "$SRC" && boot disks "disks fakes" -- --mod dm-mod,dm-zero,dm-flakey,md-mod,raid1 --timeout 480 \
-	$(for d in part dm md1 md2 fk; do drive $d "$TMP/$d.img"; done))
-if [ "$(digest fk.img)" = "$fk" ]; then
-	pass "lab: the host's image under the fakes is as it was"
-else
-	fail "lab: the host's image under the fakes is as it was" "its digest changed"
-fi
-}
+# The two boots run side by side (the cards boot mostly waits on the
+# simulated card's served time); their lines are printed in this order.
+NBD_PIDS=() BOOT_PIDS=()
+trap 'kill "${BOOT_PIDS[@]}" "${NBD_PIDS[@]}" 2> /dev/null; cleanup' EXIT
 
 # ------------------------------------------------------------ cards
-want cards || exit 0
-truncate -s 64M sd.img u1.img
-truncate -s 16M u2.img
-truncate -s 32M u3.img
-NBD_PIDS=()
-trap 'kill "${NBD_PIDS[@]}" 2> /dev/null; cleanup' EXIT
-for k in 0 2 6; do
-	"${FB%/flashbench}/tests/nbdsim" "$TMP/sim$k.sock" usb-12m $k > "sim$k.ready" 2> "sim$k.log" &
-	NBD_PIDS+=($!)
-done
-for k in 0 2 6; do wait_for "nbdsim $k" 30 grep -q ready "sim$k.ready"; done
-usb() { echo "-drive id=$1,if=none,format=raw,file=$TMP/$1.img -device usb-storage,bus=$2,port=$3,drive=$1,serial=$1"; }
-# shellcheck disable=SC2046 # the devices' words
-(cd "$SRC" && boot cards "cards simcard" -- --mod mmc_block,sdhci-pci,xhci-pci,ehci-pci,usb-storage,sd_mod --timeout 480 \
-	-device sdhci-pci -drive id=sd0,if=none,format=raw,file="$TMP/sd.img" -device sd-card,drive=sd0 \
-	-device qemu-xhci,id=xhci -device usb-hub,bus=xhci.0,port=1 $(usb u1 xhci.0 1.1) $(usb u2 xhci.0 1.2) \
-	-device usb-ehci,id=ehci $(usb u3 ehci.0 1) \
-	$(for k in 0 2 6; do echo "-drive file=nbd+unix:///card?socket=$TMP/sim$k.sock,format=raw,if=none,id=sim$k"
-		echo "-device virtio-blk-pci,drive=sim$k,serial=sim$k"; done))
-kill "${NBD_PIDS[@]}" 2> /dev/null
-wait "${NBD_PIDS[@]}" 2> /dev/null
-cat sim2.log sim6.log | sed 's/^/host: /'
+if want cards; then
+	truncate -s 64M sd.img u1.img
+	truncate -s 16M u2.img
+	truncate -s 32M u3.img
+	for k in 0 2 6; do
+		"${FB%/flashbench}/tests/nbdsim" "$TMP/sim$k.sock" usb-12m $k > "sim$k.ready" 2> "sim$k.log" &
+		NBD_PIDS+=($!)
+	done
+	for k in 0 2 6; do wait_for "nbdsim $k" 30 grep -q ready "sim$k.ready"; done
+	usb() { echo "-drive id=$1,if=none,format=raw,file=$TMP/$1.img -device usb-storage,bus=$2,port=$3,drive=$1,serial=$1"; }
+	# shellcheck disable=SC2046 # the devices' words
+	(cd "$SRC" && boot cards "cards simcard" -- --mod mmc_block,sdhci-pci,xhci-pci,ehci-pci,usb-storage,sd_mod \
+		--timeout 480 -device sdhci-pci -drive id=sd0,if=none,format=raw,file="$TMP/sd.img" -device sd-card,drive=sd0 \
+		-device qemu-xhci,id=xhci -device usb-hub,bus=xhci.0,port=1 $(usb u1 xhci.0 1.1) $(usb u2 xhci.0 1.2) \
+		-device usb-ehci,id=ehci $(usb u3 ehci.0 1) \
+		$(for k in 0 2 6; do echo "-drive file=nbd+unix:///card?socket=$TMP/sim$k.sock,format=raw,if=none,id=sim$k"
+			echo "-device virtio-blk-pci,drive=sim$k,serial=sim$k"; done)) > cards.all 2>&1 &
+	BOOT_PIDS+=($!)
+fi
+
+# ------------------------------------------------------------ disks
+if want disks; then
+	for d in part dm md1 md2; do truncate -s 64M "$d.img"; done
+	head -c 64M /dev/urandom > fk.img
+	fk=$(digest fk.img)
+	# shellcheck disable=SC2046 # the drives' words
+	(cd "$SRC" && boot disks "disks fakes" -- --mod dm-mod,dm-zero,dm-flakey,md-mod,raid1 --timeout 480 \
+		$(for d in part dm md1 md2 fk; do drive $d "$TMP/$d.img"; done))
+	if [ "$(digest fk.img)" = "$fk" ]; then
+		pass "lab: the host's image under the fakes is as it was"
+	else
+		fail "lab: the host's image under the fakes is as it was" "its digest changed"
+	fi
+fi
+
+if want cards; then
+	wait "${BOOT_PIDS[@]}"
+	cat cards.all
+	kill "${NBD_PIDS[@]}" 2> /dev/null
+	wait "${NBD_PIDS[@]}" 2> /dev/null
+	cat sim2.log sim6.log | sed 's/^/host: /'
+fi

@@ -15,7 +15,7 @@
 ALL="capacity dm: a wrap-around fake|capacity dm: a fake that drops writes past 32MiB"
 ALL="$ALL|capacity dm: a bad region that loses its writes|capacity dm: a region of I/O errors stops the check"
 ALL="$ALL|capacity dm: the disk under the fakes is as it was"
-ALL="$ALL|capacity dm: the drop fake, SIGKILL then --restore"
+ALL="$ALL|capacity dm: the wrap fake, SIGKILL then --restore|capacity dm: the drop fake, SIGKILL then --restore"
 ALL="$ALL|capacity dm: the bad fake, SIGKILL then --restore"
 ALL="$ALL|capacity loop: a wrap-around fake made with device-mapper|capacity loop: the fake, SIGKILL then --restore"
 lab_begin
@@ -88,12 +88,11 @@ else
 fi
 lap "the verdicts"
 
-# (the wrap fake's trials are those over a loop device, below)
 RANDOM=28
-for f in drop bad; do
+for f in wrap drop bad; do
 	if [ -b "/dev/mapper/lab-$f" ]; then
 		kill_trials "capacity dm: the $f fake, SIGKILL then --restore" "/dev/mapper/lab-$f" "$K" "$ORIG" \
-			"${LAB_TRIALS:-3}" --max-cache=32M
+			"${LAB_TRIALS:-4}" --max-cache=32M
 	else
 		fail "capacity dm: the $f fake, SIGKILL then --restore" "no such fake"
 	fi
@@ -118,7 +117,7 @@ if printf '0 %d linear %s 0\n%d %d linear %s 0\n' $((half / 512)) "$L" $((half /
 		fail "capacity loop: a wrap-around fake made with device-mapper" "$(tail -2 fake.err | tr '\n' ' ') $(grep -m1 kind fake.json)"
 	fi
 	RANDOM=23
-	kill_trials "capacity loop: the fake, SIGKILL then --restore" "$F" "$L" "$LORIG" "${LAB_TRIALS:-3}" --max-cache=32M
+	kill_trials "capacity loop: the fake, SIGKILL then --restore" "$F" "$L" "$LORIG" "${LAB_TRIALS:-4}" --max-cache=32M
 	dmsetup remove lab-fbfake
 else
 	fail "capacity loop: a wrap-around fake made with device-mapper" "dmsetup create failed"
