@@ -20,40 +20,47 @@ SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 # O is where objects and binaries go (the sanitizer build uses build/asan)
 O ?= .
-# the modules, part by part in the order data flows (README, "Layout"): the
+# the modules, part by part in the order data flows (HACKING.md, "Layout"): the
 # top-level tables, then lib/ (no flash knowledge), dev/ (backends, the flash
 # model), vm.c, prog/ (programs, result trees), guard/ (refusals, journal),
 # auto/ (planner, analysis), saved/ (results read back), report/ (output).
 # prog/programs_fbp.c is made from scripts/programs/*.fbp (below).
-PARTS = lib dev prog guard auto saved report
+PARTS = lib dev prog guard auto saved report run
 FBP_C = prog/programs_fbp.c
-CORE_SRC = dev.c vm.c options.c testkinds.c \
+CORE_SRC = dev.c vm.c testkinds.c \
 	$(filter-out $(FBP_C),$(foreach p,$(PARTS),$(sort $(wildcard $(p)/*.c)))) $(FBP_C)
 CORE_OBJ = $(CORE_SRC:%.c=$(O)/%.o)
+# the option and mode tables: flashbench's own (erase and the tests use neither)
+CLI_OBJ = $(O)/options.o $(O)/modes.o
 HDRS = $(wildcard *.h $(PARTS:%=%/*.h) tests/unit/*.h)
 
 
 all: $(O)/flashbench $(O)/erase
 
-$(O)/flashbench: $(O)/flashbench.o $(CORE_OBJ)
+$(O)/flashbench: $(O)/flashbench.o $(CLI_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(O)/erase: $(O)/erase.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the unit tests: tests/unit/PART.c, one file per part (tests/unit/unit.h is
-# their harness), linked as one program
+# their harness), linked as one program; it has lib/sysroot.c with its test
+# root (tests/unit/sysroot_hook.c) in place of the tool's lib/sysroot.o
 UNIT_OBJ = $(patsubst %.c,$(O)/%.o,$(sort $(wildcard tests/unit/*.c)))
-$(O)/tests/unit/units: $(UNIT_OBJ) $(CORE_OBJ)
+$(O)/tests/unit/units: $(UNIT_OBJ) $(filter-out $(O)/lib/sysroot.o,$(CORE_OBJ))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(O)/tests/unit/sysroot_hook.o: lib/sysroot.c
 
 $(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o $(O)/lib/utf8.o $(O)/lib/crc32c.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 # tests/nbdsim: the flash sim served over NBD to the real-kernel lab's guest
 # (tests/lab.sh, tests/vm/lab)
-NBDSIM_OBJ = $(patsubst %,$(O)/%.o,tests/nbdsim dev/sim dev/simstore lib/err lib/grow lib/sig lib/units lib/crc32c)
-$(O)/tests/nbdsim: $(NBDSIM_OBJ)
+$(O)/tests/nbdsim: $(O)/tests/nbdsim.o $(CORE_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# prints a simulated card's truth for the rating zoo (tests/rating_zoo.sh)
+$(O)/tests/simtruth: $(O)/tests/simtruth.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # (a file where an object's folder goes is an old build's program: tests/unit
@@ -113,11 +120,12 @@ fuzz:
 		done; \
 	fi
 
-check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim $(FUZZ_DRIVERS)
+check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim $(O)/tests/simtruth $(FUZZ_DRIVERS)
 	@if command -v clang > /dev/null; then \
 		$(MAKE) --no-print-directory -s O=build/clang CC=clang build/clang/flashbench build/clang/erase; fi
 	$(MAKE) --no-print-directory -s O=build/asan CFLAGS="$(SANITIZE)" \
 		build/asan/flashbench build/asan/erase build/asan/tests/unit/units build/asan/tests/jsonpath \
+		build/asan/tests/simtruth \
 		$(FUZZ:%=build/asan/tests/fuzz/%)
 	@tests/run . build/asan
 
@@ -126,7 +134,7 @@ lab: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim
 	@TESTS=lab tests/run .
 
 # only the plain build (quicker while working)
-check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim $(FUZZ_DRIVERS)
+check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim $(O)/tests/simtruth $(FUZZ_DRIVERS)
 	@tests/run .
 
 bench/peakrss: bench/peakrss.c
@@ -142,8 +150,9 @@ bench: all bench/peakrss bench/rawread
 # The scripts are installed as flashbench-NAME, told where their library
 # (scripts/lib.sh) is installed; the manual pages name the installed paths
 # (/usr/share/... in the source, PREFIX/share/... once installed); the README
-# goes to DOCDIR compressed (as Debian's policy wants it, and the same path
-# with or without the package).
+# and the guides (doc/NAME.md as NAME.md.gz) go to DOCDIR compressed (as
+# Debian's policy wants it, and the same path with or without the package).
+# HACKING.md is for the source tree and is not installed.
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 flashbench $(DESTDIR)$(BINDIR)/flashbench
@@ -155,6 +164,8 @@ install: all
 			$${m%%:*}.1 > $(DESTDIR)$(MANDIR)/$${m#*:}.1 && chmod 644 $(DESTDIR)$(MANDIR)/$${m#*:}.1 || exit 1; done
 	install -d $(DESTDIR)$(DATADIR)/programs $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(DOCDIR)
 	gzip -9n < README > $(DESTDIR)$(DOCDIR)/README.gz && chmod 644 $(DESTDIR)$(DOCDIR)/README.gz
+	for d in doc/*.md; do \
+		gzip -9n < $$d > $(DESTDIR)$(DOCDIR)/$${d#doc/}.gz && chmod 644 $(DESTDIR)$(DOCDIR)/$${d#doc/}.gz || exit 1; done
 	install -m 644 scripts/lib.sh $(DESTDIR)$(DATADIR)/lib.sh
 	for s in report open-au-sweep; do \
 		sed 's|^lib=.*|lib=$(DATADIR)/lib.sh|' scripts/$$s.sh > $(DESTDIR)$(BINDIR)/flashbench-$$s && \
@@ -196,6 +207,6 @@ deb:
 	for f in "$$tmp"/flashbench_*.deb; do cp "$$f" $(DEBDIR)/; echo "$(DEBDIR)/$${f##*/}"; done
 
 clean:
-	rm -rf *.o $(PARTS:%=%/*.o) tests/*.o tests/unit/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) $(FBP_C) $(FBP_C).tmp flashbench erase tests/unit/units tests/jsonpath tests/nbdsim build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
+	rm -rf *.o $(PARTS:%=%/*.o) tests/*.o tests/unit/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) $(FBP_C) $(FBP_C).tmp flashbench erase tests/unit/units tests/jsonpath tests/nbdsim tests/simtruth build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
 
 .PHONY: all check check-quick lab fuzz bench install clean dist deb

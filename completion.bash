@@ -2,16 +2,16 @@
 # flashbench-report and flashbench-open-au-sweep.  Installed as
 # /usr/share/bash-completion/completions/flashbench (bash-completion loads it
 # on first use; or source it).  flashbench's options, their arguments and
-# the sim: presets are read from `flashbench --help` the first time (per
-# binary), so the completion follows the option table; tests/completion.sh
-# checks it against --help.  Devices: whole disks first, then partitions.
+# the sim: presets are read from `flashbench --help -v` (every option) the
+# first time (per binary), so the completion follows the option table;
+# tests/completion.sh checks it against that help.  Devices: whole disks first, then partitions.
 
 # bash-completion's loader sources this file inside a function: every
 # variable is declared global (-g), or it would vanish when that returns
 declare -g _flashbench_sysfs=/sys
 declare -gA _flashbench_script_opts
 
-# _flashbench_learn CMD: options and presets from CMD --help, into
+# _flashbench_learn CMD: options and presets from CMD --help -v, into
 # _flashbench_opts (words), _flashbench_arg[OPTION]=KIND (SIZE, N, FILE, ...,
 # "?KIND" when the argument is optional) and _flashbench_presets.
 _flashbench_learn() {
@@ -31,7 +31,7 @@ _flashbench_learn() {
 		elif [[ $line =~ ^\ +(sim:[A-Za-z0-9_-]+)\  ]]; then
 			_flashbench_presets+=("${BASH_REMATCH[1]}")
 		fi
-	done < <(LC_ALL=C "$cmd" --help 2> /dev/null)
+	done < <(LC_ALL=C "$cmd" --help -v 2> /dev/null)
 }
 
 # _flashbench_devices PREFIX: block devices named /dev/PREFIX*, SD/MMC,

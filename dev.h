@@ -1,27 +1,30 @@
 /* dev.h — the device under test, behind one interface (struct dev_ops) with
- * three backends and one layer:
+ * three backends, and any number of layers over them:
  *  - block (dev_block.c): a block device or an existing regular file, opened
  *    with O_DIRECT (read-only for read tests; O_RDWR|O_EXCL|O_SYNC for write
  *    tests);
  *  - sim (dev_sim.c): "sim:SPEC", the flash model of sim.h on a virtual clock;
- *  - preserve (dev_preserve.c): wraps any device; before a program's first
- *    request it saves what the program will overwrite to a journal.
+ *  - a layer wraps any device (its ops left NULL pass the request down):
+ *    --preserve's (guard/layer.h) saves the byte ranges it is told will
+ *    change before they are first written.
  * What a device can do is said by capability flags, never by asking which
- * backend it is.  Each request returns the time it took in nanoseconds;
- * nothing is printed here and errors come back as -errno. */
+ * backend it is.  A device sees byte ranges and requests, never programs.
+ * Each request returns the time it took in nanoseconds; nothing is printed
+ * here and errors come back as -errno. */
 #ifndef FLASHBENCH_DEV_H
 #define FLASHBENCH_DEV_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "lib/err.h"
 
 struct dev;
+struct dev_card;
+struct dev_req;
+struct extents;
 struct json_member;
-struct journal;
-struct restore_report;
-struct vm_op;
 
 enum dev_mode {
 	DEV_READONLY,
@@ -35,6 +38,8 @@ enum dev_mode {
 #define DEV_CAP_DISCARD       8u  /* takes BLKDISCARD-style erase requests (block device, sim) */
 #define DEV_CAP_HOLDS_DATA   16u  /* keeps what is written, to be read back: data requests and copies
 				     (block device, file, sim) */
+#define DEV_CAP_SAVES_FIRST  32u  /* a layer saves the ranges that will change before they are written:
+				     tell it with dev_will_write (--preserve's) */
 
 /* One backend or layer.  The dev_* functions check ranges before calling
  * read, write, discard and copy_*; prepare, will_write and describe may be
@@ -51,11 +56,16 @@ struct dev_ops {
 	int (*rewrite)(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
 	int (*copy_out)(struct dev *d, void *buf, uint64_t off, uint64_t len);
 	int (*copy_in)(struct dev *d, const void *buf, uint64_t off, uint64_t len);
-	int (*will_write)(struct dev *d, const struct vm_op *prog, struct fb_err *e);
+	int (*will_write)(struct dev *d, const struct extents *changes, struct fb_err *e);
 	void (*describe)(const struct dev *d, struct json_member *model);
 	double (*clock)(const struct dev *d);
 	void (*idle)(struct dev *d, uint64_t ns);
 	void (*close)(struct dev *d);
+	/* --rating: n requests with up to depth in flight (a backend); a layer
+	 * that sees writes is told of each queued write first (touch) */
+	int (*queue)(struct dev *d, struct dev_req *r, size_t n, unsigned depth, uint64_t *ns);
+	void (*touch)(struct dev *d, uint64_t off, uint64_t len);
+	void (*card)(const struct dev *d, struct dev_card *c);
 };
 
 /* The largest single I/O buffer; longer requests are issued in pieces of
@@ -84,9 +94,12 @@ void dev_describe(const struct dev *d, struct json_member *model);
 /* Make the I/O buffer ready for requests up to max_len bytes. */
 int dev_prepare(struct dev *d, uint64_t max_len, struct fb_err *e);
 
-/* Called by vm_run before a program's first request: a no-op except in the
- * preserve layer, which saves the ranges prog writes and syncs the journal. */
-int dev_will_write(struct dev *d, const struct vm_op *prog, struct fb_err *e);
+/* The requests to come will change the byte ranges `changes` (writes and
+ * erases; a rewrite, which writes back what it read, is not a change): a
+ * no-op except in a layer with DEV_CAP_SAVES_FIRST, which saves what of them
+ * it has not saved yet (and syncs) before it returns.  vm_run calls it
+ * before a program's first request. */
+int dev_will_write(struct dev *d, const struct extents *changes, struct fb_err *e);
 
 /* What write and discard requests made through d so far: bytes written,
  * and the range they touched (lo == hi: none), counted as each request is
@@ -120,9 +133,45 @@ int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t
  * it: -EOPNOTSUPP. */
 int dev_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
 
+/* Queued requests (--rating's IOPS): n reads or writes of the pattern
+ * with up to depth in flight at once, as a host queue keeps them (the
+ * block backend: depth threads on the O_DIRECT descriptor; a sim: its
+ * host's and card's queues).  Each gets its own time (ns, from its start
+ * to its end) and result (rc: 0 or -errno); *ns is the time from the first
+ * start to the last end.  Returns 0 (each request's rc says how it went),
+ * or -errno for the batch (a range past the end; -EOPNOTSUPP: a layer
+ * that must see each write cannot be told of queued ones). */
+struct dev_req {
+	uint64_t off, len;
+	int write;          /* else a read */
+	int pattern;        /* the byte written */
+	uint64_t ns;
+	int rc;
+};
+int dev_queue(struct dev *d, struct dev_req *r, size_t n, unsigned depth, uint64_t *ns);
+
+/* What the card and its host say of themselves: the card's registers as
+ * sysfs shows them (hex text; "" when not shown: a USB reader passes none
+ * on), the AU the kernel derived, and the host's limits (0: not known).
+ * A simulated card gives what its keys say (ssr, hostqd, link). */
+struct dev_card {
+	char cid[33], csd[33], scr[17], ssr[129];
+	uint64_t preferred_erase;   /* bytes (0: not shown) */
+	int queue_known;            /* queue_depth is the host's (else 0: not known) */
+	unsigned queue_depth;       /* requests the host keeps in flight (1: one at a time) */
+	int link_known;             /* link_rate is the host's (0: no limit); else 0 is "not known" */
+	uint64_t link_rate;         /* bytes per second its link carries */
+	char host[32];              /* the host ("sim", "usb-storage", "mmc"; "": not known) */
+};
+void dev_card(const struct dev *d, struct dev_card *c);
+
 /* A virtual clock's device time so far (ns; it counts copies too), or a
  * negative value for a real device, whose time the caller measures. */
 double dev_clock(const struct dev *d);
+
+/* The time now on the device's clock (ns): a virtual clock's, else
+ * CLOCK_MONOTONIC's; only differences of two readings mean anything. */
+double dev_now(const struct dev *d);
 
 /* Leave the device alone for ns nanoseconds (a virtual clock just moves
  * on), so that it finishes the work earlier requests left it. */
@@ -134,19 +183,5 @@ void dev_idle(struct dev *d, uint64_t ns);
  * A simulated device takes them too, and its virtual clock counts them. */
 int dev_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len);
 int dev_copy_in(struct dev *d, const void *buf, uint64_t off, uint64_t len);
-
-/* --preserve: wrap *d (which must store data) in the preserve layer; the
- * layer owns j from then on.  dev_journal gives the layer's journal (NULL for
- * any other device); dev_preserve_finish puts back every saved range the
- * run wrote to (r: the bytes put back, and those saved but never written),
- * verifies it and removes the journal (1), or does nothing (0) when d is no
- * preserve layer; -1 with e filled keeps the journal for --restore.  Closing
- * an unfinished layer keeps the journal on disk. */
-int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e);
-struct journal *dev_journal(const struct dev *d);
-int dev_preserve_finish(struct dev *d, struct restore_report *r, struct fb_err *e);
-/* Take the layer off again (after dev_preserve_finish): frees it and
- * returns the device it wraps; any other device is returned as it is. */
-struct dev *dev_unpreserve(struct dev *d);
 
 #endif

@@ -36,7 +36,7 @@ static int fail(const struct fb_err *e)
 
 int main(int argc, char **argv)
 {
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	uint64_t start, len, ns;
 	struct claim *claim = NULL;
 	struct dev *d = NULL;

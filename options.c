@@ -18,7 +18,7 @@ enum arg_kind {
 	ARG_COUNT,         /* a whole number in [min, max]: unsigned field */
 	ARG_FILE,          /* a file name: const char * field */
 	ARG_OPT_FILE,      /* an optional file name: the flag field is set, the name in field */
-	ARG_MODE,          /* chooses the run (value: mode); a file name in field, if it has one */
+	ARG_MODE,          /* chooses the run: the mode of its name (modes.h); a file name in field, if it has one */
 	ARG_MODE_OPT,      /* the same with an optional file name */
 	ARG_HELP, ARG_VERSION,
 };
@@ -38,7 +38,6 @@ struct cli_option {
 	unsigned applies;         /* FOR_* */
 	const char *kind;         /* also applies to this test kind; --help lists it below the kind */
 	enum help_section section;
-	int mode;                 /* ARG_MODE */
 	/* moves a test's last byte further: the errors that name such options
 	 * list them in this order (1 first; 0: does not) */
 	int reach;
@@ -46,24 +45,27 @@ struct cli_option {
 	 * (test_defaults) is "not given" (0: the field's default) */
 	uint64_t help_default;
 	const char *help;         /* '\n' continues on the next line; "{}": the default */
+	const char *brief;        /* one line: listed in the short --help (modes, common options) */
 };
 
 #define F(x) offsetof(struct cli, x)
 
 static const struct cli_option options[] = {
-	{ .name = "auto", .letter = 'A', .arg = ARG_MODE, .applies = FOR_ALL, .section = SEC_AUTO, .mode = RUN_AUTO,
+	{ .name = "auto", .letter = 'A', .arg = ARG_MODE, .applies = FOR_ALL, .section = SEC_AUTO,
+	  .brief = "find page and erase block size (more with --write)",
 	  .help = "find page and erase block size (read-only), and with\n--write also the smallest efficient write, "
 		  "open erase\nblocks and FAT area; says how sure it is and how to\npartition and format the medium" },
 	{ .name = "write", .arg = ARG_FLAG, .field = F(write), .applies = FOR_AUTO | FOR_PROGRAM | FOR_WRITE,
 	  .section = SEC_AUTO,
-	  .help = "let --auto run write tests (DESTROYS data in the\nranges it announces)" },
+	  .brief = "let --auto or --program write (DESTROYS what it says)",
+	  .help = "let --auto or --program write (DESTROYS data in the\nranges they announce)" },
 	{ .name = "budget", .arg = ARG_BUDGET, .meta = "TIME,SIZE", .field = F(budget_ns), .flag = F(budget_bytes),
 	  .applies = FOR_AUTO, .section = SEC_AUTO,
 	  .help = "with --auto --write: bound the device time (90s, 2m,\n1h) and the bytes written (256M, 1GiB); "
 		  "default\n10m and 1% of the medium (at most 256MiB) plus what\nits erase blocks need; tests cut "
 		  "short say so" },
 	{ .name = "capacity", .letter = 'C', .arg = ARG_MODE, .applies = FOR_CAPACITY, .section = SEC_AUTO,
-	  .mode = RUN_CAPACITY,
+	  .brief = "is the medium as large as it says? (fake cards)",
 	  .help = "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching writes past "
 		  "their\nreal size, bad regions) and the real usable size; it\nwrites, but saves every range to a journal "
 		  "first and\nputs it back (--preserve=FILE names the journal)" },
@@ -72,13 +74,29 @@ static const struct cli_option options[] = {
 	  .section = SEC_AUTO,
 	  .help = "with --capacity: defeat a cache of the latest writes\nup to SIZE (default 256MiB; the flush writes "
 		  "that\nmuch; whole MiB)" },
+	{ .name = "rating", .letter = 'G', .arg = ARG_MODE, .applies = FOR_RATING, .section = SEC_AUTO,
+	  .brief = "is it as fast as its marks say? (C10, U3, V30, A2)",
+	  .help = "is it as fast as its marks say?  checks the\nspeed marks (C10, U1/U3, V6-V90, A1/A2) its SD "
+		  "Status\nclaims, or --claim's, the way the SD spec measures\nthem: meets, fails (which figure, where) "
+		  "or untestable\nhere; it writes, but saves every range to a journal\nfirst and puts it back" },
+	{ .name = "claim", .arg = ARG_FILE, .meta = "MARKS", .field = F(claim), .applies = FOR_RATING,
+	  .section = SEC_AUTO,
+	  .help = "with --rating: the marks printed on the label\n(C10,U3,V30,A2), checked beside the SD Status's" },
+	{ .name = "sustained", .arg = ARG_SIZE, .meta = "SIZE", .min = 64 << 20, .step = 4 << 20,
+	  .step_why = "a recording is at least 64MiB, in whole 4MiB units", .field = F(sustained),
+	  .applies = FOR_RATING,
+	  .section = SEC_AUTO,
+	  .help = "with --rating: the long recording's length (default\n1GiB: past a cache or pSLC up to about "
+		  "that; whole\n4MiB)" },
 	{ .name = "analyze", .arg = ARG_MODE_OPT, .meta = "FILE", .field = F(analyze), .applies = FOR_ANALYZE,
-	  .section = SEC_SAVED, .mode = RUN_ANALYZE,
+	  .section = SEC_SAVED,
+	  .brief = "judge saved -a, -O, -f tables or --json results",
 	  .help = "read -a, -O and -f tables (as posted to a list or a\nbug tracker: quoted, wrapped, any units) or our\n"
 		  "--json results from FILE or standard input and\nsay what they show, as --auto does; --json and\n"
 		  "--plot work too" },
 	{ .name = "program", .arg = ARG_MODE, .meta = "FILE", .field = F(program), .applies = FOR_ALL,
-	  .section = SEC_PROGRAM, .mode = RUN_PROGRAM,
+	  .section = SEC_PROGRAM,
+	  .brief = "run a test program written as text",
 	  .help = "run a VM program written as text (man flashbench,\nPROGRAM FILES); programs that write need --write" },
 	{ .name = "interval-order", .arg = ARG_COUNT, .meta = "N", .max = 30, .field = F(t.interval_order),
 	  .applies = FOR_PROGRAM, .kind = "interval", .section = SEC_READ, .reach = 8,
@@ -99,17 +117,19 @@ static const struct cli_option options[] = {
 	  .applies = FOR_PROGRAM, .kind = "find-fat", .section = SEC_WRITE, .reach = 1,
 	  .help = "erase blocks to look at (default {})" },
 	{ .name = "preserve", .arg = ARG_OPT_FILE, .meta = "FILE", .field = F(journal), .flag = F(preserve),
-	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, .section = SEC_KEEP,
+	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY | FOR_RATING, .section = SEC_KEEP,
+	  .brief = "save what a write test overwrites, put it back",
 	  .help = "save every range before it is overwritten to a journal\n(default ./flashbench-DEVICE.journal) and "
 		  "put it back\nat the end, also after Ctrl-C" },
 	{ .name = "restore", .arg = ARG_MODE, .meta = "FILE", .field = F(journal), .applies = FOR_RESTORE,
-	  .section = SEC_KEEP, .mode = RUN_RESTORE,
+	  .section = SEC_KEEP,
+	  .brief = "put back what a killed --preserve run saved",
 	  .help = "put back what a killed run saved: flashbench\n--restore=FILE DEVICE" },
 	{ .name = "device-changed", .arg = ARG_FLAG, .field = F(device_changed), .applies = FOR_RESTORE,
 	  .section = SEC_KEEP,
 	  .help = "with --restore: accept a device that does not look\nlike the one the journal was written for (warns)" },
 	{ .name = "preserve-volatile", .arg = ARG_FLAG, .field = F(preserve_volatile),
-	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY, .section = SEC_KEEP,
+	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY | FOR_RATING, .section = SEC_KEEP,
 	  .help = "with --preserve, --capacity or --auto --write: accept\na journal (or state directory) on tmpfs/ramfs,\n"
 		  "which a power cut loses" },
 	/* the classic tool's geometry: accepted by every test, as it was */
@@ -117,7 +137,7 @@ static const struct cli_option options[] = {
 	  .applies = FOR_TESTS, .section = SEC_PARAM, .reach = 5,
 	  .help = "smallest request (default {})" },
 	{ .name = "erasesize", .letter = 'e', .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(t.erasesize),
-	  .applies = FOR_TESTS, .section = SEC_PARAM, .reach = 3,
+	  .applies = FOR_TESTS | FOR_RATING, .section = SEC_PARAM, .reach = 3,
 	  .help = "erase block size (default {}; 12M, 1.5M work)" },
 	{ .name = "offset", .arg = ARG_SIZE, .meta = "SIZE", .field = F(t.offset), .applies = FOR_TESTS,
 	  .section = SEC_PARAM, .reach = 4, .help_default = OPEN_AU_FROM,
@@ -127,24 +147,33 @@ static const struct cli_option options[] = {
 	  .help = "tries per measurement (default {}); align averages\nthe fastest quarter, scatter keeps the fastest" },
 	{ .name = "out", .letter = 'o', .arg = ARG_FILE, .meta = "FILE", .field = F(out), .applies = FOR_ALL | FOR_SAVED,
 	  .section = SEC_PARAM,
+	  .brief = "write the results to FILE",
 	  .help = "write results to FILE instead of standard output" },
 	{ .name = "json", .arg = ARG_FLAG, .field = F(json), .applies = FOR_ALL | FOR_SAVED, .section = SEC_PARAM,
+	  .brief = "results as JSON",
 	  .help = "results as JSON (every test, and --auto)" },
 	{ .name = "plot", .arg = ARG_FILE, .meta = "FILE.svg", .field = F(plot), .applies = FOR_ALL | FOR_SAVED,
 	  .section = SEC_PARAM,
+	  .brief = "draw the results as an SVG chart",
 	  .help = "draw the results as an SVG chart" },
-	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .applies = FOR_AUTO | FOR_CAPACITY,
+	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .applies = FOR_AUTO | FOR_CAPACITY | FOR_RATING,
 	  .section = SEC_PARAM,
+	  .brief = "--auto, --capacity or --rating as one survey line",
 	  .help = "with --auto or --capacity: one line for a survey table\n(wiki syntax)" },
-	{ .name = "compare", .arg = ARG_MODE, .applies = FOR_COMPARE, .section = SEC_PARAM, .mode = RUN_COMPARE,
+	{ .name = "compare", .arg = ARG_MODE, .applies = FOR_COMPARE, .section = SEC_PARAM,
+	  .brief = "saved --json results side by side",
 	  .help = "flashbench --compare A.json B.json...: saved --json\nresults side by side, differences marked (no device)" },
 	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .applies = FOR_TESTS,
 	  .section = SEC_PARAM,
 	  .help = "add min/avg/max request times to the rows of -O, -f\nand -R (-i always has them; -a and -s are unchanged)" },
 	{ .name = "progress", .arg = ARG_FLAG, .field = F(progress), .applies = FOR_ALL, .section = SEC_PARAM,
+	  .brief = "show progress on standard error",
 	  .help = "show progress on stderr from the first request,\nalso when it is not a terminal (one line each)" },
-	{ .name = "help", .letter = 'h', .arg = ARG_HELP, .section = SEC_PARAM, .help = "show this help" },
-	{ .name = "version", .arg = ARG_VERSION, .section = SEC_PARAM, .help = "show the version" },
+	{ .name = "help", .letter = 'h', .arg = ARG_HELP, .section = SEC_PARAM,
+	  .brief = "this help; MODE --help: what goes with MODE",
+	  .help = "show the help (with -v: every option; after a mode:\nwhat goes with it)" },
+	{ .name = "version", .arg = ARG_VERSION, .section = SEC_PARAM, .brief = "show the version",
+	  .help = "show the version" },
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
@@ -214,12 +243,53 @@ static void help_option(FILE *f, const struct cli_option *o)
 		  at ? text : o->help);
 }
 
+/* A line of at most 80 columns: text from column `at`, wrapped at spaces
+ * onto lines that start at column `indent`. */
+static void wrapped(FILE *f, const char *text, int at, int indent)
+{
+	const char *p = text;
+
+	while (*p) {
+		int room = 80 - at, n = (int)strlen(p);
+		if (n > room) {
+			for (n = room; n > 0 && p[n] != ' '; n--)
+				;
+			if (!n)
+				n = (int)strcspn(p, " ");
+		}
+		fprintf(f, "%.*s\n", n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+		if (*p)
+			fprintf(f, "%*s", indent, "");
+		at = indent;
+	}
+}
+
+static void presets(FILE *f)
+{
+	fputs("\nSimulated devices:\n", f);
+	for (unsigned i = 0; sim_preset_name(i); i++) {
+		int n = fprintf(f, "  sim:%-8s ", sim_preset_name(i));
+		wrapped(f, sim_preset_description(sim_preset_name(i)), n, 15);
+	}
+	fputs("  and --rating's zoo of cards that keep their speed marks or lie, sim:rating-*\n"
+	      "  (man flashbench, SIMULATED DEVICES)\n", f);
+}
+
+static const char exit_status[] =
+	"Exit status: 0 success, 1 device or I/O error (a write test whose range cannot be announced on standard "
+	"error writes nothing and exits 1), 2 usage error; stopped by a signal: 130 SIGINT, 143 SIGTERM, 129 "
+	"SIGHUP, 141 when the reader of the output went away.";
+
+/* --help -v: every option, by section, and the presets */
 void cli_usage(FILE *f)
 {
-	fputs("Usage: flashbench TEST [OPTION]... DEVICE\n"
+	fputs("Usage: flashbench MODE [OPTION]... DEVICE\n"
 	      "Find how a flash medium (SD card, USB stick, CF, eMMC, SSD) works inside.\n"
 	      "DEVICE is a block device, an existing regular file, or a simulated card\n"
-	      "sim:PRESET[,KEY=VALUE...] or sim:KEY=VALUE,... (presets below;\nkeys in man flashbench and the README).\n", f);
+	      "sim:PRESET[,KEY=VALUE...] or sim:KEY=VALUE,... (presets below;\nkeys in man flashbench).\n", f);
 	for (int s = 0; s < SEC_END; s++) {
 		fprintf(f, "\n%s\n", section_title[s]);
 		for (const struct test_kind *k = test_kinds; (s == SEC_READ || s == SEC_WRITE) && k->name; k++) {
@@ -234,12 +304,75 @@ void cli_usage(FILE *f)
 			if (options[i].section == (enum help_section)s && !options[i].kind)
 				help_option(f, &options[i]);
 	}
-	fputs("\nExit status: 0 success, 1 device or I/O error (a write test whose range cannot be announced on\n"
-	      "standard error writes nothing and exits 1), 2 usage error; stopped by a signal: 130 SIGINT,\n"
-	      "143 SIGTERM, 129 SIGHUP, 141 when the reader of the output went away.\n"
-	      "\nSimulated devices:\n", f);
-	for (unsigned i = 0; sim_preset_name(i); i++)
-		fprintf(f, "  sim:%-8s %s\n", sim_preset_name(i), sim_preset_description(sim_preset_name(i)));
+	fputc('\n', f);
+	wrapped(f, exit_status, 0, 0);
+	presets(f);
+}
+
+static int is_mode(const struct cli_option *o)
+{
+	return o->arg == ARG_MODE || o->arg == ARG_MODE_OPT;
+}
+
+/* The option that chooses mode m (NULL for the test kinds' row). */
+static const struct cli_option *mode_option(const struct mode *m)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (is_mode(&options[i]) && !strcmp(options[i].name, m->name))
+			return &options[i];
+	return NULL;
+}
+
+/* --help: the modes and the common options, a line each */
+static void usage_short(FILE *f)
+{
+	fputs("Usage: flashbench MODE [OPTION]... DEVICE\n"
+	      "Find how a flash medium (SD card, USB stick, CF, eMMC, SSD) works inside.\n"
+	      "DEVICE: a block device, an existing regular file or a simulated card,\n"
+	      "sim:PRESET[,KEY=VALUE...] (the presets: flashbench --help -v).\n\nModes:\n", f);
+	for (const struct mode *m = modes; m->name; m++) {
+		const struct cli_option *o = mode_option(m);
+		for (const struct test_kind *k = test_kinds; (m->flags & MODE_KIND) && k->name; k++)
+			if (k->letter)
+				help_line(f, k->letter, k->name, NULL, 0, k->brief);
+		if (o)
+			help_line(f, o->letter, o->name, o->meta, o->arg == ARG_MODE_OPT, o->brief);
+	}
+	fputs("\nCommon options:\n", f);
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (options[i].brief && !is_mode(&options[i]))
+			help_line(f, options[i].letter, options[i].name, options[i].meta, options[i].arg == ARG_OPT_FILE,
+				  options[i].brief);
+	fputs("\nWhat goes with a mode: flashbench MODE --help (flashbench -C --help,\n"
+	      "flashbench -O --help); every option and preset: flashbench --help -v.\n"
+	      "Sizes take suffixes (512, 24k, 1.5M, 12MiB, 2G).  Exit status: 0 success,\n"
+	      "1 device or I/O error, 2 usage error, 128+N when stopped by signal N.\n"
+	      "The manual: man flashbench.\n", f);
+}
+
+static int applies(const struct cli *c, const struct cli_option *o);
+
+/* MODE --help: the mode, and the options that go with it */
+static void usage_mode(FILE *f, const struct cli *c)
+{
+	const struct cli_option *o = mode_option(c->mode);
+	const struct test_kind *k = c->mode->flags & MODE_KIND ? c->kind : NULL;
+	int n = 0;
+
+	fprintf(f, "Usage: flashbench %s%s\n", c->mode_option, c->mode->usage);
+	if (k)
+		help_line(f, k->letter, k->name, NULL, 0, k->help);
+	else
+		help_option(f, o);
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *p = &options[i];
+		if (is_mode(p) || p->arg == ARG_HELP || p->arg == ARG_VERSION || !applies(c, p))
+			continue;
+		if (!n++)
+			fprintf(f, "\nOptions for %s:\n", c->mode_option);
+		help_option(f, p);
+	}
+	fputs("\nSizes take suffixes (512, 24k, 1.5M, 12MiB, 2G).  The manual: man flashbench.\n", f);
 }
 
 /* --budget=TIME, SIZE or both, comma-separated in any order: a part that
@@ -263,7 +396,7 @@ static int budget_part_is_time(const char *part)
 static int set_budget(const struct cli_option *o, char *base, const char *val, struct fb_err *e)
 {
 	char part[64];
-	const char *p = val, *why = "";
+	const char *p = val, *why;
 	int have_t = 0, have_s = 0;
 
 	for (;;) {
@@ -273,22 +406,22 @@ static int set_budget(const struct cli_option *o, char *base, const char *val, s
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: too long", o->name, val);
 		memcpy(part, p, n);
 		part[n] = 0;
-		why = "";
 		if (!(part[0] >= '0' && part[0] <= '9'))
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s' must start with a digit: a time (90s, 2m, 1h) or a "
 				       "size (256M, 1GiB), without sign or spaces", o->name, val, part);
-		if (budget_part_is_time(part) && parse_time(part, &v, &why) && !strcmp(why, "must not be zero"))
-			return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
-		if (budget_part_is_time(part) && *why && strcmp(why, "too long"))
-			return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s': %s", o->name, val, part, why);
-		if (budget_part_is_time(part) && (!strcmp(why, "too long") || v > BUDGET_TIME_MAX))
-			return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s': too long (at most 1000h)", o->name, val, part);
 		if (budget_part_is_time(part)) {
+			int rc = parse_time(part, &v, &why);
+			if (rc == PARSE_ZERO)
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
+			if (rc && rc != PARSE_TOO_LONG)
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s': %s", o->name, val, part, why);
+			if (rc == PARSE_TOO_LONG || v > BUDGET_TIME_MAX)
+				return fb_fail(e, EXIT_USAGE, "--%s=%s: '%s': too long (at most 1000h)", o->name, val, part);
 			if (have_t++)
 				return fb_fail(e, EXIT_USAGE, "--%s=%s: two times; give one time and one size (2m,256M)",
 					       o->name, val);
 			*(uint64_t *)(base + o->field) = v;
-		} else if (!strcmp(why, "must not be zero") || (!parse_size(part, &v, &why) && !v)) {
+		} else if (!parse_size(part, &v, &why) && !v) {
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: must not be zero", o->name, val);
 		} else if (!parse_size(part, &v, &why)) {
 			if (have_s++)
@@ -346,10 +479,14 @@ static int set_value(struct cli *c, const struct cli_option *o, const char *val,
 	case ARG_BUDGET:
 		return set_budget(o, base, val, e);
 	case ARG_COUNT:
-		if (parse_count(val, &v, &why)) {
-			if (strcmp(why, "too large"))
-				return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
+		switch (parse_count(val, &v, &why)) {
+		case PARSE_OK:
+			break;
+		case PARSE_TOO_LARGE:
 			v = UINT64_MAX; /* beyond 64 bits: beyond the range too */
+			break;
+		default:
+			return fb_fail(e, EXIT_USAGE, "--%s=%s: %s", o->name, val, why);
 		}
 		if (v < o->min || v > o->max)
 			return fb_fail(e, EXIT_USAGE, "--%s=%s: %smust be from %llu to %llu", o->name, val,
@@ -364,13 +501,13 @@ static int set_value(struct cli *c, const struct cli_option *o, const char *val,
 
 /* The run an option chose: a test kind (k) or a mode; name is the option's
  * long name. */
-static int set_mode(struct cli *c, enum run_mode mode, const struct test_kind *k, const char *name,
+static int set_mode(struct cli *c, const struct mode *mode, const struct test_kind *k, const char *name,
 		    struct fb_err *e)
 {
 	char opt[sizeof(c->mode_option)];
 
 	snprintf(opt, sizeof(opt), "--%s", name);
-	if (c->mode != RUN_NONE && strcmp(c->mode_option, opt))
+	if (c->mode && strcmp(c->mode_option, opt))
 		return fb_fail(e, EXIT_USAGE, "choose one test: %s and %s were both given", c->mode_option, opt);
 	c->mode = mode;
 	c->kind = k;
@@ -378,46 +515,48 @@ static int set_mode(struct cli *c, enum run_mode mode, const struct test_kind *k
 	return 0;
 }
 
-/* The runs an option applies to, as "--open-au, --program" */
+/* Does option o go with test kind k? */
+static int applies_kind(const struct cli_option *o, const struct test_kind *k)
+{
+	return (o->applies & (k->writes ? FOR_WRITE : FOR_READ)) || (o->kind && !strcmp(o->kind, k->name));
+}
+
+/* The runs an option applies to, in the modes' order, as "--open-au,
+ * --program" */
 static void applies_list(const struct cli_option *o, char *buf, size_t len)
 {
 	size_t n = 0;
+	char opt[64];
 
-#define ADD(s) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", s))
-	if (o->applies & FOR_AUTO)
-		ADD("--auto");
-	if (o->applies & FOR_CAPACITY)
-		ADD("--capacity");
-	for (const struct test_kind *k = test_kinds; k->name; k++) {
-		char opt[64];
-		snprintf(opt, sizeof(opt), "--%s", k->name);
-		if (k->letter && ((o->applies & (k->writes ? FOR_WRITE : FOR_READ)) || (o->kind && !strcmp(o->kind, k->name))))
-			ADD(opt);
+	for (const struct mode *m = modes; m->name; m++) {
+		for (const struct test_kind *k = test_kinds; (m->flags & MODE_KIND) && k->name; k++)
+			if (k->letter && applies_kind(o, k)) {
+				snprintf(opt, sizeof(opt), "--%s", k->name);
+				n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", opt);
+			}
+		if (o->applies & m->applies) {
+			snprintf(opt, sizeof(opt), "--%s", m->name);
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", opt);
+		}
 	}
-	if (o->applies & FOR_PROGRAM)
-		ADD("--program");
-	if (o->applies & FOR_RESTORE)
-		ADD("--restore");
-	if (o->applies & FOR_ANALYZE)
-		ADD("--analyze");
-	if (o->applies & FOR_COMPARE)
-		ADD("--compare");
-#undef ADD
 }
 
 static int applies(const struct cli *c, const struct cli_option *o)
 {
-	switch (c->mode) {
-	case RUN_AUTO: return !!(o->applies & FOR_AUTO);
-	case RUN_CAPACITY: return !!(o->applies & FOR_CAPACITY);
-	case RUN_PROGRAM: return !!(o->applies & FOR_PROGRAM);
-	case RUN_RESTORE: return !!(o->applies & FOR_RESTORE);
-	case RUN_ANALYZE: return !!(o->applies & FOR_ANALYZE);
-	case RUN_COMPARE: return !!(o->applies & FOR_COMPARE);
-	case RUN_TEST:
-		return (o->applies & (c->kind->writes ? FOR_WRITE : FOR_READ)) || (o->kind && !strcmp(o->kind, c->kind->name));
-	default: return 1;
-	}
+	if (!c->mode)
+		return 1;
+	if (c->mode->flags & MODE_KIND)
+		return applies_kind(o, c->kind);
+	return !!(o->applies & c->mode->applies);
+}
+
+/* The --help entry of the table. */
+static const struct cli_option *help_option_entry(void)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (options[i].arg == ARG_HELP)
+			return &options[i];
+	return NULL;
 }
 
 /* The test kind and option of a getopt value (one of them NULL). */
@@ -506,9 +645,14 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 {
 	char list[256];
 
-	if (c->mode == RUN_NONE) {
+	if (!c->mode) {
 		char hint[384];
-		size_t n = (size_t)snprintf(hint, sizeof(hint), "-A (auto), -C (capacity)");
+		size_t n = 0;
+		/* the modes with a letter, the test kinds, then the other modes */
+		for (size_t i = 0; i < NOPTIONS; i++)
+			if (options[i].arg == ARG_MODE && options[i].letter)
+				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, "%s-%c (%s)",
+						      n ? ", " : "", options[i].letter, options[i].name);
 		for (const struct test_kind *k = test_kinds; k->name; k++)
 			if (k->letter)
 				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ", -%c (%s)",
@@ -526,22 +670,22 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 			return fb_fail(e, EXIT_USAGE, "option '--%s' does not apply to %s (it goes with %s)",
 				       options[i].name, c->mode_option, list);
 		}
-	if (c->preserve && !cli_writes(c) && !c->write)
+	if (c->preserve && !mode_writes(c) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--preserve goes with a write test (-O, -f, --auto --write, "
 			       "--program --write, --capacity)");
 	if ((c->budget_ns || c->budget_bytes) && !c->write)
 		return fb_fail(e, EXIT_USAGE, "--budget bounds the write tests: it goes with --auto --write");
 	/* --capacity and --auto --write's capacity check keep a journal without --preserve */
-	if (c->preserve_volatile && !c->preserve && c->mode != RUN_CAPACITY && !(c->mode == RUN_AUTO && c->write))
+	if (c->preserve_volatile && !mode_journal_kept(c))
 		return fb_fail(e, EXIT_USAGE, "--preserve-volatile goes with what keeps a journal: --preserve, --capacity "
 			       "or --auto --write");
 	if (c->preserve && c->journal && !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--preserve= needs a file name");
-	if (c->mode == RUN_RESTORE && (!c->journal || !*c->journal))
-		return fb_fail(e, EXIT_USAGE, "--restore needs the journal's file name (flashbench --restore=FILE DEVICE)");
+	if (c->mode->check_args && c->mode->check_args(c, e))
+		return -1;
 	if (c->summary && c->json)
-		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto or --capacity, without --json: one line per "
-			       "device for a survey table");
+		return fb_fail(e, EXIT_USAGE, "--summary goes with --auto, --capacity or --rating, without --json: one "
+			       "line per device for a survey table");
 	return 0;
 }
 
@@ -555,6 +699,7 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 
 	memset(c, 0, sizeof(*c));
 	test_defaults(&c->t);
+	c->kinds = test_kinds;
 	getopt_tables(lo, shorts);
 	opterr = 0;
 	while ((val = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
@@ -568,20 +713,25 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 		if (val == '?' || (!k && !o))
 			return refused(argc, argv, e);
 		if (k) {
-			if (set_mode(c, RUN_TEST, k, k->name, e))
+			if (set_mode(c, mode_named("test"), k, k->name, e))
 				return -1;
 			continue;
 		}
 		given[o - options] = 1;
+		if (o->field == F(t.erasesize))
+			c->erase_given = 1; /* --rating: test in that AU */
 		if (o->arg == ARG_HELP || o->arg == ARG_VERSION) {
 			if (!asked)
 				asked = o;
 			continue;
 		}
 		if (o->arg == ARG_MODE || o->arg == ARG_MODE_OPT) {
-			if (set_mode(c, (enum run_mode)o->mode, NULL, o->name, e))
+			if (set_mode(c, mode_named(o->name), NULL, o->name, e))
 				return -1;
-			if (o->field)
+			/* "--program --help": the help of --program */
+			if (optarg && (!strcmp(optarg, "--help") || !strcmp(optarg, "-h")))
+				asked = asked ? asked : help_option_entry();
+			else if (o->field)
 				*(const char **)((char *)c + o->field) = optarg;
 			continue;
 		}
@@ -593,8 +743,12 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 	if (asked && optind < argc)
 		return fb_fail(e, EXIT_USAGE, "--%s takes no argument ('%s' is one; see flashbench --help)", asked->name,
 			       argv[optind]);
-	if (asked && asked->arg == ARG_HELP)
+	if (asked && asked->arg == ARG_HELP && c->verbose)
 		cli_usage(stdout);
+	else if (asked && asked->arg == ARG_HELP && c->mode)
+		usage_mode(stdout, c);
+	else if (asked && asked->arg == ARG_HELP)
+		usage_short(stdout);
 	else if (asked)
 		printf("flashbench " FLASHBENCH_VERSION "\n");
 	if (asked)
@@ -607,19 +761,8 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 /* What follows the options: one device, or the saved results' files. */
 static int positional(int argc, char **argv, struct cli *c, struct fb_err *e)
 {
-	if (c->mode == RUN_ANALYZE) { /* one file, or standard input */
-		if (argc - optind > (c->analyze ? 0 : 1))
-			return fb_fail(e, EXIT_USAGE, "--analyze reads one file ('%s' is one too many)", argv[argc - 1]);
-		if (!c->analyze)
-			c->analyze = optind < argc ? argv[optind] : "-";
-		return 0;
-	}
-	if (c->mode == RUN_COMPARE) {
-		c->files = (const char *const *)argv + optind;
-		c->nfiles = argc - optind;
-		return c->nfiles < 2 ? fb_fail(e, EXIT_USAGE, "--compare needs two or more files written with --json "
-					       "(flashbench --compare A.json B.json)") : 0;
-	}
+	if (c->mode && c->mode->positional)
+		return c->mode->positional(c, argc - optind, argv + optind, e);
 	if (optind >= argc)
 		return fb_fail(e, EXIT_USAGE, "no device given (usage: flashbench TEST [OPTION]... DEVICE; see --help)");
 	if (argc - optind > 1)
@@ -629,7 +772,9 @@ static int positional(int argc, char **argv, struct cli *c, struct fb_err *e)
 	return *c->device ? 0 : fb_fail(e, EXIT_USAGE, "the device name is empty");
 }
 
-void cli_reach_options(const struct cli *c, char *buf, size_t len)
+/* The options given that make c's test reach further into the device, as
+ * "--fat-nr or --erasesize" ("" when none). */
+static void reach_options(const struct cli *c, char *buf, size_t len)
 {
 	struct cli d;
 	size_t n = 0;
@@ -649,8 +794,12 @@ void cli_reach_options(const struct cli *c, char *buf, size_t len)
 		}
 }
 
-int cli_writes(const struct cli *c)
+int cli_name_reach(const struct cli *c, struct fb_err *e)
 {
-	return (c->mode == RUN_TEST && c->kind->writes) || (c->mode == RUN_AUTO && c->write) ||
-	       (c->mode == RUN_PROGRAM && c->program_writes) || c->mode == RUN_CAPACITY;
+	char opts[128];
+
+	reach_options(c, opts, sizeof(opts));
+	if ((c->mode->flags & MODE_KIND) && e->kind == FB_PAST_END && opts[0])
+		snprintf(e->msg + e->at, sizeof(e->msg) - e->at, " (use a smaller %s)", opts);
+	return -1;
 }

@@ -14,59 +14,21 @@
 #include <stdio.h>
 
 #include "lib/err.h"
+#include "modes.h"
+#include "run/run.h"
 #include "prog/programs.h"
 #include "testkinds.h"
-
-/* What a run does: one of the test kinds, or one of these. */
-enum run_mode { RUN_NONE, RUN_TEST, RUN_AUTO, RUN_PROGRAM, RUN_RESTORE, RUN_ANALYZE, RUN_COMPARE, RUN_CAPACITY };
-
-/* The parsed command line. */
-struct cli {
-	enum run_mode mode;
-	const struct test_kind *kind;   /* RUN_TEST: the test; RUN_PROGRAM: its format */
-	char mode_option[40];           /* "--align": the option that chose the run */
-	struct test_params t;
-	const char *device;
-	const char *out;                /* -o FILE */
-	const char *plot;               /* --plot FILE.svg */
-	const char *journal;            /* --preserve=FILE or --restore FILE */
-	const char *program;            /* --program FILE */
-	const char *analyze;            /* --analyze FILE ("-": standard input) */
-	const char *const *files;       /* --compare FILE... */
-	int nfiles;
-	int verbose, write, json, preserve, progress, summary;
-	int device_changed;             /* --restore: accept a changed device identity */
-	int preserve_volatile;          /* --preserve: accept a journal on tmpfs/ramfs */
-	int program_writes;             /* the program writes or erases */
-	uint64_t budget_ns;             /* --budget: device time --auto --write may take (0: the default) */
-	uint64_t budget_bytes;          /* --budget: bytes it may write (0: the default) */
-	uint64_t max_cache;             /* --max-cache: --capacity flushes caches up to this (0: default) */
-};
-
-/* The runs an option applies to (a bit set; and to the test kind named in
- * the entry's `kind`). */
-enum {
-	FOR_READ = 1,      /* every read-only test kind */
-	FOR_WRITE = 2,     /* every write test kind */
-	FOR_AUTO = 4, FOR_PROGRAM = 8, FOR_RESTORE = 16, FOR_ANALYZE = 32, FOR_COMPARE = 64,
-	FOR_CAPACITY = 128,
-	FOR_TESTS = FOR_READ | FOR_WRITE | FOR_PROGRAM,
-	FOR_ALL = FOR_TESTS | FOR_AUTO | FOR_CAPACITY,  /* every run of a device */
-	FOR_SAVED = FOR_ANALYZE | FOR_COMPARE,          /* runs on saved results */
-};
 
 /* Parse argv into c (defaults first).  Returns 0 to run, 1 when done
  * (--help, --version: printed to stdout), -1 with e filled. */
 int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e);
 
-/* The generated help text. */
+/* The help that lists every option (--help -v). */
 void cli_usage(FILE *f);
 
-/* The options given (not at their defaults) that make c's test reach
- * further into the device, as "--fat-nr or --erasesize" ("" when none). */
-void cli_reach_options(const struct cli *c, char *buf, size_t len);
-
-/* Is this a run that writes to the device? */
-int cli_writes(const struct cli *c);
+/* A test kind's program reaches past the end of the device (e->kind
+ * FB_PAST_END): its advice names the options given (not at their defaults)
+ * that took it there, "(use a smaller --fat-nr or --erasesize)".  -1. */
+int cli_name_reach(const struct cli *c, struct fb_err *e);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dev.h"
+#include "lib/extents.h"
 
 #define VM_MAX_REQUESTS 100000000ULL   /* a program making more is refused */
 #define VM_MAX_STEPS    1000000000ULL  /* loop steps, with or without I/O */
@@ -133,11 +134,23 @@ struct walk {
 	unsigned depth;            /* of the node running (the root: 0) */
 	int first_path;            /* it and every node above it are first kept children */
 	struct fb_err *e;
-	vm_write_fn on_write;      /* planning: told of every write */
-	void *on_write_ctx;
+	struct extents *writes;    /* planning: the ranges written or erased (NULL: not wanted), */
+	struct extents *changes;   /* and those changed (all but a rewrite's) */
+	int no_memory;             /* ... and one of them could not grow */
 	double elapsed, slowest;   /* running: device time so far, slowest request */
 	void *buf;                 /* signatures: the data buffer */
 	size_t buf_len;
+	struct vm_queue *queue;    /* inside a queue: its requests wait here */
+};
+
+/* A queue's requests, handed to the device in batches (dev_queue). */
+#define VM_QUEUE_BATCH 1024u
+struct vm_queue {
+	unsigned depth;
+	struct dev_req req[VM_QUEUE_BATCH];
+	size_t n;
+	size_t target;             /* the next batch: the depth, then as the time bound allows */
+	struct vm_stats st;        /* every request of the queue, its time the queue's */
 };
 
 void vm_stats_add(struct vm_stats *a, const struct vm_stats *b)
@@ -205,6 +218,10 @@ static int data_io(struct walk *w, enum vm_opcode code, const struct regs *r, st
 	return 0;
 }
 
+/* What a request past the end advises (FB_PAST_END: a caller that knows
+ * which options reach that far names them instead). */
+#define VM_PAST_END_ADVICE "use a smaller size, count or offset"
+
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	uint64_t r;
@@ -219,8 +236,63 @@ static int off_at(struct walk *w, uint64_t base, uint64_t a, uint64_t b, uint64_
 
 	if (__builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(base, p, off))
 		return fb_fail(w->e, EXIT_USAGE, "the test moves past byte %llu, beyond any device (offset %llu plus "
-			       "%llu x %llu) (use a smaller size, count or offset)", (unsigned long long)UINT64_MAX,
-			       (unsigned long long)base, (unsigned long long)a, (unsigned long long)b);
+			       "%llu x %llu)", (unsigned long long)UINT64_MAX, (unsigned long long)base,
+			       (unsigned long long)a, (unsigned long long)b),
+		       fb_advise(w->e, FB_PAST_END, VM_PAST_END_ADVICE);
+	return 0;
+}
+
+/* Hand the queue's waiting requests to the device, as the time bound and
+ * a stop allow (a batch is one step: the bound counts the slowest batch). */
+static int queue_flush(struct walk *w)
+{
+	struct vm_queue *q = w->queue;
+	uint64_t ns = 0;
+	int rc;
+
+	if (!q->n)
+		return 0;
+	if (w->how && w->how->stop && *w->how->stop)
+		return fb_fail(w->e, EXIT_DEVICE, "stopped by a signal");
+	if (w->how && w->how->deadline_ns > 0 && w->elapsed >= w->how->deadline_ns) {
+		if (w->how->deadline_hit)
+			*w->how->deadline_hit = 1;
+		return fb_fail(w->e, EXIT_DEVICE,
+			       "stopped: the next requests could pass the time bound");
+	}
+	if ((rc = dev_queue(w->dev, q->req, q->n, q->depth, &ns)))
+		return fb_fail(w->e, EXIT_DEVICE, "%zu queued requests from offset %llu failed: %s",
+			       q->n, (unsigned long long)q->req[0].off,
+			       rc == -EOPNOTSUPP ? "the journal cannot see queued writes through this "
+			       "device" : strerror(-rc));
+	for (size_t i = 0; i < q->n; i++) {
+		struct dev_req *x = &q->req[i];
+		struct vm_stats one = { 1, x->len, x->ns, x->ns, 0, { 0 } };
+		if (x->rc)
+			return fb_fail(w->e, EXIT_DEVICE,
+				       "queued %s of %llu bytes at offset %llu failed: %s",
+				       x->write ? "write" : "read", (unsigned long long)x->len,
+				       (unsigned long long)x->off, strerror(-x->rc));
+		vm_stats_add(&q->st, &one);
+	}
+	q->st.total_ns += (double)ns;
+	w->done += q->n;
+	w->elapsed += (double)ns;
+	if ((double)ns > w->slowest)
+		w->slowest = (double)ns;
+	{ /* the next batch: twice this one, as far as the time bound leaves room */
+		double per = ns && q->n ? (double)ns / (double)q->n : 0, left;
+		size_t next = 2 * q->n;
+		if (w->how && w->how->deadline_ns > 0 && per > 0) {
+			left = w->how->deadline_ns - w->elapsed;
+			if (left < per * (double)next)
+				next = left > per ? (size_t)(left / per) : 1;
+		}
+		q->target = next < 1 ? 1 : next > VM_QUEUE_BATCH ? VM_QUEUE_BATCH : next;
+	}
+	q->n = 0;
+	if (w->how && w->how->progress)
+		w->how->progress(w->how->progress_ctx, w->done);
 	return 0;
 }
 
@@ -232,11 +304,10 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 	if (!w->dev) { /* planning: check and account only */
 		struct vm_plan *p = w->plan;
 		if (r->off > w->size || r->len > w->size - r->off)
-			return fb_fail(w->e, EXIT_USAGE,
-				       "the test reaches byte %llu but the device has only %llu bytes "
-				       "(use a smaller size, count or offset)",
+			return fb_fail(w->e, EXIT_USAGE, "the test reaches byte %llu but the device has only %llu bytes",
 				       (unsigned long long)(r->off > w->size ? r->off : sat_add(r->off, r->len)),
-				       (unsigned long long)w->size);
+				       (unsigned long long)w->size),
+			       fb_advise(w->e, FB_PAST_END, VM_PAST_END_ADVICE);
 		if (!r->len)
 			return fb_fail(w->e, EXIT_USAGE,
 				       "a %s of 0 bytes at offset %llu: give it a length (len SIZE above it, or "
@@ -246,6 +317,14 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			return fb_fail(w->e, EXIT_USAGE,
 				       "a request of %llu bytes at offset %llu is not a whole number of %u-byte sectors",
 				       (unsigned long long)r->len, (unsigned long long)r->off, w->sector);
+		if (w->queue && op->code != VM_READ && op->code != VM_WRITE)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a %s inside a queue: a queue takes reads and writes only",
+				       opinfo[op->code].name);
+		if (w->queue && r->len > DEV_MAX_BUFFER)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a queued request of %llu bytes: queued requests are at most %u bytes",
+				       (unsigned long long)r->len, DEV_MAX_BUFFER);
 		if ((op->code == VM_SIG_WRITE || op->code == VM_SIG_READ || op->code == VM_REWRITE) &&
 		    r->len > DEV_MAX_BUFFER)
 			return fb_fail(w->e, EXIT_USAGE,
@@ -263,10 +342,21 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			if (r->off + r->len > p->write_hi)
 				p->write_hi = r->off + r->len;
 			p->bytes_written += op->code != VM_ERASE ? r->len : 0;
-			if (w->on_write)
-				w->on_write(w->on_write_ctx, r->off, r->len, vm_opcode_changes(op->code));
+			if (w->writes && extents_add(w->writes, r->off, r->off + r->len))
+				w->no_memory = 1;
+			if (w->changes && vm_opcode_changes(op->code) &&
+			    extents_add(w->changes, r->off, r->off + r->len))
+				w->no_memory = 1;
 		}
 		ns = 0;
+	} else if (w->queue) { /* waits for its batch (queue_flush): its time is the queue's */
+		if (w->queue->n >= w->queue->target && queue_flush(w))
+			return -1;
+		w->queue->req[w->queue->n++] =
+			(struct dev_req){ r->off, r->len, op->code == VM_WRITE, r->pattern, 0, 0 };
+		node->st.count = 1;
+		node->st.bytes = r->len;
+		return 0;
 	} else {
 		if (w->how && w->how->stop && *w->how->stop)
 			return fb_fail(w->e, EXIT_DEVICE, "stopped by a signal");
@@ -655,6 +745,32 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 		}
 		break;
 	}
+	case VM_QUEUE: {
+		struct vm_queue *q;
+		if (w->queue)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a queue inside a queue (one queue holds all its requests)");
+		if (op->a < 1 || op->a > 64)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "queue %lld: the depth is 1 to 64 requests in flight",
+				       (long long)op->a);
+		if (!(q = calloc(1, sizeof(*q))))
+			return fb_fail(w->e, EXIT_DEVICE, "out of memory");
+		q->depth = (unsigned)op->a;
+		q->target = q->depth;
+		w->queue = q;
+		rc = run_body(w, op, &r, node, &red);
+		if (!rc && w->dev)
+			rc = queue_flush(w);
+		w->queue = NULL;
+		if (w->dev) { /* the requests' times overlap: the node holds the queue's */
+			node->st = q->st;
+			red.v = q->st.total_ns;
+			red.how = VM_SUM;
+		}
+		free(q);
+		break;
+	}
 	default:
 		return fb_fail(w->e, EXIT_USAGE, "unknown VM opcode %d", (int)op->code);
 	}
@@ -664,34 +780,30 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 	return rc;
 }
 
-static int plan_walk(const struct vm_op *prog, uint64_t dev_size, unsigned sector, struct vm_plan *plan,
-		     vm_write_fn fn, void *ctx, struct fb_err *e)
+int vm_plan_extents(const struct vm_op *prog, uint64_t dev_size, unsigned sector, struct vm_plan *plan,
+		    struct extents *writes, struct extents *changes, struct fb_err *e)
 {
-	struct walk w = { .plan = plan, .size = dev_size, .sector = sector ? sector : 512, .e = e,
-			  .on_write = fn, .on_write_ctx = ctx };
+	struct vm_plan own;
+	struct walk w = { .plan = plan ? plan : &own, .size = dev_size, .sector = sector ? sector : 512, .e = e,
+			  .writes = writes, .changes = changes };
 	struct vm_result node;
 	struct regs r = { 0, 0, 0, 0 };
 	int rc;
 
-	memset(plan, 0, sizeof(*plan));
+	memset(w.plan, 0, sizeof(*w.plan));
 	memset(&node, 0, sizeof(node));
 	if (check_counts(prog, e))
 		return -1;
 	rc = exec(&w, prog, r, &node);
 	free(node.kid);
+	if (!rc && w.no_memory)
+		rc = fb_fail(e, EXIT_DEVICE, "out of memory");
 	return rc;
 }
 
 int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector, struct vm_plan *plan, struct fb_err *e)
 {
-	return plan_walk(prog, dev_size, sector, plan, NULL, NULL, e);
-}
-
-int vm_plan_writes(const struct vm_op *prog, uint64_t dev_size, unsigned sector, vm_write_fn fn, void *ctx,
-		   struct fb_err *e)
-{
-	struct vm_plan plan;
-	return plan_walk(prog, dev_size, sector, &plan, fn, ctx, e);
+	return vm_plan_extents(prog, dev_size, sector, plan, NULL, NULL, e);
 }
 
 int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
@@ -701,18 +813,26 @@ int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 	struct vm_result *node = calloc(1, sizeof(*node));
 	struct vm_plan own;
 	const struct vm_plan *plan = how && how->plan ? how->plan : &own;
+	/* a layer that saves what is changed first (--preserve) is told the
+	 * ranges before the first request */
+	struct extents changes = { 0 };
+	int tell = (dev_caps(d) & DEV_CAP_SAVES_FIRST) != 0;
 	struct regs r = { 0, 0, 0, 0 };
 	int rc;
 
 	*out = NULL;
 	if (!node)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
-	/* the plan checks bounds and sizes the buffer; walk it only once */
-	if ((plan == &own && vm_plan(prog, dev_size(d), dev_sector(d), &own, e)) ||
-	    dev_prepare(d, plan->max_len, e) || dev_will_write(d, prog, e)) {
+	/* the plan checks bounds and sizes the buffer (and finds the changed
+	 * ranges); walk it only once */
+	rc = plan == &own || tell ? vm_plan_extents(prog, dev_size(d), dev_sector(d), plan == &own ? &own : NULL,
+						     NULL, tell ? &changes : NULL, e) : 0;
+	if (rc || dev_prepare(d, plan->max_len, e) || (tell && dev_will_write(d, &changes, e))) {
+		extents_free(&changes);
 		free(node);
 		return -1;
 	}
+	extents_free(&changes);
 	rc = exec(&w, prog, r, node);
 	free(w.buf);
 	if (rc && !(how && how->keep_partial)) {

@@ -11,7 +11,7 @@
  * pass number of signatures).
  * The opcodes are the table VM_OPCODES below: it makes the enum, the names
  * the program parser reads (progfile.c), the arguments it checks and the
- * one-line meanings the README lists.
+ * one-line meanings doc/program.md lists.
  *
  * Every operation also has a reduction, how its value comes from its
  * children's values (an I/O leaf's value is its time in ns): VM_SUM (the
@@ -28,6 +28,7 @@
 #include "lib/sig.h"
 
 struct dev;
+struct extents;
 
 /* Argument kinds: what the parser accepts for an argument. */
 enum vm_arg {
@@ -60,7 +61,8 @@ enum vm_arg {
 	X(OFF_SHUFFLE, "off-shuffle", 0, "SPAN SEED", SIZE,  COUNT, "the same in a pseudo-random order visiting each once") \
 	X(OFF_LIST,    "off-list",    0, "A,B,...",   LIST,  NONE,  "for each v of the list, in order: off += v")  \
 	X(UNIT_HALVE,  "unit-halve",  0, "FROM TO",   SIZE,  SIZE,  "for unit = FROM; unit >= TO; unit /= 2")     \
-	X(UNIT_DOUBLE, "unit-double", 0, "FROM TO",   SIZE,  SIZE,  "for unit = FROM; unit <= TO; unit *= 2")
+	X(UNIT_DOUBLE, "unit-double", 0, "FROM TO",   SIZE,  SIZE,  "for unit = FROM; unit <= TO; unit *= 2")     \
+	X(QUEUE,       "queue",       0, "DEPTH",     COUNT, NONE,  "the body's reads and writes with up to DEPTH in flight (its time: the queue's)")
 
 #define VM_ENUM_(code, name, io, args, ka, kb, meaning) VM_##code,
 enum vm_opcode { VM_OPCODES(VM_ENUM_) VM_NOPCODES };
@@ -143,11 +145,12 @@ const char *vm_opcode_name(enum vm_opcode code);
 int vm_plan(const struct vm_op *prog, uint64_t dev_size, unsigned sector,
 	    struct vm_plan *plan, struct fb_err *e);
 
-/* Like vm_plan, calling fn for every range the program writes or erases;
- * changes is 0 for a rewrite (it writes back the bytes it read). */
-typedef void (*vm_write_fn)(void *ctx, uint64_t off, uint64_t len, int changes);
-int vm_plan_writes(const struct vm_op *prog, uint64_t dev_size, unsigned sector, vm_write_fn fn, void *ctx,
-		   struct fb_err *e);
+/* Like vm_plan (plan may be NULL), also gathering the ranges the program
+ * writes or erases (writes) and those it changes (changes: all but a
+ * rewrite's, which writes back the bytes it read); either may be NULL.  The
+ * caller frees them (extents_free), also after a failure. */
+int vm_plan_extents(const struct vm_op *prog, uint64_t dev_size, unsigned sector, struct vm_plan *plan,
+		    struct extents *writes, struct extents *changes, struct fb_err *e);
 
 /* Called after each request with the requests done so far (may be NULL). */
 typedef void (*vm_progress_fn)(void *ctx, uint64_t done);
@@ -175,7 +178,9 @@ struct vm_run {
 	int *deadline_hit;
 };
 
-/* Run the program.  The result tree is freed with vm_result_free.  Returns 0,
+/* Run the program.  Before its first request a device that saves what is
+ * changed first (DEV_CAP_SAVES_FIRST) is told the ranges the program
+ * changes (dev_will_write).  The result tree is freed with vm_result_free.  Returns 0,
  * or -1 with e filled (an I/O error names the offset; a stop says so); then
  * *out is NULL, or with keep_partial the tree as far as it got (each node
  * on_result was told of is complete; the others may not be). */

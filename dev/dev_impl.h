@@ -1,5 +1,5 @@
-/* dev_impl.h — what the device backends (dev_block.c, dev_sim.c,
- * dev_preserve.c) share with dev.c; nothing else includes it. */
+/* dev_impl.h — what the device backends (dev_block.c, dev_sim.c) and
+ * layers (guard/layer.c) share with dev.c; nothing else includes it. */
 #ifndef FLASHBENCH_DEV_IMPL_H
 #define FLASHBENCH_DEV_IMPL_H
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lib/pin.h"
+#include "lib/sysroot.h"
 
 #define MAX_DEPTH 8       /* loops over partitions over loops over ... */
 #define MAX_MEDIA 64      /* media collected for the aliases: the medium and its holders */
@@ -29,7 +30,7 @@ int medium_read_attr(const char *dir, const char *attr, char *buf, size_t len)
 	size_t n;
 
 	snprintf(p, sizeof(p), "%s/%s", dir, attr);
-	if (!(f = fopen(p, "re")))
+	if (!(f = sysroot_fopen(p)))
 		return -1;
 	n = fread(buf, 1, len - 1, f);
 	fclose(f);
@@ -51,8 +52,9 @@ static int sysfs_dir(dev_t rdev, char dir[PATH_MAX])
 {
 	char link[64];
 
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
-	return realpath(link, dir) ? 0 : -1;
+	sysroot_path(link, sizeof(link), SYSROOT_BLOCK_BY_NUMBER, "%u:%u", major(rdev),
+		     minor(rdev));
+	return sysroot_realpath(link, dir) ? 0 : -1;
 }
 
 /* The device number in dir/dev, 0 if none. */
@@ -71,7 +73,7 @@ static int is_partition(const char *dir)
 	char p[PATH_MAX + 16];
 
 	snprintf(p, sizeof(p), "%s/partition", dir);
-	return access(p, F_OK) == 0;
+	return sysroot_exists(p);
 }
 
 /* Cut dir to its parent (a partition's disk). */
@@ -95,8 +97,8 @@ static int node_of(const char *name, dev_t rdev, char *node, size_t len)
 {
 	struct stat st;
 
-	snprintf(node, len, "/dev/%.200s", name);
-	if (!stat(node, &st) && S_ISBLK(st.st_mode) && st.st_rdev == rdev)
+	sysroot_path(node, len, SYSROOT_DEV, "%.200s", name);
+	if (!sysroot_stat(node, &st) && S_ISBLK(st.st_mode) && st.st_rdev == rdev)
 		return 0;
 	node[0] = '\0';
 	return -1;
@@ -106,7 +108,8 @@ int medium_sysfs_dirs(const char *path, char disk[PATH_MAX], char self[PATH_MAX]
 {
 	struct stat st;
 
-	if (stat(pin_path(path), &st) || !S_ISBLK(st.st_mode) || sysfs_dir(st.st_rdev, self))
+	if (sysroot_stat(pin_path(path), &st) || !S_ISBLK(st.st_mode) ||
+	    sysfs_dir(st.st_rdev, self))
 		return -1;
 	memcpy(disk, self, PATH_MAX);
 	if (is_partition(self))
@@ -142,7 +145,8 @@ static int loop_backing(const char *dir, const char *name, dev_t rdev, struct ba
 	memset(b, 0, sizeof(*b));
 	if (medium_read_attr(dir, "loop/backing_file", b->name, sizeof(b->name)))
 		return -1;
-	if (!node_of(name, rdev, node, sizeof(node)) && (fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) >= 0) {
+	if (!node_of(name, rdev, node, sizeof(node)) &&
+	    (fd = sysroot_open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) >= 0) {
 		/* the status of the node we opened, once it is that device (a
 		 * name in /dev could have been replaced since node_of looked) */
 		int ok = !fstat(fd, &st) && S_ISBLK(st.st_mode) && st.st_rdev == rdev &&
@@ -164,7 +168,7 @@ static int loop_backing(const char *dir, const char *name, dev_t rdev, struct ba
 	n = strlen(file);
 	if (n > 10 && !strcmp(file + n - 10, " (deleted)"))
 		return 0;
-	if (stat(file, &st))
+	if (sysroot_stat(file, &st))
 		return 0;
 	b->known = 1;
 	b->is_block = S_ISBLK(st.st_mode);
@@ -244,7 +248,7 @@ int medium_of(const char *path, struct medium *m)
 	struct stat st;
 
 	memset(m, 0, sizeof(*m));
-	if (stat(pin_path(path), &st))
+	if (sysroot_stat(pin_path(path), &st))
 		return 0;
 	if (S_ISBLK(st.st_mode)) {
 		medium_of_block(st.st_rdev, m);
@@ -359,7 +363,8 @@ struct blockdev {
 /* Every block device sysfs lists (disks and partitions). */
 static struct blockdev *list_block(size_t *n)
 {
-	DIR *dp = opendir("/sys/class/block");
+	char top[64];
+	DIR *dp = sysroot_opendir(sysroot_path(top, sizeof(top), SYSROOT_BLOCK, NULL));
 	struct dirent *de;
 	struct blockdev *v = NULL;
 	size_t cap = 0;
@@ -372,8 +377,7 @@ static struct blockdev *list_block(size_t *n)
 		dev_t d;
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(v->name))
 			continue;
-		snprintf(dir, sizeof(dir), "/sys/class/block/%s", de->d_name);
-		if (!(d = dev_in(dir)))
+		if (!(d = dev_in(sysroot_path(dir, sizeof(dir), SYSROOT_BLOCK, "%s", de->d_name))))
 			continue;
 		if (*n == cap) {
 			struct blockdev *m = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
@@ -467,7 +471,7 @@ int medium_aliases(const struct medium *m, struct medium_aliases *out)
 			if (sysfs_dir(out->v[k].rdev, dir))
 				continue;
 			strcat(dir, "/holders");
-			if (!(dp = opendir(dir)))
+			if (!(dp = sysroot_opendir(dir)))
 				continue;
 			while ((de = readdir(dp)) && nwant < MAX_MEDIA) {
 				char hdir[PATH_MAX + 300];
@@ -475,7 +479,7 @@ int medium_aliases(const struct medium *m, struct medium_aliases *out)
 				int seen = 0;
 				if (de->d_name[0] == '.')
 					continue;
-				snprintf(hdir, sizeof(hdir), "/sys/class/block/%s", de->d_name);
+				sysroot_path(hdir, sizeof(hdir), SYSROOT_BLOCK, "%s", de->d_name);
 				medium_of_block(dev_in(hdir), &h);
 				for (size_t w = 0; w < nwant; w++)
 					seen |= medium_same(&want[w], &h);
@@ -531,73 +535,151 @@ int medium_mount_line(const char *line, struct mount_line *ml)
 	return 0;
 }
 
+int medium_each_mount(long pid, int (*fn)(void *ctx, const struct mount_line *ml), void *ctx)
+{
+	struct mount_line *ml = malloc(sizeof(*ml));
+	char p[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	int rc = 0;
+
+	if (pid)
+		sysroot_path(p, sizeof(p), SYSROOT_PROC, "%ld/mountinfo", pid);
+	else
+		sysroot_path(p, sizeof(p), SYSROOT_PROC, "self/mountinfo");
+	if (!ml || !(f = sysroot_fopen(p))) {
+		free(ml);
+		return 0;
+	}
+	while (!rc && getline(&line, &cap, f) > 0)
+		if (!medium_mount_line(line, ml))
+			rc = fn(ctx, ml);
+	free(line);
+	free(ml);
+	fclose(f);
+	return rc;
+}
+
+int medium_btrfs_has(const struct medium_btrfs *fs, const char *name)
+{
+	char p[PATH_MAX + 300];
+
+	snprintf(p, sizeof(p), "%s/%s", fs->devices, name);
+	return sysroot_exists(p);
+}
+
+int medium_each_btrfs(int (*fn)(void *ctx, const struct medium_btrfs *fs), void *ctx)
+{
+	struct medium_btrfs *fs = malloc(sizeof(*fs));
+	char top[64];
+	DIR *fsd = sysroot_opendir(sysroot_path(top, sizeof(top), SYSROOT_BTRFS, NULL));
+	struct dirent *de;
+	int rc = 0;
+
+	while (fs && fsd && !rc && (de = readdir(fsd))) {
+		DIR *dd;
+		struct dirent *e;
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(fs->fsid))
+			continue;
+		sysroot_path(fs->devices, sizeof(fs->devices), SYSROOT_BTRFS, "%s/devices",
+			     de->d_name);
+		if (!(dd = sysroot_opendir(fs->devices)))
+			continue; /* not a file system ("features") */
+		snprintf(fs->fsid, sizeof(fs->fsid), "%.63s", de->d_name);
+		fs->n = 0;
+		while ((e = readdir(dd)) && fs->n < MEDIUM_BTRFS_DEVICES) {
+			char p[PATH_MAX * 2], real[PATH_MAX];
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", fs->devices, e->d_name);
+			if (sysroot_realpath(p, real) && (fs->rdev[fs->n] = dev_in(real)))
+				fs->n++;
+		}
+		closedir(dd);
+		rc = fn(ctx, fs);
+	}
+	if (fsd)
+		closedir(fsd);
+	free(fs);
+	return rc;
+}
+
 /* The block device a file system was mounted from: by its device number in
- * /proc/self/mountinfo, else (a btrfs subvolume has a number of its own) the
- * mount whose point is the longest prefix of path.  0 if none. */
+ * our mountinfo, else (a btrfs subvolume has a number of its own) the mount
+ * whose point is the longest prefix of path.  0 if none. */
+struct mount_from {
+	dev_t d, found, prefix;
+	char real[PATH_MAX];    /* path, links resolved ("" if none) */
+	size_t best;
+};
+
+static int from_mount(void *ctx, const struct mount_line *ml)
+{
+	struct mount_from *w = ctx;
+	struct stat st;
+	size_t n = strlen(ml->point);
+
+	if (ml->source[0] != '/' || sysroot_stat(ml->source, &st) || !S_ISBLK(st.st_mode))
+		return 0;
+	if (ml->dev == w->d) {
+		w->found = st.st_rdev;
+		return 1;
+	}
+	if (w->real[0] && n >= w->best && !strncmp(w->real, ml->point, n) &&
+	    (w->real[n] == '/' || w->real[n] == '\0' || n == 1)) {
+		w->best = n;
+		w->prefix = st.st_rdev;
+	}
+	return 0;
+}
+
 static dev_t mounted_from(dev_t d, const char *path)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, real[PATH_MAX] = "";
-	size_t cap = 0, best = 0;
-	dev_t found = 0, prefix = 0;
+	struct mount_from *w = calloc(1, sizeof(*w));
+	dev_t found;
 
-	if (!f)
+	if (!w)
 		return 0;
-	if (path && !realpath(path, real))
-		real[0] = '\0';
-	while (!found && getline(&line, &cap, f) > 0) {
-		struct mount_line ml;
-		struct stat st;
-		size_t n;
-		if (medium_mount_line(line, &ml) || ml.source[0] != '/' || stat(ml.source, &st) || !S_ISBLK(st.st_mode))
-			continue;
-		if (ml.dev == d)
-			found = st.st_rdev;
-		n = strlen(ml.point);
-		if (real[0] && n >= best && !strncmp(real, ml.point, n) && (real[n] == '/' || real[n] == '\0' || n == 1)) {
-			best = n;
-			prefix = st.st_rdev;
-		}
-	}
-	free(line);
-	fclose(f);
-	return found ? found : prefix;
+	w->d = d;
+	if (path && !sysroot_realpath(path, w->real))
+		w->real[0] = '\0';
+	medium_each_mount(0, from_mount, w);
+	found = w->found ? w->found : w->prefix;
+	free(w);
+	return found;
 }
 
 /* The devices of the file system over block device d: d, and when d is a
  * btrfs device, every device of that btrfs. */
+struct fs_devs {
+	const char *name;       /* d's kernel name */
+	dev_t d, *v;
+	size_t n, max;
+};
+
+static int add_fs_devices(void *ctx, const struct medium_btrfs *fs)
+{
+	struct fs_devs *f = ctx;
+
+	if (!medium_btrfs_has(fs, f->name))
+		return 0;
+	for (size_t i = 0; i < fs->n && f->n < f->max; i++)
+		if (fs->rdev[i] != f->d)
+			f->v[f->n++] = fs->rdev[i];
+	return 0;
+}
+
 static size_t fs_devices(dev_t d, dev_t *v, size_t max)
 {
 	char dir[PATH_MAX];
-	DIR *fsd;
-	struct dirent *de;
-	size_t n = 0;
+	struct fs_devs f = { .d = d, .v = v, .n = 1, .max = max };
 
-	v[n++] = d;
-	if (sysfs_dir(d, dir) || !(fsd = opendir("/sys/fs/btrfs")))
-		return n;
-	while ((de = readdir(fsd))) {
-		char devs[PATH_MAX], p[PATH_MAX * 2];
-		DIR *dd;
-		struct dirent *e;
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(devs, sizeof(devs), "/sys/fs/btrfs/%.200s/devices", de->d_name);
-		snprintf(p, sizeof(p), "%s/%s", devs, base_of(dir));
-		if (access(p, F_OK) || !(dd = opendir(devs)))
-			continue;
-		while ((e = readdir(dd)) && n < max) {
-			char real[PATH_MAX];
-			dev_t m;
-			snprintf(p, sizeof(p), "%s/%s", devs, e->d_name);
-			if (e->d_name[0] == '.' || !realpath(p, real) || !(m = dev_in(real)) || m == d)
-				continue;
-			v[n++] = m;
-		}
-		closedir(dd);
-	}
-	closedir(fsd);
-	return n;
+	v[0] = d;
+	if (sysfs_dir(d, dir))
+		return 1;
+	f.name = base_of(dir);
+	medium_each_btrfs(add_fs_devices, &f);
+	return f.n;
 }
 
 static size_t under_dev(dev_t d, const char *path, struct medium *out, size_t n, size_t max, int depth)
@@ -628,7 +710,7 @@ size_t medium_under(const char *path, struct medium *out, size_t max)
 {
 	struct stat st;
 
-	if (!max || stat(path, &st))
+	if (!max || sysroot_stat(path, &st))
 		return 0;
 	return under_dev(st.st_dev, path, out, 0, max, 0);
 }

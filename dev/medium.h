@@ -11,8 +11,9 @@
  * its partitions, the loop devices over it, its holders (dm, md) and the
  * file behind a loop; every promise about the medium (write refusals, the
  * run's claim, outputs, the --preserve journal, --restore) asks it.  It
- * reads sysfs and /proc and opens loop devices for their status; it never
- * does I/O to a medium. */
+ * reads sysfs and /proc (through lib/sysroot.h), and is the one walk of
+ * mountinfo and of the btrfs file systems; it opens loop devices for their
+ * status and never does I/O to a medium. */
 #ifndef FLASHBENCH_MEDIUM_H
 #define FLASHBENCH_MEDIUM_H
 
@@ -104,6 +105,25 @@ struct mount_line {
 int medium_mount_line(const char *line, struct mount_line *ml);
 /* Undo the octal escapes of /proc files ("\040" for a space), in place. */
 void medium_unescape(char *s);
+
+/* The one walk of mountinfo: fn for each mount of the mount namespace of
+ * process pid (0: this process's), in the file's order; a non-zero return
+ * stops the walk and is returned (0 also when the file cannot be read). */
+int medium_each_mount(long pid, int (*fn)(void *ctx, const struct mount_line *ml), void *ctx);
+
+/* A btrfs the kernel knows (sysfs: fs/btrfs/FSID/devices/NAME). */
+#define MEDIUM_BTRFS_DEVICES 32
+struct medium_btrfs {
+	char fsid[64];
+	char devices[PATH_MAX];                 /* the sysfs directory of its devices */
+	dev_t rdev[MEDIUM_BTRFS_DEVICES];       /* their numbers (the first MEDIUM_BTRFS_DEVICES) */
+	size_t n;
+};
+/* The one walk of the btrfs file systems: fn for each; a non-zero return
+ * stops the walk and is returned. */
+int medium_each_btrfs(int (*fn)(void *ctx, const struct medium_btrfs *fs), void *ctx);
+/* Is the block device of kernel name name ("sdb1") one of fs's devices? */
+int medium_btrfs_has(const struct medium_btrfs *fs, const char *name);
 
 /* The sysfs directory of the whole disk holding block device path, and of
  * the device itself (the same for a whole disk).  0, or -1 when path is no

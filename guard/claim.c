@@ -17,6 +17,7 @@
 #include "guard/safety.h"
 #include "guard/statedir.h"
 #include "lib/pin.h"
+#include "lib/sysroot.h"
 
 struct claim {
 	int lock;               /* the flock'ed lock file */
@@ -134,7 +135,8 @@ static int take_lock(const char *path, const struct medium *m, struct claim *c, 
 static int excl(const struct medium_alias *al)
 {
 	struct stat st;
-	int fd = al->node[0] ? open(al->node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK) : -2;
+	int fd = al->node[0] ? sysroot_open(al->node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK)
+			     : -2;
 
 	if (fd >= 0 && (fstat(fd, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != al->rdev)) {
 		close(fd); /* the name in /dev is no longer that device */
@@ -187,7 +189,7 @@ int claim_take_for(const char *path, enum safety_use use, uint64_t lo, uint64_t 
 	*out = NULL;
 	if (!strncmp(path, "sim:", 4))
 		return 0;
-	if (stat(pin_path(path), &st))
+	if (sysroot_stat(pin_path(path), &st))
 		return fb_fail(e, EXIT_DEVICE, "%s: %s", path, errno == ENOENT ? "no such device or file" : strerror(errno));
 	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
 		return 0; /* the device backend refuses it */
@@ -198,15 +200,11 @@ int claim_take_for(const char *path, enum safety_use use, uint64_t lo, uint64_t 
 		target = st.st_rdev;
 		if (!medium_sysfs_dirs(path, disk, self) && strcmp(disk, self)) {
 			/* a partition: its disk is held by the kernel for it once we open it O_EXCL */
-			char devfile[PATH_MAX + 8];
+			char devno[32];
 			unsigned ma, mi;
-			FILE *f;
-			snprintf(devfile, sizeof(devfile), "%s/dev", disk);
-			if ((f = fopen(devfile, "re"))) {
-				if (fscanf(f, "%u:%u", &ma, &mi) == 2)
-					target_disk = makedev(ma, mi);
-				fclose(f);
-			}
+			if (!medium_read_attr(disk, "dev", devno, sizeof(devno)) &&
+			    sscanf(devno, "%u:%u", &ma, &mi) == 2)
+				target_disk = makedev(ma, mi);
 		}
 	}
 	if (!(c = calloc(1, sizeof(*c))))

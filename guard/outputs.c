@@ -10,13 +10,14 @@
 #include <unistd.h>
 
 #include "dev/medium.h"
-#include "guard/preserve.h"
+#include "guard/place.h"
 #include "guard/safety.h"
 #include "guard/statedir.h"
 #include "lib/crc32c.h"
 #include "lib/json_read.h"
 #include "lib/outfile.h"
 #include "lib/pin.h"
+#include "lib/sysroot.h"
 
 /* Is path in the state directory (the index of unfinished journals)?  An
  * existing file (or pinned name, or /proc/self/fd/N) by where it is now. */
@@ -74,7 +75,7 @@ int output_check(const char *opt, const char *path, const char *device, struct f
 	if (in_state_dir(path))
 		return fb_fail(e, EXIT_USAGE, "%s=%s is in flashbench's state directory, where the index of unfinished "
 			       "journals lives; name a file elsewhere", opt, path);
-	if (journal_holds(path, saved, sizeof(saved)))
+	if (place_holds(path, saved, sizeof(saved)))
 		return fb_fail(e, EXIT_USAGE, "%s=%s is a flashbench journal (data saved from %.200s): the output would "
 			       "destroy what it saved; name another file", opt, path, saved);
 	if (stat(pin_path(path), &st) || !S_ISREG(st.st_mode))
@@ -158,14 +159,14 @@ int output_check_stdio(const char *device, struct fb_err *e)
 		const char *what = NULL;
 		if (fstat(fd, &st))
 			continue;
-		snprintf(at, sizeof(at), "/proc/self/fd/%d", fd);
+		sysroot_self_fd(fd, at, sizeof(at));
 		if (S_ISBLK(st.st_mode))
 			what = "a block device: the output would overwrite it";
 		else if (!S_ISREG(st.st_mode))
 			continue;
 		else if (m.kind == MEDIUM_FILE && st.st_dev == (dev_t)m.dev && st.st_ino == (ino_t)m.ino)
 			what = "the device under test: the output would overwrite it";
-		else if (journal_holds(at, saved, sizeof(saved)))
+		else if (place_holds(at, saved, sizeof(saved)))
 			what = "a flashbench journal: the output would destroy the data it saved";
 		else if (in_state_dir(at))
 			what = "a file in flashbench's state directory, where the index of unfinished journals lives";

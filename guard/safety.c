@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dev/medium.h"
+#include "lib/sysroot.h"
 
 #define MAX_NAMESPACES 4096
 
@@ -36,7 +37,7 @@ static const struct medium_alias *alias_of(const struct medium_aliases *a, dev_t
 /* The "flags:" field of an fdinfo file (octal). */
 static int read_flags(const char *info, char *buf, size_t len)
 {
-	FILE *f = fopen(info, "re");
+	FILE *f = sysroot_fopen(info);
 	char line[128];
 	int rc = -1;
 
@@ -52,7 +53,7 @@ static void comm_of(long pid, char *buf, size_t len)
 {
 	char p[64];
 
-	snprintf(p, sizeof(p), "/proc/%ld", pid);
+	sysroot_path(p, sizeof(p), SYSROOT_PROC, "%ld", pid);
 	if (medium_read_attr(p, "comm", buf, len))
 		snprintf(buf, len, "?");
 }
@@ -67,87 +68,89 @@ struct ns_scan {
 	struct fb_err *e;
 };
 
-/* One mountinfo file; root is where that namespace's paths start ("" for
- * ours), pid its process (0 for ours). */
-static int scan_mountinfo(const struct ns_scan *s, const char *file, const char *root, long pid)
-{
-	FILE *f = fopen(file, "re");
-	struct mount_line *ml = malloc(sizeof(*ml));
-	char *line = NULL;
-	size_t cap = 0;
-	int rc = 0;
+/* A mount in the mount namespace of process pid (0 for ours) that shows an
+ * alias: refused. */
+struct ns_mount {
+	const struct ns_scan *s;
+	long pid;
+};
 
-	if (!f || !ml) {
-		if (f)
-			fclose(f);
-		free(ml);
-		return 0;
-	}
-	while (!rc && getline(&line, &cap, f) > 0) {
-		const struct medium_alias *al;
-		char src[PATH_MAX + 64], who[600], ns[128] = "";
-		struct stat st;
-		if (medium_mount_line(line, ml))
-			continue;
-		al = alias_of(s->a, ml->dev);
-		snprintf(src, sizeof(src), "%s%s", root, ml->source);
-		if (!al && ml->source[0] == '/' && !stat(src, &st) && S_ISBLK(st.st_mode))
+static int mount_refuses(void *ctx, const struct mount_line *ml)
+{
+	const struct ns_mount *nm = ctx;
+	const struct ns_scan *s = nm->s;
+	const struct medium_alias *al = alias_of(s->a, ml->dev);
+	char src[PATH_MAX + 64], who[600], ns[128] = "";
+	struct stat st;
+
+	if (!al && ml->source[0] == '/') { /* the source as that namespace names it */
+		if (nm->pid)
+			sysroot_path(src, sizeof(src), SYSROOT_PROC, "%ld/root%s", nm->pid,
+				     ml->source);
+		else
+			snprintf(src, sizeof(src), "%s", ml->source);
+		if (!sysroot_stat(src, &st) && S_ISBLK(st.st_mode))
 			al = alias_of(s->a, st.st_rdev);
-		if (!al)
-			continue;
-		safety_alias_phrase(s->path, s->target, al, who, sizeof(who));
-		if (pid) {
-			char comm[32];
-			comm_of(pid, comm, sizeof(comm));
-			snprintf(ns, sizeof(ns), " in the mount namespace of process %ld (%s)", pid, comm);
-		}
-		rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s is mounted on %.300s%s; %s", s->path, who, ml->point, ns,
-			     s->unmount);
 	}
-	free(line);
-	free(ml);
-	fclose(f);
-	return rc;
+	if (!al)
+		return 0;
+	safety_alias_phrase(s->path, s->target, al, who, sizeof(who));
+	if (nm->pid) {
+		char comm[32];
+		comm_of(nm->pid, comm, sizeof(comm));
+		snprintf(ns, sizeof(ns), " in the mount namespace of process %ld (%s)", nm->pid,
+			 comm);
+	}
+	return fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s is mounted on %.300s%s; %s", s->path,
+		       who, ml->point, ns, s->unmount);
+}
+
+static int scan_mountinfo(const struct ns_scan *s, long pid)
+{
+	struct ns_mount nm = { s, pid };
+
+	return medium_each_mount(pid, mount_refuses, &nm);
+}
+
+/* The mount namespaces read so far, by the inode of /proc/PID/ns/mnt. */
+struct ns_seen {
+	const struct ns_scan *s;
+	ino_t *ino;
+	size_t n;
+};
+
+static int scan_namespace_of(void *ctx, long pid)
+{
+	struct ns_seen *seen = ctx;
+	char p[64];
+	struct stat st;
+
+	if (seen->n == MAX_NAMESPACES ||
+	    sysroot_stat(sysroot_path(p, sizeof(p), SYSROOT_PROC, "%ld/ns/mnt", pid), &st))
+		return 0; /* gone, or not ours to see */
+	for (size_t i = 0; i < seen->n; i++)
+		if (seen->ino[i] == st.st_ino)
+			return 0;
+	seen->ino[seen->n++] = st.st_ino;
+	return scan_mountinfo(seen->s, pid);
 }
 
 /* Ours first, then every other mount namespace once. */
 static int check_mounts(const struct ns_scan *s)
 {
-	ino_t *seen = malloc(MAX_NAMESPACES * sizeof(*seen));
-	size_t nseen = 0;
+	struct ns_seen seen = { s, malloc(MAX_NAMESPACES * sizeof(ino_t)), 0 };
+	char p[64];
 	struct stat st;
-	DIR *dp;
-	struct dirent *de;
 	int rc;
 
-	if (!seen)
+	if (!seen.ino)
 		return 0;
-	if (!stat("/proc/self/ns/mnt", &st))
-		seen[nseen++] = st.st_ino;
-	rc = scan_mountinfo(s, "/proc/self/mountinfo", "", 0);
-	if (!rc && (dp = opendir("/proc"))) {
-		while (!rc && (de = readdir(dp)) && nseen < MAX_NAMESPACES) {
-			char p[300], root[300];
-			char *end;
-			long pid = strtol(de->d_name, &end, 10);
-			int dup = 0;
-			if (*end || pid <= 0 || pid == (long)getpid())
-				continue;
-			snprintf(p, sizeof(p), "/proc/%ld/ns/mnt", pid);
-			if (stat(p, &st))
-				continue; /* gone, or not ours to see */
-			for (size_t i = 0; i < nseen && !dup; i++)
-				dup = seen[i] == st.st_ino;
-			if (dup)
-				continue;
-			seen[nseen++] = st.st_ino;
-			snprintf(p, sizeof(p), "/proc/%ld/mountinfo", pid);
-			snprintf(root, sizeof(root), "/proc/%ld/root", pid);
-			rc = scan_mountinfo(s, p, root, pid);
-		}
-		closedir(dp);
-	}
-	free(seen);
+	if (!sysroot_stat(sysroot_path(p, sizeof(p), SYSROOT_PROC, "self/ns/mnt"), &st))
+		seen.ino[seen.n++] = st.st_ino;
+	rc = scan_mountinfo(s, 0);
+	if (!rc)
+		rc = sysroot_each_pid(scan_namespace_of, &seen);
+	free(seen.ino);
 	return rc;
 }
 
@@ -155,7 +158,8 @@ static int check_mounts(const struct ns_scan *s)
 
 static int check_swaps(const struct ns_scan *s, const struct medium *m)
 {
-	FILE *f = fopen("/proc/swaps", "re");
+	char p[64];
+	FILE *f = sysroot_fopen(sysroot_path(p, sizeof(p), SYSROOT_PROC, "swaps"));
 	char line[4200];
 	int rc = 0;
 
@@ -172,7 +176,7 @@ static int check_swaps(const struct ns_scan *s, const struct medium *m)
 		if (sscanf(line, "%4095s", name) != 1)
 			continue;
 		medium_unescape(name);
-		if (stat(name, &st))
+		if (sysroot_stat(name, &st))
 			continue;
 		if (S_ISBLK(st.st_mode) && (al = alias_of(s->a, st.st_rdev))) {
 			safety_alias_phrase(s->path, s->target, al, who, sizeof(who));
@@ -201,7 +205,7 @@ static int check_holders(const struct ns_scan *s)
 		char dir[300], name[128] = "";
 		if (!al->holder)
 			continue;
-		snprintf(dir, sizeof(dir), "/sys/class/block/%s", al->name);
+		sysroot_path(dir, sizeof(dir), SYSROOT_BLOCK, "%s", al->name);
 		medium_read_attr(dir, "dm/name", name, sizeof(name));
 		if (!name[0])
 			medium_read_attr(dir, "md/level", name, sizeof(name));
@@ -214,55 +218,47 @@ static int check_holders(const struct ns_scan *s)
 
 /* ------------------------------------------------------------ btrfs */
 
-/* Where the btrfs whose devices are listed in devs is mounted (ours). */
-static void btrfs_mount(const char *devs, char *point, size_t len)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	struct mount_line *ml = malloc(sizeof(*ml));
-	char *line = NULL;
-	size_t cap = 0;
+/* Where btrfs fs is mounted (ours): a mount of it names one of its devices
+ * as its source. */
+struct btrfs_point {
+	const struct medium_btrfs *fs;
+	char *point;
+	size_t len;
+};
 
-	snprintf(point, len, "in a mount namespace this process cannot see");
-	while (f && ml && getline(&line, &cap, f) > 0) {
-		char p[PATH_MAX + 300];
-		if (medium_mount_line(line, ml) || strcmp(ml->fstype, "btrfs") || strncmp(ml->source, "/dev/", 5))
+static int btrfs_mounted(void *ctx, const struct mount_line *ml)
+{
+	const struct btrfs_point *bp = ctx;
+	const char *name = sysroot_dev_name(ml->source);
+
+	if (strcmp(ml->fstype, "btrfs") || !name || !medium_btrfs_has(bp->fs, name))
+		return 0;
+	snprintf(bp->point, bp->len, "on %.300s", ml->point);
+	return 1;
+}
+
+static int btrfs_refuses(void *ctx, const struct medium_btrfs *fs)
+{
+	const struct ns_scan *s = ctx;
+	char who[600], point[400];
+	struct btrfs_point bp = { fs, point, sizeof(point) };
+
+	for (size_t i = 0; i < s->a->n; i++) {
+		if (!medium_btrfs_has(fs, s->a->v[i].name))
 			continue;
-		snprintf(p, sizeof(p), "%s/%s", devs, ml->source + 5);
-		if (!access(p, F_OK)) {
-			snprintf(point, len, "on %.300s", ml->point);
-			break;
-		}
+		safety_alias_phrase(s->path, s->target, &s->a->v[i], who, sizeof(who));
+		snprintf(point, sizeof(point), "in a mount namespace this process cannot see");
+		medium_each_mount(0, btrfs_mounted, &bp);
+		return fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s is a device of the btrfs file "
+			       "system %s, mounted %s; %s", s->path, who, fs->fsid, point,
+			       s->unmount);
 	}
-	free(line);
-	free(ml);
-	if (f)
-		fclose(f);
+	return 0;
 }
 
 static int check_btrfs(const struct ns_scan *s)
 {
-	DIR *dp = opendir("/sys/fs/btrfs");
-	struct dirent *de;
-	int rc = 0;
-
-	while (dp && !rc && (de = readdir(dp))) {
-		char devs[300], p[700], who[600], point[400];
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(devs, sizeof(devs), "/sys/fs/btrfs/%.200s/devices", de->d_name);
-		for (size_t i = 0; i < s->a->n && !rc; i++) {
-			snprintf(p, sizeof(p), "%s/%s", devs, s->a->v[i].name);
-			if (access(p, F_OK))
-				continue;
-			safety_alias_phrase(s->path, s->target, &s->a->v[i], who, sizeof(who));
-			btrfs_mount(devs, point, sizeof(point));
-			rc = fb_fail(s->e, EXIT_DEVICE, "%s is in use: %s is a device of the btrfs file system %s, "
-				     "mounted %s; %s", s->path, who, de->d_name, point, s->unmount);
-		}
-	}
-	if (dp)
-		closedir(dp);
-	return rc;
+	return medium_each_btrfs(btrfs_refuses, (void *)s);
 }
 
 /* ------------------------------------------------------------ open */
@@ -271,35 +267,36 @@ static int check_btrfs(const struct ns_scan *s)
  * see (its fd number as text, and what it names); a non-zero return stops. */
 typedef int (*fd_fn)(void *ctx, long pid, const char *fd, const struct stat *st);
 
-static int each_open_fd(fd_fn fn, void *ctx)
+struct fd_walk {
+	fd_fn fn;
+	void *ctx;
+};
+
+static int each_fd_of(void *ctx, long pid)
 {
-	DIR *dp = opendir("/proc");
-	struct dirent *de;
+	const struct fd_walk *w = ctx;
+	char p[64];
+	DIR *fds = sysroot_opendir(sysroot_path(p, sizeof(p), SYSROOT_PROC, "%ld/fd", pid));
+	struct dirent *fe;
 	int rc = 0;
 
-	while (dp && !rc && (de = readdir(dp))) {
-		char p[300];
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-		DIR *fds;
-		struct dirent *fe;
-		if (*end || pid <= 0 || pid == (long)getpid())
-			continue;
-		snprintf(p, sizeof(p), "/proc/%ld/fd", pid);
-		if (!(fds = opendir(p)))
-			continue;
-		while (!rc && (fe = readdir(fds))) {
-			char fd[600];
-			struct stat st;
-			snprintf(fd, sizeof(fd), "%s/%s", p, fe->d_name);
-			if (fe->d_name[0] != '.' && !stat(fd, &st))
-				rc = fn(ctx, pid, fe->d_name, &st);
-		}
-		closedir(fds);
+	while (fds && !rc && (fe = readdir(fds))) {
+		char fd[600];
+		struct stat st;
+		snprintf(fd, sizeof(fd), "%s/%s", p, fe->d_name);
+		if (fe->d_name[0] != '.' && !sysroot_stat(fd, &st))
+			rc = w->fn(w->ctx, pid, fe->d_name, &st);
 	}
-	if (dp)
-		closedir(dp);
+	if (fds)
+		closedir(fds);
 	return rc;
+}
+
+static int each_open_fd(fd_fn fn, void *ctx)
+{
+	struct fd_walk w = { fn, ctx };
+
+	return sysroot_each_pid(each_fd_of, &w);
 }
 
 struct opener {
@@ -363,7 +360,7 @@ static int writes_medium(void *ctx, long pid, const char *fd, const struct stat 
 
 	if (!names_medium(w->s, w->m, st, what, sizeof(what)))
 		return 0;
-	snprintf(info, sizeof(info), "/proc/%ld/fdinfo/%.100s", pid, fd);
+	sysroot_path(info, sizeof(info), SYSROOT_PROC, "%ld/fdinfo/%.100s", pid, fd);
 	if (read_flags(info, flags, sizeof(flags)) || (strtoul(flags, NULL, 8) & O_ACCMODE) == O_RDONLY)
 		return 0;
 	comm_of(pid, comm, sizeof(comm));
@@ -384,7 +381,8 @@ static int check_writers(const struct ns_scan *s, const struct medium *m)
  * other programs lock the images they use. */
 static int check_locks(const struct ns_scan *s, const struct medium *m)
 {
-	FILE *f = fopen("/proc/locks", "re");
+	char p[64];
+	FILE *f = sysroot_fopen(sysroot_path(p, sizeof(p), SYSROOT_PROC, "locks"));
 	char line[512];
 	int rc = 0;
 
@@ -405,8 +403,8 @@ static int check_locks(const struct ns_scan *s, const struct medium *m)
 			int hit = 0;
 			for (size_t i = 0; i < s->a->n && !hit; i++) {
 				struct stat node;
-				if (s->a->v[i].node[0] && !stat(s->a->v[i].node, &node) && node.st_dev == st.st_dev &&
-				    node.st_ino == st.st_ino) {
+				if (s->a->v[i].node[0] && !sysroot_stat(s->a->v[i].node, &node) &&
+				    node.st_dev == st.st_dev && node.st_ino == st.st_ino) {
 					snprintf(what, sizeof(what), "%s", s->a->v[i].rdev == s->target ? s->path :
 						 medium_alias_name(&s->a->v[i]));
 					hit = 1;

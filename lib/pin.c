@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/sysroot.h"
+
 #define MAX_PINS 4
 
 struct pinned {
@@ -48,7 +50,7 @@ int pin(const char *name)
 		p->err = errno ? errno : EIO;
 		return errno = p->err, -1;
 	}
-	snprintf(p->at, sizeof(p->at), "/proc/self/fd/%d", p->fd);
+	sysroot_self_fd(p->fd, p->at, sizeof(p->at));
 	return 0;
 }
 

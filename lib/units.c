@@ -38,16 +38,16 @@ static int parse_digits(const char **p, uint64_t *whole, uint64_t *frac, uint64_
 	return 0;
 }
 
-/* Is there text, and not a negative number?  Else -1 with why. */
+/* Is there text, and not a negative number?  Else a parse_code with why. */
 static int unsigned_text(const char *text, const char *empty, const char **why)
 {
 	if (!text || !*text) {
 		*why = empty;
-		return -1;
+		return PARSE_EMPTY;
 	}
 	if (*text == '-') {
 		*why = "must not be negative";
-		return -1;
+		return PARSE_NEGATIVE;
 	}
 	return 0;
 }
@@ -58,16 +58,16 @@ int parse_count(const char *text, uint64_t *out, const char **why)
 	const char *p = text;
 	int rc;
 
-	if (unsigned_text(text, "empty number", why))
-		return -1;
+	if ((rc = unsigned_text(text, "empty number", why)))
+		return rc;
 	rc = parse_digits(&p, &whole, &frac, &div);
 	if (rc == -2) {
 		*why = "too large";
-		return -1;
+		return PARSE_TOO_LARGE;
 	}
 	if (rc != 0 || div != 1 || *p) {
 		*why = "not a whole number";
-		return -1;
+		return PARSE_NOT_WHOLE;
 	}
 	*out = whole;
 	return 0;
@@ -81,24 +81,24 @@ int parse_size(const char *text, uint64_t *out, const char **why)
 
 	if (!text || !*text) {
 		*why = "empty size";
-		return -1;
+		return PARSE_EMPTY;
 	}
 	while (isspace((unsigned char)*p))
 		p++;
 	if (*p == '-') {
 		*why = "must not be negative";
-		return -1;
+		return PARSE_NEGATIVE;
 	}
 	if (*p == '+')
 		p++;
 	rc = parse_digits(&p, &whole, &frac, &div);
 	if (rc == -2) {
 		*why = "too large";
-		return -1;
+		return PARSE_TOO_LARGE;
 	}
 	if (rc != 0) {
 		*why = "not a number (write it like 512, 24k, 1.5M, 12MiB or 2G)";
-		return -1;
+		return PARSE_NOT_NUMBER;
 	}
 	switch (*p) {
 	case 'k': case 'K': mult = 1ULL << 10; p++; break;
@@ -113,23 +113,23 @@ int parse_size(const char *text, uint64_t *out, const char **why)
 		p++;
 	if (*p) {
 		*why = "unknown unit (use k, M, G or T, optionally with iB: 24k, 12MiB)";
-		return -1;
+		return PARSE_UNIT;
 	}
 	if (whole > UINT64_MAX / mult) {
 		*why = "too large";
-		return -1;
+		return PARSE_TOO_LARGE;
 	}
 	/* the fraction must come out to whole bytes */
 	{
 		unsigned __int128 f = (unsigned __int128)frac * mult;
 		if (f % div) {
 			*why = "not a whole number of bytes";
-			return -1;
+			return PARSE_NOT_WHOLE;
 		}
 		f /= div;
 		if ((unsigned __int128)whole * mult + f > UINT64_MAX) {
 			*why = "too large";
-			return -1;
+			return PARSE_TOO_LARGE;
 		}
 		*out = whole * mult + (uint64_t)f;
 	}
@@ -146,12 +146,13 @@ int parse_time(const char *text, uint64_t *ns, const char **why)
 	};
 	uint64_t whole, frac, div;
 	const char *p = text;
+	int rc;
 
-	if (unsigned_text(text, "empty time", why))
-		return -1;
+	if ((rc = unsigned_text(text, "empty time", why)))
+		return rc;
 	if (parse_digits(&p, &whole, &frac, &div) != 0) {
 		*why = "not a time (write it like 90s, 2m, 1.5h or 500ms)";
-		return -1;
+		return PARSE_NOT_NUMBER;
 	}
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		unsigned __int128 t;
@@ -160,17 +161,17 @@ int parse_time(const char *text, uint64_t *ns, const char **why)
 		t = (unsigned __int128)whole * units[i].ns + (unsigned __int128)frac * units[i].ns / div;
 		if (t > UINT64_MAX / 2) {
 			*why = "too long";
-			return -1;
+			return PARSE_TOO_LONG;
 		}
 		if (!t) {
 			*why = "must not be zero";
-			return -1;
+			return PARSE_ZERO;
 		}
 		*ns = (uint64_t)t;
 		return 0;
 	}
 	*why = "unknown unit (use ms, s, m or h: 90s, 2m, 1h)";
-	return -1;
+	return PARSE_UNIT;
 }
 
 /* Print v with "digits" significant digits, dropping trailing zeros

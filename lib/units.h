@@ -6,20 +6,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What the parsers found wrong (0: nothing): a caller that words a case
+ * itself tests the code; why (a static string) says it in general. */
+enum parse_code {
+	PARSE_OK = 0,
+	PARSE_EMPTY,           /* no text */
+	PARSE_NEGATIVE,        /* a minus sign */
+	PARSE_NOT_NUMBER,      /* not a number (or a time) at all */
+	PARSE_NOT_WHOLE,       /* a fraction where a whole number (of bytes) is wanted */
+	PARSE_UNIT,            /* an unknown unit */
+	PARSE_TOO_LARGE,       /* more than 64 bits hold */
+	PARSE_TOO_LONG,        /* a time longer than 64 bits of nanoseconds hold */
+	PARSE_ZERO,            /* a time of zero (a time is at least 1ns) */
+};
+
 /* Parse a byte count: a plain integer or a decimal number with a binary suffix
  * (k/K, m/M, g/G, t/T, each optionally followed by "i" and/or "B"; "B" alone
- * means bytes).  "1.5M" is 1572864.  Returns 0, or -1 with a reason in why
- * (a static string) when the text is not a whole, non-negative byte count. */
+ * means bytes).  "1.5M" is 1572864.  Returns 0, or a parse_code with a reason
+ * in why when the text is not a whole, non-negative byte count. */
 int parse_size(const char *text, uint64_t *out, const char **why);
 
 /* The greatest common divisor of two sizes (a or b when the other is 0). */
 uint64_t size_gcd(uint64_t a, uint64_t b);
 
-/* Parse a plain non-negative integer (counts, orders). */
+/* Parse a plain non-negative integer (counts, orders): 0 or a parse_code. */
 int parse_count(const char *text, uint64_t *out, const char **why);
 
 /* Parse a duration: "90s", "2m" (or "2min"), "1.5h", "500ms"; a plain
- * number is seconds.  Returns 0 with *ns > 0, or -1 with a reason in why. */
+ * number is seconds.  Returns 0 with *ns > 0, or a parse_code with a reason
+ * in why. */
 int parse_time(const char *text, uint64_t *ns, const char **why);
 
 /* Each of these writes into buf and returns it, so that it can stand in a

@@ -22,6 +22,7 @@ struct test_kind {
 	const char *alias;           /* another long name ("findfat"), or NULL */
 	int writes;                  /* overwrites the device */
 	const char *help;            /* --help text ('\n' continues the line) */
+	const char *brief;           /* one line, for the list of modes in the short --help */
 	/* the built-in program (scripts/programs/NAME.fbp), and the one run
 	 * with --random if the kind takes it; NULL for a format only */
 	const char *program, *program_random;

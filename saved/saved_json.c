@@ -497,7 +497,7 @@ static int json_like(const char *text, size_t len, size_t i)
 
 int saved_is_json(const char *text, size_t len)
 {
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	return first_value_parses(text, len, &e);
 }
 
@@ -609,7 +609,7 @@ static size_t json_inside(const char *text, size_t len)
 	int tries = 0;
 
 	for (size_t i = 0; i < len && tries < JSON_TRIES; i++) {
-		struct fb_err e = { 0, "" };
+		struct fb_err e = { 0 };
 		if ((i == 0 || text[i - 1] == '\n') && text[i] == '{' && (++tries, first_value_parses(text + i, len - i, &e)))
 			return i;
 	}

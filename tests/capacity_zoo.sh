@@ -8,7 +8,7 @@
 # hostile pass h23b found usable sizes above the truth there); a working
 # region at the end; scattered bad regions of 2% to 20% (also bad regions
 # in one stretch at or near the end, which must not pass for a fake); and honest cards of
-# every preset (as --help lists them) and several erase block sizes.  Every
+# every preset (as --help -v lists them) and several erase block sizes.  Every
 # fake must be found with the right kind and its real size within an erase
 # block and never above it (for bad regions: an
 # edge of a true bad region, and the share inside the interval said); no
@@ -21,8 +21,8 @@ JP=${FB%/flashbench}/tests/jsonpath
 cd "$TMP" || exit 1
 
 SD="size=2G,wrate=10M,rrate=20M"
-# every preset the binary has (--help lists them), honest or fake
-presets() { "$FB" --help | sed -n 's/^  sim:\([a-z0-9-]*\) .*/\1/p'; }
+# every preset the binary has (--help -v lists them), honest or fake
+presets() { "$FB" --help -v | sed -n 's/^  sim:\([a-z0-9-]*\) .*/\1/p'; }
 [ -n "$(presets)" ] || fail "capacity zoo: the presets" "--help lists none"
 ZOO="
 $SD,real=1G,fake=wrap

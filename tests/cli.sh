@@ -140,8 +140,62 @@ else
 	skip "permission denied suggests root" "needs root and setpriv to drop privileges"
 fi
 
-# --help is generated from the option and test kind tables; pinned here
+# --help is generated from the option, mode and test kind tables; pinned
+# here: the short help, what goes with -C, and every option (-v)
 golden "--help golden" help.out "$FB" --help
+golden "-C --help golden" help-capacity.out "$FB" -C --help
+golden "--help -v golden" help-all.out "$FB" --help -v
+# the short --help fits a terminal and points to the rest; MODE --help
+# lists what goes with MODE and nothing else (from the option table)
+help_fits() { # NAME LINES ARGS...: at most LINES lines, none wider than 80 columns
+	local name=$1 most=$2 out
+	shift 2
+	out=$("$FB" "$@") || { fail "$name" "status $?"; return; }
+	if [ "$(printf '%s\n' "$out" | wc -l)" -le "$most" ] &&
+		printf '%s\n' "$out" | LC_ALL=C.UTF-8 awk 'length > 80 { bad = 1 } END { exit bad }'; then
+		pass "$name"
+	else
+		fail "$name" "$(printf '%s\n' "$out" | wc -l) lines, widest $(printf '%s\n' "$out" |
+			LC_ALL=C.UTF-8 awk '{ if (length > w) w = length } END { print w }') columns"
+	fi
+}
+help_fits "--help: at most 45 lines of at most 80 columns" 45 --help
+for m in -A -C -a -i -s -O -f -R --program --restore --analyze --compare; do
+	help_fits "$m --help: at most 80 columns" 1000 $m --help
+done
+help_fits "--help -v: at most 80 columns" 1000 --help -v
+h=$("$FB" --help)
+for want in --auto --capacity --align --open-au --find-fat --program --analyze --compare --restore \
+	--preserve --json 'man flashbench' 'flashbench MODE --help'; do
+	printf '%s\n' "$h" | grep -q -- "$want" || bad_help="$bad_help no '$want';"
+done
+printf '%s\n' "$h" | grep -q -- '--open-au-nr\|--max-cache\|--budget' && bad_help="$bad_help a mode's own option;"
+[ -z "${bad_help:-}" ] && pass "--help lists the modes and the common options, and points to MODE --help and man" ||
+	fail "--help lists the modes and the common options" "$bad_help"
+# mode_help NAME ARGS... -- WANT... -- NOT...: ARGS --help lists each WANT and no NOT
+mode_help() {
+	local name=$1 out bad='' w
+	shift
+	local -a args=()
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	out=$("$FB" "${args[@]}" --help 2>&1)
+	while [ "$1" != -- ]; do printf '%s\n' "$out" | grep -qe "^ .*$1\b" || bad="$bad no $1;"; shift; done
+	shift
+	for w in "$@"; do printf '%s\n' "$out" | grep -qe "^ .*$w\b" && bad="$bad $w;"; done
+	[ -z "$bad" ] && pass "$name" || fail "$name" "$bad"
+}
+mode_help "-C --help: --max-cache and --preserve, not --open-au-nr nor --budget" -C -- --max-cache --preserve \
+	--summary -- --open-au-nr --budget --blocksize --device-changed
+mode_help "-A --help: --write and --budget, not --max-cache nor --blocksize" -A -- --write --budget --summary -- \
+	--max-cache --blocksize --fat-nr
+mode_help "-a --help: --blocksize and --count, not --write nor --open-au-nr" -a -- --blocksize --count --verbose -- \
+	--write --open-au-nr --preserve --budget
+mode_help "-O --help: --open-au-nr, --random and --preserve, not --fat-nr" -O -- --open-au-nr --random --preserve -- \
+	--fat-nr --budget --max-cache
+mode_help "--restore --help: --device-changed only" --restore -- --device-changed -- --out --json --preserve
+mode_help "--compare --help: the outputs, no device option" --compare -- --out --json --plot -- --blocksize \
+	--preserve
 want_version=$(sed -n 's/^#define FLASHBENCH_VERSION "\(.*\)"$/flashbench \1/p' lib/version.h)
 [ "$("$FB" --version)" = "$want_version" ] && pass "--version" || fail "--version" "$("$FB" --version) vs $want_version"
 # the erase helper names itself as it was called (erase here,

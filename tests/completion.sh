@@ -1,5 +1,5 @@
 # tests/completion.sh — the bash completion (completion.bash) against
-# --help: every option, which ones take an argument, the sim: presets; the
+# --help -v: every option, which ones take an argument, the sim: presets; the
 # arguments (sizes, files, .fbp and .svg files), block devices from a made-up
 # sysfs (whole disks first), and the scripts' options against their --help.
 . tests/lib.sh
@@ -27,7 +27,7 @@ same() {
 	fi
 }
 
-help=$("$FB" --help)
+help=$("$FB" --help -v)
 optlines=$(echo "$help" | grep -E '^ {2,6}-')
 same "completion: every option of --help, no other" \
 	"$(echo "$optlines" | grep -oE -- '(^ +|, )--?[A-Za-z0-9][a-z0-9-]*' | sed 's/^[ ,]*//')" \

@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct saved_text *t = malloc(sizeof(*t));
 	struct saved_findings *found = malloc(sizeof(*found));
 	struct saved_report *s = malloc(sizeof(*s));
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 
 	if (t && found && s) {
 		if (saved_read((const char *)data, size, "fuzz", t, found, &e)) {

@@ -6,7 +6,10 @@
 #include <unistd.h>
 
 #include "dev.h"
-#include "guard/preserve.h"
+#include "guard/layer.h"
+#include "guard/place.h"
+#include "guard/restore.h"
+#include "guard/save.h"
 #include "tests/unit/unit.h"
 #include "vm.h"
 
@@ -18,7 +21,7 @@ static void test_journal_aliases(void)
 	const char *spec = "sim:size=256M,real=96M,fake=wrap";
 	char dir[] = "/tmp/flashbench-unit.XXXXXX", path[64];
 	static unsigned char before[8192], after[8192];
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	struct journal *j;
 	struct dev *d;
 	struct restore_report restored = { 0 };
@@ -31,7 +34,7 @@ static void test_journal_aliases(void)
 	setenv("FLASHBENCH_STATE_DIR", dir, 1);
 	snprintf(path, sizeof(path), "%s/j", dir);
 	dev_copy_out(d, before, 8 << 20, sizeof(before));
-	if (!journal_create(&j, path, d, spec, JOURNAL_VOLATILE_OK, &e) && !dev_preserve(&d, j, &e)) {
+	if (!save_create(&j, path, d, spec, PLACE_VOLATILE_OK, &e) && !layer_wrap(&d, j, &e)) {
 		struct vm_run how = { .salt = 77 };
 		rc = 0;
 		for (int k = 0; k < 2 && !rc; k++) { /* y = 8 MiB, then y + P */
@@ -43,7 +46,7 @@ static void test_journal_aliases(void)
 			vm_free(prog);
 		}
 		if (!rc)
-			rc = dev_preserve_finish(d, &restored, &e) == 1 ? 0 : -1;
+			rc = layer_finish(d, &restored, &e) == 1 ? 0 : -1;
 	}
 	dev_copy_out(d, after, 8 << 20, sizeof(after));
 	check(!rc && restored.bytes == 16384 && !memcmp(before, after, sizeof(before)),

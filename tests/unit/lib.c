@@ -6,7 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/err.h"
+#include "lib/extents.h"
 #include "lib/json_read.h"
+#include "lib/salt.h"
 #include "lib/svg.h"
 #include "lib/sig.h"
 #include "lib/units.h"
@@ -187,7 +190,7 @@ static void test_json_read(void)
 	};
 	struct json_value *v = NULL;
 	const struct json_value *x;
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	char deep[512], name[160];
 	int ok;
 
@@ -364,8 +367,50 @@ static void test_sig(void)
 	}
 }
 
+/* Ranges merge with what they meet or touch, and stay sorted. */
+static void test_extents(void)
+{
+	static const uint64_t add[][2] = { { 100, 200 }, { 300, 400 }, { 0, 10 }, { 200, 250 }, { 240, 310 },
+					   { 500, 600 } };
+	struct extents s = { 0 };
+	int ok = 1;
+
+	for (size_t i = 0; i < sizeof(add) / sizeof(add[0]); i++)
+		ok &= !extents_add(&s, add[i][0], add[i][1]);
+	check(ok && s.n == 3 && s.v[0].lo == 0 && s.v[0].hi == 10 && s.v[1].lo == 100 && s.v[1].hi == 400 &&
+	      s.v[2].lo == 500 && s.v[2].hi == 600 && extents_meet(&s, 399, 401) && !extents_meet(&s, 400, 500),
+	      "extents: neighbours merge, the set stays sorted", "%zu ranges", s.n);
+	extents_free(&s);
+}
+
+/* The parsers say what is wrong as a code a caller can test (the text is
+ * for people), and an error's advice can be found without reading it. */
+static void test_codes(void)
+{
+	struct fb_err e = { 0 };
+	const char *why;
+	uint64_t v;
+	int ok = parse_time("0s", &v, &why) == PARSE_ZERO && parse_time("99999999999h", &v, &why) == PARSE_TOO_LONG &&
+		 parse_time("5x", &v, &why) == PARSE_UNIT && parse_count("99999999999999999999999", &v, &why) ==
+		 PARSE_TOO_LARGE && parse_count("1.5", &v, &why) == PARSE_NOT_WHOLE && parse_size("", &v, &why) ==
+		 PARSE_EMPTY && parse_size("-1", &v, &why) == PARSE_NEGATIVE && parse_size("1x", &v, &why) ==
+		 PARSE_UNIT && parse_size("4k", &v, &why) == PARSE_OK && v == 4096;
+
+	check(ok, "units: the parsers return what is wrong as a code", "a code differs");
+	fb_fail(&e, EXIT_USAGE, "the test reaches byte %d", 9);
+	fb_advise(&e, FB_PAST_END, "use less");
+	check(e.kind == FB_PAST_END && !strcmp(e.msg + e.at, " (use less)") &&
+	      !strcmp(e.msg, "the test reaches byte 9 (use less)"), "err: a kind and where its advice begins",
+	      "kind %d at %zu: %s", e.kind, e.at, e.msg);
+	fb_fail(&e, EXIT_USAGE, "other");
+	check(e.kind == FB_ANY && e.at == 0, "err: a new failure has no kind of its own", "kind %d", e.kind);
+	check(salt_new() && salt_new() != salt_new(), "salt: two salts differ, neither is 0", "equal");
+}
+
 void unit_lib(void)
 {
+	test_codes();
+	test_extents();
 	test_sig();
 	test_svg_degenerate();
 	test_svg_single_point();

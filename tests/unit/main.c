@@ -31,5 +31,7 @@ int main(void)
 	unit_dev();
 	unit_auto();
 	unit_guard();
+	unit_sysroot();
+	unit_rating();
 	return failures ? 1 : 0;
 }

@@ -1,19 +1,20 @@
 /* tests/unit/vm.c — unit tests of the VM (vm.c): offset and length series,
- * reductions, plans, and the README's opcode list against vm.h's table. */
+ * reductions, plans, and doc/program.md's opcode list against vm.h's table. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dev.h"
+#include "lib/extents.h"
 #include "prog/programs.h"
 #include "tests/unit/unit.h"
 #include "vm.h"
 
-/* The README lists every opcode exactly as vm.h's table says. */
+/* doc/program.md lists every opcode exactly as vm.h's table says. */
 static void test_opcode_docs(void)
 {
-	FILE *f = fopen("README", "r");
+	FILE *f = fopen("doc/program.md", "r");
 	static char text[1 << 20];
 	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
 
@@ -25,7 +26,7 @@ static void test_opcode_docs(void)
 		char head[64], line[200], name[80];
 		snprintf(head, sizeof(head), "%s%s%s", i->name, *i->args ? " " : "", i->args);
 		snprintf(line, sizeof(line), "\n    %-26s%s\n", head, i->meaning);
-		snprintf(name, sizeof(name), "README lists opcode %s as vm.h does", i->name);
+		snprintf(name, sizeof(name), "doc/program.md lists opcode %s as vm.h does", i->name);
 		check(strstr(text, line) != NULL, name, "no line '%.*s'", (int)strlen(line) - 2, line + 1);
 	}
 }
@@ -223,7 +224,7 @@ static void test_vm_reduce(void)
 static void test_vm_plan(void)
 {
 	struct vm_plan plan;
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	struct test_params t;
 	struct vm_op *prog;
 	int rc;
@@ -261,7 +262,7 @@ static void test_vm_plan(void)
 static void test_vm_counts(void)
 {
 	struct vm_plan plan;
-	struct fb_err e = { 0, "" };
+	struct fb_err e = { 0 };
 	struct vm_op *prog;
 	int rc;
 
@@ -292,8 +293,28 @@ static void test_vm_counts(void)
 	vm_free(prog);
 }
 
+/* The plan's ranges: a rewrite writes but changes nothing; what is written
+ * next to each other is one range. */
+static void test_vm_extents(void)
+{
+	struct vm_op *prog = vm_new(VM_LEN, 4096, 0, 0, vm_new(VM_WRITE, 0, 0, 0, NULL),
+				    vm_new(VM_OFF, 8192, 0, 0, vm_new(VM_REWRITE, 0, 0, 0, NULL), NULL),
+				    vm_new(VM_OFF, 4096, 0, 0, vm_new(VM_ERASE, 0, 0, 0, NULL), NULL), NULL);
+	struct extents writes = { 0 }, changes = { 0 };
+	struct fb_err e = { 0 };
+	int rc = prog ? vm_plan_extents(prog, 1 << 20, 512, NULL, &writes, &changes, &e) : -1;
+
+	check(!rc && writes.n == 1 && writes.v[0].lo == 0 && writes.v[0].hi == 12288 && changes.n == 1 &&
+	      changes.v[0].lo == 0 && changes.v[0].hi == 8192, "vm: the plan's written and changed ranges",
+	      "rc %d, %zu written, %zu changed (%s)", rc, writes.n, changes.n, e.msg);
+	extents_free(&writes);
+	extents_free(&changes);
+	vm_free(prog);
+}
+
 void unit_vm(void)
 {
+	test_vm_extents();
 	test_opcode_docs();
 	test_vm_series();
 	test_vm_observer();

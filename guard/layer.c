@@ -1,25 +1,22 @@
-/* dev_preserve.c — the --preserve layer: wraps any device that stores data
- * (like f3's safe device).  Every request goes to the device below; before a
- * program's first request (dev_will_write, called by vm_run) the ranges it
- * will write are saved to the journal and synced (preserve.c); each write
- * and discard is noted there, so that the end puts back only the saved
- * ranges the run really wrote to. */
-#include "dev/dev_impl.h"
+/* layer.c — the --preserve layer (layer.h). */
+#include "guard/layer.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "guard/preserve.h"
+#include "dev/dev_impl.h"
+#include "guard/restore.h"
+#include "guard/save.h"
 
 /* The layer's state (d->priv) is its journal, NULL once finished.  Every
  * op it leaves NULL goes to the device below (d->lower, dev.c). */
 
-static int layer_will_write(struct dev *d, const struct vm_op *prog, struct fb_err *e)
+static int layer_will_write(struct dev *d, const struct extents *changes, struct fb_err *e)
 {
-	if (d->priv && journal_protect(d->priv, prog, e))
+	if (d->priv && save_protect(d->priv, changes, e))
 		return -1;
-	return dev_will_write(d->lower, prog, e);
+	return dev_will_write(d->lower, changes, e);
 }
 
 /* Writes and discards go below once the journal knows where: at the end
@@ -27,7 +24,7 @@ static int layer_will_write(struct dev *d, const struct vm_op *prog, struct fb_e
 static int layer_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns)
 {
 	if (d->priv)
-		journal_touch(d->priv, off, len);
+		save_touch(d->priv, off, len);
 	return dev_write(d->lower, off, len, pattern, ns);
 }
 
@@ -35,7 +32,7 @@ static int layer_write(struct dev *d, uint64_t off, uint64_t len, int pattern, u
 static int layer_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns)
 {
 	if (d->priv)
-		journal_touch(d->priv, off, len);
+		save_touch(d->priv, off, len);
 	return dev_write_data(d->lower, off, len, buf, ns);
 }
 
@@ -47,7 +44,7 @@ static int layer_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, u
 	struct fb_err e;
 	int rc = dev_read_data(d->lower, off, len, buf, &t_read);
 
-	if (!rc && d->priv && journal_save_read(d->priv, off, len, buf, &e))
+	if (!rc && d->priv && save_rewrite(d->priv, off, len, buf, &e))
 		rc = errno == ENOSPC || errno == EDQUOT ? -ENOSPC : -EIO; /* not written back */
 	if (!rc)
 		rc = dev_write_data(d->lower, off, len, buf, &t_write);
@@ -58,13 +55,21 @@ static int layer_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, u
 static int layer_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {
 	if (d->priv)
-		journal_touch(d->priv, off, len);
+		save_touch(d->priv, off, len);
 	return dev_discard(d->lower, off, len, ns);
+}
+
+/* Queued writes (dev_queue, --rating's IOPS) are noted like the others
+ * before they go below. */
+static void layer_touch(struct dev *d, uint64_t off, uint64_t len)
+{
+	if (d->priv)
+		save_touch(d->priv, off, len);
 }
 
 static void layer_close(struct dev *d)
 {
-	journal_abandon(d->priv); /* an unfinished journal stays on disk */
+	save_abandon(d->priv); /* an unfinished journal stays on disk */
 	dev_close(d->lower);
 }
 
@@ -75,10 +80,11 @@ static const struct dev_ops preserve_ops = {
 	.rewrite = layer_rewrite,
 	.discard = layer_discard,
 	.will_write = layer_will_write,
+	.touch = layer_touch,
 	.close = layer_close,
 };
 
-int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e)
+int layer_wrap(struct dev **d, struct journal *j, struct fb_err *e)
 {
 	struct dev *lower = *d, *up;
 
@@ -91,7 +97,7 @@ int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e)
 	}
 	up->ops = &preserve_ops;
 	up->priv = j;
-	up->caps = lower->caps;
+	up->caps = lower->caps | DEV_CAP_SAVES_FIRST;
 	up->size = lower->size;
 	up->sector = lower->sector;
 	up->physical = lower->physical;
@@ -100,30 +106,30 @@ int dev_preserve(struct dev **d, struct journal *j, struct fb_err *e)
 	return 0;
 }
 
-struct journal *dev_journal(const struct dev *d)
+struct journal *layer_journal(const struct dev *d)
 {
 	return d && d->ops == &preserve_ops ? d->priv : NULL;
 }
 
-int dev_preserve_finish(struct dev *d, struct restore_report *r, struct fb_err *e)
+int layer_finish(struct dev *d, struct restore_report *r, struct fb_err *e)
 {
-	struct journal *j = dev_journal(d);
+	struct journal *j = layer_journal(d);
 
 	memset(r, 0, sizeof(*r));
 	if (!j)
 		return 0;
 	d->priv = NULL;
-	return journal_finish(j, r, e) ? -1 : 1;
+	return save_finish(j, r, e) ? -1 : 1;
 }
 
-struct dev *dev_unpreserve(struct dev *d)
+struct dev *layer_unwrap(struct dev *d)
 {
 	struct dev *lower;
 
 	if (!d || d->ops != &preserve_ops)
 		return d;
 	lower = d->lower;
-	journal_abandon(d->priv); /* NULL once finished */
+	save_abandon(d->priv); /* NULL once finished */
 	free(d->path);
 	free(d);
 	return lower;

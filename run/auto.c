@@ -1,0 +1,227 @@
+/* auto.c — --auto: the plan and its report, the announcement of what
+ * --auto --write overwrites and the journal's room for it, the progress
+ * line, and the quick capacity check it makes before its first write. */
+#include "run/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto/capacity.h"
+#include "auto/characterize.h"
+#include "dev.h"
+#include "guard/preserve.h"
+#include "guard/restore.h"
+#include "lib/salt.h"
+#include "lib/units.h"
+#include "report/identity.h"
+#include "report/report_auto.h"
+#include "report/summary.h"
+
+/* What --auto's callback needs: the run, and what it says when it cancels. */
+struct auto_ctx {
+	const struct cli *c;
+	struct dev *d;
+	struct fb_err err;
+};
+
+/* --auto --write: say what may be overwritten, the most it writes and how
+ * long it may take, before the first write, and with --preserve reserve the
+ * journal's room for what it may save (each byte once: no more than both
+ * areas, nor than it writes) */
+static int announce_auto(void *ctx, const struct write_plan *p)
+{
+	struct auto_ctx *a = ctx;
+	struct extents areas = { 0 };
+	char s0[32], s1[32], w[32], t[32];
+	uint64_t most;
+	int rc;
+
+	format_size(s0, sizeof(s0), p->range[0][1] - p->range[0][0]);
+	format_size(s1, sizeof(s1), p->range[1][1] - p->range[1][0]);
+	format_size(w, sizeof(w), p->bytes);
+	format_duration(t, sizeof(t), (uint64_t)p->ns);
+	/* a line that cannot be printed stops the run before its first write */
+	if (fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
+		    (unsigned long long)p->range[0][0], (unsigned long long)p->range[0][1] - 1, s0,
+		    (unsigned long long)p->range[1][0], (unsigned long long)p->range[1][1] - 1, s1, a->c->device) < 0 ||
+	    (p->ns_given && p->ns <= p->spent_ns ?
+		     fprintf(stderr, "flashbench: it writes nothing: the reads took %s of device time already, all that "
+			     "--budget allows (the write tests are left out)\n", t) :
+		     fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s; "
+			     "the capacity check it makes first counts in it\n", w, t,
+			     p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
+			     " (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)")) < 0 ||
+	    fflush(stderr))
+		return run_unannounced("--auto --write", &a->err);
+	if (!preserve_journal(a->d))
+		return 0;
+	if (extents_add(&areas, p->range[0][0], p->range[0][1]) || extents_add(&areas, p->range[1][0], p->range[1][1]))
+		rc = fb_fail(&a->err, EXIT_DEVICE, "out of memory");
+	else
+		rc = preserve_reserve_areas(a->d, &areas, p->bytes, &most, &a->err);
+	extents_free(&areas);
+	if (!rc)
+		run_announce_room(preserve_journal(a->d), most);
+	return rc;
+}
+
+static void auto_progress(void *ctx, const struct auto_progress *a)
+{
+	struct run *r = ctx;
+	struct progress_now now = { .done = a->requests, .part = auto_phase_title[a->phase], .part_no = a->phase + 1,
+				    .parts = a->phases > 1 ? a->phases : 0, .share = a->share, .writes = r->c.write,
+				    .written = a->bytes_written, .late = a->late };
+
+	progress_update(&r->pr, &now);
+}
+
+static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
+
+/* --auto: the plan, then its report (what it finished, after a stop). */
+int run_auto(struct run *run, struct fb_err *e)
+{
+	const struct cli *c = &run->c;
+	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0 } };
+	struct auto_options o = { .write = c->write, .stop = &run_stop, .before_writes = announce_auto,
+				  .ctx = &actx, .progress_ctx = run, .budget_ns = c->budget_ns,
+				  .budget_bytes = c->budget_bytes, .read_speed = c->summary, .capacity = auto_capacity,
+				  .capacity_ctx = run };
+	struct auto_report *r = malloc(sizeof(*r));
+	struct identity id;
+	double t0 = wall_ns();
+	int rc = 0;
+
+	if (!r)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	if (progress_start(&run->pr, "--auto", c->progress))
+		o.progress = auto_progress;
+	rc = characterize(run->d, &o, r, e);
+	progress_end(&run->pr);
+	if (rc) {
+		free(r);
+		if (actx.err.msg[0]) /* the callback said why it cancelled */
+			*e = actx.err;
+		return -1;
+	}
+	run->stopped = r->interrupted;
+	run->report_whole = 1;
+	run->stopped_in = r->interrupted ? auto_stop_title(r) : NULL;
+	run_identify(c, run->d, &id);
+	if (c->summary) {
+		summary_line(run_hold(run), &id, r);
+	} else if (c->json) {
+		report_auto_json(run_hold(run), &id, r, c->write, wall_ns() - t0);
+	} else {
+		report_auto_text(run_hold(run), &id, r, c->write, wall_ns() - t0);
+	}
+	run_let_go(run);
+	if (run->out_error)
+		rc = run_out_failed(run, e);
+	else if (c->plot && (!r->interrupted || r->nrows))
+		rc = run_plot(c, NULL, r, e);
+	free(r);
+	return rc;
+}
+
+/* --auto --write: a quick capacity check at the start of its write plan:
+ * fewer probes and no flush, so what a fake loses at once or wraps onto
+ * other flash is found (the writes past the middle that --auto makes would
+ * land on the user's data at the start of a card that wraps around); a fake
+ * that hides its loss in a cache is left to --capacity.  Its writes go
+ * through the --preserve journal (put back at the end), or one of their own
+ * that is put back before --auto writes anything; on a fake card --auto
+ * stops there.  Its device time counts in --auto's bound (characterize
+ * adds it before the write tests) but not in the tests' own cost: said here. */
+#define AUTO_CAPACITY_STRATA 16
+
+#define AUTO_CAPACITY_SETTLE 2000000000ULL  /* ns */
+
+struct quick_ctx {
+	struct dev *d;          /* the device with the journal's layer */
+	int own;                /* a journal of its own */
+};
+
+/* Say what the quick check may write and reserve the journal's room (the
+ * most --auto saves is reserved on top, when it announces its areas). */
+static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_err *e)
+{
+	const struct quick_ctx *q = ctx;
+	char sigs[512], most[32];
+
+	if (run_capacity_reserve(q->d, p, e))
+		return -1;
+	run_capacity_writes(sigs, sizeof(sigs), p, "");
+	format_size(most, sizeof(most), p->max_saved);
+	fprintf(stderr, "flashbench: --auto --write checks the capacity first: %s; each range is saved to %s first (at "
+		"most %s) and put back %s\n", sigs, preserve_journal(q->d), most,
+		q->own ? "before --auto writes" : "at the end");
+	return 0;
+}
+
+static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
+{
+	struct run *r = ctx;
+	struct quick_ctx q = { .d = d, .own = !preserve_journal(d) };
+	/* its own journal: saving is not stopped by a signal (a stop ends the
+	 * check at its next request, then the data go back) */
+	struct preserve_setup own = { .journal = r->journal_path, .device = r->c.device,
+				      .flags = run_journal_flags(&r->c, d), .restoring = &run_restoring };
+	struct capacity_options o = { .stop = &run_stop, .quick = 1, .strata = AUTO_CAPACITY_STRATA,
+				      .before_writes = announce_quick, .ctx = &q };
+	struct capacity_report *cr = malloc(sizeof(*cr));
+	struct dev_tally was;
+	char a[32], b[32];
+	struct restore_report restored;
+	int rc = -1;
+
+	dev_written(d, &was);
+	if (!cr)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	o.salt = salt_new();
+	if (q.own && preserve_begin(&q.d, &own, e)) {
+		free(cr);
+		return -1;
+	}
+	rc = capacity_check(q.d, &o, cr, e);
+	if (q.own) {
+		struct fb_err why;
+		int put;
+		put = preserve_end(&q.d, 1, &restored, rc ? &why : e);
+		if (put < 0 && !rc)
+			rc = -1;
+		else if (put < 0)
+			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "; %s", why.msg);
+		else if ((rc || cr->kind != CAP_GENUINE) && restored.bytes) /* stopped, or a fake */
+			fprintf(stderr, "flashbench: the capacity check put back the %llu bytes (%s) it wrote and verified "
+				"them\n", (unsigned long long)restored.bytes, format_size(a, sizeof(a), restored.bytes));
+	}
+	run_restoring = 0;
+	dev_written_set(d, &was); /* what the check wrote is not --auto's to report */
+	/* the card finishes the garbage collection the check left it before
+	 * --auto times its writes */
+	if (!rc)
+		dev_idle(d, AUTO_CAPACITY_SETTLE);
+	if (!rc && cr->kind != CAP_GENUINE) {
+		/* what becomes of its writes, as the check saw it */
+		static const char *const fate[CAP_KINDS] = {
+			[CAP_WRAP] = "its writes past the usable size would overwrite the flash below it (the data at the start)",
+			[CAP_DROP] = "its writes past the usable size are lost",
+			[CAP_CACHE] = "its writes past the usable size are lost a while later",
+			[CAP_END] = "its writes past the usable size are lost, but for a working region at the end",
+			[CAP_BAD] = "its writes to its bad regions are lost",
+		};
+		format_size_floor(a, sizeof(a), cr->usable.value);
+		format_size(b, sizeof(b), cr->size);
+		rc = fb_fail(e, EXIT_DEVICE, "%s: %s (usable %s%s of %s); --auto --write measures nothing on it, as %s "
+			     "(flashbench --capacity %s says more)", r->c.device, cap_kind_title[cr->kind],
+			     cr->usable.at_most ? "at most " : "", a, b, fate[cr->kind], r->c.device);
+	} else if (!rc) {
+		format_time(a, sizeof(a), cr->device_ns);
+		fprintf(stderr, "flashbench: no fake capacity seen (a cache that hides one is left to --capacity); the "
+			"check took %s%s, in the bound but apart from the tests' own cost%s\n", a,
+			cr->virtual_clock ? " of device time" : "",
+			q.own ? ", and its data are back" : "");
+	}
+	free(cr);
+	return rc;
+}

@@ -1,0 +1,134 @@
+/* capacity.c — --capacity: a device it can check, the announcement of
+ * what it writes and the journal's room for all of it, the progress line,
+ * the check, the data put back, then the report. */
+#include "run/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto/capacity.h"
+#include "dev.h"
+#include "guard/preserve.h"
+#include "lib/salt.h"
+#include "lib/units.h"
+#include "report/identity.h"
+#include "report/plot.h"
+#include "report/report_capacity.h"
+
+/* --capacity: a device it can check, and a cache it can flush. */
+int run_capacity_check_device(const struct cli *c, struct dev *d, struct fb_err *e)
+{
+	if (dev_size(d) < CAP_MIN_SIZE)
+		return fb_fail(e, EXIT_USAGE, "%s has %llu bytes: --capacity checks devices of 64MiB or more", dev_path(d),
+			       (unsigned long long)dev_size(d));
+	if (c->max_cache > dev_size(d))
+		return fb_fail(e, EXIT_USAGE, "--max-cache=%llu is more than %s holds (%llu bytes): a cache of the latest "
+			       "writes is flash of the card itself; give at most its size", (unsigned long long)c->max_cache,
+			       dev_path(d), (unsigned long long)dev_size(d));
+	return 0;
+}
+
+int run_capacity_reserve(struct dev *d, const struct capacity_plan *p, struct fb_err *e)
+{
+	return preserve_reserve_bytes(d, p->max_saved, e);
+}
+
+void run_capacity_writes(char *buf, size_t len, const struct capacity_plan *p, const char *where)
+{
+	char probe[32], ref[32], span[32], all[32];
+
+	format_size(ref, sizeof(ref), p->ref_len);
+	format_size(probe, sizeof(probe), p->probe_len);
+	format_size(span, sizeof(span), p->span_max);
+	format_size(all, sizeof(all), p->ref_len + p->max_probes * p->probe_len + CAP_MAX_SPANS * p->span_max);
+	snprintf(buf, len, "%s of signatures at its start, %s at up to %u places%s and a stretch of up to %s at each "
+		 "of up to %d edges it finds (at most %s of signatures in all)", ref, probe, p->max_probes, where, span,
+		 CAP_MAX_SPANS, all);
+}
+
+/* --capacity: say what may be written before the first write, and reserve
+ * the journal's room for all of it. */
+static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb_err *e)
+{
+	const struct run *r = ctx;
+	char sigs[512], where[300], window[32], flush[32], most[32];
+
+	if (run_capacity_reserve(r->d, p, e))
+		return -1;
+	snprintf(where, sizeof(where), " anywhere on %s", r->c.device);
+	run_capacity_writes(sigs, sizeof(sigs), p, where);
+	format_size(window, sizeof(window), p->window_len);
+	format_size(flush, sizeof(flush), p->flush);
+	format_size(most, sizeof(most), p->max_saved);
+	fprintf(stderr, "flashbench: --capacity writes %s; each range is saved to %s first (at most %s; it has room "
+		"for them) and put back at the end.  To flush a cache it also rewrites up to %s at a time, from the "
+		"top down, of bytes %llu to %llu (%s, room for the probes it leaves alone) with the bytes they hold, "
+		"read and saved just before: nothing there changes\n", sigs, r->journal_path, most, flush,
+		(unsigned long long)p->window_off, (unsigned long long)(p->window_off + p->window_len - 1), window);
+	return 0;
+}
+
+/* --capacity's progress: requests so far and what was written */
+static void capacity_progress(void *ctx, uint64_t done)
+{
+	struct run *r = ctx;
+	struct dev_tally t;
+	struct progress_now now = { .done = done, .share = -1, .writes = 1 };
+
+	dev_written(r->d, &t);
+	now.written = t.bytes;
+	progress_update(&r->pr, &now);
+}
+
+/* --capacity: the check, the data put back, then the report (which says
+ * the data are back). */
+int run_capacity(struct run *r, struct fb_err *e)
+{
+	const struct cli *c = &r->c;
+	struct capacity_options o = { .stop = &run_stop, .max_cache = c->max_cache,
+				      .before_writes = announce_capacity, .ctx = r };
+	struct capacity_report *cr = malloc(sizeof(*cr));
+	struct identity id;
+	double t0 = wall_ns();
+	uint64_t saved;
+	int rc;
+
+	if (!cr)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	o.salt = salt_new();
+	if (progress_start(&r->pr, "--capacity", c->progress)) {
+		o.progress = capacity_progress;
+		o.progress_ctx = r;
+	}
+	rc = capacity_check(r->d, &o, cr, e);
+	progress_end(&r->pr);
+	saved = preserve_saved(r->d);
+	if (rc || run_put_back(r, e)) {
+		free(cr);
+		return -1;
+	}
+	cr->saved = saved;
+	cr->put_back = r->put_back; /* finish_journal verified every byte of it */
+	cr->untouched = r->untouched;
+	capacity_account(cr, r->d);
+	run_identify(c, r->d, &id);
+	if (c->summary)
+		report_capacity_summary(r->out, &id, cr);
+	else if (c->json)
+		report_capacity_json(r->out, &id, cr, wall_ns() - t0);
+	else
+		report_capacity_text(r->out, &id, cr, wall_ns() - t0);
+	if (c->plot) {
+		struct outfile o2;
+		if (outfile_open(&o2, "--plot", c->plot, e))
+			rc = -1;
+		else if (plot_capacity(o2.f, c->device, cr)) {
+			outfile_abort(&o2);
+			rc = fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
+		} else {
+			rc = run_commit(&o2, e);
+		}
+	}
+	free(cr);
+	return rc;
+}

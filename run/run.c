@@ -1,0 +1,211 @@
+/* run.c — what the modes share (run.h): the stop flag, outputs committed,
+ * results held and let go a line at a time, the charts, the device named
+ * for the reports, and the journal's end. */
+#include "run/run.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dev.h"
+#include "dev/devinfo.h"
+#include "guard/outputs.h"
+#include "guard/place.h"
+#include "guard/preserve.h"
+#include "guard/restore.h"
+#include "lib/units.h"
+#include "report/identity.h"
+#include "report/plot.h"
+
+volatile sig_atomic_t run_stop, run_restoring;
+
+const char *run_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
+}
+
+int run_commit(struct outfile *o, struct fb_err *e)
+{
+	const char *opt = o->opt;
+	char target[sizeof(o->target)];
+	int in_place = !o->tmp[0];
+
+	memcpy(target, o->target, sizeof(target));
+	if (!in_place && output_check_stdin_copy(opt, target, e)) {
+		outfile_abort(o);
+		return -1;
+	}
+	if (!outfile_commit(o, e))
+		return 0;
+	if (run_stop > 0)
+		fb_fail(e, EXIT_DEVICE, "stopped by a signal (%s) while writing %s=%s%s", run_signal_name(run_stop), opt,
+			target, outfile_untouched(target, in_place));
+	return -1;
+}
+
+int run_commit_out(struct outfile *of, struct fb_err *e)
+{
+	if (of->f)
+		return run_commit(of, e);
+	return fflush(stdout) ? fb_fail(e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno)) : 0;
+}
+
+int run_check_outputs(const struct cli *c, const char *journal_path, struct fb_err *e)
+{
+	const char *device = c->device ? c->device : "";
+	int j = journal_path != NULL;
+
+	return (c->out && output_check("--out", c->out, device, e)) ||
+	       (c->plot && output_check("--plot", c->plot, device, e)) ||
+	       (j && outfile_check_dir("--preserve", journal_path, e)) ||
+	       (c->out && j && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
+	       (c->plot && j && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
+		       ? -1 : 0;
+}
+
+int run_open_outputs(const struct cli *c, struct outfile *out, struct outfile *plot, struct fb_err *e)
+{
+	return run_check_outputs(c, NULL, e) || (c->out && outfile_open(out, "--out", c->out, e)) ||
+	       (c->plot && outfile_open(plot, "--plot", c->plot, e)) ? -1 : 0;
+}
+
+int run_close_outputs(struct outfile *out, struct outfile *plot, int rc, struct fb_err *e)
+{
+	if (!rc && plot->f)
+		rc = run_commit(plot, e);
+	if (!rc)
+		rc = run_commit_out(out, e);
+	if (plot->f)
+		outfile_abort(plot);
+	if (out->f)
+		outfile_abort(out);
+	return rc;
+}
+
+void run_identify(const struct cli *c, const struct dev *d, struct identity *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->path = c->device;
+	id->size = dev_size(d);
+	id->sector = dev_sector(d);
+	id->physical = dev_physical_sector(d);
+	id->simulated = (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK) != 0;
+	dev_describe(d, id->model);
+	if (!id->simulated)
+		devinfo_read(c->device, &id->info);
+	dev_card(d, &id->card);
+}
+
+int run_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *r,
+	     struct fb_err *e)
+{
+	struct print_ctx p = { .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
+	struct outfile o;
+
+	if (outfile_open(&o, "--plot", c->plot, e))
+		return -1;
+	if (r ? plot_auto(o.f, "--auto", c->device, r) : c->kind->plot(o.f, res, &p)) {
+		outfile_abort(&o);
+		return fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw (no rows, or none above zero)",
+			       c->plot);
+	}
+	return run_commit(&o, e);
+}
+
+FILE *run_hold(struct run *r)
+{
+	r->held = open_memstream(&r->held_buf, &r->held_len);
+	return r->held ? r->held : r->out;
+}
+
+void run_let_go(struct run *r)
+{
+	const char *p, *end, *nl;
+
+	if (!r->held)
+		return;
+	fclose(r->held);
+	r->held = NULL;
+	for (p = r->held_buf, end = p + r->held_len; p < end && !r->out_error; p = nl) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		nl = nl ? nl + 1 : end;
+		errno = 0;
+		if (fwrite(p, 1, (size_t)(nl - p), r->out) != (size_t)(nl - p) || fflush(r->out)) {
+			r->out_error = errno ? errno : EIO;
+			if (!run_stop)
+				run_stop = RUN_STOP_OUTPUT;
+		} else {
+			r->lines_out++;
+		}
+	}
+	free(r->held_buf);
+	r->held_buf = NULL;
+}
+
+int run_out_failed(struct run *r, struct fb_err *e)
+{
+	const char *where = r->c.out ? r->c.out : "standard output";
+
+	if (run_stop > 0)
+		return fb_fail(e, EXIT_DEVICE, "stopped by a signal (%s) while writing the results to %s: %zu line%s of "
+			       "them went out, the rest did not", run_signal_name(run_stop), where, r->lines_out,
+			       r->lines_out == 1 ? "" : "s");
+	return fb_fail(e, EXIT_DEVICE, "cannot write the results to %s: %s", where, strerror(r->out_error));
+}
+
+/* A write test that cannot say on standard error which range it overwrites
+ * (closed, full) does not write: status 1, and the line that says so goes
+ * wherever standard error still lets it. */
+int run_unannounced(const char *what, struct fb_err *e)
+{
+	return fb_fail(e, EXIT_DEVICE, "%s cannot announce the range it overwrites: standard error: %s; nothing "
+		       "was written", what, strerror(errno));
+}
+
+void run_announce_room(const char *journal, uint64_t bytes)
+{
+	char sz[32];
+
+	format_size(sz, sizeof(sz), bytes);
+	fprintf(stderr, "flashbench: --preserve: this run saves at most %llu bytes (%s); %s has room for them\n",
+		(unsigned long long)bytes, sz, journal);
+}
+
+/* With --preserve-volatile; and a simulated card's data live in this
+ * process: there a journal on tmpfs loses nothing a crash would not. */
+unsigned run_journal_flags(const struct cli *c, const struct dev *d)
+{
+	return c->preserve_volatile || (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK) ? PLACE_VOLATILE_OK : 0;
+}
+
+int run_put_back(struct run *r, struct fb_err *e)
+{
+	struct restore_report put;
+	const char *who = r->keeper;
+	char sz[32], left[96] = "";
+	int rc;
+
+	if (!preserve_journal(r->d))
+		return 0;
+	rc = preserve_end(&r->d, 0, &put, e) < 0 ? -1 : 0;
+	r->journal_done = 1;
+	r->put_back = put.bytes;
+	r->untouched = put.untouched;
+	if (rc || (!put.bytes && !put.untouched)) /* nothing was saved */
+		return rc;
+	if (put.untouched) {
+		format_size(sz, sizeof(sz), put.untouched);
+		snprintf(left, sizeof(left), "; %llu bytes (%s) saved but never changed were left as they were",
+			 (unsigned long long)put.untouched, sz);
+	}
+	format_size(sz, sizeof(sz), put.bytes);
+	if (put.bytes)
+		fprintf(stderr, "flashbench: %s: put back %llu bytes (%s) and verified them%s\n", who,
+			(unsigned long long)put.bytes, sz, left);
+	else
+		fprintf(stderr, "flashbench: %s: the run wrote to none of the %llu bytes (%s) it saved: nothing "
+			"was put back; the journal is removed\n", who, (unsigned long long)put.untouched,
+			(format_size(sz, sizeof(sz), put.untouched), sz));
+	return 0;
+}

@@ -1,0 +1,182 @@
+/* run.h — the modes' part: one file per mode (run/test.c, program.c,
+ * auto.c, capacity.c, restore.c, analyze.c, compare.c), each with its
+ * runner, its announcement and its progress, and what they share (run.c):
+ * (rating.c: --rating)
+ * the command line they were given, everything a run holds, the stop flag
+ * the signals set, results held and let go a line at a time, outputs
+ * committed.  modes.c's rows point at the functions declared here; the
+ * command line (flashbench.c) does the shared start and end of a run. */
+#ifndef FLASHBENCH_RUN_H
+#define FLASHBENCH_RUN_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/err.h"
+#include "lib/extents.h"
+#include "lib/outfile.h"
+#include "lib/progress.h"
+#include "prog/printer.h"
+#include "prog/programs.h"
+#include "prog/testkind.h"
+#include "vm.h"
+
+struct auto_report;
+struct capacity_plan;
+struct claim;
+struct dev;
+struct identity;
+struct mode;
+
+/* The parsed command line (options.c fills it). */
+struct cli {
+	const struct mode *mode;        /* the row of modes.h (NULL: none chosen) */
+	const struct test_kind *kind;   /* a test kind's mode: the test; --program: its format */
+	const struct test_kind *kinds;  /* the test kinds (testkinds.h): a program's formats */
+	char mode_option[40];           /* "--align": the option that chose the run */
+	struct test_params t;
+	const char *device;
+	const char *out;                /* -o FILE */
+	const char *plot;               /* --plot FILE.svg */
+	const char *journal;            /* --preserve=FILE or --restore FILE */
+	const char *program;            /* --program FILE */
+	const char *analyze;            /* --analyze FILE ("-": standard input) */
+	const char *const *files;       /* --compare FILE... */
+	int nfiles;
+	int verbose, write, json, preserve, progress, summary;
+	int device_changed;             /* --restore: accept a changed device identity */
+	int preserve_volatile;          /* --preserve: accept a journal on tmpfs/ramfs */
+	int program_writes;             /* the program writes or erases */
+	uint64_t budget_ns;             /* --budget: --auto --write's device time (0: the default) */
+	uint64_t budget_bytes;          /* --budget: bytes it may write (0: the default) */
+	uint64_t max_cache;             /* --max-cache: the cache --capacity flushes (0: default) */
+	const char *claim;              /* --claim: --rating's label marks (run_rating_check_args parses them) */
+	uint64_t sustained;             /* --sustained: --rating's long recording (0: its default) */
+	int erase_given;                /* -e was given (--rating tests in that AU) */
+};
+
+/* Everything a run holds, released in one place. */
+struct run {
+	struct cli c;
+	int writing;               /* it writes to the device (modes.h, mode_writes) */
+	const char *keeper;        /* who keeps its journal, for its lines ("--preserve") */
+	int saving_stopped;        /* a signal came while --preserve saved: no request was made */
+	uint64_t saved;            /* then: the bytes it had saved */
+	int journal_done;          /* the journal was finished: put_back bytes went back, */
+	uint64_t put_back, untouched; /* untouched ones were saved but never changed */
+	struct claim *claim;       /* a write run's hold on its medium */
+	struct dev *d;
+	struct vm_op *prog;
+	struct vm_result *res;
+	struct vm_plan plan;
+	struct extents writes, changes; /* with a journal: what the program writes, and changes */
+	struct outfile of;
+	FILE *out;
+	char journal_path[4096];
+	struct print_ctx p;        /* what the text printers know */
+	struct progress pr;
+	size_t rows;               /* rows measured (and printed, as text) so far */
+	size_t lines_out;          /* lines of the results that went out whole */
+	FILE *held;                /* results printed whole, held to go out a line at a time */
+	char *held_buf;
+	size_t held_len;
+	int out_error;             /* errno of a failed write of the results */
+	int stopped;               /* a signal stopped the run: what was complete was written */
+	const char *stopped_in;    /* --auto: the part it stopped in */
+	int report_whole;          /* its report is whole after a stop too (--auto's): -o is kept */
+};
+
+/* ------------------------------------------------------------ the modes */
+
+/* A mode's runner: 0, or -1 with e filled.  The hooks of modes.h. */
+int run_test(struct run *r, struct fb_err *e);          /* the test kinds and --program (test.c) */
+int run_test_check(const struct cli *c, struct fb_err *e);
+int run_test_check_device(const struct cli *c, struct dev *d, struct fb_err *e);
+struct vm_op *run_test_build(const struct cli *c, struct dev *d, struct fb_err *e);
+int run_program_check(struct cli *c, struct fb_err *e);   /* program.c */
+struct vm_op *run_program_build(const struct cli *c, struct dev *d, struct fb_err *e);
+int run_auto(struct run *r, struct fb_err *e);          /* auto.c */
+int run_capacity(struct run *r, struct fb_err *e);      /* capacity.c */
+int run_capacity_check_device(const struct cli *c, struct dev *d, struct fb_err *e);
+/* Reserve the journal's room for the most a capacity check saves, before
+ * its first write (the journal on d, if any). */
+int run_capacity_reserve(struct dev *d, const struct capacity_plan *p, struct fb_err *e);
+/* What a capacity check writes of its signatures, for its announcement:
+ * "2MiB of signatures at its start, 4KiB at up to 256 places anywhere on
+ * DEV and a stretch of up to 4MiB at each of up to 2 edges it finds (at
+ * most 11MiB of signatures in all)" (the flush, which writes back what it
+ * read, is said apart). */
+void run_capacity_writes(char *buf, size_t len, const struct capacity_plan *p, const char *where);
+int run_rating(struct run *r, struct fb_err *e);        /* rating.c */
+int run_rating_check_args(const struct cli *c, struct fb_err *e);
+int run_rating_check_device(const struct cli *c, struct dev *d, struct fb_err *e);
+int run_restore(struct run *r, struct fb_err *e);       /* restore.c */
+int run_restore_check_args(const struct cli *c, struct fb_err *e);
+int run_analyze(struct run *r, struct fb_err *e);       /* analyze.c */
+int run_analyze_args(struct cli *c, int argc, char **argv, struct fb_err *e);
+int run_compare(struct run *r, struct fb_err *e);       /* compare.c */
+int run_compare_args(struct cli *c, int argc, char **argv, struct fb_err *e);
+
+/* ------------------------------------------------------------ shared */
+
+/* run_stop: 0, or the signal that asked the run to stop (SIGINT, SIGTERM,
+ * SIGHUP), or RUN_STOP_OUTPUT when the results could not be written (a
+ * reader that went away, a full disk): the VM stops at its next request
+ * either way, and the run then ends as the cause wants.  run_restoring is
+ * set while saved data are put back (a signal then says to wait). */
+#define RUN_STOP_OUTPUT (-1)
+extern volatile sig_atomic_t run_stop, run_restoring;
+
+/* "SIGINT", "SIGTERM", "SIGHUP" */
+const char *run_signal_name(int sig);
+
+/* Commit an output file (one stopped by a signal says so); the results in
+ * place (the -o file, or standard output flushed). */
+int run_commit(struct outfile *o, struct fb_err *e);
+int run_commit_out(struct outfile *of, struct fb_err *e);
+
+/* Every file the run writes can be written, and none is the device under
+ * test (journal: the journal it keeps, or NULL). */
+int run_check_outputs(const struct cli *c, const char *journal, struct fb_err *e);
+
+/* -o and --plot of a run on saved results (no device): opened, and at the
+ * end committed (rc 0) or left as they were; returns rc or the failure. */
+int run_open_outputs(const struct cli *c, struct outfile *out, struct outfile *plot,
+		     struct fb_err *e);
+int run_close_outputs(struct outfile *out, struct outfile *plot, int rc, struct fb_err *e);
+
+/* The device as the reports name it. */
+void run_identify(const struct cli *c, const struct dev *d, struct identity *id);
+
+/* --plot: the chart of a test's results (res) or of --auto's (a). */
+int run_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *a,
+	     struct fb_err *e);
+
+/* Results printed whole (a table at the end, JSON, --auto's report) are
+ * held in memory, then go out a line at a time: a stop while a slow reader
+ * holds them back can then say how many lines went out.  run_hold gives the
+ * stream to print them to (the output itself when memory is short). */
+FILE *run_hold(struct run *r);
+void run_let_go(struct run *r);
+
+/* Writing the results failed (r->out_error): why, for the error line. */
+int run_out_failed(struct run *r, struct fb_err *e);
+
+/* A write test that cannot say on standard error which range it overwrites
+ * (closed, full) does not write: status 1. */
+int run_unannounced(const char *what, struct fb_err *e);
+
+/* "flashbench: --preserve: this run saves at most ..." */
+void run_announce_room(const char *journal, uint64_t bytes);
+
+/* May the journal lie on tmpfs/ramfs (place.h's flags for it)? */
+unsigned run_journal_flags(const struct cli *c, const struct dev *d);
+
+/* Put back the saved ranges the run wrote to (the others the device still
+ * holds) and say so; a second signal does not interrupt this.  0 also
+ * without a journal. */
+int run_put_back(struct run *r, struct fb_err *e);
+
+#endif
