@@ -16,6 +16,8 @@
 SRC=$PWD
 
 SCRIPTS="disks fakes cards simcard"
+# the tests of the host's own, on the images it gave the guests
+HOST_TESTS=("lab: the host's image under the fakes is as it was" "lab: the SD card's image is as it was after --rating")
 plain_build_only
 # Without QEMU (hidden from PATH: each PATH directory that holds it is
 # replaced by a new one of symlinks to everything else there; nothing is
@@ -35,10 +37,11 @@ if [ -z "${LAB_NESTED:-}" ]; then
 	done
 	PATH=$np LAB_NESTED=1 bash tests/lab.sh > "$TMP/noqemu" 2>&1
 	n=$(grep -c . "$TMP/noqemu") want=$(for s in $SCRIPTS; do LAB_LIST=1 bash "tests/vm/$s.sh"; done | grep -c .)
-	if [ "$n" = $((want + 1)) ] && [ "$(grep -c '^SKIP .*: QEMU is not installed' "$TMP/noqemu")" = "$n" ]; then
+	want=$((want + ${#HOST_TESTS[@]}))
+	if [ "$n" = "$want" ] && [ "$(grep -c '^SKIP .*: QEMU is not installed' "$TMP/noqemu")" = "$n" ]; then
 		pass "lab: without QEMU every test says SKIP with the reason"
 	else
-		fail "lab: without QEMU every test says SKIP with the reason" "$n lines for $((want + 1)) tests: $(grep -v '^SKIP .*: QEMU is not installed' "$TMP/noqemu" | head -3 | tr '\n' ' ')"
+		fail "lab: without QEMU every test says SKIP with the reason" "$n lines for $want tests: $(grep -v '^SKIP .*: QEMU is not installed' "$TMP/noqemu" | head -3 | tr '\n' ' ')"
 	fi
 fi
 why=$(tests/vm/lab prepare 2>&1 > "$TMP/labdir")
@@ -46,7 +49,7 @@ rc=$?
 if [ $rc != 0 ]; then
 	[ $rc = 77 ] || why="tests/vm/lab prepare failed ($rc): $why"
 	for s in $SCRIPTS; do LAB_SKIP=${why:-the lab cannot run here} bash "tests/vm/$s.sh"; done
-	skip "lab: the host's image under the fakes is as it was" "${why:-the lab cannot run here}"
+	for t in "${HOST_TESTS[@]}"; do skip "$t" "${why:-the lab cannot run here}"; done
 	exit 0
 fi
 export FLASHBENCH_LAB_DIR
@@ -89,7 +92,9 @@ trap 'kill "${BOOT_PIDS[@]}" "${NBD_PIDS[@]}" 2> /dev/null; cleanup' EXIT
 
 # ------------------------------------------------------------ cards
 if want cards; then
-	truncate -s 64M sd.img u1.img
+	head -c 64M /dev/urandom > sd.img
+	sd=$(digest sd.img)
+	truncate -s 64M u1.img
 	truncate -s 16M u2.img
 	truncate -s 32M u3.img
 	for k in 0 2 6; do
@@ -129,4 +134,9 @@ if want cards; then
 	kill "${NBD_PIDS[@]}" 2> /dev/null
 	wait "${NBD_PIDS[@]}" 2> /dev/null
 	cat sim2.log sim6.log | sed 's/^/host: /'
+	if [ "$(digest sd.img)" = "$sd" ]; then
+		pass "lab: the SD card's image is as it was after --rating"
+	else
+		fail "lab: the SD card's image is as it was after --rating" "its digest changed"
+	fi
 fi

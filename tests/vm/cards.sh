@@ -15,7 +15,8 @@
 
 ALL="sd card: the registers are in sysfs|sd card: the CID's fields are the kernel's"
 ALL="$ALL|sd card: the CSD's size is the card's|sd card: no AU size in the SSR, the kernel's default erase size"
-ALL="$ALL|sd card: --auto shows the card's identity|sd card: -a runs through the mmc driver"
+ALL="$ALL|sd card: --auto shows what the kernel shows|sd card: --auto decodes the registers as the kernel does"
+ALL="$ALL|sd card: -a runs through the mmc driver|sd card: --rating on a card whose SD Status says nothing"
 ALL="$ALL|usb: the sticks behind the hub|usb: the stick on another controller|usb: the tool shows the stick's vendor and model"
 ALL="$ALL|$(refusal_names "usb stick partition mounted")"
 lab_begin
@@ -30,65 +31,115 @@ bits() {
 
 # ------------------------------------------------------------ the SD card
 S=/sys/block/mmcblk0/device
-wait_for "the SD card" 30 test -b /dev/mmcblk0 || skip_all "no SD card appeared (mmc_block, sdhci-pci)"
-read -r cid < $S/cid; read -r csd < $S/csd; read -r scr < $S/scr; read -r ssr < $S/ssr
-read -r pref < $S/preferred_erase_size
-if [[ $cid =~ ^[0-9a-f]{32}$ && $csd =~ ^[0-9a-f]{32}$ && $scr =~ ^[0-9a-f]{16}$ && $ssr =~ ^[0-9a-f]{128}$ &&
-	$pref =~ ^[1-9][0-9]*$ ]]; then
-	pass "sd card: the registers are in sysfs"
-else
-	fail "sd card: the registers are in sysfs" "cid '$cid' csd '$csd' scr '$scr' ssr '$ssr' preferred_erase_size '$pref'"
-fi
-# the CID (SD spec, part 1, 5.2): MID, OID, PNM, PRV, PSN, MDT
-name=$(printf '%b' "$(sed 's/../\\x&/g' <<< "${cid:6:10}")")
-want="manfid 0x0000$(printf %02x "$(bits "$cid" 127 120)") oemid 0x${cid:2:4} name $name"
-want="$want hwrev 0x$(printf %x "$(bits "$cid" 63 60)") fwrev 0x$(printf %x "$(bits "$cid" 59 56)")"
-want="$want serial 0x${cid:18:8} date $(printf %02d/%04d "$(bits "$cid" 11 8)" $((2000 + $(bits "$cid" 19 12))))"
-got="manfid $(cat $S/manfid) oemid $(cat $S/oemid) name $(cat $S/name) hwrev $(cat $S/hwrev) fwrev $(cat $S/fwrev)"
-got="$got serial $(cat $S/serial) date $(cat $S/date)"
-if [ "$got" = "$want" ]; then
-	pass "sd card: the CID's fields are the kernel's"
-else
-	fail "sd card: the CID's fields are the kernel's" "sysfs: $got; decoded from cid $cid: $want"
-fi
-# the CSD (5.3): version 1.0 gives (C_SIZE+1) << (C_SIZE_MULT+2) blocks of
-# 2^READ_BL_LEN bytes, version 2.0 (C_SIZE+1) x 512 KiB
-if [ "$(bits "$csd" 127 126)" = 0 ]; then
-	bytes=$((($(bits "$csd" 73 62) + 1) << ($(bits "$csd" 49 47) + 2 + $(bits "$csd" 83 80))))
-else
-	bytes=$((($(bits "$csd" 69 48) + 1) << 19))
-fi
-read -r sectors < /sys/block/mmcblk0/size
-if [ "$bytes" = $((sectors * 512)) ] && [ "$bytes" = $((64 << 20)) ]; then
-	pass "sd card: the CSD's size is the card's"
-else
-	fail "sd card: the CSD's size is the card's" "csd $csd gives $bytes bytes; the kernel says $((sectors * 512)); the image has $((64 << 20))"
-fi
-# the SSR's AU_SIZE (4.10.2.4, bits 431..428) is 0 on QEMU's card: the
-# kernel then takes its default for the card's size (512 KiB under 128 MiB)
-au=$(bits "$ssr" 431 428)
-if [ "$au" = 0 ] && [ "$pref" = $((512 << 10)) ]; then
-	pass "sd card: no AU size in the SSR, the kernel's default erase size"
-else
-	fail "sd card: no AU size in the SSR, the kernel's default erase size" "AU_SIZE $au, preferred_erase_size $pref"
-fi
-if timeout 120 "$FB" -A --json /dev/mmcblk0 > sd.json 2> sd.err; then
-	bad=
-	for f in serial name oemid manfid date erase_size preferred_erase_size type; do
-		[ "$("$JP" "device.$f" < sd.json 2> /dev/null)" = "$(cat $S/$f)" ] || bad="$bad $f"
-	done
-	if [ -z "$bad" ]; then
-		pass "sd card: --auto shows the card's identity"
+# sd_card: the SD card's tests, once it is there
+sd_card() {
+	local cid csd scr ssr pref oemid name want got bytes sectors au oem hwrev fwrev date kernel bad f why k
+	read -r cid < $S/cid; read -r csd < $S/csd; read -r scr < $S/scr; read -r ssr < $S/ssr
+	read -r pref < $S/preferred_erase_size; read -r oemid < $S/oemid
+	if [[ $cid =~ ^[0-9a-f]{32}$ && $csd =~ ^[0-9a-f]{32}$ && $scr =~ ^[0-9a-f]{16}$ && $ssr =~ ^[0-9a-f]{128}$ &&
+		$pref =~ ^[1-9][0-9]*$ ]]; then
+		pass "sd card: the registers are in sysfs"
 	else
-		fail "sd card: --auto shows the card's identity" "these differ from sysfs:$bad"
+		fail "sd card: the registers are in sysfs" "cid '$cid' csd '$csd' scr '$scr' ssr '$ssr' preferred_erase_size '$pref'"
 	fi
+	# the CID (SD spec, part 1, 5.2): MID, OID, PNM, PRV, PSN, MDT
+	name=$(printf '%b' "$(sed 's/../\\x&/g' <<< "${cid:6:10}")")
+	want="manfid 0x0000$(printf %02x "$(bits "$cid" 127 120)") oemid 0x${cid:2:4} name $name"
+	want="$want hwrev 0x$(printf %x "$(bits "$cid" 63 60)") fwrev 0x$(printf %x "$(bits "$cid" 59 56)")"
+	want="$want serial 0x${cid:18:8} date $(printf %02d/%04d "$(bits "$cid" 11 8)" $((2000 + $(bits "$cid" 19 12))))"
+	got="manfid $(cat $S/manfid) oemid $(cat $S/oemid) name $(cat $S/name) hwrev $(cat $S/hwrev) fwrev $(cat $S/fwrev)"
+	got="$got serial $(cat $S/serial) date $(cat $S/date)"
+	if [ "$got" = "$want" ]; then
+		pass "sd card: the CID's fields are the kernel's"
+	else
+		fail "sd card: the CID's fields are the kernel's" "sysfs: $got; decoded from cid $cid: $want"
+	fi
+	# the CSD (5.3): version 1.0 gives (C_SIZE+1) << (C_SIZE_MULT+2) blocks of
+	# 2^READ_BL_LEN bytes, version 2.0 (C_SIZE+1) x 512 KiB
+	if [ "$(bits "$csd" 127 126)" = 0 ]; then
+		bytes=$((($(bits "$csd" 73 62) + 1) << ($(bits "$csd" 49 47) + 2 + $(bits "$csd" 83 80))))
+	else
+		bytes=$((($(bits "$csd" 69 48) + 1) << 19))
+	fi
+	read -r sectors < /sys/block/mmcblk0/size
+	if [ "$bytes" = $((sectors * 512)) ] && [ "$bytes" = $((64 << 20)) ]; then
+		pass "sd card: the CSD's size is the card's"
+	else
+		fail "sd card: the CSD's size is the card's" "csd $csd gives $bytes bytes; the kernel says $((sectors * 512)); the image has $((64 << 20))"
+	fi
+	# the SSR's AU_SIZE (4.10.2.4, bits 431..428) is 0 on QEMU's card: the
+	# kernel then takes its default for the card's size (512 KiB under 128 MiB)
+	au=$(bits "$ssr" 431 428)
+	if [ "$au" = 0 ] && [ "$pref" = $((512 << 10)) ]; then
+		pass "sd card: no AU size in the SSR, the kernel's default erase size"
+	else
+		fail "sd card: no AU size in the SSR, the kernel's default erase size" "AU_SIZE $au, preferred_erase_size $pref"
+	fi
+	# what flashbench decodes from the registers (dev/sdreg.c) against what the
+	# kernel's own decoder shows beside them in sysfs
+	oem=$(printf '%b' "$(sed 's/../\\x&/g' <<< "${oemid:2}")")
+	hwrev=$(cat $S/hwrev) fwrev=$(cat $S/fwrev) date=$(cat $S/date)
+	kernel="manufacturer_id $(($(cat $S/manfid))) oem $oem product $(cat $S/name) revision $((hwrev)).$((fwrev))"
+	kernel="$kernel serial $(($(cat $S/serial))) date ${date#*/}-${date%/*} cid $cid csd $csd capacity $((sectors * 512))"
+	kernel="$kernel scr $scr ssr $ssr claims null au 0 preferred_erase_size $pref"
+	if timeout 120 "$FB" -A --json /dev/mmcblk0 > sd.json 2> sd.err; then
+		bad=
+		for f in serial name oemid manfid date erase_size preferred_erase_size type; do
+			[ "$("$JP" "device.$f" < sd.json 2> /dev/null)" = "$(cat $S/$f)" ] || bad="$bad $f"
+		done
+		if [ -z "$bad" ]; then
+			pass "sd card: --auto shows what the kernel shows"
+		else
+			fail "sd card: --auto shows what the kernel shows" "these differ from sysfs:$bad"
+		fi
+		got=
+		for f in manufacturer_id oem product revision serial date cid csd capacity scr ssr claims au preferred_erase_size; do
+			got="$got $f $("$JP" "device.card.$f" < sd.json 2>&1)"
+		done
+		if [ "${got# }" = "$kernel" ]; then
+			pass "sd card: --auto decodes the registers as the kernel does"
+		else
+			fail "sd card: --auto decodes the registers as the kernel does" "flashbench:${got}; the kernel: $kernel"
+		fi
+	else
+		fail "sd card: --auto shows what the kernel shows" "--auto failed: $(tail -2 sd.err)"
+		fail "sd card: --auto decodes the registers as the kernel does" "--auto failed"
+	fi
+	if timeout 120 "$FB" -a -c 2 /dev/mmcblk0 > sd.align 2> sd.err && [ "$(grep -c '^align [0-9]*	pre ' sd.align)" -ge 5 ]; then
+		pass "sd card: -a runs through the mmc driver"
+	else
+		fail "sd card: -a runs through the mmc driver" "$(tail -2 sd.err) $(head -2 sd.align)"
+	fi
+	# --rating writes (every range saved first and put back: the host compares
+	# the card's image afterwards); QEMU's card states no mark and no AU, so
+	# every family is tried from its lowest mark up; its timing is QEMU's, so
+	# which marks it meets is not looked at, only that each family has a verdict
+	if timeout 300 "$FB" -G /dev/mmcblk0 > sd.rating 2> sd.err; then
+		want="    card: .* \(manufacturer ID 0x$(printf %02x $(($(cat $S/manfid))))\), OEM \"$oem\", product \"$(cat $S/name)\""
+		want="$want rev $((hwrev)).$((fwrev)), serial $(cat $S/serial), made $date"
+		why=
+		grep -qxE "$want" sd.rating || why="no line '$want'"
+		grep -qx '    card: its SD Status says nothing (all zero)' sd.rating || why="$why; no blank SD Status in the heading"
+		grep -q "^the card's SD Status: it says nothing (all zero);" sd.rating || why="$why; the SD Status is not said to be blank"
+		for k in C U V A; do grep -qE "^$k[0-9]+ +(meets|fails|untestable) " sd.rating || why="$why; no verdict for the $k marks"; done
+		grep -qE '^flashbench: --rating: put back [0-9]+ bytes .* and verified them' sd.err || why="$why; nothing said put back"
+		! ls ./*.journal > /dev/null 2>&1 || why="$why; a journal was left: $(ls ./*.journal)"
+		if [ -z "$why" ]; then
+			pass "sd card: --rating on a card whose SD Status says nothing"
+		else
+			fail "sd card: --rating on a card whose SD Status says nothing" "${why#; }: $(head -14 sd.rating | tr '\n' '|')"
+		fi
+	else
+		fail "sd card: --rating on a card whose SD Status says nothing" "exit $?: $(tail -2 sd.err | tr '\n' ' ')"
+	fi
+}
+if wait_for "the SD card" 30 test -b /dev/mmcblk0; then
+	sd_card
 else
-	fail "sd card: --auto shows the card's identity" "--auto failed: $(tail -2 sd.err)"
-fi
-if timeout 120 "$FB" -a -c 2 /dev/mmcblk0 > sd.align 2> sd.err && [ "$(grep -c '^align [0-9]*	pre ' sd.align)" -ge 5 ]; then
-	pass "sd card: -a runs through the mmc driver"
-else
-	fail "sd card: -a runs through the mmc driver" "$(tail -2 sd.err) $(head -2 sd.align)"
+	IFS='|' read -ra names <<< "$ALL"
+	for t in "${names[@]}"; do
+		[[ $t != "sd card: "* ]] || fail "$t" "no SD card appeared (mmc_block, sdhci-pci): $(ls /sys/block | tr '\n' ' ')"
+	done
 fi
 lap "the SD card"
 

@@ -1,5 +1,5 @@
 # tests/vm/disks.sh — in the lab's guest (tests/lab.sh): every write mode
-# (-O, -f, --auto --write, -C, --program --write, --preserve, and erase)
+# (-O, -f, --auto --write, -C, -G, --program --write, --preserve, erase)
 # refuses a real disk that is in use, and the kernel writes nothing to it: a
 # partition of it mounted, a partition mounted only in another mount
 # namespace, a device-mapper holder, an md RAID-1 member (and -O, -C and

@@ -29,8 +29,8 @@ disk() {
 # The write modes, each refused on a device in use: NAME|ARGS (the device
 # follows).  The program (lab_begin writes it) writes the 8 MiB from 16 MiB
 # on, where -O writes.
-WRITE_MODES=("-O|-O" "-f|-f" "--auto --write|-A --write" "-C|-C" "--program --write|--program=$TMP/w.fbp --write"
-	"--preserve|-O --preserve=$TMP/refused.journal")
+WRITE_MODES=("-O|-O" "-f|-f" "--auto --write|-A --write" "-C|-C" "--rating|-G"
+	"--program --write|--program=$TMP/w.fbp --write" "--preserve|-O --preserve=$TMP/refused.journal")
 # writes DEV: the sectors the kernel wrote to DEV and discarded on it so
 # far, and how many requests (its block-layer counters: every write to the
 # disk, through a partition, a holder or the disk itself, is counted there)
