@@ -18,6 +18,7 @@ ALL="$ALL|sd card: the CSD's size is the card's|sd card: no AU size in the SSR, 
 ALL="$ALL|sd card: --auto shows what the kernel shows|sd card: --auto decodes the registers as the kernel does"
 ALL="$ALL|sd card: -a runs through the mmc driver|sd card: --rating on a card whose SD Status says nothing"
 ALL="$ALL|usb: the sticks behind the hub|usb: the stick on another controller|usb: the tool shows the stick's vendor and model"
+ALL="$ALL|usb: --rating on a stick that takes no discard|usb: erase on a stick that takes no discard says so"
 ALL="$ALL|$(refusal_names "usb stick partition mounted")"
 lab_begin
 
@@ -185,6 +186,21 @@ if wait_for "stick u1" 60 stick u1 && wait_for "stick u2" 30 stick u2 && wait_fo
 		fail "usb: the tool shows the stick's vendor and model" "$(tail -1 u3.err) $(grep -A12 '"device"' u3.json | tr -s ' \n' ' ')"
 	fi
 	lap "the sticks"
+	# --rating on a stick, whose queue takes no discard (usb-storage: its
+	# discard_max_bytes is 0): rated, its AUs not freed, every byte put back
+	read -r max < "/sys/block/${U1#/dev/}/queue/discard_max_bytes"
+	before=$(digest "$U1")
+	timeout 300 "$FB" -G --json "$U1" > u1.json 2> u1.err
+	rc=$? got=$("$JP" measured.discarded < u1.json 2>&1)
+	if [ $rc = 0 ] && [ "$max" = 0 ] && [ "$got" = false ] && [ "$(digest "$U1")" = "$before" ]; then
+		pass "usb: --rating on a stick that takes no discard"
+	else
+		fail "usb: --rating on a stick that takes no discard" \
+			"exit $rc, discard_max_bytes $max, discarded '$got': $(tail -1 u1.err)"
+	fi
+	expect_error "usb: erase on a stick that takes no discard says so" 1 \
+		"^erase: $U1 takes no discard \(its queue's discard_max_bytes is 0" "$ERASE" "$U1" 16M 1M
+	lap "--rating on a stick"
 	# a GPT partition over the ranges the modes write, mounted
 	printf 'label: gpt\nstart=2048, type=linux\n' | sfdisk -q "$U1" 2> gpt.err
 	mkdir -p st
@@ -196,7 +212,8 @@ if wait_for "stick u1" 60 stick u1 && wait_for "stick u2" 30 stick u2 && wait_fo
 	fi
 else
 	for t in "usb: the sticks behind the hub" "usb: the stick on another controller" \
-		"usb: the tool shows the stick's vendor and model"; do
+		"usb: the tool shows the stick's vendor and model" "usb: --rating on a stick that takes no discard" \
+		"usb: erase on a stick that takes no discard says so"; do
 		fail "$t" "the three sticks did not appear: $(ls /sys/block)"
 	done
 	refusals_fail "usb stick partition mounted" "no stick u1"
