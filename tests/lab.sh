@@ -19,6 +19,32 @@ SCRIPTS="disks fakes cards simcard"
 # the tests of the host's own, on the images it gave the guests
 HOST_TESTS=("lab: the host's image under the fakes is as it was" "lab: the SD card's image is as it was after --rating")
 plain_build_only
+
+# The refusals (tests/vm/guest.sh's WRITE_MODES) try every mode that
+# writes: each row of the mode table (run/*.c) whose flags say it writes,
+# and each test kind (testkinds.c) that writes, by its letter or its name
+writers=$(for f in run/*.c; do
+	awk '/^const struct mode mode_[a-z_]+ = \{/ { inrow = 1; name = ""; letter = ""; w = 0 }
+		inrow && match($0, /\.name = "[^"]*"/) { name = substr($0, RSTART + 9, RLENGTH - 10) }
+		inrow && match($0, /\.letter = .[A-Za-z]./) { letter = substr($0, RSTART + 11, 1) }
+		inrow && /MODE_WRITES/ { w = 1 }
+		inrow && /^};/ { if (w) print name, (letter == "" ? "-" : letter); inrow = 0 }' "$f"
+done
+sed -nE 's/.*\{ \.name = "([a-z-]+)", \.letter = .(.).*\.writes = 1.*/\1 \2/p' testkinds.c)
+# shellcheck source=tests/vm/guest.sh
+words=$(. tests/vm/guest.sh && for m in "${WRITE_MODES[@]}"; do echo "${m#*|}"; done | tr ' ' '\n')
+missing=""
+while read -r name letter; do
+	grep -qxE -- "--$name(=.*)?|-$letter" <<< "$words" || missing="$missing --$name"
+done <<< "$writers"
+if [ -n "${LAB_NESTED:-}" ]; then
+	: # the run without QEMU below: its lines are the guests' tests only
+elif [ "$(grep -c . <<< "$writers")" -ge 7 ] && [ -z "$missing" ]; then
+	echo "lab: the modes that write:$(awk '{ printf " --%s", $1 }' <<< "$writers")"
+	pass "lab: the refusals try every mode that writes"
+else
+	fail "lab: the refusals try every mode that writes" "not tried:${missing:- (found only: $writers)}"
+fi
 # Without QEMU (hidden from PATH: each PATH directory that holds it is
 # replaced by a new one of symlinks to everything else there; nothing is
 # ever removed), every test says SKIP with the reason, and nothing else is

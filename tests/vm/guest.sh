@@ -28,9 +28,13 @@ disk() {
 
 # The write modes, each refused on a device in use: NAME|ARGS (the device
 # follows).  The program (lab_begin writes it) writes the 8 MiB from 16 MiB
-# on, where -O writes.
+# on, where -O writes.  --restore is refused before its journal is read (it
+# names none that exists: a restore that got further would say so).  Every
+# row of the mode table that writes, and every test kind that writes, is
+# here (tests/lab.sh checks it against run/*.c and testkinds.c).
 WRITE_MODES=("-O|-O" "-f|-f" "--auto --write|-A --write" "-C|-C" "--rating|-G"
-	"--program --write|--program=$TMP/w.fbp --write" "--preserve|-O --preserve=$TMP/refused.journal")
+	"--program --write|--program=$TMP/w.fbp --write" "--preserve|-O --preserve=$TMP/refused.journal"
+	"--restore|--restore=$TMP/none.journal")
 # writes DEV: the sectors the kernel wrote to DEV and discarded on it so
 # far, and how many requests (its block-layer counters: every write to the
 # disk, through a partition, a holder or the disk itself, is counted there)
