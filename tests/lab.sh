@@ -17,7 +17,8 @@ SRC=$PWD
 
 SCRIPTS="disks fakes cards simcard"
 # the tests of the host's own, on the images it gave the guests
-HOST_TESTS=("lab: the host's image under the fakes is as it was" "lab: the SD card's image is as it was after --rating")
+HOST_TESTS=("lab: the host's image under the fakes is as it was" "lab: the SD card's image is as it was after --rating"
+	"lab: a checkout under /tmp is the guest's tree")
 plain_build_only
 
 # The refusals (tests/vm/guest.sh's WRITE_MODES) try every mode that
@@ -152,6 +153,18 @@ if want disks; then
 	else
 		fail "lab: the host's image under the fakes is as it was" "its digest changed"
 	fi
+fi
+
+# A checkout under /tmp (as another make check's may be): the guest sees
+# it, not its own scratch disk mounted on /tmp over it.  The lab's two
+# files copied under this test's directory make such a tree; the cache is
+# this run's (FLASHBENCH_LAB_DIR).
+mkdir -p tree/tests/vm && cp "$SRC/tests/vm/lab" "$SRC/tests/vm/init" tree/tests/vm/ && echo "$TMP" > tree/marker
+got=$(cd tree && tests/vm/lab run --timeout 120 -- cat marker 2> "$TMP/tree.err")
+if [ "$got" = "$TMP" ]; then
+	pass "lab: a checkout under /tmp is the guest's tree"
+else
+	fail "lab: a checkout under /tmp is the guest's tree" "got '$got': $(tail -3 "$TMP/tree.err" | tr '\n' ' ')"
 fi
 
 if want cards; then
