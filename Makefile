@@ -2,6 +2,7 @@
 #   make                 build flashbench and erase
 #   make check           run every test (plain build, then again under
 #                        AddressSanitizer + UBSan); ends "N passed, N failed"
+#   make lab             only the real-kernel lab (QEMU; doc/lab.md)
 #   make fuzz            run each fuzz harness FUZZ_SECONDS (600) under ASan+UBSan
 #   make bench           benchmarks against the classic tool and fio
 #   make install         PREFIX=/usr/local DESTDIR= ; make clean
@@ -52,6 +53,11 @@ $(O)/tests/unit/sysroot_hook.o: lib/sysroot.c
 
 $(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o $(O)/lib/utf8.o $(O)/lib/crc32c.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+
+# tests/nbdsim: the flash sim served over NBD to the real-kernel lab's guest
+# (tests/lab.sh, tests/vm/lab)
+$(O)/tests/nbdsim: $(O)/tests/nbdsim.o $(CORE_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # prints a simulated card's truth for the rating zoo (tests/rating_zoo.sh)
 $(O)/tests/simtruth: $(O)/tests/simtruth.o $(CORE_OBJ)
@@ -114,7 +120,7 @@ fuzz:
 		done; \
 	fi
 
-check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/simtruth $(FUZZ_DRIVERS)
+check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim $(O)/tests/simtruth $(FUZZ_DRIVERS)
 	@if command -v clang > /dev/null; then \
 		$(MAKE) --no-print-directory -s O=build/clang CC=clang build/clang/flashbench build/clang/erase; fi
 	$(MAKE) --no-print-directory -s O=build/asan CFLAGS="$(SANITIZE)" \
@@ -123,8 +129,12 @@ check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/simtruth $(FUZZ_
 		$(FUZZ:%=build/asan/tests/fuzz/%)
 	@tests/run . build/asan
 
+# the real-kernel lab alone (tests/lab.sh, doc/lab.md; make check runs it too)
+lab: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim
+	@TESTS=lab tests/run .
+
 # only the plain build (quicker while working)
-check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/simtruth $(FUZZ_DRIVERS)
+check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/nbdsim $(O)/tests/simtruth $(FUZZ_DRIVERS)
 	@tests/run .
 
 bench/peakrss: bench/peakrss.c
@@ -197,6 +207,6 @@ deb:
 	for f in "$$tmp"/flashbench_*.deb; do cp "$$f" $(DEBDIR)/; echo "$(DEBDIR)/$${f##*/}"; done
 
 clean:
-	rm -rf *.o $(PARTS:%=%/*.o) tests/*.o tests/unit/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) $(FBP_C) $(FBP_C).tmp flashbench erase tests/unit/units tests/jsonpath tests/simtruth build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
+	rm -rf *.o $(PARTS:%=%/*.o) tests/*.o tests/unit/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) $(FBP_C) $(FBP_C).tmp flashbench erase tests/unit/units tests/jsonpath tests/nbdsim tests/simtruth build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
 
-.PHONY: all check check-quick fuzz bench install clean dist deb
+.PHONY: all check check-quick lab fuzz bench install clean dist deb

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dev.h"
 #include "guard/claim.h"
@@ -108,7 +109,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (!(dev_caps(d) & DEV_CAP_DISCARD)) {
-		fb_fail(&e, EXIT_DEVICE, "%s is not a block device; discard needs one", argv[1]);
+		struct stat st;
+
+		if (stat(argv[1], &st) == 0 && S_ISBLK(st.st_mode))
+			fb_fail(&e, EXIT_DEVICE, "%s takes no discard (its queue's discard_max_bytes is 0: many USB "
+				"sticks and card readers); nothing was erased", argv[1]);
+		else
+			fb_fail(&e, EXIT_DEVICE, "%s is not a block device; discard needs one", argv[1]);
 		goto out;
 	}
 	if (dev_caps(d) & DEV_CAP_REOPEN_RW) {

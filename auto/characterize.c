@@ -591,8 +591,11 @@ static int data_look(struct ctx *c)
 	/* read-probe.fbp reads around the boundary bs past each offset */
 	for (uint64_t m = 1; m <= 3 && (m << 20) < step / 2; m++)
 		at[n++] = (int64_t)((m << 20) - bs);
-	for (uint64_t k = 0; k < DATA_PROBES; k++)
-		at[n++] = (int64_t)(k * step + step / 2 / (64 << 10) * (64 << 10) - bs);
+	/* (a probe needs a block before it: under 32 MiB the first one's
+	 * midpoint rounds down to the device's start) */
+	for (uint64_t k = 0, pos; k < DATA_PROBES; k++)
+		if ((pos = k * step + step / 2 / (64 << 10) * (64 << 10)) >= bs)
+			at[n++] = (int64_t)(pos - bs);
 	if (builtin_list(c, "read-probe", bs, 2, NULL, NULL, 0, at, n, &prog))
 		return -1;
 	if ((rc = run_step(c, prog, 0, &res)))

@@ -315,6 +315,8 @@ int dev_block_open(struct dev *d, const char *path, enum dev_mode mode, struct f
 	if (b->fd < 0)
 		return open_error(path, errno, mode, e);
 	b->writable = mode != DEV_READONLY;
+	if (b->is_block && !devinfo_discards(at))
+		d->caps &= ~DEV_CAP_DISCARD; /* its queue takes no discard: BLKDISCARD would fail */
 	if (!pin_same(path, b->fd) || fstat(b->fd, &st) || (b->is_block ? !S_ISBLK(st.st_mode) : !S_ISREG(st.st_mode)))
 		return fb_fail(e, EXIT_DEVICE, "%s changed while it was being checked (another file or device is now "
 			       "behind the name); nothing was written to it", path);

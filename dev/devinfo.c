@@ -78,3 +78,12 @@ void devinfo_card(const char *path, struct dev_card *c)
 		snprintf(c->host, sizeof(c->host), "mmc");
 	}
 }
+
+int devinfo_discards(const char *path)
+{
+	char disk[PATH_MAX], self[PATH_MAX], v[64];
+
+	if (medium_sysfs_dirs(path, disk, self) || medium_read_attr(disk, "queue/discard_max_bytes", v, sizeof(v)))
+		return 1;
+	return strtoull(v, NULL, 10) != 0;
+}

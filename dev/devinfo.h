@@ -30,4 +30,9 @@ void devinfo_read(const char *path, struct devinfo *di);
 struct dev_card;
 void devinfo_card(const char *path, struct dev_card *c);
 
+/* Does the block device at path take discard requests?  Its disk's queue
+ * says (queue/discard_max_bytes 0: no; a USB stick through usb-storage,
+ * most card readers).  1 when sysfs does not say: the request is tried. */
+int devinfo_discards(const char *path);
+
 #endif

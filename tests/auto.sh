@@ -236,6 +236,27 @@ done
 	pass "auto on usb-12m with 2% noise: 12MiB, not 6MiB (odd multiples of 6MiB lifted by noise)" ||
 	fail "auto on usb-12m with 2% noise: 12MiB" "$("$JP" findings.erase_block.value < "$TMP/f3.json")"
 
+# a device of 16 MiB up to 32 MiB (found by the lab on a 16 MiB USB stick):
+# the data probes' first midpoint rounded down to the device's start, and
+# --auto exited 2 with "the test would start before the beginning of the
+# device", about no option given.  Now it runs and finds the page (also on a
+# file, through the block path).
+truncate -s 16M "$TMP/small.img"
+for t in "16MiB sim|sim:size=16M" "24MiB sim|sim:size=24M" "31MiB sim|sim:size=31M" "16MiB file|$TMP/small.img"; do
+	name="auto on a ${t%%|*} (under 32MiB) runs" dev=${t#*|}
+	"$FB" -A --json "$dev" > "$TMP/small.json" 2> "$TMP/small.err"
+	rc=$? got=$("$JP" findings.page.value findings.page.confidence measurements.data_probe.reads < "$TMP/small.json" 2>&1 |
+		tr '\n' ' ')
+	# (the sims: their 16 KiB page, and 255 data probes, the first left out)
+	case $dev in sim:*) want="16384 high 255 " ;; *) want="" ;; esac
+	if [ $rc = 0 ] && [ ! -s "$TMP/small.err" ] && { [ -z "$want" ] || [ "$got" = "$want" ]; }; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc, got '$got' want '$want': $(head -c 300 "$TMP/small.err")"
+	fi
+done
+rm -f "$TMP/small.img"
+
 # json NAME ARGS...: valid JSON (jsonpath; python3 too where present) with
 # the given "path=value" checks after --
 json_ok() {

@@ -47,7 +47,7 @@ card_up() {
 # daemon gone (killed if it outlives the unmount).
 card_down() {
 	local l
-	for l in "${LOOPS[@]}"; do losetup -d "$l" 2> /dev/null; done
+	for l in "${LOOPS[@]}"; do detach "${l%% *}" 2> /dev/null; done
 	LOOPS=()
 	if mountpoint -q "$MNT"; then
 		wait_for "$MNT to be unmounted" 30 umount "$MNT" 2> /dev/null || umount -l "$MNT"

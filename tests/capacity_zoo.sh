@@ -160,7 +160,8 @@ echo "capacity zoo: $found of $fakes fakes found (kind and size), $flagged of $h
 [ "$high_wrong" = 0 ] && pass "capacity zoo: nothing at high confidence is wrong" ||
 	fail "capacity zoo: nothing at high confidence is wrong" "$high_wrong"
 if [ "$RUNS" = 1 ]; then
-	skip "capacity zoo: the same answer on repeated runs" "the sanitizer build runs each card once (the plain build checks it)"
+	# (a note, not a SKIP: the plain build checks it)
+	echo "the sanitizer build runs each card once: the same answer on repeated runs is the plain build's test"
 else
 	[ "$unstable" = 0 ] && pass "capacity zoo: the same answer on repeated runs" ||
 		fail "capacity zoo: the same answer on repeated runs" "$unstable cards differ"

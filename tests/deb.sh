@@ -54,7 +54,7 @@ fi
 
 ALL="deb: make deb builds a package and leaves the tree clean|deb: the package holds every file|deb: every path its commands and pages name is in the package|deb: the installed flashbench runs on sim:sd-4m|deb: flashbench-erase --help and --version name flashbench-erase|deb: completion through bash-completion's loader|deb: apt keeps it over Debian's flashbench through apt upgrade|deb: lintian reports no error"
 [ -n "${FLASHBENCH_NESTED:-}" ] && skip_all "inside a nested test run"
-[ "$(cd "$(dirname "$FB")" && pwd -P)" = "$(pwd -P)" ] || skip_all "runs once, with the plain build"
+plain_build_only
 for tool in dpkg-buildpackage dh lintian dpkg git; do
 	command -v $tool > /dev/null || skip_all "$tool is not installed (.ci/run installs debhelper and lintian)"
 done

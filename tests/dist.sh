@@ -8,7 +8,7 @@
 ALL="dist: same bytes twice|dist: exactly the files git tracks|dist: SOURCE_DATE_EPOCH sets every date, owner root|dist: the unpacked tarball builds and passes make check-quick"
 
 [ -n "${FLASHBENCH_NESTED:-}" ] && skip_all "inside the test run of an unpacked tarball"
-[ "$(cd "$(dirname "$FB")" && pwd -P)" = "$(pwd -P)" ] || skip_all "runs once, with the plain build"
+plain_build_only
 command -v git > /dev/null && git rev-parse --is-inside-work-tree > /dev/null 2>&1 ||
 	skip_all "not a git checkout (make dist packs the files git tracks)"
 for tool in tar gzip make; do

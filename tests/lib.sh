@@ -2,21 +2,59 @@
 # tests/run counts, and expectations on exit status and output.
 # FB and ERASE name the binaries under test (set by tests/run).
 : "${FB:=$PWD/flashbench}" "${ERASE:=$PWD/erase}"
-TMP=${TMPDIR:-/tmp}/flashbench-test.$$
-mkdir -p "$TMP"
+# The test's own directory: made new by mktemp (never one left by an
+# earlier run, never another test's, whatever the PIDs)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/flashbench-test.XXXXXX") || {
+	echo "FAIL $(basename "$0" .sh): environment: cannot make a temporary directory in ${TMPDIR:-/tmp}"
+	exit 1
+}
 # the index of unfinished --preserve journals: never the real one
 export FLASHBENCH_STATE_DIR=$TMP/state
 
-# Loop devices and mounts a test made are undone when it exits.
+# Loop devices and mounts a test made are undone when it exits.  Each loop
+# device is recorded as "DEV FILE", the file the kernel says it is over
+# when it was attached; it is detached only while it is still over that
+# file (a test's files live in its own directory), so a device number that
+# was freed and then taken by another program is never touched.
 LOOPS=() MNTS=()
-cleanup() {
-	local m l
-	for m in "${MNTS[@]}"; do umount "$m" 2> /dev/null; done
-	for l in "${LOOPS[@]}"; do
-		swapoff "$l" 2> /dev/null
-		losetup -d "$l" 2> /dev/null
+# loop_backing DEV: the file the loop device DEV is over ("" if none)
+loop_backing() {
+	local f=/sys/block/${1#/dev/}/loop/backing_file b=
+	[ -r "$f" ] && read -r b < "$f"
+	echo "${b% (deleted)}"
+}
+# record_loop DEV: a loop device the test attached itself (attach does it)
+record_loop() { LOOPS+=("$1 $(loop_backing "$1")"); }
+# detach DEV...: detach the test's own loop devices, now
+detach() {
+	local d e keep
+	for d; do
+		losetup -d "$d"
+		keep=()
+		for e in "${LOOPS[@]}"; do [ "${e%% *}" = "$d" ] || keep+=("$e"); done
+		LOOPS=("${keep[@]}")
 	done
-	rm -rf "$TMP"
+}
+# env_gone: what the test made that something else took away, or nothing
+env_gone() {
+	local e
+	[ -d "$TMP" ] || printf '%s; ' "its directory $TMP vanished"
+	for e in "${LOOPS[@]}"; do
+		[ "$(loop_backing "${e%% *}")" = "${e#* }" ] || printf '%s; ' "its loop device ${e%% *} (over ${e#* }) was detached"
+	done
+}
+cleanup() {
+	local m e gone
+	gone=$(env_gone)
+	[ -z "$gone" ] || echo "FAIL $(basename "$0" .sh): environment: ${gone%; } by another program while the test ran"
+	for m in "${MNTS[@]}"; do umount "$m" 2> /dev/null; done
+	for e in "${LOOPS[@]}"; do
+		[ "$(loop_backing "${e%% *}")" = "${e#* }" ] || continue
+		swapoff "${e%% *}" 2> /dev/null
+		losetup -d "${e%% *}" 2> /dev/null
+	done
+	# never into a file system still mounted there
+	rm -rf --one-file-system "$TMP"
 }
 trap cleanup EXIT
 # attach [-r|-P] FILE: a new loop device over FILE, in DEV.  The first
@@ -31,27 +69,43 @@ attach() {
 		LOCKED=1
 	fi
 	DEV=$(losetup -f --show "$@") || return 1
-	LOOPS+=("$DEV")
+	record_loop "$DEV"
+}
+# plain_build_only: a suite that runs once per make check, with the build
+# in the tree itself, says so and ends under any other build (a note, not
+# SKIP lines: its tests did run, with the plain build)
+plain_build_only() {
+	[ "$(cd "$(dirname "$FB")" && pwd -P)" = "$(pwd -P)" ] && return 0
+	echo "runs once per make check, with the plain build"
+	exit 0
 }
 # skip_all REASON: every test named in ALL ("a|b|c") is skipped
 skip_all() { local IFS='|' t; for t in $ALL; do skip "$t" "$1"; done; exit 0; }
 
 pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
+# a failure says so when what the test made was taken away meanwhile
+fail() {
+	local gone
+	gone=$(env_gone)
+	echo "FAIL $1: $2${gone:+ [environment: ${gone%; }]}"
+}
 skip() { echo "SKIP $1: $2"; }
 
 # expect NAME STATUS PATTERN CMD...: CMD exits with STATUS, prints exactly one
 # line on stderr matching the extended regex PATTERN, and nothing on stdout.
 expect_error() {
-	local name=$1 want=$2 pat=$3 rc
+	local name=$1 want=$2 pat=$3 rc lines
 	shift 3
 	"$@" > "$TMP/out" 2> "$TMP/err"
 	rc=$?
+	# (bash's own reading and matching: no program started when it passes,
+	# which counts where starting one is slow, as in the lab's guest)
+	mapfile lines < "$TMP/err"
 	if [ $rc -ne "$want" ]; then
 		fail "$name" "exit status $rc, want $want ($(head -c 200 "$TMP/err"))"
-	elif [ "$(wc -l < "$TMP/err")" -ne 1 ]; then
+	elif [ ${#lines[@]} -ne 1 ] || [[ ${lines[0]} != *$'\n' ]]; then
 		fail "$name" "want one line on stderr, got: $(head -c 300 "$TMP/err")"
-	elif ! grep -Eq -- "$pat" "$TMP/err"; then
+	elif ! [[ ${lines[0]%$'\n'} =~ $pat ]]; then
 		fail "$name" "message '$(cat "$TMP/err")' does not match '$pat'"
 	elif [ -s "$TMP/out" ]; then
 		fail "$name" "printed on stdout: $(head -c 200 "$TMP/out")"
@@ -159,6 +213,42 @@ EOF
 		kill -KILL "$pid" 2> /dev/null
 		wait "$pid" 2> /dev/null
 		return 0
+	fi
+}
+# signal_at_line SIG ERR REGEX SECS CMD...: runs CMD with its stderr in
+# ERR and sends it SIG as soon as a line of ERR matches the extended REGEX
+# (CMD may end first); returns CMD's status (128+N if a signal ended it).
+# With python3 the file is read every 0.2 ms, so a phase that lasts a
+# tenth of a second is not missed; without it, by wait_for.  After SECS
+# says "timed out" on stderr and sends SIG anyway.
+signal_at_line() {
+	local sig=$1 err=$2 re=$3 secs=$4 pid
+	shift 4
+	if command -v python3 > /dev/null; then
+		python3 - "$sig" "$err" "$re" "$secs" "$@" << 'EOF'
+import re, signal, subprocess, sys, time
+sig, err, pat, secs = getattr(signal, "SIG" + sys.argv[1]), sys.argv[2], re.compile(sys.argv[3]), float(sys.argv[4])
+with open(err, "wb") as e:
+    child = subprocess.Popen(sys.argv[5:], stderr=e)
+end, seen = time.monotonic() + secs, False
+while child.poll() is None and not seen:
+    with open(err, "rb") as e:
+        seen = any(pat.search(l.decode(errors="replace")) for l in e.read().splitlines())
+    if seen or time.monotonic() >= end:
+        child.send_signal(sig)
+        if not seen:
+            print(f"timed out after {secs:g} s waiting for {sys.argv[3]} in {err}", file=sys.stderr)
+        break
+    time.sleep(0.0002)
+rc = child.wait()
+sys.exit(128 - rc if rc < 0 else rc)
+EOF
+	else
+		"$@" 2> "$err" &
+		pid=$!
+		wait_for "$re in $err" "$secs" grep -Eqs -- "$re" "$err"
+		kill "-$sig" "$pid" 2> /dev/null
+		wait "$pid"
 	fi
 }
 # kill_trials NAME DEVICE LOOP ORIG TRIALS ARGS...: each trial starts

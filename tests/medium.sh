@@ -7,8 +7,8 @@
 # an unlinked name or a hard link), --restore onto another file with the same
 # inode number and onto a loop re-attached to another file, two --preserve
 # runs at once, outputs into block devices, the journal's room, a loop over
-# an active swap file.  What this kernel cannot build (device-mapper, md,
-# partitions on loop devices) says SKIP with the reason.
+# an active swap file.  A device-mapper holder and a partition of a loop
+# over the file need a kernel that has them: tests/vm/disks.sh (the lab).
 . tests/lib.sh
 
 ALL="medium: -O through another loop over a mounted file|medium: erase through another loop over a mounted file"
@@ -26,7 +26,6 @@ ALL="$ALL|medium: a journal beside the window under test|medium: a write beside 
 ALL="$ALL|medium: a room refusal says the room there is"
 ALL="$ALL|medium: the room counts each range once|medium: --auto --write says its most and refuses before writing"
 ALL="$ALL|medium: a journal is no device to test|medium: a journal never restores onto itself"
-ALL="$ALL|medium: a device-mapper holder|medium: a partition of a loop over the file"
 is_root || skip_all "needs root for loop devices, mounts and swap"
 for tool in losetup mkfs.ext4 unshare python3; do
 	command -v $tool > /dev/null || skip_all "$tool is not installed"
@@ -89,14 +88,14 @@ if command -v mkswap > /dev/null && mkswap "$LA" > /dev/null 2>&1 && swapon "$LA
 else
 	skip "medium: another loop over an active swap area" "swapon is not permitted here"
 fi
-losetup -d "$LA" "$LB"
+detach "$LA" "$LB"
 if mkswap s.img > /dev/null 2>&1 && swapon s.img 2> /dev/null; then
 	attach -r s.img
 	expect_error "medium: a loop over an active swap file" 1 \
 		"^flashbench: $DEV is in use: $TMP/s.img, the file behind it, is an active swap area; run swapoff $TMP/s.img first" \
 		"$FB" -O -e 1M -b 256k "$DEV"
 	swapoff s.img
-	losetup -d "$DEV"
+	detach "$DEV"
 else
 	skip "medium: a loop over an active swap file" "swapon of a file in $TMP is not permitted here"
 fi
@@ -155,7 +154,7 @@ if command -v mkfs.btrfs > /dev/null; then
 	else
 		skip "medium: the file under a device of a mounted btrfs" "cannot make or mount a btrfs of two loop devices here"
 	fi
-	losetup -d "$C1" "$C2"
+	detach "$C1" "$C2"
 else
 	skip "medium: the file under a device of a mounted btrfs" "mkfs.btrfs is not installed (btrfs-progs)"
 fi
@@ -231,8 +230,8 @@ attach x.img
 LX=$DEV
 rm x.img
 if held j4 "$LX"; then
-	losetup -d "$LX"
-	losetup "$LX" y.img
+	detach "$LX"
+	losetup "$LX" y.img && record_loop "$LX"
 	yorig=$(digest y.img)
 	expect_error "medium: restore onto a loop re-attached to another file" 2 \
 		"^flashbench: j4 was written for $LX \(medium=file:[0-9:]+;offset=0\), and $LX is not recognised as the same medium" \
@@ -256,7 +255,7 @@ if wait_for "the first run's writes" 120 event_or_end "$runA" written e.img && k
 	expect_error "medium: two runs through a loop and its file" 1 \
 		"^flashbench: $DEV is in use: another flashbench run \(process $runA\) is writing to this medium" \
 		"$FB" --restore jA "$DEV"
-	losetup -d "$DEV"
+	detach "$DEV"
 	kill -INT "$runA"
 	wait "$runA"
 	if [ "$(digest e.img)" = "$orig" ] && [ ! -e jA ] && [ ! -e jB ]; then
@@ -389,34 +388,4 @@ else
 	forget jg
 fi
 
-# ------------------------------------------------------------ holders, partitions
-if command -v dmsetup > /dev/null && [ -e /dev/mapper/control ]; then
-	head -c 16M /dev/zero > h.img
-	attach h.img
-	if dmsetup create fbtest19 --table "0 32768 linear $DEV 0" 2> /dev/null; then
-		expect_error "medium: a device-mapper holder" 1 \
-			"^flashbench: $TMP/h.img is in use: (/dev/)?dm-[0-9]+ \(fbtest19\) is a holder \(device-mapper, md or similar\) of $DEV" \
-			"$FB" -O -e 1M -b 256k "$TMP/h.img"
-		dmsetup remove fbtest19
-	else
-		skip "medium: a device-mapper holder" "dmsetup create failed here"
-	fi
-else
-	skip "medium: a device-mapper holder" "this kernel has no device-mapper (no /dev/mapper/control); md likewise needs a kernel with md"
-fi
-truncate -s 64M p.img
-printf '\x00\x00\x00\x00\x83\x00\x00\x00\x00\x08\x00\x00\x00\x78\x00\x00' |
-	dd of=p.img bs=1 seek=446 conv=notrunc status=none
-printf '\x55\xaa' | dd of=p.img bs=1 seek=510 conv=notrunc status=none
-attach -P p.img
-if [ -e "/sys/block/${DEV#/dev/}/${DEV#/dev/}p1" ] && wait_for "the partitions of $DEV" 10 test -b "${DEV}p1" 2> /dev/null &&
-	mkfs.ext4 -q -F "${DEV}p1" > /dev/null 2>&1 &&
-	mounted "${DEV}p1" mp; then
-	expect_error "medium: a partition of a loop over the file" 1 \
-		"^flashbench: $TMP/p.img is in use: ${DEV}p1, a partition of $DEV, which is a loop device over $TMP/p.img, is mounted on $TMP/mp" \
-		"$FB" -O -e 1M -b 256k "$TMP/p.img"
-	unmount mp
-else
-	skip "medium: a partition of a loop over the file" "this kernel does not scan partitions on loop devices"
-fi
 echo "tests/medium.sh took $((SECONDS - locked_at)) s once it held the loop-device lock"

@@ -48,7 +48,7 @@ if mkfs.ext4 -q -F "$B" > /dev/null 2>&1 && mount "$B" mnt; then
 	else
 		skip "safety: a stack of loops is followed" "cannot mount a loop over a loop here"
 	fi
-	losetup -d "$C"
+	detach "$C"
 else
 	skip "safety: a block device under a mounted loop is in use" "cannot make or mount a file system on a loop over a loop"
 	skip "safety: erase under a mounted loop is refused" "cannot make or mount a file system on a loop over a loop"
