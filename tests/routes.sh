@@ -120,9 +120,9 @@ attach -o 8M --sizelimit 32M win.img || skip_all "cannot attach a loop device he
 LA=$DEV
 if held "$W/win.journal" "$LA"; then
 	W1=$(digest win.img)
-	losetup -d "$LA"
+	detach "$LA"
 	# the same name, now at offset 0 (another free one if it was taken)
-	if losetup --sizelimit 32M "$LA" win.img 2> /dev/null; then LB=$LA; else attach --sizelimit 32M win.img; LB=$DEV; fi
+	if losetup --sizelimit 32M "$LA" win.img 2> /dev/null; then LB=$LA; record_loop "$LB"; else attach --sizelimit 32M win.img; LB=$DEV; fi
 	pat="^flashbench: win.journal holds bytes 8388608 to 41943039 of its medium \(saved through $LA at offset 8388608\), and $LB shows bytes 0 to 33554431 of it; nothing was done \(a restore writes the bytes it saved and no others, --device-changed or not\): put them back through $W/win.img, which shows them all \(flashbench --restore win.journal $W/win.img\)"
 	"$FB" --restore win.journal "$LB" > out 2> err
 	rc=$?
@@ -134,7 +134,7 @@ if held "$W/win.journal" "$LA"; then
 		{ [ "$(digest win.img)" = "$W1" ] && [ -s win.journal ] &&
 			pass "routes: --device-changed does not take another window" ||
 			fail "routes: --device-changed does not take another window" "the file changed or the journal is gone"; }
-	losetup -d "$LB"
+	detach "$LB"
 	# offset 0, the whole file: the journal's window lies inside it
 	attach win.img
 	"$FB" --restore win.journal "$DEV" > out 2> err
@@ -143,11 +143,11 @@ if held "$W/win.journal" "$LA"; then
 		grep -q "^restored 8388608 bytes (8MiB) in 8 ranges from win.journal to $DEV" out &&
 		pass "routes: a wider window maps the journal" ||
 		fail "routes: a wider window maps the journal" "exit $rc: $(cat err)"
-	losetup -d "$DEV"
+	detach "$DEV"
 	# and the file itself, as the refusal says
 	attach -o 8M --sizelimit 32M win.img
 	if held "$W/win.journal" "$DEV"; then
-		losetup -d "$DEV"
+		detach "$DEV"
 		"$FB" --restore win.journal "$W/win.img" > out 2> err
 		rc=$?
 		[ $rc = 0 ] && [ "$(digest win.img)" = "$W0" ] && pass "routes: --restore through the file itself" ||
@@ -189,7 +189,7 @@ if wait_for "the announcement" 120 event_or_end "$pid" has "capacity writes" err
 		{ [ "$(digest race.img)" = "$R0" ] && no_journal && [ -s attached ] &&
 			pass "routes: a loop attached over the file waits for the data" ||
 			fail "routes: a loop attached over the file waits for the data" "the file differs, a journal is left or the attach failed ($(cat attach.err))"; }
-	[ -s attached ] && losetup -d "$(cat attached)"
+	[ -s attached ] && detach "$(cat attached)"
 else
 	wait "$pid"
 	fail "routes: a loop attached over the file waits for the data" "no announcement: $(cat err)"
@@ -212,7 +212,7 @@ if wait_for "the announcement" 120 event_or_end "$pid" has "capacity writes" err
 		"^flashbench: $LB, a loop device over $W/race.img, appeared during the run, another name for the bytes under test \(it is held until the run ends, so that nothing mounts it meanwhile\); the run stopped writing; (the saved data were put back and verified|nothing needed putting back)$" &&
 		{ [ "$(digest race.img)" = "$R0" ] && no_journal && pass "routes: a loop over the loop's file stops the run" ||
 			fail "routes: a loop over the loop's file stops the run" "the file differs, or a journal is left"; }
-	[ -z "$LB" ] || losetup -d "$LB"
+	[ -z "$LB" ] || detach "$LB"
 else
 	wait "$pid"
 	fail "routes: a loop over the loop's file stops the run" "no announcement: $(cat err)"
@@ -238,7 +238,7 @@ if wait_for "the program's writes" 120 event_or_end "$pid" written "$LA" && aliv
 		# (the file system may have written there too since: its journal)
 		if [ "$(range8 race.img)" = "$Q0" ] || [ ! -s race.journal ]; then
 			fail "routes: a mount that came during the run is not written over" "the saved data were put back"
-		elif ! umount "$mnt" 2> mount.err || ! losetup -d "$LB" 2>> mount.err; then
+		elif ! umount "$mnt" 2> mount.err || ! detach "$LB" 2>> mount.err; then
 			fail "routes: a mount that came during the run is not written over" "cannot unmount: $(cat mount.err)"
 		elif ! "$FB" --restore race.journal "$LA" > out 2> err || [ "$(range8 race.img)" != "$Q0" ]; then
 			fail "routes: a mount that came during the run is not written over" "--restore after: $(cat err)"
@@ -251,7 +251,7 @@ else
 	wait "$pid" 2> /dev/null
 	fail "routes: a mount that came during the run is not written over" "no writes: $(cat err)"
 fi
-losetup -d "$LA"
+detach "$LA"
 rm -f race.img race.journal
 
 # ------------------------------------------------------------ 4. volatile under it
@@ -290,7 +290,7 @@ if mount -t tmpfs -o size=64M tmpfs "$V/t" 2> /dev/null; then
 		fi
 		[ "$(digest dev.img)" = "$D0" ] || fail "routes: volatile journals" "dev.img changed"
 		umount "$V/e"
-		losetup -d "$EL" # before the tmpfs its file is on goes
+		detach "$EL" # before the tmpfs its file is on goes
 	else
 		for t in "a journal on ext4 over a loop over tmpfs" "the index on ext4 over tmpfs" "--preserve-volatile takes it there"; do
 			skip "routes: $t" "cannot make ext4 on a loop device over tmpfs here"
@@ -351,7 +351,7 @@ if command -v mkfs.ext2 > /dev/null && mkfs.ext2 -q -F -m 0 -b 4096 fs.img && at
 				fail "routes: a full journal in a rewrite" "the device is not as before, or the journal is left"; }
 	fi
 	umount "$W/small"
-	losetup -d "$DEV"
+	detach "$DEV"
 else
 	skip "routes: a full journal in a rewrite" "cannot make an ext2 file system on a loop device here"
 fi
