@@ -44,7 +44,13 @@
  * and empties only while the card is idle (slc, slcrate, slcidle), and
  * throttling after sustained writes until the card rests (throttle,
  * throttlex, throttlerest).  Idle time passes only when the host rests
- * (sim_idle). */
+ * (sim_idle).
+ *
+ * Buses (off by default): cards given the same bus=NAME share one link of
+ * link=RATE bytes/s, as sticks behind one USB 2.0 hub or the slots of one
+ * reader do; a batch of sims then reproduces a hub (dev/simlink.h).
+ * mapbus=NAME makes the topology map show another link than the one the
+ * card is on: sharing that no map shows, for the batch's check. */
 #ifndef FLASHBENCH_SIM_H
 #define FLASHBENCH_SIM_H
 
@@ -52,6 +58,8 @@
 #include <stdint.h>
 
 #include "lib/err.h"
+
+#define SIM_BUS_NAME 32
 
 struct sim_params {
 	uint64_t size;      /* bytes */
@@ -99,6 +107,11 @@ struct sim_params {
 	uint64_t throttle;  /* bytes of writes without a rest after which writes slow down */
 	double throttle_x;  /* by this factor (0: 3) */
 	uint64_t t_throttle_rest; /* until the card rests this long (0: 2 s) */
+	/* a link shared with other simulated cards (the bus keys, their own
+	 * block of sim.c; dev/simlink.h models the sharing) */
+	char bus[SIM_BUS_NAME];     /* bus=NAME: the link it is on ("": a link of its own) */
+	uint64_t link;              /* link=RATE: what the link carries in all, bytes/s */
+	char mapbus[SIM_BUS_NAME];  /* mapbus=NAME: the link the topology map shows ("": bus) */
 };
 
 enum { SIM_FAKE_NONE, SIM_FAKE_WRAP, SIM_FAKE_DROP, SIM_FAKE_CACHE, SIM_FAKE_END, SIM_FAKE_BAD, SIM_FAKES };
