@@ -32,5 +32,6 @@ int main(void)
 	unit_auto();
 	unit_guard();
 	unit_sysroot();
+	unit_topology();
 	return failures ? 1 : 0;
 }

@@ -31,5 +31,6 @@ void unit_vm(void);       /* vm.c: series, reductions, plans, the opcode table's
 void unit_auto(void);     /* auto.c: analysis */
 void unit_guard(void);    /* guard.c: the journal's restore order */
 void unit_sysroot(void);  /* sysroot.c: the medium and every refusal, over dumped trees */
+void unit_topology(void); /* topology.c: what devices share, over dumped trees and sim buses */
 
 #endif
