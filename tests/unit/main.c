@@ -33,5 +33,6 @@ int main(void)
 	unit_guard();
 	unit_sysroot();
 	unit_topology();
+	unit_batch();
 	return failures ? 1 : 0;
 }

@@ -32,5 +32,6 @@ void unit_auto(void);     /* auto.c: analysis */
 void unit_guard(void);    /* guard.c: the journal's restore order */
 void unit_sysroot(void);  /* sysroot.c: the medium and every refusal, over dumped trees */
 void unit_topology(void); /* topology.c: what devices share, over dumped trees and sim buses */
+void unit_batch(void);    /* batch.c: many cards at once, their turns and their check */
 
 #endif
