@@ -20,7 +20,7 @@ SANITIZE = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 # O is where objects and binaries go (the sanitizer build uses build/asan)
 O ?= .
-# the modules, part by part in the order data flows (README, "Layout"): the
+# the modules, part by part in the order data flows (HACKING.md, "Layout"): the
 # top-level tables, then lib/ (no flash knowledge), dev/ (backends, the flash
 # model), vm.c, prog/ (programs, result trees), guard/ (refusals, journal),
 # auto/ (planner, analysis), saved/ (results read back), report/ (output).
@@ -136,8 +136,9 @@ bench: all bench/peakrss bench/rawread
 # The scripts are installed as flashbench-NAME, told where their library
 # (scripts/lib.sh) is installed; the manual pages name the installed paths
 # (/usr/share/... in the source, PREFIX/share/... once installed); the README
-# goes to DOCDIR compressed (as Debian's policy wants it, and the same path
-# with or without the package).
+# and the guides (doc/NAME.md as NAME.md.gz) go to DOCDIR compressed (as
+# Debian's policy wants it, and the same path with or without the package).
+# HACKING.md is for the source tree and is not installed.
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 flashbench $(DESTDIR)$(BINDIR)/flashbench
@@ -149,6 +150,8 @@ install: all
 			$${m%%:*}.1 > $(DESTDIR)$(MANDIR)/$${m#*:}.1 && chmod 644 $(DESTDIR)$(MANDIR)/$${m#*:}.1 || exit 1; done
 	install -d $(DESTDIR)$(DATADIR)/programs $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(DOCDIR)
 	gzip -9n < README > $(DESTDIR)$(DOCDIR)/README.gz && chmod 644 $(DESTDIR)$(DOCDIR)/README.gz
+	for d in doc/*.md; do \
+		gzip -9n < $$d > $(DESTDIR)$(DOCDIR)/$${d#doc/}.gz && chmod 644 $(DESTDIR)$(DOCDIR)/$${d#doc/}.gz || exit 1; done
 	install -m 644 scripts/lib.sh $(DESTDIR)$(DATADIR)/lib.sh
 	for s in report open-au-sweep; do \
 		sed 's|^lib=.*|lib=$(DATADIR)/lib.sh|' scripts/$$s.sh > $(DESTDIR)$(BINDIR)/flashbench-$$s && \

@@ -11,7 +11,7 @@
  * pass number of signatures).
  * The opcodes are the table VM_OPCODES below: it makes the enum, the names
  * the program parser reads (progfile.c), the arguments it checks and the
- * one-line meanings the README lists.
+ * one-line meanings doc/program.md lists.
  *
  * Every operation also has a reduction, how its value comes from its
  * children's values (an I/O leaf's value is its time in ns): VM_SUM (the

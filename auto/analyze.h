@@ -4,7 +4,7 @@
  * confidence and the evidence behind it; then formatting recommendations.
  * Pure functions over numbers: no I/O, no printing.  Nothing here knows the
  * simulator's presets; every threshold comes from the measured noise and
- * from how flash works (see README "How --auto decides"). */
+ * from how flash works (see doc/auto.md). */
 #ifndef FLASHBENCH_ANALYZE_H
 #define FLASHBENCH_ANALYZE_H
 

@@ -4,7 +4,7 @@
  * latest writes and then lost, or is lost except a working region at the
  * end; a damaged card loses writes in scattered bad regions.
  *
- * The plan (README "Is it a fake: --capacity"): signatures (lib/sig.h) at a
+ * The plan (doc/capacity.md, "How it decides"): signatures (lib/sig.h) at a
  * reference block at the start and at probes spread over the whole device
  * (one in each of K strata, at a place drawn from the device size, and one
  * at the very end), read back at once; one-sector reads on a grid over the

@@ -3,7 +3,7 @@
  * evidence, and the chance that a card missing a share of its flash could
  * have passed.  Pure: numbers in, findings out.
  *
- * The rules (README "Is it a fake: --capacity"):
+ * The rules (doc/capacity.md, "How it decides"):
  *  - a read of one address that finds our signature of another means the two
  *    share flash: the card wraps around, every period bytes (the greatest
  *    common divisor of the distances seen); high when reads past the period

@@ -69,7 +69,7 @@ static const struct preset presets[] = {
 	{ "ssd", "good SSD: 64 GiB, alignment and write order do not matter",
 	  "size=64G,erase=512K,page=4K,planes=1,open=64,random=64,fat=0,minwrite=4K,tread=60us,tunit=0,tcross=0,"
 	  "twrite=30us,trandom=0,rrate=250M,wrate=200M,crate=200M" },
-	/* fake cards (README "Simulated devices"), at SD-card speeds */
+	/* fake cards (doc/simulator.md, "Keys for fake cards"), at SD-card speeds */
 	{ "fake-wrap", "fake SD card: claims 2 GiB, has 512 MiB; writes past that wrap over the start",
 	  "size=2G,real=512M,fake=wrap,wrate=10M,rrate=20M" },
 	{ "fake-drop", "fake SD card: claims 2 GiB, has 768 MiB; writes past that are lost",

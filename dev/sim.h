@@ -2,7 +2,7 @@
  * "sim:" devices.  Pure model, no I/O: each request returns how many
  * nanoseconds the modelled card would take, on a virtual clock.
  *
- * What is modelled (README "Simulated devices" gives the keys and defaults):
+ * What is modelled (doc/simulator.md gives the keys and defaults):
  *  - reads cost a base time, a time per read unit (page x planes) touched,
  *    transfer time per byte, and a penalty per erase-block boundary crossed;
  *  - writes go to "open" erase blocks (allocation units, AUs).  The card keeps
@@ -17,17 +17,17 @@
  *  - discard closes AUs at no copy cost;
  *  - optional multiplicative noise from a seeded generator (deterministic).
  *
- * Misbehaviour of real cards, each off by default (README "Simulated
- * devices" says which real behaviour each stands for): boundaries that do not
- * all cost the same (chips, spread, free), a FAT area in random-access mode
+ * Misbehaviour of real cards, each off by default (which real behaviour each
+ * stands for: doc/simulator.md, "Keys for cards that misbehave"): boundaries
+ * that do not all cost the same (chips, spread, free), a FAT area in random-access mode
  * (fatmode), garbage-collection pauses (pause, pausetime), a write cache
  * (cache), a read buffer holding the last read unit (rbuf), reads that
  * cost more or less in the FAT area (fatread) and heavy-tailed jitter (tail).
  * Their random draws come from a second generator, so switching one on does
  * not move the noise of the others.
  *
- * Fake cards (all off by default; README "Simulated devices"): the card
- * claims `size` but has only `real` bytes of flash, and what lies past them
+ * Fake cards (all off by default; doc/simulator.md, "Keys for fake cards"):
+ * the card claims `size` but has only `real` bytes of flash, and what lies past them
  * wraps around onto the start (fake=wrap: byte x is byte x mod real), is
  * lost (drop: reads give zeros), is kept only among the latest `keep` bytes
  * written and then lost (cache; keepby says which writes count: all, those

@@ -4,8 +4,8 @@
  * reported (with the journal bytes it spans and, when its header is intact,
  * the device range it held) without stopping the records after it.  The
  * reader does no I/O of its own: it reads through a callback, so it runs on a
- * file or on a buffer (the fuzz harness).  Layout in the README ("Keeping
- * your data"). */
+ * file or on a buffer (the fuzz harness).  Layout in
+ * doc/journal.md, "The journal's format". */
 #ifndef FLASHBENCH_JOURNAL_H
 #define FLASHBENCH_JOURNAL_H
 

@@ -4,8 +4,8 @@
  * noted, so that at the end (save_finish) the saved ranges the run wrote to
  * are put back and verified, and the journal removed.  While it is open the
  * journal is listed in the index (index.h); after a crash --restore
- * (restore.h) puts the ranges back.  The format is in the README ("Keeping
- * your data"). */
+ * (restore.h) puts the ranges back.  The format is in
+ * doc/journal.md, "The journal's format". */
 #ifndef FLASHBENCH_SAVE_H
 #define FLASHBENCH_SAVE_H
 

@@ -11,7 +11,7 @@
  * arguments of the kinds the table gives), then any of: sum min avg max
  * (the reduction), keep, label=NAME.  Arguments are numbers with size
  * suffixes (512, 24k, 1.5M), variables from the command line and the
- * device (listed in the README), joined with * and /, with an optional
+ * device (listed in doc/program.md), joined with * and /, with an optional
  * leading minus; off-list takes such arguments separated by commas, and a
  * list variable there stands for all its values.
  * An optional first line "format NAME" chooses how results are printed;

@@ -57,7 +57,7 @@ struct fbp_source {
 };
 extern const struct fbp_source fbp_sources[];   /* ends with a NULL name */
 
-/* The variables programs use ($blocksize, $spacing, ...; the README lists
+/* The variables programs use ($blocksize, $spacing, ...; doc/program.md lists
  * them), from the test parameters and the device (dev_size 0: not known
  * yet, sector 0: 512). */
 void program_vars(const struct test_params *t, uint64_t dev_size, unsigned sector, struct prog_vars *v);

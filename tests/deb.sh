@@ -3,8 +3,8 @@
 # maintainer is the README's, and the scripts' man pages render; then (once
 # per suite, with the plain build, when dpkg-buildpackage, debhelper and
 # lintian are installed) make deb builds it without leaving anything in the
-# tree; unpacked (dpkg -x) it holds every file it should, the README and the
-# changelog, every path its commands and pages name, the installed
+# tree; unpacked (dpkg -x) it holds every file it should, the README, the
+# guides of doc/ and the changelog, every path its commands and pages name, the installed
 # flashbench runs on sim:sd-4m, flashbench-erase knows its name and
 # version, the completion works through bash-completion's loader; apt,
 # in an empty root, installs it over a package with Debian's name and
@@ -89,9 +89,12 @@ for p in scripts/programs/*.fbp; do
 	cmp -s "$p" "$TMP/root/usr/share/flashbench/programs/${p##*/}" || missing="$missing programs/${p##*/}"
 done
 zcat "$TMP/root/usr/share/doc/flashbench/README.gz" 2> /dev/null | cmp -s - README || missing="$missing README.gz"
+for d in doc/*.md; do
+	zcat "$TMP/root/usr/share/doc/flashbench/${d#doc/}.gz" 2> /dev/null | cmp -s - "$d" || missing="$missing ${d#doc/}.gz"
+done
 zcat "$TMP/root/usr/share/doc/flashbench/changelog.gz" 2> /dev/null | cmp -s - debian/changelog ||
 	missing="$missing changelog.gz"
-[ -z "$missing" ] && pass "deb: the package holds every file (README and changelog in /usr/share/doc/flashbench)" ||
+[ -z "$missing" ] && pass "deb: the package holds every file (README, the guides of doc/ and changelog in /usr/share/doc/flashbench)" ||
 	fail "deb: the package holds every file" "missing:$missing"
 
 missing=$(named_paths "$TMP/root")

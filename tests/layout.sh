@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/layout.sh — the include rule of the source tree (README, "Layout"):
+# tests/layout.sh — the include rule of the source tree (HACKING.md, "Layout"):
 # a file includes only headers of its own part, of parts below it, and of
 # lib/.  The parts, highest first (data flows from the bottom up):
 #   cli      flashbench.c, erase.c, options.c/h, testkinds.c/h, modes.c/h
@@ -186,7 +186,7 @@ guard/layer.o is a device layer (dev calls it back), and through guard/save.o it
 	elif got=$(check_calls "$build" .); then
 		echo "PASS layout: every call between parts runs with the flow, and device layers reach nothing above the device ($build)"
 	else
-		echo "FAIL layout: calls against the flow (README, \"Layout\"):"
+		echo "FAIL layout: calls against the flow (HACKING.md, \"Layout\"):"
 		printf '%s\n' "$got" | sed 's/^/    /'
 	fi
 fi
@@ -195,6 +195,6 @@ fi
 if got=$(check_tree .); then
 	echo "PASS layout: every include runs with the flow (own part, parts below, lib/)"
 else
-	echo "FAIL layout: includes against the flow (README, \"Layout\"):"
+	echo "FAIL layout: includes against the flow (HACKING.md, \"Layout\"):"
 	printf '%s\n' "$got" | sed 's/^/    /'
 fi

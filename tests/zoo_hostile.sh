@@ -1,6 +1,6 @@
 # tests/zoo_hostile.sh — the hostile zoo: --auto --write on 64 seeded
-# simulated cards and 8 with larger write caches (4 MiB to 128 MiB), that misbehave the way real cards do (sim keys in README
-# "Simulated devices"): interleaved, uneven and partly free boundary costs,
+# simulated cards and 8 with larger write caches (4 MiB to 128 MiB), that misbehave the way real cards do (sim keys in
+# doc/simulator.md): interleaved, uneven and partly free boundary costs,
 # a FAT area in random-access mode, copies faster than writes, garbage-
 # collection pauses, a write cache, a read buffer, reads that cost more or
 # less in the FAT area, heavy-tailed jitter, 4096-byte sectors, minimum

@@ -1,5 +1,5 @@
 /* tests/unit/vm.c — unit tests of the VM (vm.c): offset and length series,
- * reductions, plans, and the README's opcode list against vm.h's table. */
+ * reductions, plans, and doc/program.md's opcode list against vm.h's table. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,10 +11,10 @@
 #include "tests/unit/unit.h"
 #include "vm.h"
 
-/* The README lists every opcode exactly as vm.h's table says. */
+/* doc/program.md lists every opcode exactly as vm.h's table says. */
 static void test_opcode_docs(void)
 {
-	FILE *f = fopen("README", "r");
+	FILE *f = fopen("doc/program.md", "r");
 	static char text[1 << 20];
 	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
 
@@ -26,7 +26,7 @@ static void test_opcode_docs(void)
 		char head[64], line[200], name[80];
 		snprintf(head, sizeof(head), "%s%s%s", i->name, *i->args ? " " : "", i->args);
 		snprintf(line, sizeof(line), "\n    %-26s%s\n", head, i->meaning);
-		snprintf(name, sizeof(name), "README lists opcode %s as vm.h does", i->name);
+		snprintf(name, sizeof(name), "doc/program.md lists opcode %s as vm.h does", i->name);
 		check(strstr(text, line) != NULL, name, "no line '%.*s'", (int)strlen(line) - 2, line + 1);
 	}
 }
