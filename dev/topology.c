@@ -229,7 +229,7 @@ static int step(struct walk *w, const char *name)
 			snprintf(l->name, sizeof(l->name), "USB hub %s", name);
 		} else {
 			l = add(t, TOPO_USB_DEVICE, TOPO_TURNS, id);
-			snprintf(l->name, sizeof(l->name), "USB device %s%s%s", name, prod[0] ? ", " : "", prod);
+			snprintf(l->name, sizeof(l->name), "USB device %.30s%s%.50s", name, prod[0] ? ", " : "", prod);
 			snprintf(t->port, sizeof(t->port), "usb %s", name);
 			snprintf(t->product, sizeof(t->product), "%s%s%s", maker, maker[0] && prod[0] ? " " : "", prod);
 			if (attr(w->cur, "serial", t->serial, sizeof(t->serial)))

@@ -15,6 +15,8 @@
 
 #include "auto/batch.h"
 #include "auto/characterize.h"
+#include "dev/medium.h"
+#include "dev/topology.h"
 #include "dev.h"
 #include "dev/gate.h"
 #include "report/report_auto.h"
@@ -355,8 +357,72 @@ static void many_case(void)
 	batch_free(&b);
 }
 
+/* ------------------------------------------------------------ identity */
+
+/* Replace the file rel under root with text (NULL: remove it). */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char p[8400];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%.4095s/%.4095s", root, rel);
+	if (!text) {
+		remove(p);
+		return;
+	}
+	if ((f = fopen(p, "w"))) {
+		fprintf(f, "%s\n", text);
+		fclose(f);
+	}
+}
+
+#define STICK1 "sys/devices/pci0000:00/0000:00:14.0/usb1/1-1/1-1.1/serial"
+#define STICK2 "sys/devices/pci0000:00/0000:00:14.0/usb1/1-1/1-1.2/serial"
+#define ID "serial S0001, usb 1-1.1, Generic Flash Disk"
+#define WAS "(it was " ID ")"
+
+/* A card pinned at the start: its name reaching another card (a serial
+ * that changed, another disk's number), or none (the card came back as
+ * another name: said by its serial), is refused before the next phase. */
+static void identity_cases(void)
+{
+	struct batch_card c;
+	struct fb_err e = { 0 };
+	char root[4096], why[512];
+	int ok;
+
+	if (unit_tree("usb-hub", root, sizeof(root), why, sizeof(why))) {
+		check(0, "batch: identity", "%s", why);
+		return;
+	}
+	memset(&c, 0, sizeof(c));
+	c.path = "/dev/sdb";
+	medium_of(c.path, &c.medium);
+	topo_of(c.path, &c.topo);
+	snprintf(c.identity, sizeof(c.identity), "serial S0001, usb 1-1.1, Generic Flash Disk");
+	ok = !batch_card_check(&c, &e);
+	check(ok, "batch: identity: the card as it was passes", "%s", e.msg);
+	put(root, STICK1, "X9");
+	ok = batch_card_check(&c, &e) && !strcmp(e.msg, "/dev/sdb is no longer the card it was at the start (" ID ")"
+						  ": it now reaches another disk (serial X9, usb 1-1.1, Generic Flash "
+						  "Disk); nothing more is written to it");
+	check(ok, "batch: identity: another card in the same port (another serial) is refused", "got %s", e.msg);
+	put(root, STICK1, "S0001");
+	put(root, "dev/sdb", "block 8:32");
+	ok = batch_card_check(&c, &e) && strstr(e.msg, "/dev/sdb is no longer the card it was at the start (" ID ")"
+						 ": it now reaches another disk (serial S0002, usb 1-1.2,");
+	check(ok, "batch: identity: a name that now reaches another disk is refused", "got %s", e.msg);
+	put(root, "dev/sdb", NULL);
+	put(root, STICK2, "S0001"); /* the card came back on the other port, as sdc */
+	ok = batch_card_check(&c, &e) && !strcmp(e.msg, "/dev/sdb went away " WAS "; the card is now /dev/sdc: run "
+						  "it again under that name: nothing more is written to it");
+	check(ok, "batch: identity: a card gone is refused, and where it came back is said", "got %s", e.msg);
+	unit_tree_end(root);
+}
+
 void unit_batch(void)
 {
+	identity_cases();
 	link_cases();
 	timing_cases();
 	check_cases();
