@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "auto/batch.h"
 #include "auto/characterize.h"
@@ -19,6 +20,7 @@
 #include "dev/topology.h"
 #include "dev.h"
 #include "dev/gate.h"
+#include "report/batch_map.h"
 #include "report/report_auto.h"
 #include "tests/unit/unit.h"
 
@@ -420,8 +422,85 @@ static void identity_cases(void)
 	unit_tree_end(root);
 }
 
+/* The map a batch prints first: groups with why, side by side, not
+ * mapped, the check (two sims of one spec are two cards). */
+static void map_case(void)
+{
+	const char *cards[] = { "sim:sd-4m,bus=hub1,link=41M", "sim:sd-4m,bus=hub1,link=41M,seed=2",
+				"sim:usb-12m,bus=port2,link=41M", "sim:sd-4m", "sim:sd-4m,bus=hub1,link=41M", "sim:cf-16m" };
+	struct batch_options o = { .stop = &stop_flag };
+	struct fb_err e = { 0 };
+	struct batch b;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+	const char *want =
+		"6 cards; what they share (sysfs, and the check):\n"
+		"  take turns: simulated link hub1 carries 43M/s in all; the 3 cards on it\n"
+		"      could move 126M/s\n"
+		"    sim:sd-4m,bus=hub1,link=41M: simulated, sim bus hub1\n"
+		"    sim:sd-4m,bus=hub1,link=41M,seed=2: simulated, sim bus hub1\n"
+		"    sim:sd-4m,bus=hub1,link=41M: simulated, sim bus hub1\n"
+		"  side by side: sim:usb-12m,bus=port2,link=41M: simulated, sim bus port2\n"
+		"  one at a time: where these 2 are plugged in is not known\n"
+		"    sim:sd-4m: simulated; not mapped: a simulated card with no bus= key:\n"
+		"        where it is plugged in is not known\n"
+		"    sim:cf-16m: simulated; not mapped: a simulated card with no bus= key:\n"
+		"        where it is plugged in is not known\n"
+		"  the check: 2 rounds of reads together; no card slowed another\n";
+
+	if (batch_plan(&b, cards, 6, &o, &e) || !(m = open_memstream(&text, &len))) {
+		check(0, "batch: the map", "%s", e.msg);
+		return;
+	}
+	batch_map_text(m, &b);
+	fclose(m);
+	check(!strcmp(text, want), "batch: the map a batch prints first", "got\n%s\nwant\n%s", text, want);
+	free(text);
+	batch_free(&b);
+}
+
+/* One card named twice (a file and a symlink to it): the second name is
+ * refused, the first runs. */
+static void duplicate_case(void)
+{
+	char dir[4096], file[4200], link[4200];
+	const char *two[2] = { file, link };
+	struct batch_options o = { .stop = &stop_flag, .no_check = 1 };
+	struct fb_err e = { 0 };
+	struct batch b;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/flashbench-batch.XXXXXX", unit_scratch());
+	if (!mkdtemp(dir)) {
+		check(0, "batch: one card named twice", "mkdtemp failed");
+		return;
+	}
+	snprintf(file, sizeof(file), "%s/card.img", dir);
+	snprintf(link, sizeof(link), "%s/other-name", dir);
+	if ((f = fopen(file, "w")))
+		fclose(f);
+	if (truncate(file, 1 << 20) || symlink(file, link) || batch_plan(&b, two, 2, &o, &e)) {
+		check(0, "batch: one card named twice", "setup: %s", e.msg);
+	} else {
+		char want[13000];
+		snprintf(want, sizeof(want), "%s is the same card as %s (given twice): it runs once, as %s", link, file,
+			 file);
+		check(b.card[0].state == BATCH_READY && b.card[1].state == BATCH_REFUSED &&
+		      !strcmp(b.card[1].err.msg, want), "batch: one card named twice: the second name is refused",
+		      "%s, %s: %s", batch_state_name(b.card[0].state), batch_state_name(b.card[1].state),
+		      b.card[1].err.msg);
+		batch_free(&b);
+	}
+	unlink(link);
+	unlink(file);
+	rmdir(dir);
+}
+
 void unit_batch(void)
 {
+	map_case();
+	duplicate_case();
 	identity_cases();
 	link_cases();
 	timing_cases();
