@@ -20,6 +20,7 @@
 #include "dev/topology.h"
 #include "dev.h"
 #include "dev/gate.h"
+#include "lib/board.h"
 #include "report/batch_map.h"
 #include "report/report_auto.h"
 #include "tests/unit/unit.h"
@@ -497,8 +498,54 @@ static void duplicate_case(void)
 	rmdir(dir);
 }
 
+/* The progress board: on a terminal both lines drawn, then redrawn in
+ * place (cut to the width); plain lines when forced, a card's next only
+ * when its part changes; nothing otherwise. */
+static void board_case(void)
+{
+	const char *labels[] = { "/dev/sdb", "sim:sd-4m" };
+	struct board *bd;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	const char *want = "\r/dev/sdb   --auto: reads, 10% of the plan\033[K\n"
+			   "\rsim:sd-4m  \033[K\n"
+			   "\033[2A\r/dev/sdb   --auto: reads, 10% of the plan\033[K\n"
+			   "\rsim:sd-4m  --auto: open erase blocks, linear (par\033[K\n";
+
+	if (!m || board_new(&bd, m, 2, labels, 1, 50, 0)) {
+		check(0, "batch: the progress board", "no memory");
+		return;
+	}
+	board_set(bd, 0, "--auto: reads, 10% of the plan", 1);
+	board_set(bd, 1, "--auto: open erase blocks, linear (part 4 of 6)", 1);
+	board_end(bd);
+	fflush(m);
+	check(!strcmp(text, want), "batch: the progress board redraws a line per card in place on a terminal",
+	      "got %s", text);
+	fclose(m);
+	free(text);
+	text = NULL;
+	m = open_memstream(&text, &len);
+	if (!m || board_new(&bd, m, 2, labels, 0, 80, 1)) {
+		check(0, "batch: the progress board", "no memory");
+		return;
+	}
+	board_set(bd, 0, "--capacity: writing, 5%", 1);
+	board_set(bd, 0, "--capacity: writing, 6%", 0);
+	board_set(bd, 1, "--capacity: reading, 1%", 1);
+	board_end(bd);
+	fflush(m);
+	check(!strcmp(text, "flashbench: /dev/sdb   --capacity: writing, 5%\n"
+		      "flashbench: sim:sd-4m  --capacity: reading, 1%\n"),
+	      "batch: the progress board writes plain lines when forced off a terminal", "got %s", text);
+	fclose(m);
+	free(text);
+}
+
 void unit_batch(void)
 {
+	board_case();
 	map_case();
 	duplicate_case();
 	identity_cases();
