@@ -373,8 +373,10 @@ static void check(struct batch *b, const struct ready *r)
 		if (n < 2)
 			continue;
 		b->check.rounds++;
-		if (round_of(round, n))
+		if (round_of(round, n)) {
+			snprintf(b->check.why, sizeof(b->check.why), "cut short: no threads for a round of %zu cards", n);
 			break;
+		}
 		for (size_t j = 0; j < n; j++) {
 			size_t i = round[j].slot;
 			double x = round[j].median / (alone[i] > 0 ? alone[i] : 1);

@@ -116,6 +116,10 @@ static void sim_describe(const struct dev *d, struct json_member *model)
 	memcpy(model, m, n * sizeof(m[0]));
 	if (sim_data_used(SIM(d)))
 		model[n++] = m[15];
+	if (p->bus[0]) { /* the link it shares (the sim's bus keys) */
+		model[n++] = (struct json_member){ "bus", JM_STRING, .string = p->bus };
+		model[n++] = (struct json_member){ "link", JM_UINT, .uint = p->link };
+	}
 	model[n] = m[16];
 }
 
