@@ -54,6 +54,10 @@ $(O)/tests/unit/sysroot_hook.o: lib/sysroot.c
 $(O)/tests/jsonpath: $(O)/tests/jsonpath.o $(O)/lib/json_read.o $(O)/lib/err.o $(O)/lib/utf8.o $(O)/lib/crc32c.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
+# prints a simulated card's truth for the rating zoo (tests/rating_zoo.sh)
+$(O)/tests/simtruth: $(O)/tests/simtruth.o $(CORE_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # (a file where an object's folder goes is an old build's program: tests/unit
 # was the unit tests' program before it was their folder)
 $(O)/%.o: %.c $(HDRS)
@@ -111,16 +115,17 @@ fuzz:
 		done; \
 	fi
 
-check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(FUZZ_DRIVERS)
+check: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/simtruth $(FUZZ_DRIVERS)
 	@if command -v clang > /dev/null; then \
 		$(MAKE) --no-print-directory -s O=build/clang CC=clang build/clang/flashbench build/clang/erase; fi
 	$(MAKE) --no-print-directory -s O=build/asan CFLAGS="$(SANITIZE)" \
 		build/asan/flashbench build/asan/erase build/asan/tests/unit/units build/asan/tests/jsonpath \
+		build/asan/tests/simtruth \
 		$(FUZZ:%=build/asan/tests/fuzz/%)
 	@tests/run . build/asan
 
 # only the plain build (quicker while working)
-check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(FUZZ_DRIVERS)
+check-quick: all $(O)/tests/unit/units $(O)/tests/jsonpath $(O)/tests/simtruth $(FUZZ_DRIVERS)
 	@tests/run .
 
 bench/peakrss: bench/peakrss.c
@@ -193,6 +198,6 @@ deb:
 	for f in "$$tmp"/flashbench_*.deb; do cp "$$f" $(DEBDIR)/; echo "$(DEBDIR)/$${f##*/}"; done
 
 clean:
-	rm -rf *.o $(PARTS:%=%/*.o) tests/*.o tests/unit/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) $(FBP_C) $(FBP_C).tmp flashbench erase tests/unit/units tests/jsonpath build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
+	rm -rf *.o $(PARTS:%=%/*.o) tests/*.o tests/unit/*.o tests/fuzz/*.o $(FUZZ:%=tests/fuzz/%) $(FBP_C) $(FBP_C).tmp flashbench erase tests/unit/units tests/jsonpath tests/simtruth build tests/tmp bench/peakrss bench/rawread flashbench-*.tar.gz flashbench_*.deb
 
 .PHONY: all check check-quick fuzz bench install clean dist deb

@@ -187,6 +187,51 @@ int dev_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *
 	return rc;
 }
 
+/* Queued requests: every layer that sees writes is told of each queued
+ * write (or the batch is refused), then the first device that queues
+ * takes them; one that cannot runs them one after the other. */
+int dev_queue(struct dev *d, struct dev_req *r, size_t n, unsigned depth, uint64_t *ns)
+{
+	struct dev *q = d;
+	int writes = 0, rc;
+
+	for (size_t i = 0; i < n; i++) {
+		if ((rc = in_range(d, r[i].off, r[i].len)))
+			return rc;
+		writes |= r[i].write;
+	}
+	for (struct dev *l = d; l->lower; l = l->lower)
+		if (writes && (l->ops->write || l->ops->discard) && !l->ops->touch)
+			return -EOPNOTSUPP;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].write) {
+			tally(d, r[i].off, r[i].len, r[i].len);
+			for (struct dev *l = d; l->lower; l = l->lower)
+				if (l->ops->touch)
+					l->ops->touch(l, r[i].off, r[i].len);
+		}
+	while (!q->ops->queue && q->lower)
+		q = q->lower;
+	if (q->ops->queue)
+		return q->ops->queue(q, r, n, depth, ns);
+	*ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		r[i].rc = r[i].write ? q->ops->write(q, r[i].off, r[i].len, r[i].pattern, &r[i].ns)
+				     : q->ops->read(q, r[i].off, r[i].len, &r[i].ns);
+		*ns += r[i].ns;
+	}
+	return 0;
+}
+
+void dev_card(const struct dev *d, struct dev_card *c)
+{
+	memset(c, 0, sizeof(*c));
+	while (!d->ops->card && d->lower)
+		d = d->lower;
+	if (d->ops->card)
+		d->ops->card(d, c);
+}
+
 void dev_idle(struct dev *d, uint64_t ns)
 {
 	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
@@ -212,6 +257,17 @@ double dev_clock(const struct dev *d)
 	if (d->ops->clock)
 		return d->ops->clock(d);
 	return d->lower ? dev_clock(d->lower) : -1;
+}
+
+double dev_now(const struct dev *d)
+{
+	struct timespec ts;
+	double v = dev_clock(d);
+
+	if (v >= 0)
+		return v;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 int dev_copy_out(struct dev *d, void *buf, uint64_t off, uint64_t len)

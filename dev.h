@@ -14,12 +14,15 @@
 #ifndef FLASHBENCH_DEV_H
 #define FLASHBENCH_DEV_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "lib/err.h"
 
 struct dev;
+struct dev_card;
+struct dev_req;
 struct extents;
 struct json_member;
 
@@ -59,6 +62,11 @@ struct dev_ops {
 	void (*idle)(struct dev *d, uint64_t ns);
 	int (*phase)(struct dev *d, int on, struct fb_err *e);
 	void (*close)(struct dev *d);
+	/* --rating: n requests with up to depth in flight (a backend); a layer
+	 * that sees writes is told of each queued write first (touch) */
+	int (*queue)(struct dev *d, struct dev_req *r, size_t n, unsigned depth, uint64_t *ns);
+	void (*touch)(struct dev *d, uint64_t off, uint64_t len);
+	void (*card)(const struct dev *d, struct dev_card *c);
 };
 
 /* The largest single I/O buffer; longer requests are issued in pieces of
@@ -126,9 +134,45 @@ int dev_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t
  * it: -EOPNOTSUPP. */
 int dev_rewrite(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns);
 
+/* Queued requests (--rating's IOPS): n reads or writes of the pattern
+ * with up to depth in flight at once, as a host queue keeps them (the
+ * block backend: depth threads on the O_DIRECT descriptor; a sim: its
+ * host's and card's queues).  Each gets its own time (ns, from its start
+ * to its end) and result (rc: 0 or -errno); *ns is the time from the first
+ * start to the last end.  Returns 0 (each request's rc says how it went),
+ * or -errno for the batch (a range past the end; -EOPNOTSUPP: a layer
+ * that must see each write cannot be told of queued ones). */
+struct dev_req {
+	uint64_t off, len;
+	int write;          /* else a read */
+	int pattern;        /* the byte written */
+	uint64_t ns;
+	int rc;
+};
+int dev_queue(struct dev *d, struct dev_req *r, size_t n, unsigned depth, uint64_t *ns);
+
+/* What the card and its host say of themselves: the card's registers as
+ * sysfs shows them (hex text; "" when not shown: a USB reader passes none
+ * on), the AU the kernel derived, and the host's limits (0: not known).
+ * A simulated card gives what its keys say (ssr, hostqd, link). */
+struct dev_card {
+	char cid[33], csd[33], scr[17], ssr[129];
+	uint64_t preferred_erase;   /* bytes (0: not shown) */
+	int queue_known;            /* queue_depth is the host's (else 0: not known) */
+	unsigned queue_depth;       /* requests the host keeps in flight (1: one at a time) */
+	int link_known;             /* link_rate is the host's (0: no limit); else 0 is "not known" */
+	uint64_t link_rate;         /* bytes per second its link carries */
+	char host[32];              /* the host ("sim", "usb-storage", "mmc"; "": not known) */
+};
+void dev_card(const struct dev *d, struct dev_card *c);
+
 /* A virtual clock's device time so far (ns; it counts copies too), or a
  * negative value for a real device, whose time the caller measures. */
 double dev_clock(const struct dev *d);
+
+/* The time now on the device's clock (ns): a virtual clock's, else
+ * CLOCK_MONOTONIC's; only differences of two readings mean anything. */
+double dev_now(const struct dev *d);
 
 /* Leave the device alone for ns nanoseconds (a virtual clock just moves
  * on), so that it finishes the work earlier requests left it. */

@@ -140,6 +140,17 @@ struct walk {
 	double elapsed, slowest;   /* running: device time so far, slowest request */
 	void *buf;                 /* signatures: the data buffer */
 	size_t buf_len;
+	struct vm_queue *queue;    /* inside a queue: its requests wait here */
+};
+
+/* A queue's requests, handed to the device in batches (dev_queue). */
+#define VM_QUEUE_BATCH 1024u
+struct vm_queue {
+	unsigned depth;
+	struct dev_req req[VM_QUEUE_BATCH];
+	size_t n;
+	size_t target;             /* the next batch: the depth, then as the time bound allows */
+	struct vm_stats st;        /* every request of the queue, its time the queue's */
 };
 
 void vm_stats_add(struct vm_stats *a, const struct vm_stats *b)
@@ -231,6 +242,60 @@ static int off_at(struct walk *w, uint64_t base, uint64_t a, uint64_t b, uint64_
 	return 0;
 }
 
+/* Hand the queue's waiting requests to the device, as the time bound and
+ * a stop allow (a batch is one step: the bound counts the slowest batch). */
+static int queue_flush(struct walk *w)
+{
+	struct vm_queue *q = w->queue;
+	uint64_t ns = 0;
+	int rc;
+
+	if (!q->n)
+		return 0;
+	if (w->how && w->how->stop && *w->how->stop)
+		return fb_fail(w->e, EXIT_DEVICE, "stopped by a signal");
+	if (w->how && w->how->deadline_ns > 0 && w->elapsed >= w->how->deadline_ns) {
+		if (w->how->deadline_hit)
+			*w->how->deadline_hit = 1;
+		return fb_fail(w->e, EXIT_DEVICE,
+			       "stopped: the next requests could pass the time bound");
+	}
+	if ((rc = dev_queue(w->dev, q->req, q->n, q->depth, &ns)))
+		return fb_fail(w->e, EXIT_DEVICE, "%zu queued requests from offset %llu failed: %s",
+			       q->n, (unsigned long long)q->req[0].off,
+			       rc == -EOPNOTSUPP ? "the journal cannot see queued writes through this "
+			       "device" : strerror(-rc));
+	for (size_t i = 0; i < q->n; i++) {
+		struct dev_req *x = &q->req[i];
+		struct vm_stats one = { 1, x->len, x->ns, x->ns, 0, { 0 } };
+		if (x->rc)
+			return fb_fail(w->e, EXIT_DEVICE,
+				       "queued %s of %llu bytes at offset %llu failed: %s",
+				       x->write ? "write" : "read", (unsigned long long)x->len,
+				       (unsigned long long)x->off, strerror(-x->rc));
+		vm_stats_add(&q->st, &one);
+	}
+	q->st.total_ns += (double)ns;
+	w->done += q->n;
+	w->elapsed += (double)ns;
+	if ((double)ns > w->slowest)
+		w->slowest = (double)ns;
+	{ /* the next batch: twice this one, as far as the time bound leaves room */
+		double per = ns && q->n ? (double)ns / (double)q->n : 0, left;
+		size_t next = 2 * q->n;
+		if (w->how && w->how->deadline_ns > 0 && per > 0) {
+			left = w->how->deadline_ns - w->elapsed;
+			if (left < per * (double)next)
+				next = left > per ? (size_t)(left / per) : 1;
+		}
+		q->target = next < 1 ? 1 : next > VM_QUEUE_BATCH ? VM_QUEUE_BATCH : next;
+	}
+	q->n = 0;
+	if (w->how && w->how->progress)
+		w->how->progress(w->how->progress_ctx, w->done);
+	return 0;
+}
+
 static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, struct vm_result *node)
 {
 	uint64_t ns = 0;
@@ -252,6 +317,14 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 			return fb_fail(w->e, EXIT_USAGE,
 				       "a request of %llu bytes at offset %llu is not a whole number of %u-byte sectors",
 				       (unsigned long long)r->len, (unsigned long long)r->off, w->sector);
+		if (w->queue && op->code != VM_READ && op->code != VM_WRITE)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a %s inside a queue: a queue takes reads and writes only",
+				       opinfo[op->code].name);
+		if (w->queue && r->len > DEV_MAX_BUFFER)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a queued request of %llu bytes: queued requests are at most %u bytes",
+				       (unsigned long long)r->len, DEV_MAX_BUFFER);
 		if ((op->code == VM_SIG_WRITE || op->code == VM_SIG_READ || op->code == VM_REWRITE) &&
 		    r->len > DEV_MAX_BUFFER)
 			return fb_fail(w->e, EXIT_USAGE,
@@ -276,6 +349,14 @@ static int do_io(struct walk *w, const struct vm_op *op, const struct regs *r, s
 				w->no_memory = 1;
 		}
 		ns = 0;
+	} else if (w->queue) { /* waits for its batch (queue_flush): its time is the queue's */
+		if (w->queue->n >= w->queue->target && queue_flush(w))
+			return -1;
+		w->queue->req[w->queue->n++] =
+			(struct dev_req){ r->off, r->len, op->code == VM_WRITE, r->pattern, 0, 0 };
+		node->st.count = 1;
+		node->st.bytes = r->len;
+		return 0;
 	} else {
 		if (w->how && w->how->stop && *w->how->stop)
 			return fb_fail(w->e, EXIT_DEVICE, "stopped by a signal");
@@ -662,6 +743,32 @@ static int exec(struct walk *w, const struct vm_op *op, struct regs r, struct vm
 			if (u > UINT64_MAX / 2)
 				break;
 		}
+		break;
+	}
+	case VM_QUEUE: {
+		struct vm_queue *q;
+		if (w->queue)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "a queue inside a queue (one queue holds all its requests)");
+		if (op->a < 1 || op->a > 64)
+			return fb_fail(w->e, EXIT_USAGE,
+				       "queue %lld: the depth is 1 to 64 requests in flight",
+				       (long long)op->a);
+		if (!(q = calloc(1, sizeof(*q))))
+			return fb_fail(w->e, EXIT_DEVICE, "out of memory");
+		q->depth = (unsigned)op->a;
+		q->target = q->depth;
+		w->queue = q;
+		rc = run_body(w, op, &r, node, &red);
+		if (!rc && w->dev)
+			rc = queue_flush(w);
+		w->queue = NULL;
+		if (w->dev) { /* the requests' times overlap: the node holds the queue's */
+			node->st = q->st;
+			red.v = q->st.total_ns;
+			red.how = VM_SUM;
+		}
+		free(q);
 		break;
 	}
 	default:

@@ -61,7 +61,8 @@ enum vm_arg {
 	X(OFF_SHUFFLE, "off-shuffle", 0, "SPAN SEED", SIZE,  COUNT, "the same in a pseudo-random order visiting each once") \
 	X(OFF_LIST,    "off-list",    0, "A,B,...",   LIST,  NONE,  "for each v of the list, in order: off += v")  \
 	X(UNIT_HALVE,  "unit-halve",  0, "FROM TO",   SIZE,  SIZE,  "for unit = FROM; unit >= TO; unit /= 2")     \
-	X(UNIT_DOUBLE, "unit-double", 0, "FROM TO",   SIZE,  SIZE,  "for unit = FROM; unit <= TO; unit *= 2")
+	X(UNIT_DOUBLE, "unit-double", 0, "FROM TO",   SIZE,  SIZE,  "for unit = FROM; unit <= TO; unit *= 2")     \
+	X(QUEUE,       "queue",       0, "DEPTH",     COUNT, NONE,  "the body's reads and writes with up to DEPTH in flight (its time: the queue's)")
 
 #define VM_ENUM_(code, name, io, args, ka, kb, meaning) VM_##code,
 enum vm_opcode { VM_OPCODES(VM_ENUM_) VM_NOPCODES };

@@ -58,6 +58,18 @@
 /* two write times within this factor are "about as long" in the evidence */
 #define MINW_SAME 1.25
 #define MINW_MEDIUM 9.0
+/* writes below the minimum that still pay for their own bytes (an
+ * interface slower than the flash): that model is used when it explains
+ * the sizes better than the flat one by this much chi^2 (five sigma: it
+ * has one parameter more) */
+#define MINW_BUS_GAIN 25.0
+/* ... whose knee rests on the flash's share of the writes alone, with a
+ * parameter more fitted: a sigma more for each level (16: four, 36: six) */
+#define MINW_MEDIUM_BUS 16.0
+/* ... and whose knee shows: the flash's time for the minimum at least this
+ * many sigmas of that size's own median */
+#define MINW_KNEE_SIGMAS 3.0
+#define MINW_HIGH_BUS 36.0
 /* the same size timed after the sweep: a card that went this much slower
  * or faster (and by more than MINW_DRIFT_SIGMAS of the two medians'
  * spread) changed pace during it (thermal throttling: 2-3x) */
@@ -906,11 +918,63 @@ double hockey_fit(const struct chunk_time *t, const double *w, size_t n, uint64_
 	return chi;
 }
 
+double hockey_fit_bus(const struct chunk_time *t, const double *w, size_t n, uint64_t m, double *a, double *b,
+		      double *c)
+{
+	/* weighted sums for the normal equations of y = a + b*x1 + c*x2 */
+	double S = 0, S1 = 0, S2 = 0, S11 = 0, S12 = 0, S22 = 0, Sy = 0, S1y = 0, S2y = 0, det, chi = 0;
+	double A[3][3], r[3];
+
+	for (size_t k = 0; k < n; k++) {
+		double x1 = (double)t[k].size, x2 = (double)(t[k].size > m ? t[k].size : m), y = t[k].ns;
+		S += w[k];
+		S1 += w[k] * x1;
+		S2 += w[k] * x2;
+		S11 += w[k] * x1 * x1;
+		S12 += w[k] * x1 * x2;
+		S22 += w[k] * x2 * x2;
+		Sy += w[k] * y;
+		S1y += w[k] * x1 * y;
+		S2y += w[k] * x2 * y;
+	}
+	A[0][0] = S; A[0][1] = S1; A[0][2] = S2;
+	A[1][0] = S1; A[1][1] = S11; A[1][2] = S12;
+	A[2][0] = S2; A[2][1] = S12; A[2][2] = S22;
+	r[0] = Sy; r[1] = S1y; r[2] = S2y;
+	det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+	      A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+	/* every size above m (or none below it: then x2 is x1, or a
+	 * constant): no bus slope to tell apart, the flat model decides */
+	if (fabs(det) <= 1e-12 * fabs(A[0][0] * A[1][1] * A[2][2]) || det == 0) {
+		*b = 0;
+		return hockey_fit(t, w, n, m, a, c);
+	}
+	*a = (r[0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (r[1] * A[2][2] - A[1][2] * r[2]) +
+	      A[0][2] * (r[1] * A[2][1] - A[1][1] * r[2])) / det;
+	*b = (A[0][0] * (r[1] * A[2][2] - A[1][2] * r[2]) - r[0] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+	      A[0][2] * (A[1][0] * r[2] - r[1] * A[2][0])) / det;
+	*c = (A[0][0] * (A[1][1] * r[2] - r[1] * A[2][1]) - A[0][1] * (A[1][0] * r[2] - r[1] * A[2][0]) +
+	      r[0] * (A[1][0] * A[2][1] - A[1][1] * A[2][0])) / det;
+	if (*b < 0) { /* no write gets cheaper for being longer: the flat model */
+		*b = 0;
+		return hockey_fit(t, w, n, m, a, c);
+	}
+	for (size_t k = 0; k < n; k++) {
+		double x1 = (double)t[k].size, x2 = (double)(t[k].size > m ? t[k].size : m);
+		double d = t[k].ns - (*a + *b * x1 + *c * x2);
+		chi += w[k] * d * d;
+	}
+	return chi;
+}
+
 void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 {
-	double w[64], chi[64], a, b, best_chi = 1e300, worst_alt = 1e300, scale, typical;
+	double w[64], chi[64], chi2[2][64], a, b, bus = 0, best_chi = 1e300, worst_alt = 1e300, scale, typical;
+	double model_chi[2];
+	size_t model_best[2];
+	int use_bus = 0;
 	size_t k, best = 0, alt = 0;
-	char s1[32], s2[32], s3[32], s4[32], s5[32], s6[32], r1[32], r2[32];
+	char s1[32], s2[32], s3[32], s4[32], s5[32], s6[32], r1[32], r2[32], bt[32];
 
 	finding_init(f, "min_write", "smallest efficient write", 1);
 	if (n < 4 || n > 64) {
@@ -935,27 +999,52 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		double sigma = fmax(MINW_SIGMA_OF_SPREAD * fmax(t[k].spread, typical * t[k].ns), MINW_SIGMA_FLOOR * t[k].ns);
 		w[k] = 1 / (sigma * sigma);
 	}
-	for (k = 0; k < n; k++) {
-		chi[k] = hockey_fit(t, w, n, t[k].size, &a, &b);
-		if (b <= 0)
-			chi[k] = 1e300; /* time must grow with length above the minimum */
-		if (chi[k] < best_chi) {
-			best_chi = chi[k];
-			best = k;
+	/* the flat model (below the minimum a write costs as much as it), and
+	 * the one where a write's own bytes cross the interface first (below
+	 * the minimum it costs less by what it does not send): the second only
+	 * where the data need it, its best fit better by MINW_BUS_GAIN */
+	for (int model = 0; model < 2; model++) {
+		double best_m = 1e300;
+		size_t at = 0;
+		for (k = 0; k < n; k++) {
+			double c2 = model ? hockey_fit_bus(t, w, n, t[k].size, &a, &bus, &b) : hockey_fit(t, w, n, t[k].size, &a, &b);
+			if (b <= 0)
+				c2 = 1e300; /* the flash's time must grow with length above the minimum */
+			/* with the interface's slope, a knee whose flash time is
+			 * within the noise of its own write is no knee */
+			if (model && b * (double)t[k].size < MINW_KNEE_SIGMAS * chunk_sigma(&t[k]))
+				c2 = 1e300;
+			chi2[model][k] = c2;
+			if (c2 < best_m) {
+				best_m = c2;
+				at = k;
+			}
+		}
+		model_best[model] = at;
+		model_chi[model] = best_m;
+		if (!model || best_m + MINW_BUS_GAIN < best_chi) {
+			use_bus = model;
+			best_chi = best_m;
+			best = at;
 		}
 	}
+	memcpy(chi, chi2[use_bus], n * sizeof(chi[0]));
 	if (best_chi >= 1e300) {
 		finding_not(f, "write times do not grow with the write size");
 		return;
 	}
-	/* the fit's own scatter may show the spread underestimates the noise */
-	scale = fmax(1, best_chi / (double)(n - 3));
+	/* the fit's own scatter may show the spread underestimates the noise
+	 * (the parameters and the choice of m) */
+	scale = fmax(1, best_chi / (double)(n - 3 - use_bus));
 	for (k = 0; k < n; k++)
 		if (k != best && (chi[k] - best_chi) / scale < worst_alt) {
 			worst_alt = (chi[k] - best_chi) / scale;
 			alt = k;
 		}
-	hockey_fit(t, w, n, t[best].size, &a, &b);
+	if (use_bus)
+		hockey_fit_bus(t, w, n, t[best].size, &a, &bus, &b);
+	else
+		hockey_fit(t, w, n, t[best].size, &a, &b);
 	f->determined = 1;
 	f->value = t[best].size;
 	f->at_most = best == n - 1;
@@ -975,21 +1064,41 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f)
 		else
 			snprintf(fixed, sizeof(fixed), "their transfer and no fixed time (the fit's comes out at %s)",
 				 fmt_time(s6, a));
-		finding_evidence(f, "%s %s write takes %s, %s %s %s write (%s): smaller writes cost as much as %s; "
-				 "larger ones %s",
-				 article(fmt_size(s1, t[best + 1].size)), s1, fmt_time(s2, t[best + 1].ns), as,
-				 article(fmt_size(s3, t[best].size)), s3, fmt_time(s4, t[best].ns), fmt_size(s5, t[best].size),
-				 fixed);
+		if (use_bus && bus > 0) /* the interface's share: per KiB not sent */
+			finding_evidence(f, "%s %s write takes %s, %s %s write %s: below %s a write saves only its "
+					 "own bytes' transfer (%s per KiB, the interface), the flash programs %s for it; "
+					 "larger ones %s",
+					 article(fmt_size(s1, t[best + 1].size)), s1, fmt_time(s2, t[best + 1].ns),
+					 article(fmt_size(s3, t[best].size)), s3, fmt_time(s4, t[best].ns),
+					 fmt_size(s5, t[best].size), fmt_time(bt, bus * 1024), s5, fixed);
+		else
+			finding_evidence(f, "%s %s write takes %s, %s %s %s write (%s): smaller writes cost as much as %s; "
+					 "larger ones %s",
+					 article(fmt_size(s1, t[best + 1].size)), s1, fmt_time(s2, t[best + 1].ns), as,
+					 article(fmt_size(s3, t[best].size)), s3, fmt_time(s4, t[best].ns),
+					 fmt_size(s5, t[best].size), fixed);
 	}
 	finding_evidence(f, "%s writes run at %s; %s writes at %s", fmt_size(s1, t[best].size), r1, fmt_size(s2, t[0].size), r2);
 	finding_evidence(f, "the next best candidate, %s, explains the %zu sizes worse by %.0f (squared errors in units of their spread; high needs %.0f)",
-			 fmt_size(s1, t[alt].size), n, worst_alt, MINW_HIGH);
-	if (worst_alt >= MINW_HIGH)
+			 fmt_size(s1, t[alt].size), n, worst_alt, use_bus ? MINW_HIGH_BUS : MINW_HIGH);
+	if (worst_alt >= (use_bus ? MINW_HIGH_BUS : MINW_HIGH))
 		f->conf = CONF_HIGH;
-	else if (worst_alt >= MINW_MEDIUM)
+	else if (worst_alt >= (use_bus ? MINW_MEDIUM_BUS : MINW_MEDIUM))
 		f->conf = CONF_MEDIUM;
 	else
 		f->conf = CONF_LOW;
+	/* the other model nearly as good, and with another size: the data
+	 * cannot tell which of the two it is */
+	{
+		int other = !use_bus;
+		if (model_chi[other] < 1e300 && model_best[other] != best &&
+		    (model_chi[other] - best_chi) / scale < MINW_MEDIUM && f->conf > CONF_LOW) {
+			f->conf = CONF_LOW;
+			finding_evidence(f, "yet %s fit about as well with a minimum of %s: the sizes cannot tell the "
+					 "two apart", other ? "writes that still pay their own bytes' transfer below the minimum" :
+					 "writes that cost as much as the minimum below it", fmt_size(s1, t[model_best[other]].size));
+		}
+	}
 	/* every write costs a command's time before its transfer: a fit that
 	 * needs a fixed time below zero does not describe these writes */
 	if (!f->at_most && a < 0 && f->conf > CONF_MEDIUM) {
@@ -1044,6 +1153,11 @@ void min_write_plausible(struct finding *f, const struct finding *page)
 }
 
 /* ------------------------------------------------------------ open AUs */
+
+double write_collapse_level(double ref)
+{
+	return COLLAPSE * ref;
+}
 
 int write_collapsed(double mean, double ref, double collapse)
 {
@@ -1270,6 +1384,11 @@ static void kinds_text(char *buf, size_t len, unsigned mask)
 			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", name[k]);
 }
 
+double fat_not_faster(double ref)
+{
+	return ref / FAT_FASTER;
+}
+
 double fat_table_apart(void)
 {
 	return FAT_TABLE_APART;
@@ -1416,21 +1535,27 @@ enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint6
 	 * nothing was acknowledged before the work was done */
 	memcpy(v, l, nl * sizeof(*v));
 	w->fast = median(v, nl);
-	if (nsweep >= 2) {
-		double *s = malloc((nsweep - nsweep / 2) * sizeof(*s));
-		double paid = 0;
-		if (s) {
-			memcpy(s, t + nsweep / 2, (nsweep - nsweep / 2) * sizeof(*s));
-			paid = median(s, nsweep - nsweep / 2);
-			free(s);
-		}
-		if (paid > CACHE_GC_PAID * w->fast) {
-			free(v);
-			return CACHE_NONE;
-		}
-	}
 	free(v);
-	return CACHE_UNDECIDED;
+	return cache_sweep_paid(t, nsweep, w->fast) ? CACHE_NONE : CACHE_UNDECIDED;
+}
+
+int cache_sweep_paid(const double *sweep, size_t n, double linear)
+{
+	size_t k = n - n / 2;
+	double *s = n >= 1 && linear > 0 ? malloc(k * sizeof(*s)) : NULL;
+	int paid;
+
+	if (!s)
+		return 0;
+	memcpy(s, sweep + n / 2, k * sizeof(*s));
+	paid = cache_write_paid(median(s, k), linear);
+	free(s);
+	return paid;
+}
+
+int cache_write_paid(double t, double linear)
+{
+	return linear > 0 && t > CACHE_GC_PAID * linear;
 }
 
 void analyze_cache_finding(const struct write_cache *w, enum cache_verdict v, int fast_area, double probe_ns,

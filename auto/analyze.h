@@ -87,6 +87,13 @@ void analyze_min_write(const struct chunk_time *t, size_t n, struct finding *f);
  * cost plus the transfer of max(s, m) bytes, fit a + b*max(s, m) by
  * weighted least squares (weights w); returns chi^2. */
 double hockey_fit(const struct chunk_time *t, const double *w, size_t n, uint64_t m, double *a, double *b);
+/* ... and a card whose interface carries each write's own bytes before the
+ * flash programs max(s, m): a + b*s + c*max(s, m), b >= 0 (the flat model,
+ * b = 0, where the data give no bus slope or a negative one); chi^2.  A
+ * write below the minimum then costs less than the minimum by what it does
+ * not send, and the knee is where the flash's own time starts to grow. */
+double hockey_fit_bus(const struct chunk_time *t, const double *w, size_t n, uint64_t m, double *a, double *b,
+		      double *c);
 /* The sigma of a size's median time (from its spread, never below a
  * floor of its time). */
 double chunk_sigma(const struct chunk_time *t);
@@ -113,6 +120,9 @@ struct open_trial {
  * write of a known collapse: then the geometric middle between the two
  * decides; otherwise 2.5x the healthy time. */
 int write_collapsed(double mean, double ref, double collapse);
+/* The time a write takes in a collapse with no other level known (above it:
+ * write_collapsed) */
+double write_collapse_level(double ref);
 /* The same for the random-order trials past the first: one erase block too
  * many makes only one of them pay, so 1.5x the first counts too. */
 int random_collapsed(double mean, double ref, double collapse);
@@ -152,6 +162,8 @@ void analyze_fat(const struct fat_probe *p, size_t n, uint64_t erase, struct fin
 /* Which kinds of write are clearly faster in a probe than in its reference
  * (a bit mask of 1 << FAT_*); *most gets the largest ratio. */
 unsigned fat_faster(const struct fat_probe *p, double *most);
+/* A probe's write slower than this cannot count as faster than ref. */
+double fat_not_faster(double ref);
 /* The FAT area's rule, shared with --analyze of classic find-fat tables
  * (reanalyze.c; the numbers are in analyze.c's thresholds block).  High
  * confidence needs an area that ends sharply: weakest, the smallest ratio
@@ -184,6 +196,12 @@ struct write_cache {
 	int queued;              /* SEEN by late writes: work queued before them */
 };
 enum cache_verdict analyze_cache(const double *t, size_t n, size_t nsweep, uint64_t chunk, struct write_cache *w);
+/* Did the later half of the sweep (one write to each of n fresh erase
+ * blocks in turn) pay for garbage collection at once: its median more than
+ * CACHE_GC_PAID linear writes?  (The sweep may stop as soon as it did.) */
+int cache_sweep_paid(const double *sweep, size_t n, double linear);
+/* Did one write of the sweep take that long (CACHE_GC_PAID linear writes)? */
+int cache_write_paid(double t, double linear);
 /* The finding "write cache or fast area" from the probe: its size (about:
  * where writes went slow), and whether it is a queue the flash works off
  * later or a fast area (fast_area: past it, writes went to the flash at

@@ -83,6 +83,13 @@ struct auto_report {
 	double burst_ns[AUTO_MAX_BURST];    /* its burst, write by write (every burst_every-th) */
 	size_t nburst, burst_every;
 	uint64_t warmup;                    /* bytes written before each write measurement */
+	/* the burst slowed down for good with no cache or fast area (the
+	 * cautious probe paid at once): 1 fast again after a rest
+	 * (throttling), 2 still slow; after slow_after bytes, slow_x times
+	 * slower, slow_rested per write after the rest */
+	int slowed;
+	uint64_t slow_after;
+	double slow_x, slow_rested;
 	/* --summary: bytes per second of 1 MiB reads in turn over 16 MiB from
 	 * the middle of the device (a quarter of a smaller one); NAN when not
 	 * measured (not asked for, or a device under 4 MiB) */
@@ -92,6 +99,10 @@ struct auto_report {
 	uint64_t written_lo, written_hi;    /* lo == hi: nothing written */
 	double device_ns;                   /* time the device spent */
 	struct phase_cost cost[AUTO_PHASES];
+	/* the quick capacity check before the write tests (its own journal,
+	 * putting back and rest included): apart from device_ns, inside the
+	 * bound (0: none made) */
+	double check_ns;
 	uint64_t budget_ns;                 /* --budget (0: none) */
 	uint64_t bound_bytes;               /* announced: the most the run writes (0: read-only) */
 	double bound_ns;                    /* announced: the most device time it takes */

@@ -304,6 +304,52 @@ static size_t spread(const struct ctx *c, unsigned strata, uint64_t *off)
 	return n;
 }
 
+/* The quick check's spread, within its time (capacity_options.max_ns):
+ * the end probe first, the cautious one.  A probe is one write in an erase
+ * block of its own, which the card pays for with a garbage collection (at
+ * once, or when it closes the block), and putting it back costs another;
+ * the last sector of the device is the end of its last erase block on most
+ * cards, so the end probe costs the copy of at most one erase block, and
+ * its time tells what every other probe will cost before any is written.
+ * Then as many strata as that time allows (with their putting back), a
+ * power of two of them evenly spread (strata k * S / N), so that the
+ * verdict's chances hold for the strata written (r->strata); four at
+ * least when they fit in CAP_QUICK_MAX_NS. */
+static int quick_spread(struct ctx *c, uint64_t *off, size_t n)
+{
+	struct capacity_report *r = c->r;
+	double t0 = now_ns(c), each, spent, left;
+	unsigned strata = (unsigned)(n - 1), keep = 0, step;
+	uint64_t end = off[n - 1];
+	size_t k = 0;
+
+	if (write_probes(c, &end, 1, 1, 0))
+		return -1;
+	each = now_ns(c) - t0;
+	spent = now_ns(c) - r->clock0;
+	/* what is written is put back: the reference about as fast as it went,
+	 * the end probe as dear */
+	left = (c->o->max_ns > 0 ? c->o->max_ns : CAP_QUICK_NS) - 2 * spent;
+	while (keep < strata && 2 * each * (double)(2 * keep > 0 ? 2 * keep : 1) <= left)
+		keep = keep ? 2 * keep : 1;
+	/* quarters at least (a card missing a quarter of its flash anywhere
+	 * cannot pass), unless they would take far longer (a card that copies
+	 * its erase blocks very slowly) */
+	while (keep < CAP_QUICK_MIN_STRATA && keep < strata &&
+	       2 * each * (double)(keep ? 2 * keep : 1) <= CAP_QUICK_MAX_NS - 2 * spent)
+		keep = keep ? 2 * keep : 1;
+	if (keep > strata)
+		keep = strata;
+	step = keep ? strata / keep : 0;
+	for (unsigned j = 0; keep && j < strata && k < keep; j += step)
+		off[k++] = off[j];
+	if (k && write_probes(c, off, k, 1, 0))
+		return -1;
+	r->strata = (unsigned)k;
+	c->probe_ns = (now_ns(c) - t0) / (double)(k + 1);
+	return 0;
+}
+
 /* Write the reference block at 0 (pass 1). */
 static int write_reference(struct ctx *c)
 {
@@ -1024,7 +1070,10 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 		p0->spread = 1;
 		c.probe_written[0] = c.written - (c.ref_len - c.plen);
 	}
-	{
+	if (o->quick) {
+		if (quick_spread(&c, off, n))
+			goto out;
+	} else {
 		double t0 = now_ns(&c);
 		if (write_probes(&c, off, n, 1, 0))
 			goto out;

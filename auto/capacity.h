@@ -39,6 +39,14 @@ struct dev;
 #define CAP_MIN_SIZE (64ULL << 20)      /* smaller devices are not checked */
 #define CAP_MAX_PROBES 256              /* probes written in all (strata, end, bisection) */
 #define CAP_MAX_SPANS 2                 /* stretches written whole, one at each edge (struct capacity_plan's span_max) */
+/* The quick check's writes and putting them back take about this much
+ * device time at most (capacity_options.max_ns): on most cards all the
+ * strata asked for (a garbage collection of a 4 MiB erase block takes
+ * 0.2 s), four on a card with 12 or 16 MiB erase blocks, none but its
+ * ends on a card that copies 100x slower than it writes */
+#define CAP_QUICK_NS 8e9
+#define CAP_QUICK_MIN_STRATA 4          /* ... but quarters at least, when they take at most: */
+#define CAP_QUICK_MAX_NS 60e9
 
 enum cap_kind { CAP_GENUINE, CAP_WRAP, CAP_DROP, CAP_CACHE, CAP_END, CAP_BAD, CAP_KINDS };
 extern const char *const cap_kind_name[CAP_KINDS];   /* "genuine", "wrap", ... (JSON) */
@@ -78,6 +86,10 @@ struct capacity_options {
 	uint64_t max_cache;                /* flush up to this (0: CAP_MAX_CACHE) */
 	unsigned strata;                   /* spread probes (0: the default) */
 	int quick;                         /* no flush: what is lost at once is found, a cache is not sought */
+	/* quick: the device time its writes and putting them back may take
+	 * (0: CAP_QUICK_NS); the spread's strata are fewer on a card whose
+	 * garbage collection would take longer (capacity_report.strata) */
+	double max_ns;
 	/* called once before the first write with what may be written (the
 	 * flush window, probe count and size); non-zero cancels, e says why */
 	int (*before_writes)(void *ctx, const struct capacity_plan *p, struct fb_err *e);

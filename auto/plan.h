@@ -25,6 +25,9 @@ struct ctx {
 	int writing;                      /* the write tests have started: the bound holds */
 	int refused;                      /* the last step was refused: 1 its part's share, 2 the bound */
 	double last_write;                /* slowest write of the last program run */
+	int at_once;                      /* the last open-AU trial collapsed in every erase block at once */
+	int queue_clean;                  /* behind a write cache: the trial before this one was healthy */
+	double probe_linear, probe_skip;  /* the cautious first probe: a linear write, the skip (0: none) */
 	double lin_write;                 /* ns per linear chunk write seen in the cache probe (0: none) */
 	uint64_t lin_chunk;               /* its size */
 	uint64_t burst_lo, burst_hi;      /* whole erase blocks the cache probe wrote in one run */

@@ -32,6 +32,10 @@
  * this much: a fast area that ends early in a step is not followed by
  * tens of MiB more. */
 #define CACHE_STEP_MAX (8ULL << 20)
+/* A burst that slowed down for good on a card with no cache: the rest
+ * after which it is timed again (ns): cards that throttle when hot cool
+ * down in seconds */
+#define SLOWDOWN_REST 5e9
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -148,6 +152,114 @@ static int lag_test(struct ctx *c, uint64_t chunk, uint64_t n, int *fast)
 	return rc < 0 ? -1 : 0;
 }
 
+/* The chunk the cache probe writes: 64 KiB, at most 1/16 of an erase block. */
+static uint64_t cache_chunk(const struct ctx *c)
+{
+	uint64_t ss = dev_sector(c->d), chunk = CACHE_CHUNK;
+
+	if (chunk > c->e_size / 16)
+		chunk = c->e_size / 16 / ss * ss;
+	return chunk < ss ? ss : chunk;
+}
+
+/* The cautious first probe, before the write tests provoke a garbage
+ * collection: two linear chunks at the start of a fresh erase block, then
+ * one at its end.  A card that keeps erase blocks whole copies the skipped
+ * rest from the old block (at most one erase block; the block is then full
+ * and closes without more): that write less a linear one, scaled to a
+ * whole erase block, is what a collapse costs on this card, and the bound
+ * counts on it (write_floor) before anything pays for one, on cards that
+ * copy far slower than they write too.  A write taken into a cache or a
+ * fast area (no copy at once) leaves the floor as it was, and the cache
+ * probe's sweep follows as before.  0, 1 (refused), -1. */
+static int copy_probe(struct ctx *c)
+{
+	uint64_t chunk = cache_chunk(c), gap = c->e_size - 3 * chunk, at = take_aus(c, 1); /* chunk <= e / 16 */
+	int64_t off[3] = { (int64_t)at, (int64_t)(at + chunk), (int64_t)(at + c->e_size - chunk) };
+	double w[3], pace = c->pace[c->phase];
+	int rc;
+
+	if ((rc = write_round(c, "copy-probe", off, 3, chunk, w)))
+		return rc;
+	c->pace[c->phase] = pace; /* the copy stands for no later step's pace (write_floor does) */
+	c->probe_linear = w[1];
+	c->probe_skip = w[2];
+	if (w[2] > w[1])
+		c->b.write_floor = fmax(c->b.write_floor, w[1] + (w[2] - w[1]) * (double)c->e_size / (double)gap);
+	return 0;
+}
+
+/* A burst that went slow for good where the cautious first probe paid for
+ * its copy at once: no cache or fast area took the first writes (they
+ * would have taken that one too, in any order, leaving the erase blocks
+ * alone), so the card itself slowed down.  After SLOWDOWN_REST of rest,
+ * linear writes in a fresh erase block elsewhere: as fast as at first
+ * again, it slows down with sustained writing and recovers with rest,
+ * wherever it writes (throttling, as when hot), not a cache or an area;
+ * still slow, it cannot tell why (heat a longer rest would cool, or worn
+ * or slower flash).  Either way no cache or fast area is reported
+ * (r->slowed: 1 recovered, 2 not), and the later tests time the card at
+ * the pace it is at (their own drift checks see it change).  0, 1
+ * (refused), -1. */
+static int slowdown_test(struct ctx *c, uint64_t chunk, uint64_t n)
+{
+	struct auto_report *r = c->r;
+	double *t = NULL, after;
+	size_t nt = 0, cap = 0;
+	int rc;
+
+	dev_idle(c->d, (uint64_t)SLOWDOWN_REST);
+	c->b.elapsed += SLOWDOWN_REST;
+	r->device_ns += SLOWDOWN_REST;
+	r->cost[c->phase].device_ns += SLOWDOWN_REST;
+	/* fewer writes than went fast before: the card is timed before it
+	 * could slow down again */
+	if (n > r->wcache.bytes / chunk)
+		n = r->wcache.bytes / chunk;
+	if (n < 3)
+		n = 3;
+	rc = cache_burst(c, take_aus(c, 1), c->e_size, 1, n, chunk, linear_estimate(c, n, chunk), &t, &nt, &cap);
+	if (rc || nt < 2) {
+		free(t);
+		return rc < 0 ? -1 : 0;
+	}
+	qsort(t + 1, nt - 1, sizeof(*t), cmp_d); /* the first pays for opening the erase block */
+	after = t[1 + (nt - 1) / 2];
+	free(t);
+	r->slow_after = r->wcache.bytes;
+	r->slow_x = r->wcache.fast > 0 ? r->wcache.late / r->wcache.fast : 0;
+	r->slowed = after < sqrt(r->wcache.fast * r->wcache.late) ? 1 : 2;
+	r->slow_rested = after;
+	r->cache = 0;
+	r->cache_verdict = CACHE_NONE;
+	return 0;
+}
+
+static void slowdown_evidence(struct auto_report *r, uint64_t chunk)
+{
+	char a[32], b[32], d[32], e[32], ch[32], rs[32];
+
+	format_size(a, sizeof(a), r->slow_after);
+	format_time(b, sizeof(b), r->wcache.fast);
+	format_time(d, sizeof(d), r->wcache.late);
+	format_time(e, sizeof(e), r->slow_rested);
+	format_size(ch, sizeof(ch), chunk);
+	format_duration(rs, sizeof(rs), (uint64_t)SLOWDOWN_REST);
+	r->cache_area.nevidence = 0;
+	if (r->slowed == 1)
+		finding_evidence(&r->cache_area, "writes went %.1fx slower after about %s written in a row (%s per %s write, "
+				 "then %s) and were fast again after a rest of %s, in another place (%s): the card slows down "
+				 "when it writes for long and recovers with rest, wherever it writes (throttling, as when "
+				 "hot), no cache or fast area", r->slow_x, a, b, ch, d, rs, e);
+	else
+		finding_evidence(&r->cache_area, "writes went %.1fx slower after about %s written in a row (%s per %s write, "
+				 "then %s) and were still slow after a rest of %s (%s): no cache or fast area, but why the "
+				 "card slowed down is not known (heat a longer rest would cool, or slower flash)",
+				 r->slow_x, a, b, ch, d, rs, e);
+	finding_evidence(&r->cache_area, "the first writes were the card's own: a write that skipped the rest of an erase "
+			 "block paid for its copy at once, where a cache or fast area would have taken it");
+}
+
 /* Does the card finish writes later than it acknowledges them (a write
  * cache), or take the first writes into a fast area?  One burst from the
  * idle card, timed write by write: one chunk to each of as many fresh erase
@@ -164,35 +276,41 @@ static int lag_test(struct ctx *c, uint64_t chunk, uint64_t n, int *fast)
 int cache_phase(struct ctx *c)
 {
 	struct auto_report *r = c->r;
-	uint64_t ss = dev_sector(c->d), chunk = CACHE_CHUNK, n, per, half;
-	double *t = NULL;
-	size_t nt = 0, cap = 0;
-	int rc, cut = 0;
+	uint64_t chunk = cache_chunk(c), n, per, half;
+	unsigned sweep;
+	double *t = malloc(8 * sizeof(*t));
+	size_t nt = 0, cap = 8;
+	int rc = 0, cut = 0, swept = 0;
 	uint64_t run_lo = 0, run_hi = 0;
 
-	if (chunk > c->e_size / 16)
-		chunk = c->e_size / 16 / ss * ss;
-	if (chunk < ss)
-		chunk = ss;
+	if (!t)
+		return fb_fail(c->e, EXIT_DEVICE, "out of memory");
+	if ((rc = copy_probe(c)) < 0) {
+		free(t);
+		return -1;
+	}
 	n = c->e_size / chunk < CACHE_WRITES ? c->e_size / chunk : CACHE_WRITES;
 	per = c->e_size / chunk;
 	half = c->region_aus / 2;
-	/* first two linear writes in an erase block of their own: the second
-	 * tells the pace of linear writes, and so how long a garbage
-	 * collection (copying an erase block) may take: the cost bound counts
-	 * on it before the sweep below may pay for one on every write */
-	{
-		double *pace = NULL;
-		size_t np = 0, pcap = 0;
-		rc = cache_burst(c, take_aus(c, 1), c->e_size, 1, 2, chunk, 0, &pace, &np, &pcap);
-		free(pace);
-	}
-	if (!rc)
+	/* the cautious first probe paid for its copy at once (copy_probe):
+	 * nothing took that write into a cache or a fast area, and the sweep
+	 * has nothing more to say (on a card whose erase block the reads
+	 * found: where they found none, the sweep also tells an SSD-like
+	 * medium, whose many open erase blocks pay nothing) */
+	if (!rc && c->probe_skip > 0 && !r->erase_assumed && cache_sweep_paid(&c->probe_skip, 1, c->probe_linear)) {
+		t[nt++] = c->probe_skip;
+		swept = 1;
+	} else if (!rc) {
+		/* else the sweep: one chunk to each of as many fresh erase blocks
+		 * as the search may try */
 		rc = cache_burst(c, take_aus(c, c->open_limit), c->e_size, c->open_limit, 1, chunk,
 				 cautious(c, c->open_limit), &t, &nt, &cap);
+		swept = !rc;
+	}
+	sweep = (unsigned)nt; /* the sweep's writes: the verdict's first ones */
 	if (!rc)
 		rc = cache_burst(c, take_aus(c, 1), c->e_size, 1, n, chunk, linear_estimate(c, n, chunk), &t, &nt, &cap);
-	while (!rc && (r->cache_verdict = analyze_cache(t, nt, c->open_limit, chunk, &r->wcache)) ==
+	while (!rc && (r->cache_verdict = analyze_cache(t, nt, sweep, chunk, &r->wcache)) ==
 			      CACHE_UNDECIDED && nt * chunk <= CACHE_MAX) {
 		/* as many bytes again, just past CACHE_MAX at most, in whole
 		 * erase blocks, half the trial region and CACHE_STEP_MAX at most,
@@ -237,7 +355,7 @@ int cache_phase(struct ctx *c)
 		free(t);
 		return -1;
 	}
-	if (nt < c->open_limit) { /* not even the sweep: nothing to say */
+	if (!swept) { /* not even the sweep: nothing to say */
 		free(t);
 		r->cache_unprobed = 1;
 		analyze_cache_finding(&r->wcache, CACHE_UNDECIDED, 0, r->cost[PHASE_CACHE].device_ns, &r->cache_area);
@@ -245,21 +363,29 @@ int cache_phase(struct ctx *c)
 		return 0;
 	}
 	if (nt) {
-		r->cache_verdict = analyze_cache(t, nt, c->open_limit, chunk, &r->wcache);
-		if (nt > c->open_limit) { /* the linear writes' pace (not the sweep's) */
-			c->lin_write = settled(t + c->open_limit, nt - c->open_limit);
+		r->cache_verdict = analyze_cache(t, nt, sweep, chunk, &r->wcache);
+		if (nt > sweep) { /* the linear writes' pace (not the sweep's) */
+			c->lin_write = settled(t + sweep, nt - sweep);
 			c->lin_chunk = chunk;
 		}
 	}
 	free(t);
 	r->cache = r->cache_verdict == CACHE_SEEN ? r->wcache.bytes : 0;
-	if (r->cache && !r->wcache.queued) {
+	if (r->cache && !r->wcache.queued && c->probe_skip > 0 && !r->erase_assumed &&
+	    cache_sweep_paid(&c->probe_skip, 1, c->probe_linear)) {
+		/* it went slow for good, but the first writes were no fast
+		 * area's: the cautious probe paid for its copy at once */
+		if ((rc = slowdown_test(c, chunk, n)) < 0)
+			return -1;
+	} else if (r->cache && !r->wcache.queued) {
 		/* it went slow without late writes: a queue, or a fast area? */
 		if (lag_test(c, chunk, n, &r->fast_area))
 			return -1;
 	}
 	r->warmup = r->fast_area ? 0 : 2 * r->cache;
 	analyze_cache_finding(&r->wcache, r->cache_verdict, r->fast_area, r->cost[PHASE_CACHE].device_ns, &r->cache_area);
+	if (r->slowed)
+		slowdown_evidence(r, chunk);
 	if (cut && r->cache_verdict == CACHE_UNDECIDED)
 		budget_cut(c, &r->cache_area, CONF_LOW, "the burst");
 	/* a write may take as long as copying one erase block at the speed
@@ -649,6 +775,10 @@ static int slow(const struct judge *j, double v)
 }
 
 #define TRIAL_MIN_ROUNDS 6            /* healthy is certain after these (first round apart) */
+#define TRIAL_ALL_AT_ONCE 3           /* slow erase blocks in one round that collapse a linear trial */
+/* ... once this many of its writes were slow: pauses as frequent as one write in 40 would fake that
+ * with a chance of 3e-7 (open_pause_check asks for 1e-5) */
+#define TRIAL_SURE_SLOW 4
 
 /* The upper quartile of v[0..n), leaving out writes judged slow when
  * healthy (a pause now and then) */
@@ -681,10 +811,12 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 	uint64_t per_round = (uint64_t)n * chunk;
 	int64_t off[AUTO_OPEN_LIMIT];
 	double t[AUTO_OPEN_LIMIT], v[AUTO_OPEN_LIMIT][WRITE_ROUNDS];
-	unsigned nslow[AUTO_OPEN_LIMIT] = { 0 }, m = 0, groups = pooled ? 1 : n;
-	int rc;
+	unsigned nslow[AUTO_OPEN_LIMIT] = { 0 }, m = 0, groups = pooled ? 1 : n, full, eslow = 0, ewrites = 0;
+	int rc, at_once = 0, together = 0, early;
 
 	warm += (unsigned)((c->r->warmup + per_round - 1) / per_round);
+	full = 1 + (unsigned)((c->r->cache + per_round - 1) / per_round);
+	early = pooled && c->queue_clean;
 	*collapsed = 0;
 	for (unsigned round = 0; m < WRITE_ROUNDS - 1; round++) {
 		int bad = 0, unsure = 0;
@@ -707,6 +839,22 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 			return rc;
 		for (unsigned a = 0; a < n; a++)
 			s->w[a]++;
+		/* behind a queue that held only healthy work, the writes past
+		 * the cache's size wait for this trial's own: a collapse shows
+		 * there already (most of them slow), without the rest of the
+		 * warm-up adding collections the next trial must wait for */
+		if (round < warm && early && round >= full && j) {
+			for (unsigned a = 0; a < n; a++)
+				eslow += slow(j, t[a]);
+			ewrites += n;
+			if (eslow >= TRIAL_SURE_SLOW && 2 * eslow >= ewrites) {
+				for (unsigned a = 0; a < n; a++)
+					v[a][0] = t[a];
+				m = 1;
+				*collapsed = at_once = 1;
+				break;
+			}
+		}
 		if (round < warm)
 			continue;
 		for (unsigned a = 0; a < n; a++) {
@@ -720,6 +868,21 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 			unsigned q = pooled ? m * n : m;
 			bad |= nslow[g] >= 2 && 4 * nslow[g] >= q;
 			unsure |= nslow[g] > 1;
+		}
+		/* linear order: one erase block too many makes every one of them
+		 * pay at once (the card closes the least recently used, the next
+		 * one to be written); most of them slow in the same round, and at
+		 * least TRIAL_ALL_AT_ONCE, is no pause (pauses come one by one),
+		 * once TRIAL_SURE_SLOW writes in all were slow */
+		if (!shuffled && !pooled && j && n >= TRIAL_ALL_AT_ONCE) {
+			unsigned now = 0, all = 0;
+			for (unsigned a = 0; a < n; a++) {
+				now += slow(j, t[a]);
+				all += nslow[a];
+			}
+			together = now >= TRIAL_ALL_AT_ONCE && 2 * now > n && (m == 1 || together);
+			at_once = together && all >= TRIAL_SURE_SLOW;
+			bad |= at_once;
 		}
 		if (bad) {
 			*collapsed = 1;
@@ -755,6 +918,15 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 				o->worst_writes = q;
 			}
 		}
+	c->at_once = at_once;
+	if (at_once && ewrites) { /* behind the queue, in the warm-up */
+		o->slow = eslow;
+		o->writes = ewrites;
+	}
+	if (at_once) { /* judged on all the erase blocks together (what a pause would have to fake) */
+		o->worst_slow = o->slow;
+		o->worst_writes = o->writes;
+	}
 	*level = 0;
 	{
 		double all[AUTO_OPEN_LIMIT * WRITE_ROUNDS], one[WRITE_ROUNDS];
@@ -779,9 +951,11 @@ static int trial_run(struct ctx *c, struct trial_set *s, uint64_t chunk, int shu
 static int open_trial(struct ctx *c, struct trial_set *s, int shuffled, const struct judge *j, struct open_trial *t,
 		      size_t *nt)
 {
-	int rc = trial_run(c, s, c->r->trial_chunk, shuffled, j, &t[*nt]);
+	int rc;
 
-	if (rc)
+	/* the queue holds the last trial's work: healthy, or collections */
+	c->queue_clean = *nt > 0 && !t[*nt - 1].collapsed;
+	if ((rc = trial_run(c, s, c->r->trial_chunk, shuffled, j, &t[*nt])))
 		return rc;
 	t[*nt].n = s->n;
 	(*nt)++;
@@ -802,7 +976,7 @@ int open_search(struct ctx *c, int shuffled, double collapse_level)
 	struct trial_set s = { .n = 0 };
 	struct judge j = { .ref = r->write_ref, .collapse = collapse_level };
 	unsigned n = 1, knee = 0, limit = c->open_limit;
-	int cut = 0, rc = 0, restarted = 0, resumed = 0;
+	int cut = 0, rc = 0, restarted = 0, resumed = 0, knee_at_once = 0, knee_sure = 0;
 	double pace = 0;
 
 	*nt = 0;
@@ -831,6 +1005,7 @@ search:
 			j.ref = t[*nt - 1].mean_ns;
 		if (t[*nt - 1].collapsed) {
 			knee = n;
+			knee_at_once = c->at_once;
 			break;
 		}
 	}
@@ -858,7 +1033,15 @@ search:
 		struct trial_set one = { .n = 0 };
 		struct judge jp = j;
 		jp.random_rule = 0;
-		if ((rc = trial_grow(c, &one, 1, r->trial_chunk, shuffled)) < 0)
+		/* in random order the erase blocks of the trial hold the
+		 * random-order slots: written to their end first (closed), or
+		 * the one alone would pay for a collection without one */
+		for (unsigned a = 0; shuffled && a < s.n && !rc; a++)
+			if (s.w[a] && (rc = trial_retire(c, &s, a, r->trial_chunk)) < 0)
+				return -1;
+		if (shuffled)
+			s.n = 0;
+		if (!rc && (rc = trial_grow(c, &one, 1, r->trial_chunk, shuffled)) < 0)
 			return -1;
 		if (!rc && (rc = open_trial(c, &one, shuffled, &jp, t, nt)) < 0)
 			return -1;
@@ -880,7 +1063,11 @@ search:
 	}
 	if (knee > 1 && *nt < AUTO_MAX_TRIALS && !cut && out_of_time(c))
 		cut = 1;
-	if (knee && *nt < AUTO_MAX_TRIALS && !cut) {
+	/* a knee where every erase block paid at once needs no second look
+	 * (no pause does that; the healthy count was looked at twice) */
+	if (knee > 1 && knee_at_once && !cut && !t[*nt - 1].collapsed && t[*nt - 1].n == knee - 1)
+		knee_sure = 1;
+	if (knee && *nt < AUTO_MAX_TRIALS && !cut && !knee_sure) {
 		/* one erase block again, in a fresh one: the one written in
 		 * random order is written to its end first (closed, its
 		 * random-order slot is free again, as it was for the first look) */
@@ -933,13 +1120,17 @@ search:
 /* One kind of FAT-probe write at off: WRITE_ROUNDS writes of `size`, linear
  * or shuffled, in batches of FAT_BATCH; the median time per write after the
  * first (which may pay for opening the erase block; a pause for garbage
- * collection now and then does not move it).  Given the reference (ref > 0),
- * it stops as soon as the probe cannot be faster: when most writes after
- * the first took more than twice the reference (a probe that has no
- * random-order slot pays for garbage collection on every write).  0, 1
- * (refused), -1. */
+ * collection now and then does not move it).  After `batches` batches it
+ * stops once most writes after the first took longer than stop_above (0:
+ * never): a probe that cannot be faster than its reference (more than
+ * twice it; or as slow as a reference that paid for garbage collection on
+ * every write), or a reference whose every random-order write pays for a
+ * garbage collection (the middle has no random-order slot free: seven of
+ * them tell that level as well as fifteen, three once the block before
+ * showed it).  0, 1 (refused), -1. */
 #define FAT_BATCH 4
-static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, double ref, double *median)
+static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, double stop_above, unsigned batches,
+		    double *median)
 {
 	struct trial_set one = { .off = { off }, .n = 1 };
 	int64_t offs[FAT_BATCH];
@@ -953,9 +1144,9 @@ static int fat_kind(struct ctx *c, uint64_t off, uint64_t size, int shuffled, do
 		if ((rc = write_round(c, "fat-probe", offs, FAT_BATCH, size, t + n)))
 			return rc;
 		for (unsigned i = n ? n : 1; i < n + FAT_BATCH; i++)
-			over += ref > 0 && t[i] > 2 * ref;
+			over += stop_above > 0 && t[i] > stop_above;
 		n += FAT_BATCH;
-		if (2 * over > n - 1)
+		if (n >= batches * FAT_BATCH && 2 * over > n - 1)
 			break;
 	}
 	qsort(t + 1, n - 1, sizeof(t[0]), cmp_d);
@@ -1045,7 +1236,7 @@ int fat_phase(struct ctx *c)
 	struct auto_report *r = c->r;
 	size_t normal_run = 0;
 	uint64_t limit = dev_size(c->d) / 4 / c->e_size, ss = dev_sector(c->d);
-	int cut = 0, rc = 0;
+	int cut = 0, rc = 0, gc_before = 0;
 	uint64_t fc = r->trial_chunk, small;
 	struct stream fill = { 0, c->e_size }; /* the lagged probe's fillers: a fresh erase block first */
 
@@ -1091,7 +1282,7 @@ int fat_phase(struct ctx *c)
 		 * costs the first of them, which the median leaves out) */
 		at[FAT_RANDOM] = c->e_size - WRITE_ROUNDS * fc;
 		for (int i = 0; i < FAT_KINDS && !rc; i++) {
-			int k = order[i];
+			int k = order[i], gc_ref;
 			uint64_t size = k == FAT_SMALL ? small : fc;
 			if (r->fat_lagged && k == FAT_RANDOM) {
 				p->ref[k] = p->ns[k] = 0;
@@ -1103,9 +1294,17 @@ int fat_phase(struct ctx *c)
 					rc = fat_kind_lagged(c, &fill, j * c->e_size + at[k], size, &p->ns[k]);
 				continue;
 			}
-			rc = fat_kind(c, ref + at[k], size, k == FAT_RANDOM, 0, &p->ref[k]);
+			/* random order in the middle that pays for a collection on
+			 * every write (as a linear trial one erase block too many) */
+			rc = fat_kind(c, ref + at[k], size, k == FAT_RANDOM,
+				      k == FAT_RANDOM ? write_collapse_level(p->ref[FAT_LINEAR]) : 0, gc_before ? 1 : 2,
+				      &p->ref[k]);
+			gc_ref = k == FAT_RANDOM && write_collapsed(p->ref[k], p->ref[FAT_LINEAR], 0);
 			if (!rc)
-				rc = fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM, p->ref[k], &p->ns[k]);
+				rc = fat_kind(c, j * c->e_size + at[k], size, k == FAT_RANDOM,
+					      gc_ref ? fat_not_faster(p->ref[k]) : 2 * p->ref[k], gc_ref ? 2 : 1, &p->ns[k]);
+			if (k == FAT_RANDOM)
+				gc_before = gc_ref;
 		}
 		if (rc)
 			break;

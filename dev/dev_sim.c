@@ -8,6 +8,8 @@
  * (dev/simlink.h): a request takes at least its share of the link. */
 #include "dev/dev_impl.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +125,46 @@ static void sim_describe(const struct dev *d, struct json_member *model)
 	model[n] = m[16];
 }
 
+/* Queued requests: the model overlaps them as its host and card queue. */
+static int sim_dev_queue(struct dev *d, struct dev_req *r, size_t n, unsigned depth, uint64_t *ns)
+{
+	struct sim_req *q = calloc(n ? n : 1, sizeof(*q));
+	uint64_t *lat = calloc(n ? n : 1, sizeof(*lat));
+	uint64_t bytes = 0;
+
+	if (!q || !lat) {
+		free(q);
+		free(lat);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		q[i] = (struct sim_req){ r[i].off, r[i].len, r[i].write };
+		bytes += r[i].len;
+	}
+	*ns = on_link(d, bytes, sim_queue(SIM(d), q, n, depth, lat));
+	for (size_t i = 0; i < n; i++) {
+		r[i].ns = lat[i];
+		r[i].rc = r[i].write ? sim_data_write(SIM(d), r[i].off, r[i].len, NULL, r[i].pattern)
+				     : 0;
+	}
+	free(q);
+	free(lat);
+	return 0;
+}
+
+/* The card's word is its ssr key; its host's limits hostqd and link. */
+static void sim_card(const struct dev *d, struct dev_card *c)
+{
+	const struct sim_params *p = sim_params_of(SIM(d));
+
+	sim_ssr(p, c->ssr);
+	c->preferred_erase = c->ssr[0] ? p->erase : 0;
+	c->queue_known = c->link_known = 1;
+	c->queue_depth = p->host_qd ? p->host_qd : 32;
+	c->link_rate = p->link;
+	snprintf(c->host, sizeof(c->host), "sim");
+}
+
 static double sim_dev_clock(const struct dev *d)
 {
 	return sim_clock(SIM(d));
@@ -164,6 +206,7 @@ static const struct dev_ops sim_ops = {
 	.copy_out = sim_copy_out, .copy_in = sim_copy_in,
 	.describe = sim_describe,
 	.clock = sim_dev_clock, .idle = sim_dev_idle, .phase = sim_dev_phase,
+	.queue = sim_dev_queue, .card = sim_card,
 	.close = sim_close,
 };
 

@@ -20,4 +20,14 @@ struct devinfo {
 
 void devinfo_read(const char *path, struct devinfo *di);
 
+/* --rating: the card's registers as sysfs shows them (device/cid, csd,
+ * scr, ssr, preferred_erase_size: SD and MMC cards on a native host) and
+ * what the host says of its limits: a SCSI disk's queue_depth (1 for
+ * usb-storage, a USB reader's one command at a time), an mmc card's
+ * cmdq_en (0: the kernel runs no command queue for it), the speed of the
+ * USB device it hangs off (its link).  Best effort: what is not found is
+ * left "not known" (dev.h, struct dev_card). */
+struct dev_card;
+void devinfo_card(const char *path, struct dev_card *c);
+
 #endif

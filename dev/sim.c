@@ -49,6 +49,7 @@ struct sim {
 	size_t nmap, capmap;
 	uint64_t slc_fill;  /* bytes in the pSLC region */
 	uint64_t sustained; /* bytes written since the last rest (throttle) */
+	uint64_t aus_done;  /* ratings: AUs completed so far (stall, stallevery) */
 };
 
 /* ---------------------------------------------------------------- presets */
@@ -123,7 +124,7 @@ void sim_defaults(struct sim_params *p)
 #define SIM_MAX_TIME_NS 3.6e12   /* a time key: at most an hour */
 #define SIM_MAX_SIZE (1ULL << 60)
 
-static int parse_time_ns(const char *v, uint64_t *out)
+int sim_parse_time(const char *v, uint64_t *out)
 {
 	char *end;
 	double x;
@@ -165,10 +166,14 @@ static int parse_unsigned(const char *v, unsigned *out)
 static int set_key(struct sim_params *p, const char *key, const char *val, struct fb_err *e)
 {
 	const char *why = "bad value";
+	int rating = sim_rating_key(p, key, val, e); /* the rating keys (sim_rating.c) */
+
+	if (rating != 1)
+		return rating;
 	struct { const char *name; uint64_t *field; } sizes[] = {
 		{ "size", &p->size }, { "sector", &p->sector }, { "erase", &p->erase },
 		{ "page", &p->page }, { "minwrite", &p->minwrite }, { "rrate", &p->read_rate },
-		{ "wrate", &p->write_rate }, { "crate", &p->copy_rate }, { "seed", &p->seed },
+		{ "wrate", &p->write_rate }, { "crate", &p->copy_rate }, { "wbus", &p->bus_rate }, { "seed", &p->seed },
 		{ "cache", &p->cache }, { "slc", &p->slc }, { "slcrate", &p->slc_rate }, { "slcidle", &p->slc_idle },
 		{ "throttle", &p->throttle }, { "real", &p->real }, { "keep", &p->keep }, { "goodend", &p->goodend },
 	};
@@ -195,7 +200,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		}
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
 		if (strcmp(key, times[i].name) == 0) {
-			if (parse_time_ns(val, times[i].field) == 0)
+			if (sim_parse_time(val, times[i].field) == 0)
 				return 0;
 			return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a time such as 300us, 1.5ms or 800 (ns), at most "
 				       "1 hour", key, val);
@@ -228,7 +233,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 	}
 	if (strcmp(key, "keepby") == 0)
 		return set_keep_by(p, val, e);
-	if (strcmp(key, "bus") == 0 || strcmp(key, "link") == 0 || strcmp(key, "mapbus") == 0)
+	if (strcmp(key, "bus") == 0 || strcmp(key, "mapbus") == 0)
 		return set_bus_key(p, key, val, e);
 	if (strcmp(key, "fake") == 0) {
 		for (unsigned k = 0; k < SIM_FAKES; k++)
@@ -240,9 +245,9 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 	}
 	return fb_fail(e, EXIT_USAGE,
 		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
-		       "tread tunit tcross twrite trandom rrate wrate crate chips spread free fatmode pause pausetime "
+		       "tread tunit tcross twrite trandom rrate wrate crate wbus chips spread free fatmode pause pausetime "
 		       "cache rbuf fatread tail unmapped data slc slcrate slcidle throttle throttlex throttlerest fake real "
-		       "keep keepby goodend bad bus link mapbus)", key);
+		       "keep keepby goodend bad bus mapbus " SIM_RATING_KEYS ")", key);
 }
 
 static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, struct fb_err *e)
@@ -262,8 +267,14 @@ static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, 
 			}
 			for (pr = presets; pr->name && strcmp(pr->name, tok); pr++)
 				;
+			if (!pr->name && sim_rating_preset(tok)) { /* the rating zoo's */
+				rc = apply_spec(p, sim_rating_preset(tok), 0, e);
+				continue;
+			}
 			if (!pr->name) {
-				rc = fb_fail(e, EXIT_USAGE, "sim: unknown preset '%s' (presets: sd-4m usb-12m cf-16m ssd fake-wrap fake-drop fake-cache)", tok);
+				rc = fb_fail(e, EXIT_USAGE, "sim: unknown preset '%s' (presets: sd-4m usb-12m "
+					     "cf-16m ssd fake-wrap fake-drop fake-cache; the rating zoo's: "
+					     "rating-*)", tok);
 				break;
 			}
 			rc = apply_spec(p, pr->spec, 0, e);
@@ -310,6 +321,9 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: random (%u) cannot exceed open (%u)", p->random, p->open);
 	if (!p->read_rate || !p->write_rate || !p->copy_rate)
 		return fb_fail(e, EXIT_USAGE, "sim: rates must not be zero");
+	if (p->bus_rate && p->bus_rate <= p->write_rate)
+		return fb_fail(e, EXIT_USAGE, "sim: wbus (the host interface) must be faster than wrate (the whole write: "
+			       "interface and flash)");
 	if (p->cache > (256ULL << 20))
 		return fb_fail(e, EXIT_USAGE, "sim: a write cache of at most 256MiB is modelled");
 	if (p->erase / p->page > (1u << 24))
@@ -320,6 +334,8 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: unmapped is 0 or 1");
 	if (p->slc > p->size / 2)
 		return fb_fail(e, EXIT_USAGE, "sim: slc (a pSLC region) may hold at most half the device");
+	if (sim_rating_validate(p, e))
+		return -1;
 	return validate_fake(p, e) || validate_bus(p, e) ? -1 : 0;
 }
 
@@ -594,8 +610,10 @@ uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len)
 	if (!len)
 		return noisy(s, (double)p->t_read);
 	if (p->unmapped && !map_holds(s, off, len)) /* answered from the mapping table */
-		return noisy(s, (double)p->t_read / 4 + transfer(len, p->read_rate));
-	ns = (double)p->t_read + transfer(len, p->read_rate);
+		return noisy(s, sim_rating_link(p, len,
+						(double)p->t_read / 4 + transfer(len, p->read_rate)));
+	/* riops: the fixed cost of a small read in place of tread and a tunit */
+	ns = sim_rating_read_base(p, len) + transfer(len, p->read_rate);
 	if (!(p->rbuf && first == last && s->last_unit == first + 1))
 		ns += (double)p->t_unit * (double)(last - first + 1);
 	s->last_unit = last + 1;
@@ -607,7 +625,22 @@ uint64_t sim_read(struct sim *s, uint64_t off, uint64_t len)
 	}
 	if (p->fat_read > 0 && off < p->fat * p->erase)
 		ns *= p->fat_read;
-	return noisy(s, ns);
+	return noisy(s, sim_rating_link(p, len, ns));
+}
+
+/* A write's transfer: all of it at wrate, padded to the minimum write; or
+ * with wbus its own bytes over the interface and the padded bytes at the
+ * flash's share of wrate (1/wrate = 1/wbus + 1/flash), so that writes of
+ * the minimum and above cost what they cost without it, and smaller ones
+ * less by what they do not send. */
+static double write_transfer(const struct sim_params *p, uint64_t len, uint64_t eff)
+{
+	double flash;
+
+	if (!p->bus_rate)
+		return transfer(eff, p->write_rate);
+	flash = 1e9 / (1e9 / (double)p->write_rate - 1e9 / (double)p->bus_rate);
+	return transfer(len, p->bus_rate) + (double)eff * 1e9 / flash;
 }
 
 static double copy_cost(struct sim *s, uint64_t bytes)
@@ -697,7 +730,7 @@ static double write_in_au(struct sim *s, uint64_t au, uint64_t pos, uint64_t len
 	if (!a)
 		a = open_au(s, au, &ns);
 	a->last_use = ++s->tick;
-	ns += (double)p->t_write + transfer(eff, p->write_rate);
+	ns += (double)p->t_write + write_transfer(p, len, eff) + sim_rating_au_slow(p, pos, len);
 
 	if (a->random) {
 		ns += (double)p->t_random;
@@ -726,8 +759,11 @@ static double write_in_au(struct sim *s, uint64_t au, uint64_t pos, uint64_t len
 			ns += copy_cost(s, pos);
 		a->wp = pos + len;
 	}
-	if ((!a->random && a->wp >= p->erase) || (a->random && a->written * p->page >= p->erase))
+	if ((!a->random && a->wp >= p->erase) || (a->random && a->written * p->page >= p->erase)) {
 		close_au(s, a); /* completely written: nothing to copy */
+		if (p->t_stall && ++s->aus_done % (p->stall_every ? p->stall_every : 1) == 0)
+			ns += (double)p->t_stall; /* its garbage collection (stall, stallevery) */
+	}
 	return ns;
 }
 
@@ -784,6 +820,37 @@ static int slc_takes(struct sim *s, uint64_t len, double *ns)
 	return 1;
 }
 
+/* ---------------------------------------------------------------- throttling
+ * A card that slows down when it has written for long (heat, or a
+ * controller that paces sustained writing), whatever it writes and
+ * wherever: after `throttle` bytes written without a rest, every write
+ * takes `throttlex` times as long (default 3), until the host rests for
+ * `throttlerest` (default 2 s), which lets it cool down completely.  Its
+ * own block: the keys change nothing else of the model.  It also serves as
+ * "a rate that drops after N bytes" (a card whose sustained speed is
+ * lower than its burst speed): throttle=N,throttlex=X, with a throttlerest
+ * longer than any test rests (600s) when the rate should not come back. */
+
+static void throttle_count(struct sim *s, uint64_t len)
+{
+	s->sustained += len;
+}
+
+static double throttle_factor(const struct sim *s)
+{
+	if (!s->p.throttle || s->sustained <= s->p.throttle) /* cool */
+		return 1;
+	return s->p.throttle_x > 0 ? s->p.throttle_x : 3;
+}
+
+static void throttle_rest(struct sim *s, uint64_t ns)
+{
+	if (ns >= (s->p.t_throttle_rest ? s->p.t_throttle_rest : 2000000000ULL))
+		s->sustained = 0;
+}
+
+/* ---------------------------------------------------------------- writes */
+
 uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 {
 	uint64_t n0 = len;
@@ -792,8 +859,8 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 	s->last_unit = 0;
 	if (s->p.unmapped)
 		map_add(s, off, off + len);
-	s->sustained += len;
-	if (slc_takes(s, len, &ns))
+	throttle_count(s, len);
+	if (slc_takes(s, len, &ns) || sim_rating_write(&s->p, len, &ns)) /* pSLC; wiops */
 		len = 0;
 	while (len) {
 		uint64_t au = off / s->p.erase, pos = off % s->p.erase;
@@ -806,9 +873,8 @@ uint64_t sim_write(struct sim *s, uint64_t off, uint64_t len)
 		ns = cached(s, n0, ns);
 	if (!s->exact && s->p.pause > 0 && uniform2(s) < s->p.pause)
 		ns += (double)s->p.t_pause * (1 + 4 * uniform2(s)) / 3;
-	if (s->p.throttle && s->sustained > s->p.throttle) /* hot: slower until it rests */
-		ns *= s->p.throttle_x > 0 ? s->p.throttle_x : 3;
-	return noisy(s, ns);
+	ns *= throttle_factor(s); /* hot: slower until it rests */
+	return noisy(s, sim_rating_link(&s->p, n0, ns));
 }
 
 uint64_t sim_discard(struct sim *s, uint64_t off, uint64_t len)
@@ -1119,8 +1185,7 @@ void sim_idle(struct sim *s, uint64_t ns)
 
 	s->clock += (double)ns;
 	s->slc_fill = drained >= (double)s->slc_fill ? 0 : s->slc_fill - (uint64_t)drained;
-	if (ns >= (p->t_throttle_rest ? p->t_throttle_rest : 2000000000ULL))
-		s->sustained = 0;
+	throttle_rest(s, ns);
 }
 
 /* A rest that lets the card tidy up (after --auto --write's quick capacity
@@ -1158,9 +1223,9 @@ void sim_exact(struct sim *s, int on)
 /* ---------------------------------------------------------------- buses */
 
 /* The bus keys: bus=NAME puts the card on a link shared with every other
- * simulated card of that name (in this process: dev/simlink.h), link=RATE
- * is what the link carries in all (33M: the writes of a USB 2.0 hub, 41M
- * its reads), mapbus=NAME is the link the topology map shows for the card
+ * simulated card of that name (in this process: dev/simlink.h); link=RATE
+ * (a rating key, sim_rating.c) is then what the link carries in all (33M:
+ * the writes of a USB 2.0 hub, 41M its reads), mapbus=NAME is the link the topology map shows for the card
  * when it differs (a hub inside a reader, which no map sees).  The model
  * of the card itself knows nothing of them. */
 static int bus_name(char *out, const char *key, const char *val, struct fb_err *e)
@@ -1176,16 +1241,7 @@ static int bus_name(char *out, const char *key, const char *val, struct fb_err *
 
 static int set_bus_key(struct sim_params *p, const char *key, const char *val, struct fb_err *e)
 {
-	const char *why = "bad value";
-
-	if (!strcmp(key, "bus"))
-		return bus_name(p->bus, key, val, e);
-	if (!strcmp(key, "mapbus"))
-		return bus_name(p->mapbus, key, val, e);
-	if (parse_size(val, &p->link, &why) || !p->link)
-		return fb_fail(e, EXIT_USAGE, "sim: link=%s: %s (a rate in bytes per second, such as 33M)", val,
-			       p->link ? why : "must not be zero");
-	return 0;
+	return bus_name(!strcmp(key, "bus") ? p->bus : p->mapbus, key, val, e);
 }
 
 static int validate_bus(const struct sim_params *p, struct fb_err *e)
@@ -1193,8 +1249,27 @@ static int validate_bus(const struct sim_params *p, struct fb_err *e)
 	if (p->bus[0] && !p->link)
 		return fb_fail(e, EXIT_USAGE, "sim: bus=%s needs link=RATE, what the link carries in all (33M: a USB "
 			       "2.0 hub's writes)", p->bus);
-	if (!p->bus[0] && (p->link || p->mapbus[0]))
-		return fb_fail(e, EXIT_USAGE, "sim: %s needs bus=NAME, the link the card shares with others",
-			       p->link ? "link" : "mapbus");
+	if (!p->bus[0] && p->mapbus[0])
+		return fb_fail(e, EXIT_USAGE, "sim: mapbus needs bus=NAME, the link the card shares with others");
 	return 0;
+}
+
+/* Queued requests (sim.h): each is timed alone, and they overlap. */
+uint64_t sim_queue(struct sim *s, const struct sim_req *r, size_t n, unsigned depth, uint64_t *lat)
+{
+	unsigned c = sim_concurrency(&s->p, depth);
+	double sum = 0, longest = 0, t;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ns = r[i].write ? sim_write(s, r[i].off, r[i].len)
+					 : sim_read(s, r[i].off, r[i].len);
+		if (lat)
+			lat[i] = ns;
+		sum += (double)ns;
+		if ((double)ns > longest)
+			longest = (double)ns;
+	}
+	t = sum / c > longest ? sum / c : longest;
+	s->clock -= sum - t;
+	return (uint64_t)llround(t);
 }

@@ -57,6 +57,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dev/sdreg.h"
 #include "lib/err.h"
 
 #define SIM_BUS_NAME 32
@@ -78,6 +79,9 @@ struct sim_params {
 	uint64_t t_write;   /* per write request */
 	uint64_t t_random;  /* extra per write in random order */
 	uint64_t read_rate, write_rate, copy_rate;
+	uint64_t bus_rate;  /* wbus: the bytes of a write cross the host interface at this rate, and
+	                       the flash programs max(len, minwrite) in the rest of 1/wrate (0: all of
+	                       1/wrate is the flash's: a write below minwrite costs as much as minwrite) */
 	double noise;       /* relative spread, 0 = exact */
 	uint64_t seed;
 	/* misbehaviour (0 = off) */
@@ -107,10 +111,23 @@ struct sim_params {
 	uint64_t throttle;  /* bytes of writes without a rest after which writes slow down */
 	double throttle_x;  /* by this factor (0: 3) */
 	uint64_t t_throttle_rest; /* until the card rests this long (0: 2 s) */
+	/* ratings (--rating; sim_rating.c, doc/simulator.md; 0 = off):
+	 * the SD Status the card reports, how it keeps its marks, its host */
+	char ssr[129];      /* ssr=HEX: the SD Status as given (128 hex digits; "": none) */
+	uint32_t ssr_marks; /* ssr=C10+U3+V30+A2: bit i claims sd_marks[i] (encoded when made) */
+	uint64_t t_stall;   /* stall=TIME: busy time of the write completing an AU (its GC) */
+	unsigned stall_every; /* stallevery=N: only every Nth AU completed stalls (0: each) */
+	uint64_t au_fast;   /* aufast=SIZE: the first bytes of each AU go at wrate, the rest at */
+	uint64_t au_slow;   /* auslow=RATE */
+	unsigned riops;     /* riops=N: a read up to 64 KiB: 1/N s in place of tread + tunit */
+	unsigned wiops;     /* wiops=N: a write up to 64 KiB: a page-mapped area, 1/N s */
+	unsigned cq;        /* cq=N: requests the card works on at once (its command queue; 0: 1) */
+	unsigned host_qd;   /* hostqd=N: requests its host keeps in flight (0: 32; 1: USB) */
+	uint64_t link;      /* link=RATE: bytes per second its host's link carries (0: no limit);
+	                     * with bus=NAME the link is shared (dev/simlink.h) */
 	/* a link shared with other simulated cards (the bus keys, their own
-	 * block of sim.c; dev/simlink.h models the sharing) */
+	 * block of sim.c) */
 	char bus[SIM_BUS_NAME];     /* bus=NAME: the link it is on ("": a link of its own) */
-	uint64_t link;              /* link=RATE: what the link carries in all, bytes/s */
 	char mapbus[SIM_BUS_NAME];  /* mapbus=NAME: the link the topology map shows ("": bus) */
 };
 
@@ -178,5 +195,67 @@ uint64_t sim_data_changed(const struct sim *s);
 uint64_t sim_bad_regions(const struct sim *s, uint64_t (*out)[2], uint64_t max);
 /* The same as text: "START-END START-END ..." in bytes ("" for other cards). */
 const char *sim_bad_text(const struct sim *s);
+
+/* ---------------------------------------------------------------- ratings
+ * (sim_rating.c) The rating keys: set_key hands each key to
+ * sim_rating_key first (1: not one of them), validate to
+ * sim_rating_validate. */
+int sim_rating_key(struct sim_params *p, const char *key, const char *val, struct fb_err *e);
+int sim_rating_validate(const struct sim_params *p, struct fb_err *e);
+#define SIM_RATING_KEYS "ssr stall stallevery aufast auslow riops wiops cq hostqd link"
+/* A time key's value ("400ms", "300us", "2s"; a plain number is ns): 0,
+ * or -1 when it is none or past an hour. */
+int sim_parse_time(const char *v, uint64_t *out);
+
+/* The rating zoo's presets (sim:rating-u3, ...): a preset's spec (NULL: no
+ * such name), and the i-th name and description (NULL past the last). */
+const char *sim_rating_preset(const char *name);
+const char *sim_rating_preset_name(unsigned i);
+const char *sim_rating_preset_description(unsigned i);
+
+/* The SD Status the card reports: 128 hex digits, or "" (none, as behind
+ * a USB reader). */
+void sim_ssr(const struct sim_params *p, char buf[129]);
+
+/* Requests the card and its host work on at once when depth are in
+ * flight: min(depth, hostqd, cq), at least 1. */
+unsigned sim_concurrency(const struct sim_params *p, unsigned depth);
+
+/* n requests with up to depth in flight (a host queue, the card's command
+ * queue): each costs what it costs alone (lat[i], may be NULL), and they
+ * overlap sim_concurrency at a time; returns the time from the first to
+ * the last (the virtual clock moves on by that). */
+struct sim_req { uint64_t off, len; int write; };
+uint64_t sim_queue(struct sim *s, const struct sim_req *r, size_t n, unsigned depth, uint64_t *lat);
+
+/* The hooks of the rating keys in the model (sim.c calls them): a read's
+ * fixed cost (tread, or for a small read with riops 1/riops s less the
+ * tunit the model adds: its units and crossings still cost), a small write
+ * at a fixed rate (wiops: 1 with *ns set; 0 when the model times it), the
+ * time of an AU write's slow part (aufast/auslow), the link's floor. */
+double sim_rating_read_base(const struct sim_params *p, uint64_t len);
+int sim_rating_write(const struct sim_params *p, uint64_t len, double *ns);
+double sim_rating_au_slow(const struct sim_params *p, uint64_t pos, uint64_t len);
+double sim_rating_link(const struct sim_params *p, uint64_t len, double ns);
+
+/* What a simulated card truly keeps, from its keys alone (the zoo's
+ * truth): each mark's figures as the spec measures them, computed from
+ * the model's formulas with no request made. */
+struct sim_truth_mark {
+	int keeps;          /* the card keeps the mark */
+	int figure;         /* enum sd_figure: what it breaks first (SD_FIG_NONE: keeps it) */
+	double value, limit;/* that figure and the mark's limit (bytes/s, ns or IOPS) */
+	const char *host;   /* the simulated host cannot show the mark: why (NULL: it can) */
+};
+struct sim_truth {
+	double pw4, pw_su;  /* bytes/s: the lowest 4 MiB sub-unit, the lowest 8 MiB video SU */
+	double first4, first_su;    /* the same before a pSLC fills or throttling starts */
+	double busy;        /* ns: the longest RU write */
+	double pr;          /* bytes/s: random RU reads */
+	double riops1, wiops1, riops_q, wiops_q; /* 4 KiB IOPS at depth 1 and queued (depth 32) */
+	double pssw;        /* bytes/s: 4 MiB writes over 1 GiB past any cache */
+	struct sim_truth_mark mark[SD_MARKS];
+};
+void sim_truth(const struct sim_params *p, struct sim_truth *t);
 
 #endif

@@ -59,6 +59,14 @@ static int layer_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns
 	return dev_discard(d->lower, off, len, ns);
 }
 
+/* Queued writes (dev_queue, --rating's IOPS) are noted like the others
+ * before they go below. */
+static void layer_touch(struct dev *d, uint64_t off, uint64_t len)
+{
+	if (d->priv)
+		save_touch(d->priv, off, len);
+}
+
 static void layer_close(struct dev *d)
 {
 	save_abandon(d->priv); /* an unfinished journal stays on disk */
@@ -72,6 +80,7 @@ static const struct dev_ops preserve_ops = {
 	.rewrite = layer_rewrite,
 	.discard = layer_discard,
 	.will_write = layer_will_write,
+	.touch = layer_touch,
 	.close = layer_close,
 };
 

@@ -56,6 +56,8 @@ void program_vars(const struct test_params *t, uint64_t dev_size, unsigned secto
 		{ "scan_from", t->erasesize }, { "scan_to", t->erasesize }, { "scan_points", 16 },
 		/* write-cache.fbp: --auto sets these */
 		{ "burst_aus", 1 }, { "burst_chunks", 1 },
+		/* rating-*.fbp: --rating sets these */
+		{ "fat_at", 1 << 20 }, { "depth", 1 },
 	};
 	static const int64_t at_start[] = { 0 };
 

@@ -49,7 +49,7 @@ uint64_t align_spacing(uint64_t size, uint64_t max_align);
  *             doubling from $scan_from to $scan_to: kid[i] = step A (unit);
  *             kid[i].kid[j].kid[0] = the tries around (j+1)*A
  *  write-cache: kid[0].kid[0].kid[a] = erase block a, kid[a].kid[w] = write w
- *  open-au-trial, fat-probe, min-write (writes at the list $offsets):
+ *  open-au-trial, fat-probe, min-write, copy-probe (writes at the list $offsets):
  *             kid[0].kid[0].kid[i] = the write at the i-th offset */
 struct fbp_source {
 	const char *name;       /* "align" for align.fbp */

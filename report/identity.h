@@ -6,6 +6,7 @@
 #ifndef FLASHBENCH_IDENTITY_H
 #define FLASHBENCH_IDENTITY_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -20,7 +21,13 @@ struct identity {
 	int simulated;                               /* times come from a model (sim:) */
 	struct devinfo info;                         /* what sysfs says (real devices) */
 	struct json_member model[DEV_MODEL_MEMBERS]; /* a simulated card's model (dev_describe) */
+	struct dev_card card;                        /* the card's registers and its host (dev_card) */
 };
+
+/* The card's own word decoded (sdreg.h), for the reports: "SanDisk SN64G"
+ * (its maker and product name from the CID), or NULL when the card shows
+ * no CID. */
+const char *identity_card_name(const struct identity *id, char *buf, size_t len);
 
 /* The "tool" and "device" objects, first in every JSON output. */
 void json_identity(struct json *j, const struct identity *id);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dev/sdreg.h"
 #include "lib/json.h"
 #include "lib/units.h"
 
@@ -24,11 +25,22 @@ static void card_says(FILE *f, const struct identity *id, const struct finding *
 	uint64_t said = card_erase_size(id);
 	char a[32];
 
-	if (!said)
+	struct sd_ssr s;
+	uint64_t au;
+
+	if (said) {
+		format_size(a, sizeof(a), said);
+		fprintf(f, "    the card says: preferred erase size %s (sysfs)%s\n", a,
+			!erase->determined ? "" : said == erase->value ? ", agrees" : ", differs from the measurement");
+	}
+	/* the AU its SD Status states (the UHS AU when it has one): what its
+	 * speed marks are measured in */
+	if (!id->card.ssr[0] || sd_decode_ssr(id->card.ssr, &s) || !(au = s.uhs_au ? s.uhs_au : s.au))
 		return;
-	format_size(a, sizeof(a), said);
-	fprintf(f, "    the card says: preferred erase size %s (sysfs)%s\n", a,
-		!erase->determined ? "" : said == erase->value ? ", agrees" : ", differs from the measurement");
+	format_size(a, sizeof(a), au);
+	fprintf(f, "    the card says: an AU of %s (its SD Status)%s\n", a,
+		!erase->determined ? "" : au == erase->value ? ", agrees" :
+		au % erase->value == 0 ? ", a multiple of the erase block measured" : ", differs from the measurement");
 }
 
 /* ------------------------------------------------------------ text */
@@ -142,6 +154,10 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 		format_size(c, sizeof(c), pc->bytes_written);
 		fprintf(f, "    %-12s device time %-9s %6llu reads %6llu writes, %s written\n", auto_phase_name[p], b,
 			(unsigned long long)pc->reads, (unsigned long long)pc->writes, c);
+		if (p == PHASE_READ && r->check_ns > 0) {
+			format_time(b, sizeof(b), r->check_ns);
+			fprintf(f, "    %-12s device time %-9s quick check, data put back (in the bound)\n", "capacity", b);
+		}
 	}
 	if (r->bound_ns > 0 || r->budget_ns) {
 		format_duration(a, sizeof(a), r->bound_ns > 0 ? (uint64_t)r->bound_ns : r->budget_ns);
@@ -344,6 +360,8 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 		json_uint(&j, "written_to", r->written_hi - 1);
 	}
 	json_number(&j, "device_ns", r->device_ns);
+	if (r->check_ns > 0) /* apart from device_ns, inside bound_ns */
+		json_uint(&j, "capacity_check_ns", (uint64_t)llround(r->check_ns));
 	json_number(&j, "wall_ns", wall_ns);
 	if (r->interrupted)
 		json_string(&j, "stopped_in", auto_stop_name(r));

@@ -152,9 +152,14 @@ static void usable_text(char *buf, size_t len, uint64_t v)
 		format_size_floor(buf, len, v);
 }
 
-/* The name sysfs gives, else the path (as --auto --summary). */
+/* The card's maker and product, the name sysfs gives, else the path (as
+ * --auto --summary). */
 static const char *device_name(const struct identity *id)
 {
+	static char card[64];
+
+	if (identity_card_name(id, card, sizeof(card)))
+		return card;
 	for (int i = 0; i < id->info.n; i++)
 		if (!strcmp(id->info.name[i], "name") || !strcmp(id->info.name[i], "model"))
 			return id->info.value[i];

@@ -22,7 +22,8 @@ static const char *finding(char *buf, size_t len, const struct finding *f)
 	return buf;
 }
 
-/* The name sysfs gives (SD/MMC: name; else vendor and model), else the path. */
+/* The card's maker and product (its CID), the name sysfs gives (SD/MMC:
+ * name; else vendor and model), else the path. */
 static void device_name(char *buf, size_t len, const struct identity *id)
 {
 	const char *name = NULL, *vendor = NULL, *model = NULL;
@@ -35,7 +36,9 @@ static void device_name(char *buf, size_t len, const struct identity *id)
 		else if (!strcmp(id->info.name[i], "model"))
 			model = id->info.value[i];
 	}
-	if (name)
+	if (identity_card_name(id, buf, len)) /* the card's own word: maker and product */
+		;
+	else if (name)
 		snprintf(buf, len, "%s", name);
 	else if (vendor || model)
 		snprintf(buf, len, "%s%s%s", vendor ? vendor : "", vendor && model ? " " : "", model ? model : "");

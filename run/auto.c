@@ -3,6 +3,8 @@
  * line, and the quick capacity check it makes before its first write. */
 #include "run/run.h"
 
+#include "run/mode.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,7 +50,7 @@ static int announce_auto(void *ctx, const struct write_plan *p)
 		     fprintf(stderr, "flashbench: it writes nothing: the reads took %s of device time already, all that "
 			     "--budget allows (the write tests are left out)\n", t) :
 		     fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s; "
-			     "the capacity check it makes first is apart and says its own\n", w, t,
+			     "the capacity check it makes first counts in it\n", w, t,
 			     p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
 			     " (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)")) < 0 ||
 	    fflush(stderr))
@@ -78,7 +80,7 @@ static void auto_progress(void *ctx, const struct auto_progress *a)
 static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
 
 /* --auto: the plan, then its report (what it finished, after a stop). */
-int run_auto(struct run *run, struct fb_err *e)
+static int run_auto(struct run *run, struct fb_err *e)
 {
 	const struct cli *c = &run->c;
 	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0 } };
@@ -130,7 +132,8 @@ int run_auto(struct run *run, struct fb_err *e)
  * that hides its loss in a cache is left to --capacity.  Its writes go
  * through the --preserve journal (put back at the end), or one of their own
  * that is put back before --auto writes anything; on a fake card --auto
- * stops there.  Its cost lies outside --auto's own bound: said here. */
+ * stops there.  Its device time counts in --auto's bound (characterize
+ * adds it before the write tests) but not in the tests' own cost: said here. */
 #define AUTO_CAPACITY_STRATA 16
 
 #define AUTO_CAPACITY_SETTLE 2000000000ULL  /* ns */
@@ -161,10 +164,6 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 {
 	struct run *r = ctx;
 	struct quick_ctx q = { .d = d, .own = !preserve_journal(d) };
-	/* its own journal: saving is not stopped by a signal (a stop ends the
-	 * check at its next request, then the data go back) */
-	struct preserve_setup own = { .journal = r->journal_path, .device = r->c.device,
-				      .flags = run_journal_flags(&r->c, d), .restoring = &run_restoring };
 	struct capacity_options o = { .stop = &run_stop, .quick = 1, .strata = AUTO_CAPACITY_STRATA,
 				      .before_writes = announce_quick, .ctx = &q };
 	struct capacity_report *cr = malloc(sizeof(*cr));
@@ -177,7 +176,10 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	if (!cr)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	o.salt = salt_new();
-	if (q.own && preserve_begin(&q.d, &own, e)) {
+	/* its own journal, where --preserve's would be: a stop ends its saving
+	 * at the next piece, or the check at its next request, then the data
+	 * go back */
+	if (q.own && preserve_journal_begin(&r->guard, &q.d, e)) {
 		free(cr);
 		return -1;
 	}
@@ -185,7 +187,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	if (q.own) {
 		struct fb_err why;
 		int put;
-		put = preserve_end(&q.d, 1, &restored, rc ? &why : e);
+		put = preserve_put_back(&r->guard, &q.d, 1, &restored, rc ? &why : e);
 		if (put < 0 && !rc)
 			rc = -1;
 		else if (put < 0)
@@ -194,7 +196,6 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 			fprintf(stderr, "flashbench: the capacity check put back the %llu bytes (%s) it wrote and verified "
 				"them\n", (unsigned long long)restored.bytes, format_size(a, sizeof(a), restored.bytes));
 	}
-	run_restoring = 0;
 	dev_written_set(d, &was); /* what the check wrote is not --auto's to report */
 	/* the card finishes the garbage collection the check left it before
 	 * --auto times its writes */
@@ -217,9 +218,21 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	} else if (!rc) {
 		format_time(a, sizeof(a), cr->device_ns);
 		fprintf(stderr, "flashbench: no fake capacity seen (a cache that hides one is left to --capacity); the "
-			"check took %s%s, outside --auto's own cost%s\n", a, cr->virtual_clock ? " of device time" : "",
+			"check took %s%s, in the bound but apart from the tests' own cost%s\n", a,
+			cr->virtual_clock ? " of device time" : "",
 			q.own ? ", and its data are back" : "");
 	}
 	free(cr);
 	return rc;
 }
+
+const struct mode mode_auto = {
+	.name = "auto", .letter = 'A', .section = SEC_AUTO, .usage = " [OPTION]... DEVICE",
+	.brief = "find page and erase block size (more with --write)",
+	.help = "find page and erase block size (read-only), and with\n--write also the smallest efficient "
+		"write, open erase\nblocks and FAT area; says how sure it is and how to\npartition and "
+		"format the medium",
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_WRITE | OPT_BUDGET | OPT_JOURNAL | OPT_SUMMARY,
+	.flags = MODE_DEVICE | MODE_WRITES_ASKED | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
+	.run = run_auto,
+};

@@ -3,6 +3,8 @@
  * the check, the data put back, then the report. */
 #include "run/run.h"
 
+#include "run/mode.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +18,7 @@
 #include "report/report_capacity.h"
 
 /* --capacity: a device it can check, and a cache it can flush. */
-int run_capacity_check_device(const struct cli *c, struct dev *d, struct fb_err *e)
+static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 {
 	if (dev_size(d) < CAP_MIN_SIZE)
 		return fb_fail(e, EXIT_USAGE, "%s has %llu bytes: --capacity checks devices of 64MiB or more", dev_path(d),
@@ -63,7 +65,7 @@ static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb
 	fprintf(stderr, "flashbench: --capacity writes %s; each range is saved to %s first (at most %s; it has room "
 		"for them) and put back at the end.  To flush a cache it also rewrites up to %s at a time, from the "
 		"top down, of bytes %llu to %llu (%s, room for the probes it leaves alone) with the bytes they hold, "
-		"read and saved just before: nothing there changes\n", sigs, r->journal_path, most, flush,
+		"read and saved just before: nothing there changes\n", sigs, r->guard.journal, most, flush,
 		(unsigned long long)p->window_off, (unsigned long long)(p->window_off + p->window_len - 1), window);
 	return 0;
 }
@@ -82,7 +84,7 @@ static void capacity_progress(void *ctx, uint64_t done)
 
 /* --capacity: the check, the data put back, then the report (which says
  * the data are back). */
-int run_capacity(struct run *r, struct fb_err *e)
+static int run_capacity(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
 	struct capacity_options o = { .stop = &run_stop, .max_cache = c->max_cache,
@@ -108,8 +110,8 @@ int run_capacity(struct run *r, struct fb_err *e)
 		return -1;
 	}
 	cr->saved = saved;
-	cr->put_back = r->put_back; /* finish_journal verified every byte of it */
-	cr->untouched = r->untouched;
+	cr->put_back = r->guard.back.bytes; /* the put back verified every byte of it */
+	cr->untouched = r->guard.back.untouched;
 	capacity_account(cr, r->d);
 	run_identify(c, r->d, &id);
 	if (c->summary)
@@ -132,3 +134,14 @@ int run_capacity(struct run *r, struct fb_err *e)
 	free(cr);
 	return rc;
 }
+
+const struct mode mode_capacity = {
+	.name = "capacity", .letter = 'C', .section = SEC_AUTO, .help_after = "budget",
+	.usage = " [OPTION]... DEVICE", .brief = "is the medium as large as it says? (fake cards)",
+	.help = "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching "
+		"writes past their\nreal size, bad regions) and the real usable size; it\nwrites, but saves "
+		"every range to a journal first and\nputs it back (--preserve=FILE names the journal)",
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_MAX_CACHE | OPT_JOURNAL | OPT_SUMMARY,
+	.flags = MODE_DEVICE | MODE_WRITES | MODE_JOURNALED | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
+	.run = run_capacity, .check_device = check_device,
+};

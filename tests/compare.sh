@@ -72,8 +72,8 @@ if [ "$(summary | grep -cE '^\| [^|]+( \| [^|]+){8} \|$')" = 5 ]; then
 else
 	fail "summary: nine cells a line, in table syntax" "$(summary | head -2)"
 fi
-expect_error "summary error: needs --auto" 2 "option '--summary' does not apply to --align \(it goes with --auto, --capacity\)" "$FB" -a --summary sim:sd-4m
-expect_error "summary error: not with --json" 2 '--summary goes with --auto or --capacity, without --json' \
+expect_error "summary error: needs --auto" 2 "option '--summary' does not apply to --align \(it goes with --auto, --capacity, --rating\)" "$FB" -a --summary sim:sd-4m
+expect_error "summary error: not with --json" 2 '--summary goes with --auto, --capacity or --rating, without --json' \
 	"$FB" -A --summary --json sim:sd-4m
 
 # files of the same name in two directories: each column is named by the

@@ -140,23 +140,24 @@ EOF
 	fi
 }
 # kill_trials NAME DEVICE LOOP ORIG TRIALS ARGS...: each trial starts
-# flashbench -C ARGS DEVICE and kills it (SIGKILL) once its journal holds a
+# flashbench -C ARGS DEVICE (KILL_MODE: another mode than -C) and kills it (SIGKILL) once its journal holds a
 # number of bytes drawn at random (from $RANDOM: seed it) from KILL_FROM
 # (default 512, the journal's header) up to what a whole run saves;
 # --restore must then give LOOP (the device, or the file behind it) back as
 # ORIG, its digest.  The journal is the --preserve=FILE among ARGS, else the
-# default one in the current directory.
+# default one in the current directory.  KILL_FULL: what a whole run saves,
+# when the caller knows it (else a whole run finds out).
 kill_trials() {
 	local name=$1 dev=$2 loop=$3 orig=$4 trials=$5 j a full from=${KILL_FROM:-512} i want failures=0 restored=0
 	shift 5
 	j=flashbench-$(basename "$dev").journal
 	for a in "$@"; do case $a in --preserve=*) j=${a#--preserve=} ;; esac; done
 	# how much a whole run saves: the journal grows to about that
-	full=$("$FB" -C --json "$@" "$dev" 2> /dev/null | "$JP" data.saved 2> /dev/null)
+	full=${KILL_FULL:-$("$FB" "${KILL_MODE:--C}" --json "$@" "$dev" 2> /dev/null | "$JP" data.saved 2> /dev/null)}
 	[ "${full:-0}" -gt "$from" ] || full=$((from + (4 << 20)))
 	for ((i = 0; i < trials; i++)); do
 		want=$((from + (RANDOM * 32768 + RANDOM) % (full - from + 512)))
-		killed_at "$j" "$want" 120 "$FB" -C "$@" "$dev" > /dev/null 2> trial.err ||
+		killed_at "$j" "$want" 120 "$FB" "${KILL_MODE:--C}" "$@" "$dev" > /dev/null 2> trial.err ||
 			{ failures=$((failures + 1)); echo "trial $i: $(tail -1 trial.err)"; }
 		if [ -e "$j" ]; then
 			"$FB" --restore "$j" "$dev" > restore.out 2>&1 || echo "restore failed: $(cat restore.out)"
@@ -189,7 +190,7 @@ named_paths() {
 		done
 		grep -hv '^[[:space:]]*#' "$root$prefix"/bin/flashbench-report "$root$prefix"/bin/flashbench-open-au-sweep \
 			"$root$prefix"/share/flashbench/lib.sh
-	} | sed -E 's/[^ ]+ in the source//g' > "$TMP/named.txt"
+	} | sed -E 's/[^ ]+ +in +the +source//g' > "$TMP/named.txt"
 	grep -oE "($prefix/[A-Za-z0-9_./-]*[A-Za-z0-9_/]|\bflashbench-[a-z][a-z-]*[a-z]\b[.(]?|\b(scripts|tests|bench)/[A-Za-z0-9_./-]*|\b[A-Za-z0-9_-]+\.sh\b)" \
 		"$TMP/named.txt" | sort -u | while IFS= read -r p; do
 		case $p in

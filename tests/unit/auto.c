@@ -58,6 +58,28 @@ static void test_analysis(void)
 	      "analysis: the smallest efficient write is where time stops shrinking", "value %llu conf %d",
 	      (unsigned long long)f.value, f.conf);
 	{
+		/* below the minimum a write still pays its own bytes over the
+		 * interface (80 MB/s; the flash programs 32 KiB at 26.7 MB/s):
+		 * the knee is where the flash's time starts to grow, not the
+		 * 3x2^n size below it that the flat model would pick */
+		struct chunk_time ck[19];
+		size_t nk = 0;
+		for (uint64_t p2 = 1 << 20; p2 >= 2048 && nk < 19; p2 /= 2)
+			for (int h = 0; h < 2 && nk < 19; h++) {
+				uint64_t sz = h ? p2 * 3 / 4 : p2;
+				if (sz < 2048 || (nk && sz >= ck[nk - 1].size))
+					continue;
+				ck[nk].size = sz;
+				ck[nk].ns = 300e3 + (double)sz / 80e6 * 1e9 + (double)(sz > 32768 ? sz : 32768) / 26.7e6 * 1e9;
+				ck[nk].spread = 0.01 * ck[nk].ns;
+				nk++;
+			}
+		analyze_min_write(ck, nk, &f);
+		check(f.determined && f.value == 32768 && f.conf == CONF_HIGH && strstr(f.evidence[0], "the interface"),
+		      "analysis: writes that pay their own bytes below the minimum: the knee, high", "value %llu conf %d %s",
+		      (unsigned long long)f.value, f.conf, f.evidence[0]);
+	}
+	{
 		/* every size efficient: a fixed 300us plus 20MB/s is flash; small
 		 * writes faster per byte than large ones (a cache) are not */
 		struct chunk_time ck[6];
@@ -413,7 +435,7 @@ static void test_progress_late(void)
 	struct auto_options o = { .write = 1, .progress = log_progress, .progress_ctx = &l };
 	struct fb_err e;
 
-	if (dev_open(&d, "sim:sd-4m,pause=0.3,pausetime=200ms,seed=2", DEV_READWRITE, &e) || !r) {
+	if (dev_open(&d, "sim:sd-4m,pause=0.3,pausetime=400ms,seed=2", DEV_READWRITE, &e) || !r) {
 		check(0, "auto: open a pausing sim", "%s", r ? e.msg : "out of memory");
 		free(r);
 		dev_close(d);

@@ -84,6 +84,22 @@ static void test_sim_writes(void)
 	      (unsigned long long)t1, (unsigned long long)t2);
 	sim_destroy(s);
 
+	/* wbus: the interface carries each write's own bytes, the flash
+	 * programs the minimum: a smaller write saves its bytes' transfer */
+	s = make_sim("erase=4M,open=2,minwrite=32K,wrate=20M,wbus=80M,twrite=300us", &p);
+	if (s) {
+		uint64_t t3;
+		t1 = sim_write(s, 30 * e, 8192);
+		t2 = sim_write(s, 30 * e + 8192, 32768);
+		t3 = sim_write(s, 30 * e + 40960, 65536);
+		check(t2 == 300000 + (uint64_t)llround(32768 * 1e9 / p.write_rate) &&
+		      t1 == t2 - (uint64_t)llround(24576 * 1e9 / p.bus_rate) &&
+		      t3 == 300000 + (uint64_t)llround(65536 * 1e9 / p.write_rate),
+		      "sim: wbus: a write below the minimum costs less by its missing bytes over the interface",
+		      "%llu %llu %llu", (unsigned long long)t1, (unsigned long long)t2, (unsigned long long)t3);
+		sim_destroy(s);
+	}
+
 	s = make_sim("erase=4M,open=2,fat=2", &p);
 	if (!s)
 		return;

@@ -34,5 +34,6 @@ int main(void)
 	unit_sysroot();
 	unit_topology();
 	unit_batch();
+	unit_rating();
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,166 @@
+/* rating.c — --rating: the label's marks (--claim) checked before
+ * anything is read, a device it can rate, the journal (its own on a
+ * device that holds a user's data, unless --preserve made one), the
+ * announcement of what it writes and the journal's room for all of it,
+ * the progress line, the check, the data put back, then the report. */
+#include "run/run.h"
+
+#include "run/mode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto/rating.h"
+#include "dev.h"
+#include "guard/preserve.h"
+#include "guard/restore.h"
+#include "lib/units.h"
+#include "report/identity.h"
+#include "report/report_rating.h"
+
+static int check_args(const struct cli *c, struct fb_err *e)
+{
+	const struct sd_mark *m[SD_FAMILIES];
+
+	return c->claim ? rating_parse_claims(c->claim, m, e) : 0;
+}
+
+static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
+{
+	char a[32];
+
+	if (dev_size(d) < RATING_MIN_SIZE)
+		return fb_fail(e, EXIT_USAGE, "%s has %llu bytes: --rating checks devices of 64MiB or more",
+			       dev_path(d), (unsigned long long)dev_size(d));
+	if (c->sustained > dev_size(d) / 2)
+		return fb_fail(e, EXIT_USAGE, "--sustained=%s is more than half of %s (%llu bytes): the recording "
+			       "takes at most half the device", format_size(a, sizeof(a), c->sustained), dev_path(d),
+			       (unsigned long long)dev_size(d));
+	return 0;
+}
+
+/* Say what it writes before the first write (three lines at most; -v
+ * the places), and reserve the journal's room for all of it. */
+static int announce_rating(void *ctx, const struct rating_report *rr, struct fb_err *e)
+{
+	const struct run *r = ctx;
+	const char *j = preserve_journal(r->d);
+	char au[32], most[32], sus[32], est[32], sest[32], most_t[32];
+
+	if (preserve_reserve_bytes(r->d, rr->max_bytes, e))
+		return -1;
+	format_size(au, sizeof(au), rr->au);
+	format_size(most, sizeof(most), rr->max_bytes);
+	format_size(sus, sizeof(sus), rr->sus_len);
+	format_duration(est, sizeof(est), (uint64_t)rr->estimate_ns);
+	format_duration(sest, sizeof(sest), (uint64_t)rr->sus_estimate_ns);
+	format_duration(most_t, sizeof(most_t), (uint64_t)rr->bound_ns);
+	fprintf(stderr, "flashbench: --rating writes at most %s on %s: %u AUs of %s spread over it, FAT "
+		"cycles near its start, random 4KiB in 256MiB, then a recording of %s\n", most, r->c.device,
+		rr->naus, au, sus);
+	if (j)
+		fprintf(stderr, "flashbench: each range is saved to %s first (it has room for %s) and put back at "
+			"the end\n", j, most);
+	else
+		fprintf(stderr, "flashbench: %s holds no user's data (a simulated card): nothing is saved\n",
+			r->c.device);
+	fprintf(stderr, "flashbench: about %s of device time at 20MB/s (the recording %s of it); at most %s: a "
+		"part slower than 2MB/s is cut short\n", est, sest, most_t);
+	if (r->c.verbose)
+		for (unsigned i = 0; i < rr->naus; i++)
+			fprintf(stderr, "flashbench: AU %u at byte %llu\n", i, (unsigned long long)rr->aus[i].off);
+	return 0;
+}
+
+/* --rating's progress: requests so far and what was written */
+static void rating_progress(void *ctx, uint64_t done)
+{
+	struct run *r = ctx;
+	struct dev_tally t;
+	struct progress_now now = { .done = done, .share = -1, .writes = 1 };
+
+	dev_written(r->d, &t);
+	now.written = t.bytes;
+	progress_update(&r->pr, &now);
+}
+
+/* A journal of its own, unless --preserve made one: on every device that
+ * holds a user's data. */
+static int own_journal(struct run *r, struct fb_err *e)
+{
+	if (preserve_journal(r->d) || !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
+		return 0;
+	if (preserve_journal_begin(&r->guard, &r->d, e))
+		return -1;
+	r->keeper = "--rating";
+	return 0;
+}
+
+static int run_rating(struct run *r, struct fb_err *e)
+{
+	const struct cli *c = &r->c;
+	struct rating_options o = { .stop = &run_stop, .sustained = c->sustained, .before_writes = announce_rating,
+				    .ctx = r };
+	struct rating_report *rr = calloc(1, sizeof(*rr));
+	struct identity id;
+	double t0 = wall_ns();
+	uint64_t saved;
+	int rc;
+
+	if (!rr)
+		return fb_fail(e, EXIT_DEVICE, "out of memory");
+	if ((c->claim && rating_parse_claims(c->claim, o.claim, e)) || own_journal(r, e)) {
+		free(rr);
+		return -1;
+	}
+	if (c->erase_given)
+		o.au = c->t.erasesize;
+	if (progress_start(&r->pr, "--rating", c->progress)) {
+		o.progress = rating_progress;
+		o.progress_ctx = r;
+	}
+	rc = rating_check(r->d, &o, rr, e);
+	progress_end(&r->pr);
+	saved = preserve_saved(r->d);
+	if (rc || run_put_back(r, e)) {
+		rating_free(rr);
+		free(rr);
+		return -1;
+	}
+	rr->saved = saved;
+	rr->put_back = r->guard.back.bytes;
+	rating_account(rr, r->d);
+	run_identify(c, r->d, &id);
+	if (c->summary)
+		report_rating_summary(r->out, &id, rr);
+	else if (c->json)
+		report_rating_json(r->out, &id, rr, wall_ns() - t0);
+	else
+		report_rating_text(r->out, &id, rr, wall_ns() - t0);
+	if (c->plot) {
+		struct outfile o2;
+		if (outfile_open(&o2, "--plot", c->plot, e))
+			rc = -1;
+		else if (plot_rating(o2.f, c->device, rr)) {
+			outfile_abort(&o2);
+			rc = fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
+		} else {
+			rc = run_commit(&o2, e);
+		}
+	}
+	rating_free(rr);
+	free(rr);
+	return rc;
+}
+
+const struct mode mode_rating = {
+	.name = "rating", .letter = 'G', .section = SEC_AUTO, .help_after = "max-cache",
+	.usage = " [OPTION]... DEVICE", .brief = "is it as fast as its marks say? (C10, U3, V30, A2)",
+	.help = "is it as fast as its marks say?  checks the\nspeed marks (C10, U1/U3, V6-V90, A1/A2) its "
+		"SD Status\nclaims, or --claim's, the way the SD spec measures\nthem: meets, fails (which "
+		"figure, where) or untestable\nhere; it writes, but saves every range to a journal\nfirst "
+		"and puts it back",
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_MARKS | OPT_ERASE | OPT_JOURNAL | OPT_SUMMARY,
+	.flags = MODE_DEVICE | MODE_WRITES | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
+	.run = run_rating, .check_args = check_args, .check_device = check_device,
+};
