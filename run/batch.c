@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include "dev.h"
 #include "guard/place.h"
 #include "guard/preserve.h"
+#include "lib/board.h"
 #include "lib/json.h"
 #include "lib/sysroot.h"
 #include "lib/units.h"
@@ -41,12 +43,14 @@ struct card_run {
 	char *report, *row;
 	size_t report_len, row_len;
 	int stopped;
+	struct board *board;
 };
 
 struct batch_run {
 	const struct run *proto;
 	struct batch *b;
 	struct card_run *cards;
+	struct board *board;         /* each card's progress, a line each (NULL: none) */
 };
 
 /* --all-removable: the whole disks sysfs says are removable and hold
@@ -115,6 +119,22 @@ static void card_file(char *buf, size_t len, const struct batch_card *c)
 	buf[k] = '\0';
 }
 
+/* The terminal's width for the board (80 when not known). */
+static unsigned term_width(void)
+{
+	struct winsize ws;
+
+	return ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20 ? ws.ws_col : 80;
+}
+
+/* A card's progress line, onto its line of the board. */
+static void board_line(void *ctx, const char *line, int part_changed)
+{
+	struct card_run *cr = ctx;
+
+	board_set(cr->board, cr->card->index, line, part_changed);
+}
+
 static int attach(void *ctx, struct dev **d, struct fb_err *e)
 {
 	struct card_run *cr = ctx;
@@ -147,6 +167,10 @@ static int card_run(void *ctx, struct batch_card *c, struct fb_err *e)
 	cr->card = c;
 	r->opened = attach;
 	r->opened_ctx = cr;
+	if ((cr->board = br->board)) {
+		r->pr.to = board_line;
+		r->pr.to_ctx = cr;
+	}
 	if (!(cr->mem = open_memstream(&cr->report, &cr->report_len)) ||
 	    !(cr->rowf = open_memstream(&cr->row, &cr->row_len)))
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
@@ -463,7 +487,13 @@ int run_batch(struct run *proto, int *stopped, struct fb_err *e)
 	else
 		batch_map_text(c->out ? stderr : out, &b);
 	fflush(c->out ? stderr : out);
+	if (board_new(&br.board, stderr, n, paths, isatty(2), term_width(), c->progress)) {
+		rc = fb_fail(e, EXIT_DEVICE, "out of memory");
+		goto done;
+	}
 	bad = batch_run(&b, card_run, &br);
+	board_draw(br.board);
+	board_end(br.board);
 	*stopped = run_stop > 0;
 	if (c->out) {
 		rc = write_dir(&br, e);
@@ -484,6 +514,7 @@ int run_batch(struct run *proto, int *stopped, struct fb_err *e)
 				     "%zu of %zu cards did not finish: %s: %s", bad, n, b.card[i].path, b.card[i].err.msg);
 			break;
 		}
+done:
 	for (size_t i = 0; i < n; i++) {
 		free(br.cards[i].report);
 		free(br.cards[i].row);
