@@ -106,7 +106,8 @@ else
 fi
 
 # Loop devices: mounted (refused), killed and restored, renamed.
-LOOPT="batch loop: a mixed batch finishes the others, the mounted one untouched|batch loop: SIGKILL in a batch of four --capacity, then --restore=DIR|batch loop: a name moved to another disk gets no write"
+LOOPT="batch loop: a mixed batch finishes the others, the mounted one untouched|batch loop: SIGKILL in a batch of four --capacity, then --restore=DIR"
+LOOPT="$LOOPT|batch loop: Ctrl-C stops every card, puts back each card's data and exits 130|batch loop: a name moved to another disk gets no write"
 ALL=$LOOPT
 is_root || skip_all "needs root for loop devices"
 command -v losetup > /dev/null || skip_all "losetup is not installed (util-linux)"
@@ -159,6 +160,23 @@ if [ $bad = 0 ] && grep -q "^restored .* to ${L[2]}," restore.out; then
 	pass "$t"
 else
 	fail "$t" "$bad failures; $(tail -2 restore.out | tr '\n' ' ')"
+fi
+
+t="batch loop: Ctrl-C stops every card, puts back each card's data and exits 130"
+"$FB" --capacity --max-cache=8M --preserve=j "${L[1]}" "${L[2]}" "${L[3]}" > int.out 2> int.err &
+pid=$!
+seen=0
+wait_for "a journal of 1MiB" 60 bash -c '[ "$(stat -c %s "$1" 2> /dev/null || echo 0)" -ge $((1 << 20)) ]' _ \
+	"j/flashbench-$(basename "${L[2]}").journal" && seen=1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+same=1
+for i in 1 2 3; do [ "$(digest "${L[i]}")" = "${ORIG[i]}" ] || same=0; done
+if [ $seen = 1 ] && [ $rc = 130 ] && [ $same = 1 ] && ! ls j/*.journal > /dev/null 2>&1 && grep -q "^| ${L[2]} |" int.out; then
+	pass "$t"
+else
+	fail "$t" "journal seen $seen, status $rc, bytes as before $same; $(tail -1 int.err) $(ls j)"
 fi
 
 t="batch loop: a name moved to another disk gets no write"
