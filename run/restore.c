@@ -46,10 +46,11 @@ static int restore_one(const struct cli *c, const char *journal, const char *dev
 	return 0;
 }
 
-/* --restore=DIR DEVICE...: a batch's journals, each card's under its
- * default name in DIR (where --preserve=DIR, or the current directory,
- * put them); a card with none there had nothing left to put back.  Each
- * card apart: one that fails says so and the others go on. */
+/* --restore=DIR DEVICE...: a batch's journals (where --preserve=DIR, or
+ * the current directory, put them), each card's found by the medium its
+ * header names, whatever the card's name now; a card with none there had
+ * nothing left to put back.  Each card apart: one that fails says so and
+ * the others go on. */
 static int restore_batch(const struct cli *c, struct fb_err *e)
 {
 	char journal[4096];
@@ -58,12 +59,12 @@ static int restore_batch(const struct cli *c, struct fb_err *e)
 
 	for (int i = 0; i < c->ndevices; i++) {
 		struct fb_err one = { 0 };
-		run_batch_journal(c->devices[i], c->journal, journal, sizeof(journal));
-		if (!journal[0] || access(journal, F_OK)) {
-			printf("%s: no journal at %s: nothing to put back\n", c->devices[i], journal);
+		int found = place_journal_for(c->journal, c->devices[i], journal, sizeof(journal), &one);
+		if (!found) {
+			printf("%s: no journal of it in %s: nothing to put back\n", c->devices[i], c->journal);
 			continue;
 		}
-		if (restore_one(c, journal, c->devices[i], &one)) {
+		if (found < 0 || restore_one(c, journal, c->devices[i], &one)) {
 			fprintf(stderr, "flashbench: %s: %s\n", c->devices[i], one.msg);
 			if (!failed++)
 				first = one;
@@ -100,7 +101,7 @@ const struct mode mode_restore = {
 	.name = "restore", .meta = "FILE", .field = offsetof(struct cli, journal), .section = SEC_KEEP,
 	.help_after = "preserve", .usage = "=FILE [--device-changed] DEVICE...",
 	.brief = "put back what a killed --preserve run saved",
-	.help = "put back what a killed run saved: flashbench\n--restore=FILE DEVICE; a batch's: --restore=DIR\nDEVICE..., each card from its journal in DIR",
+	.help = "put back what a killed run saved: flashbench\n--restore=FILE DEVICE; a batch's: --restore=DIR\nDEVICE..., each card from its own journal in DIR",
 	.takes = OPT_DEVICE_CHANGED, .flags = MODE_DEVICE | MODE_DEVICES | MODE_WRITES | MODE_OWN_START,
 	.run = run_restore, .check_args = check_args,
 };
