@@ -232,11 +232,15 @@ static void seconds(char *buf, size_t len, double ns)
 static void table_text(FILE *f, const struct batch_run *br)
 {
 	const struct batch *b = br->b;
+	const struct cli *cl = &br->proto->c;
 	char t[32], cells[512];
 
-	fprintf(f, "\nthe batch: %zu card%s, %s\n| card | identity | state | timing phases | device time | "
-		"%s --summary ... |\n", b->n, b->n == 1 ? "" : "s", br->proto->c.mode_option,
-		br->proto->c.mode_option);
+	fprintf(f, "\nthe batch: %zu card%s, %s\n| card | identity | state | timing phases | device time | ", b->n,
+		b->n == 1 ? "" : "s", cl->mode_option);
+	if (cl->mode->takes & OPT_SUMMARY)
+		fprintf(f, "%s --summary ... |\n", cl->mode_option);
+	else
+		fprintf(f, "results |\n");
 	for (size_t i = 0; i < b->n; i++) {
 		const struct batch_card *c = &b->card[i];
 		const struct card_run *cr = &br->cards[i];
@@ -244,7 +248,7 @@ static void table_text(FILE *f, const struct batch_run *br)
 		if (cr->row && cr->row[0])
 			row_cells(cells, sizeof(cells), cr->row);
 		else
-			snprintf(cells, sizeof(cells), "%s", c->state == BATCH_DONE ? "-" : c->err.msg);
+			snprintf(cells, sizeof(cells), "%s", c->state == BATCH_DONE ? "below" : c->err.msg);
 		fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", c->path, c->identity, batch_state_name(c->state),
 			c->state == BATCH_REFUSED ? "-" : c->turns ? "took turns" : "side by side", t, cells);
 	}

@@ -75,6 +75,16 @@ else
 	fail "$t" "$(tail -1 hub.err)"
 fi
 
+t="batch: 64 sims on 8 links in one run, every one done, each link's cards taking turns"
+many=()
+for i in $(seq 1 64); do many+=("sim:sd-4m,size=256M,seed=$i,bus=b$((i % 8)),link=41M"); done
+if "$FB" --auto --write "${many[@]}" > many.out 2> many.err && [ "$(grep -c '^| sim:.* | done | took turns |' many.out)" = 64 ] &&
+	[ "$(grep -c '^    sim:' many.out)" -ge 64 ]; then
+	pass "$t"
+else
+	fail "$t" "$(grep -c '| done |' many.out) done; $(tail -1 many.err)"
+fi
+
 # the text: the map first, one table, each card's report; -o DIR
 t="batch: the map first, one table naming the fake, then each card's report; -o DIR a file per card"
 honest=sim:sd-4m,size=64M fake=sim:sd-4m,size=64M,fake=wrap,real=32M
