@@ -9,7 +9,8 @@
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow
-LDLIBS = -lm
+# pthreads: libc's own on glibc (a batch runs its cards side by side, auto/batch.h)
+LDLIBS = -lm -pthread
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
@@ -67,7 +68,7 @@ $(O)/tests/simtruth: $(O)/tests/simtruth.o $(CORE_OBJ)
 # was the unit tests' program before it was their folder)
 $(O)/%.o: %.c $(HDRS)
 	@if [ -f $(@D) ]; then rm -f $(@D); fi; mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -I. -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -pthread -I. -c -o $@ $<
 
 # The built-in programs: scripts/programs/*.fbp embedded as C strings (a
 # build product, not in git).  Backslashes, quotes and '?' (trigraphs) are

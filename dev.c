@@ -245,6 +245,13 @@ void dev_idle(struct dev *d, uint64_t ns)
 			;
 }
 
+int dev_phase(struct dev *d, int on, struct fb_err *e)
+{
+	if (d->ops->phase)
+		return d->ops->phase(d, on, e);
+	return d->lower ? dev_phase(d->lower, on, e) : 0;
+}
+
 double dev_clock(const struct dev *d)
 {
 	if (d->ops->clock)

@@ -60,6 +60,7 @@ struct dev_ops {
 	void (*describe)(const struct dev *d, struct json_member *model);
 	double (*clock)(const struct dev *d);
 	void (*idle)(struct dev *d, uint64_t ns);
+	int (*phase)(struct dev *d, int on, struct fb_err *e);
 	void (*close)(struct dev *d);
 	/* --rating: n requests with up to depth in flight (a backend); a layer
 	 * that sees writes is told of each queued write first (touch) */
@@ -176,6 +177,14 @@ double dev_now(const struct dev *d);
 /* Leave the device alone for ns nanoseconds (a virtual clock just moves
  * on), so that it finishes the work earlier requests left it. */
 void dev_idle(struct dev *d, uint64_t ns);
+
+/* A timing phase begins (on) or ends (vm_run brackets each program with
+ * them; the requests between are timed for findings).  A device whose link
+ * is shared with others in a batch waits here for its turn (dev/gate.h); a
+ * simulated card on a bus uses its link from here to the end of the phase
+ * (dev/simlink.h).  0, or -1 with e filled (stopped while it waited, or the
+ * card is no longer the one the batch began with); ending never fails. */
+int dev_phase(struct dev *d, int on, struct fb_err *e);
 
 /* Untimed copies between the device and a caller's aligned buffer (used to
  * save and restore data); len must be a multiple of the sector size.  Only

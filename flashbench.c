@@ -50,24 +50,6 @@ static int check_params(const struct cli *c, struct fb_err *e)
 	return c->mode->check ? c->mode->check(c, e) : 0;
 }
 
-/* Checks that need the device's size and sector size. */
-static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
-{
-	const struct test_params *t = &c->t;
-	unsigned ss = dev_sector(d);
-
-	if (t->blocksize % ss)
-		return fb_fail(e, EXIT_USAGE, "--blocksize=%llu is not a multiple of the device's %u-byte sector size",
-			       (unsigned long long)t->blocksize, ss);
-	if (t->offset != UINT64_MAX && t->offset % ss)
-		return fb_fail(e, EXIT_USAGE, "--offset=%llu is not a multiple of the device's %u-byte sector size",
-			       (unsigned long long)t->offset, ss);
-	if (t->offset != UINT64_MAX && t->offset >= dev_size(d))
-		return fb_fail(e, EXIT_USAGE, "--offset=%llu is past the end of %s (%llu bytes)",
-			       (unsigned long long)t->offset, dev_path(d), (unsigned long long)dev_size(d));
-	return c->mode->check_device ? c->mode->check_device(c, d, e) : 0;
-}
-
 /* The first signal is the one that stopped the run (a script passing on
  * the Ctrl-C its terminal also sent, or a SIGTERM during the put-back, is
  * not a new cause); a stop for the output gives way to a signal. */
@@ -156,48 +138,6 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 	return 0;
 }
 
-/* Everything before the first request: the outputs and the journal's
- * place checked, the device opened read-only (size and sector size for the
- * checks and the plan: reading harms nothing), the program and its plan,
- * then the guard's start (guard/preserve.h: the claim, the device for
- * writing, -o, the journal).  The most a test saves is known now;
- * --auto's and --capacity's once they announce what they write. */
-static int prepare(struct run *r, struct fb_err *e)
-{
-	struct cli *c = &r->c;
-	struct preserve_setup s = { .device = c->device, .out = c->out, .plot = c->plot,
-				    .journal = c->preserve ? c->journal : NULL, .writes = mode_writes(c),
-				    .whole = mode_whole_device(c), .journal_now = mode_journaled(c),
-				    .journal_kept = mode_journal_kept(c),
-				    .needs_data = c->preserve && !(c->mode->flags & MODE_JOURNALED),
-				    .volatile_ok = c->preserve_volatile, .stop = &run_stop,
-				    .restoring = &run_restoring };
-	uint64_t bytes;
-
-	r->writing = s.writes;
-	r->keeper = c->mode->flags & MODE_JOURNALED ? c->mode_option : "--preserve";
-	if (preserve_check(&r->guard, &s, e) || dev_open(&r->d, c->device, DEV_READONLY, e) ||
-	    check_device(c, r->d, e))
-		return -1;
-	if (c->mode->build) {
-		e->msg[0] = '\0';
-		if (!(r->prog = c->mode->build(c, r->d, e)))
-			return e->msg[0] ? -1 : fb_fail(e, EXIT_DEVICE, "out of memory");
-		if (vm_plan_extents(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan,
-				    s.journal_now ? &r->writes : NULL, s.journal_now ? &r->changes : NULL, e))
-			return cli_name_reach(c, e);
-	}
-	if (preserve_begin(&r->guard, &r->d, r->plan.write_lo, r->plan.write_hi, e))
-		return -1;
-	r->out = r->guard.out.f ? r->guard.out.f : stdout;
-	if (!s.journal_now || mode_later_room(c))
-		return 0;
-	if (preserve_reserve_ranges(r->d, &r->writes, &bytes, e))
-		return -1;
-	run_announce_room(r->guard.journal, bytes);
-	return 0;
-}
-
 /* What the end of the journal did, for the stop line: "" without one. */
 static const char *put_back_note(const struct run *r)
 {
@@ -206,42 +146,6 @@ static const char *put_back_note(const struct run *r)
 	if (!r->guard.finished || (!b->bytes && !b->untouched))
 		return "";
 	return b->bytes ? "; the saved data were put back and verified" : "; nothing needed putting back";
-}
-
-/* The guard's end (the data put back, -o in place or, after a stop with
- * nothing complete in it, left as it was; the device closed, the claim let
- * go), and what was put back said. */
-static int end_guard(struct run *r, int keep_out, struct fb_err *e)
-{
-	int rc;
-
-	if (r->d)
-		dev_written(r->d, &r->written);
-	rc = preserve_end(&r->guard, &r->d, keep_out, e);
-	run_said_put_back(r);
-	return rc;
-}
-
-/* Put the data back, then the results in place (standard output flushed;
- * -o by the guard's end). */
-static int finish(struct run *r, struct fb_err *e)
-{
-	if (run_put_back(r, e))
-		return -1;
-	if (!r->c.out && fflush(stdout)) {
-		r->out_error = errno;
-		return run_out_failed(r, e);
-	}
-	return end_guard(r, !(r->stopped && r->c.out && !r->rows && !r->report_whole), e);
-}
-
-static void release(struct run *r)
-{
-	preserve_abandon(&r->guard, &r->d); /* nothing once the guard ended */
-	vm_result_free(r->res);
-	vm_free(r->prog);
-	extents_free(&r->writes);
-	extents_free(&r->changes);
 }
 
 /* What was written, and where: "24MiB (25165824 bytes) written within
@@ -295,7 +199,7 @@ static int stopped(struct run *r)
 	 * either, and the line says so as it does after a partial save */
 	fprintf(stderr, "flashbench: stopped by a signal (%s) %s; %s%s\n", fb_signal_name(sig), what, wrote,
 		r->guard.finished && !*put_back_note(r) ? "; nothing needed putting back" : put_back_note(r));
-	release(r);
+	run_release(r);
 	return end_by_signal(sig);
 }
 
@@ -308,22 +212,22 @@ static int fail(struct run *r, struct fb_err *e)
 	preserve_explain(r->d, e); /* a request its journal's layer refused: why */
 	why = *e;
 	/* the data go back whatever failed; a put back that fails says why */
-	if (end_guard(r, 0, &why))
+	if (run_end_guard(r, 0, &why))
 		fprintf(stderr, "flashbench: %s\n", why.msg);
 	else if (!had && r->guard.finished && !quiet)
 		snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "%s", put_back_note(r));
 	if (quiet) { /* the reader went away (| head): it wanted no more */
-		release(r);
+		run_release(r);
 		return end_by_signal(SIGPIPE);
 	}
 	if (run_stop > 0) { /* stopped while writing the results */
 		written_note(r, wrote, sizeof(wrote));
 		snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "; %s", wrote);
 		fprintf(stderr, "flashbench: %s\n", e->msg);
-		release(r);
+		run_release(r);
 		return end_by_signal(run_stop);
 	}
-	release(r);
+	run_release(r);
 	return die(e);
 }
 
@@ -342,15 +246,18 @@ int main(int argc, char **argv)
 		return 0;
 	/* the device is looked up by its name once, now: every check, the claim
 	 * and every open concern that file, whatever the name does meanwhile */
-	if (!rc && r.c.device && strncmp(r.c.device, "sim:", 4))
+	if (!rc && r.c.device && strncmp(r.c.device, "sim:", 4) && !r.c.all_removable && !r.c.devices)
 		pin(r.c.device);
 	/* so are the outputs: what their checks saw is what they replace */
-	if (!rc && r.c.out)
+	if (!rc && r.c.out && !r.c.devices && !r.c.all_removable)
 		pin(r.c.out);
 	if (!rc && r.c.plot)
 		pin(r.c.plot);
-	if (!rc && output_check_stdio(r.c.device, &e))
+	if (!rc && !r.c.all_removable && output_check_stdio(r.c.device, &e))
 		return die(&e);
+	for (int i = 0; !rc && i < r.c.ndevices; i++)
+		if (output_check_stdio(r.c.devices[i], &e))
+			return die(&e);
 	if (rc < 0 || check_params(&r.c, &e) || check_inputs(&r.c, &e) ||
 	    (r.c.mode->check_input && r.c.mode->check_input(&r.c, &e)))
 		return die(&e);
@@ -359,13 +266,23 @@ int main(int argc, char **argv)
 	catch_signals();
 	if (r.c.mode->flags & MODE_OWN_START)
 		return r.c.mode->run(&r, &e) ? die(&e) : 0;
+	if (r.c.devices || r.c.all_removable) { /* a batch: a run per card (run/batch.c) */
+		int sig;
+		rc = run_batch(&r, &sig, &e);
+		if (sig)
+			return rc ? (fprintf(stderr, "flashbench: %s\n", e.msg), end_by_signal(run_stop))
+				  : end_by_signal(run_stop);
+		return rc ? die(&e) : 0;
+	}
 	r.out = stdout;
-	if (prepare(&r, &e) || r.c.mode->run(&r, &e))
+	if (run_prepare(&r, &e))
+		return cli_name_reach(&r.c, &e), fail(&r, &e);
+	if (r.c.mode->run(&r, &e))
 		return fail(&r, &e);
-	if (finish(&r, &e))
+	if (run_finish(&r, &e))
 		return fail(&r, &e);
 	if (r.stopped || run_stop > 0)
 		return stopped(&r);
-	release(&r);
+	run_release(&r);
 	return 0;
 }

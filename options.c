@@ -76,6 +76,12 @@ static const struct cli_option common[] = {
 	  .section = SEC_AUTO,
 	  .help = "with --rating: the long recording's length (default\n1GiB: past a cache or pSLC up to about "
 		  "that; whole\n4MiB)" },
+	{ .name = "all-removable", .arg = ARG_FLAG, .field = F(all_removable), .group = OPT_BATCH,
+	  .section = SEC_AUTO,
+	  .help = "in place of DEVICE...: every removable disk attached\n(whole disks; one in use is refused by name)" },
+	{ .name = "side-by-side", .arg = ARG_FLAG, .field = F(side_by_side), .group = OPT_BATCH,
+	  .section = SEC_AUTO,
+	  .help = "with several devices: no two share a link; time them\nall at once (no turns, no check)" },
 	{ .name = "interval-order", .arg = ARG_COUNT, .meta = "N", .max = 30, .field = F(t.interval_order),
 	  .group = OPT_KIND_PARAMS, .kind = "interval", .section = SEC_READ, .reach = 8,
 	  .help = "largest stride is blocksize * 2^N (default {})" },
@@ -795,9 +801,23 @@ static int positional(int argc, char **argv, struct cli *c, struct fb_err *e)
 {
 	if (c->mode && c->mode->positional)
 		return c->mode->positional(c, argc - optind, argv + optind, e);
+	if (c->all_removable) {
+		if (optind < argc)
+			return fb_fail(e, EXIT_USAGE, "--all-removable names the devices itself: leave '%s' out, or "
+				       "name every device without --all-removable", argv[optind]);
+		c->device = "--all-removable";
+		return 0;
+	}
 	if (optind >= argc)
 		return fb_fail(e, EXIT_USAGE, "no device given (usage: flashbench TEST [OPTION]... DEVICE; see --help)");
-	if (argc - optind > 1)
+	if (argc - optind > 1 && c->mode && (c->mode->flags & MODE_DEVICES)) {
+		c->devices = (const char *const *)argv + optind;
+		c->ndevices = argc - optind;
+		for (int i = 0; i < c->ndevices; i++)
+			if (!*c->devices[i])
+				return fb_fail(e, EXIT_USAGE, "device name %d of %d is empty", i + 1, c->ndevices);
+	}
+	if (argc - optind > 1 && !c->devices)
 		return fb_fail(e, EXIT_USAGE, "more than one device given ('%s', '%s'); name one device",
 			       argv[optind], argv[optind + 1]);
 	c->device = argv[optind];

@@ -833,7 +833,14 @@ int vm_run(const struct vm_op *prog, struct dev *d, const struct vm_run *how,
 		return -1;
 	}
 	extents_free(&changes);
+	/* the program is a timing phase: a card that shares its link with
+	 * others in a batch takes its turn for it */
+	if (dev_phase(d, 1, e)) {
+		free(node);
+		return -1;
+	}
 	rc = exec(&w, prog, r, node);
+	dev_phase(d, 0, NULL);
 	free(w.buf);
 	if (rc && !(how && how->keep_partial)) {
 		vm_result_free(node);

@@ -1416,6 +1416,15 @@ void analyze_open(const struct open_trial *t, size_t n, unsigned limit, int rand
 	}
 }
 
+/* log((n)!) by lgamma_r: lgamma sets the global signgam, which cards
+ * analysed at once in a batch's threads would race for */
+static double log_factorial(double n)
+{
+	int sign;
+
+	return lgamma_r(n + 1.0, &sign);
+}
+
 /* P(X >= k) for X binomial(m, p). */
 static double binomial_tail(unsigned m, unsigned k, double p)
 {
@@ -1428,7 +1437,7 @@ static double binomial_tail(unsigned m, unsigned k, double p)
 	if (p >= 1)
 		return 1;
 	for (unsigned i = k; i <= m; i++)
-		sum += exp(lgamma(m + 1.0) - lgamma(i + 1.0) - lgamma(m - i + 1.0) + i * log(p) + (m - i) * log1p(-p));
+		sum += exp(log_factorial(m) - log_factorial(i) - log_factorial(m - i) + i * log(p) + (m - i) * log1p(-p));
 	return fmin(1, sum);
 }
 

@@ -150,6 +150,7 @@ int sim_parse_time(const char *v, uint64_t *out)
 }
 
 static int set_keep_by(struct sim_params *p, const char *val, struct fb_err *e);
+static int set_bus_key(struct sim_params *p, const char *key, const char *val, struct fb_err *e);
 
 static int parse_unsigned(const char *v, unsigned *out)
 {
@@ -232,6 +233,8 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 	}
 	if (strcmp(key, "keepby") == 0)
 		return set_keep_by(p, val, e);
+	if (strcmp(key, "bus") == 0 || strcmp(key, "mapbus") == 0)
+		return set_bus_key(p, key, val, e);
 	if (strcmp(key, "fake") == 0) {
 		for (unsigned k = 0; k < SIM_FAKES; k++)
 			if (!strcmp(val, sim_fake_name(k))) {
@@ -244,7 +247,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
 		       "tread tunit tcross twrite trandom rrate wrate crate wbus chips spread free fatmode pause pausetime "
 		       "cache rbuf fatread tail unmapped data slc slcrate slcidle throttle throttlex throttlerest fake real "
-		       "keep keepby goodend bad " SIM_RATING_KEYS ")", key);
+		       "keep keepby goodend bad bus mapbus " SIM_RATING_KEYS ")", key);
 }
 
 static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, struct fb_err *e)
@@ -285,6 +288,7 @@ static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, 
 }
 
 static int validate_fake(const struct sim_params *p, struct fb_err *e);
+static int validate_bus(const struct sim_params *p, struct fb_err *e);
 static int place_bad(struct sim *s);
 
 static int validate(const struct sim_params *p, struct fb_err *e)
@@ -332,7 +336,7 @@ static int validate(const struct sim_params *p, struct fb_err *e)
 		return fb_fail(e, EXIT_USAGE, "sim: slc (a pSLC region) may hold at most half the device");
 	if (sim_rating_validate(p, e))
 		return -1;
-	return validate_fake(p, e);
+	return validate_fake(p, e) || validate_bus(p, e) ? -1 : 0;
 }
 
 int sim_parse(const char *spec, struct sim_params *p, struct fb_err *e)
@@ -1214,6 +1218,40 @@ void sim_rest(struct sim *s, uint64_t ns)
 void sim_exact(struct sim *s, int on)
 {
 	s->exact = on;
+}
+
+/* ---------------------------------------------------------------- buses */
+
+/* The bus keys: bus=NAME puts the card on a link shared with every other
+ * simulated card of that name (in this process: dev/simlink.h); link=RATE
+ * (a rating key, sim_rating.c) is then what the link carries in all (33M:
+ * the writes of a USB 2.0 hub, 41M its reads), mapbus=NAME is the link the topology map shows for the card
+ * when it differs (a hub inside a reader, which no map sees).  The model
+ * of the card itself knows nothing of them. */
+static int bus_name(char *out, const char *key, const char *val, struct fb_err *e)
+{
+	size_t n = strlen(val);
+
+	if (!n || n >= SIM_BUS_NAME || strspn(val, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != n)
+		return fb_fail(e, EXIT_USAGE, "sim: %s=%s: expected a name of 1 to %d letters, digits, '.', '_' or '-'",
+			       key, val, SIM_BUS_NAME - 1);
+	memcpy(out, val, n + 1);
+	return 0;
+}
+
+static int set_bus_key(struct sim_params *p, const char *key, const char *val, struct fb_err *e)
+{
+	return bus_name(!strcmp(key, "bus") ? p->bus : p->mapbus, key, val, e);
+}
+
+static int validate_bus(const struct sim_params *p, struct fb_err *e)
+{
+	if (p->bus[0] && !p->link)
+		return fb_fail(e, EXIT_USAGE, "sim: bus=%s needs link=RATE, what the link carries in all (33M: a USB "
+			       "2.0 hub's writes)", p->bus);
+	if (!p->bus[0] && p->mapbus[0])
+		return fb_fail(e, EXIT_USAGE, "sim: mapbus needs bus=NAME, the link the card shares with others");
+	return 0;
 }
 
 /* Queued requests (sim.h): each is timed alone, and they overlap. */

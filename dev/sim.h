@@ -44,7 +44,13 @@
  * and empties only while the card is idle (slc, slcrate, slcidle), and
  * throttling after sustained writes until the card rests (throttle,
  * throttlex, throttlerest).  Idle time passes only when the host rests
- * (sim_idle). */
+ * (sim_idle).
+ *
+ * Buses (off by default): cards given the same bus=NAME share one link of
+ * link=RATE bytes/s, as sticks behind one USB 2.0 hub or the slots of one
+ * reader do; a batch of sims then reproduces a hub (dev/simlink.h).
+ * mapbus=NAME makes the topology map show another link than the one the
+ * card is on: sharing that no map shows, for the batch's check. */
 #ifndef FLASHBENCH_SIM_H
 #define FLASHBENCH_SIM_H
 
@@ -53,6 +59,8 @@
 
 #include "dev/sdreg.h"
 #include "lib/err.h"
+
+#define SIM_BUS_NAME 32
 
 struct sim_params {
 	uint64_t size;      /* bytes */
@@ -115,7 +123,12 @@ struct sim_params {
 	unsigned wiops;     /* wiops=N: a write up to 64 KiB: a page-mapped area, 1/N s */
 	unsigned cq;        /* cq=N: requests the card works on at once (its command queue; 0: 1) */
 	unsigned host_qd;   /* hostqd=N: requests its host keeps in flight (0: 32; 1: USB) */
-	uint64_t link;      /* link=RATE: bytes per second its host's link carries (0: no limit) */
+	uint64_t link;      /* link=RATE: bytes per second its host's link carries (0: no limit);
+	                     * with bus=NAME the link is shared (dev/simlink.h) */
+	/* a link shared with other simulated cards (the bus keys, their own
+	 * block of sim.c) */
+	char bus[SIM_BUS_NAME];     /* bus=NAME: the link it is on ("": a link of its own) */
+	char mapbus[SIM_BUS_NAME];  /* mapbus=NAME: the link the topology map shows ("": bus) */
 };
 
 enum { SIM_FAKE_NONE, SIM_FAKE_WRAP, SIM_FAKE_DROP, SIM_FAKE_CACHE, SIM_FAKE_END, SIM_FAKE_BAD, SIM_FAKES };

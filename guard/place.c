@@ -1,8 +1,10 @@
 /* place.c — where a journal may go (place.h). */
 #include "guard/place.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +137,36 @@ int place_holds(const char *path, char *device, size_t len)
 		return 0;
 	snprintf(device, len, "%s", saved_from(kind, &jh));
 	return 1;
+}
+
+int place_journal_for(const char *dir, const char *device, char *path, size_t len, struct fb_err *e)
+{
+	struct journal_header jh;
+	struct medium m;
+	struct dirent *de;
+	char p[PATH_MAX];
+	const char *why;
+	int found = 0;
+	DIR *dp;
+
+	medium_of(device, &m);
+	if (m.kind == MEDIUM_NONE || !(dp = opendir(dir)))
+		return 0;
+	while ((de = readdir(dp))) {
+		size_t n = strlen(de->d_name);
+		if (n < 8 || strcmp(de->d_name + n - 8, ".journal") ||
+		    (size_t)snprintf(p, sizeof(p), "%s/%s", dir, de->d_name) >= sizeof(p) || header_at(p, &jh, &why) ||
+		    !record_header_is(&jh, &m, 1))
+			continue;
+		if (found++) {
+			closedir(dp);
+			return fb_fail(e, EXIT_USAGE, "%s holds two journals of %s (%s and %s): put each back by name "
+				       "(flashbench --restore=FILE %s)", dir, device, path, p, device);
+		}
+		snprintf(path, len, "%s", p);
+	}
+	closedir(dp);
+	return found;
 }
 
 int place_check_target(const char *device, struct fb_err *e)

@@ -33,6 +33,12 @@ int place_check_absent(const char *path, const char *device, int creating, struc
  * device it was written for in device, else 0. */
 int place_holds(const char *path, char *device, size_t len);
 
+/* The journal in dir written for the medium device is now (whatever name
+ * it had then: a batch's card back under another name), by the identity
+ * its header recorded: 1 with its path, 0 when dir holds none, -1 with e
+ * filled when it holds more than one (which to put back is not clear). */
+int place_journal_for(const char *dir, const char *device, char *path, size_t len, struct fb_err *e);
+
 /* Refuse a write test on device when it is itself a journal (saved data). */
 int place_check_target(const char *device, struct fb_err *e);
 

@@ -57,6 +57,8 @@ int preserve_begin(struct preserve *p, struct dev **d, uint64_t lo, uint64_t hi,
 		if (dev_open(d, s->device, DEV_READWRITE, e) || claim_recheck(p->claim, e))
 			return -1;
 	}
+	if (s->opened && s->opened(s->opened_ctx, d, e))
+		return -1;
 	if (s->out && outfile_open(&p->out, "--out", s->out, e))
 		return -1;
 	return s->journal_now ? preserve_journal_begin(p, d, e) : 0;

@@ -4,7 +4,7 @@
  * --capacity).  check, before the device is opened: the outputs and the
  * journal's place.  begin, once the run knows the bytes it writes: the
  * claim on the medium (claim.h), the device reopened for writing, -o
- * opened, and the journal (save.h) with the device wrapped in the layer
+ * opened (the setup's opened hook called on the device), and the journal (save.h) with the device wrapped in the layer
  * that saves each range before it is first changed (layer.h).  reserve
  * makes room for what the run may save, once it knows; journal_begin makes
  * a journal later (a part of a run that keeps its own).  put_back puts
@@ -43,6 +43,10 @@ struct preserve_setup {
 					      * SAVE_STOP_OTHER_USER (save.h) when the file under
 					      * test gets another user */
 	volatile sig_atomic_t *restoring;    /* set while the saved data go back (NULL: none) */
+	/* the device as the run will use it (reopened for writing), before the
+	 * journal's layer: a batch wraps it in its turns (NULL: nothing) */
+	int (*opened)(void *ctx, struct dev **d, struct fb_err *e);
+	void *opened_ctx;
 };
 
 /* A run's protection, from check to end. */

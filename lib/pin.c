@@ -10,7 +10,9 @@
 
 #include "lib/sysroot.h"
 
-#define MAX_PINS 4
+/* a batch pins every card it was given: as many as it takes (each pin is
+ * allocated on its own, so what pin_path gave stays valid) */
+#define MAX_PINS 1024
 
 struct pinned {
 	char *name;
@@ -20,14 +22,14 @@ struct pinned {
 	char at[32];        /* /proc/self/fd/N */
 };
 
-static struct pinned pins[MAX_PINS];
+static struct pinned *pins[MAX_PINS];
 static int npins;
 
 static struct pinned *find(const char *name)
 {
 	for (int i = 0; name && i < npins; i++)
-		if (!strcmp(pins[i].name, name))
-			return &pins[i];
+		if (!strcmp(pins[i]->name, name))
+			return pins[i];
 	return NULL;
 }
 
@@ -37,9 +39,12 @@ int pin(const char *name)
 
 	if (p)
 		return p->fd >= 0 ? 0 : (errno = p->err, -1);
-	if (npins == MAX_PINS || !(pins[npins].name = strdup(name)))
+	if (npins == MAX_PINS || !(p = calloc(1, sizeof(*p))) || !(p->name = strdup(name))) {
+		if (npins < MAX_PINS)
+			free(p);
 		return errno = ENOMEM, -1;
-	p = &pins[npins++];
+	}
+	pins[npins++] = p;
 	p->err = 0;
 	p->fd = open(name, O_PATH | O_CLOEXEC);
 	if (p->fd >= 0 && fstat(p->fd, &p->st)) {
@@ -95,9 +100,10 @@ int pin_same(const char *name, int fd)
 void pin_release(void)
 {
 	for (int i = 0; i < npins; i++) {
-		if (pins[i].fd >= 0)
-			close(pins[i].fd);
-		free(pins[i].name);
+		if (pins[i]->fd >= 0)
+			close(pins[i]->fd);
+		free(pins[i]->name);
+		free(pins[i]);
 	}
 	npins = 0;
 }

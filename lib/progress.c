@@ -33,10 +33,11 @@ void progress_update(struct progress *p, const struct progress_now *n)
 	double now = wall_ns(), elapsed = (now - p->start) / 1e9, share = n->share;
 	const char *pre = p->tty ? "\r" : "", *post = p->tty ? " \033[K" : "\n";
 	char line[320], t[32], w[32];
-	int at;
+	int at, changed;
 
-	if (!p->active || (!p->force && elapsed < 2) || (p->last > 0 && now - p->last < 250e6 && n->part == p->part))
+	if (!p->active || (!p->force && !p->to && elapsed < 2) || (p->last > 0 && now - p->last < 250e6 && n->part == p->part))
 		return;
+	changed = n->part != p->part;
 	p->part = n->part;
 	p->last = now;
 	p->shown = 1;
@@ -66,7 +67,10 @@ void progress_update(struct progress *p, const struct progress_now *n)
 		else
 			snprintf(line + at, sizeof(line) - (size_t)at, ", %s so far", left(t, sizeof(t), elapsed));
 	}
-	fprintf(stderr, "%sflashbench: %s%s", pre, line, post);
+	if (p->to)
+		p->to(p->to_ctx, line, changed);
+	else
+		fprintf(stderr, "%sflashbench: %s%s", pre, line, post);
 }
 
 int progress_start(struct progress *p, const char *test, int force)
@@ -76,15 +80,15 @@ int progress_start(struct progress *p, const char *test, int force)
 	p->last = 0;
 	p->shown = 0;
 	p->force = force;
-	p->tty = isatty(2);
-	p->active = p->tty || force;
+	p->tty = !p->to && isatty(2);
+	p->active = p->tty || force || p->to;
 	p->part = NULL;
 	return p->active;
 }
 
 void progress_end(struct progress *p)
 {
-	if (p->shown && p->tty)
+	if (p->shown && p->tty && !p->to)
 		fputs("\r\033[K", stderr);
 	p->shown = 0;
 }

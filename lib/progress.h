@@ -21,6 +21,11 @@ struct progress {
 	int tty;               /* stderr is a terminal: redraw one line */
 	int active;            /* something will be shown */
 	const char *part;      /* the part last shown */
+	/* set before progress_start: each line goes to to() in place of stderr
+	 * (a batch's card: its line of the board, lib/board.h), 4 times a
+	 * second at most, and at once when a new part starts */
+	void (*to)(void *ctx, const char *line, int part_changed);
+	void *to_ctx;
 };
 
 /* One moment of a run. */

@@ -87,7 +87,7 @@ static int run_auto(struct run *run, struct fb_err *e)
 	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0 } };
 	struct auto_options o = { .write = c->write, .stop = &run_stop, .before_writes = announce_auto,
 				  .ctx = &actx, .progress_ctx = run, .budget_ns = c->budget_ns,
-				  .budget_bytes = c->budget_bytes, .read_speed = c->summary, .capacity = auto_capacity,
+				  .budget_bytes = c->budget_bytes, .read_speed = c->summary || run->row, .capacity = auto_capacity,
 				  .capacity_ctx = run };
 	struct auto_report *r = malloc(sizeof(*r));
 	struct identity id;
@@ -110,6 +110,8 @@ static int run_auto(struct run *run, struct fb_err *e)
 	run->report_whole = 1;
 	run->stopped_in = r->interrupted ? auto_stop_title(r) : NULL;
 	run_identify(c, run->d, &id);
+	if (run->row)
+		summary_line(run->row, &id, r);
 	if (c->summary) {
 		summary_line(run_hold(run), &id, r);
 	} else if (c->json) {
@@ -242,7 +244,8 @@ const struct mode mode_auto = {
 	.help = "find page and erase block size (read-only), and with\n--write also the smallest efficient "
 		"write, open erase\nblocks and FAT area; says how sure it is and how to\npartition and "
 		"format the medium",
-	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_WRITE | OPT_BUDGET | OPT_JOURNAL | OPT_SUMMARY,
-	.flags = MODE_DEVICE | MODE_WRITES_ASKED | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_WRITE | OPT_BUDGET | OPT_JOURNAL | OPT_SUMMARY |
+		 OPT_BATCH,
+	.flags = MODE_DEVICE | MODE_DEVICES | MODE_WRITES_ASKED | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
 	.run = run_auto,
 };

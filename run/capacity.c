@@ -114,6 +114,8 @@ static int run_capacity(struct run *r, struct fb_err *e)
 	cr->untouched = r->guard.back.untouched;
 	capacity_account(cr, r->d);
 	run_identify(c, r->d, &id);
+	if (r->row)
+		report_capacity_summary(r->row, &id, cr);
 	if (c->summary)
 		report_capacity_summary(r->out, &id, cr);
 	else if (c->json)
@@ -141,7 +143,7 @@ const struct mode mode_capacity = {
 	.help = "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching "
 		"writes past their\nreal size, bad regions) and the real usable size; it\nwrites, but saves "
 		"every range to a journal first and\nputs it back (--preserve=FILE names the journal)",
-	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_MAX_CACHE | OPT_JOURNAL | OPT_SUMMARY,
-	.flags = MODE_DEVICE | MODE_WRITES | MODE_JOURNALED | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_MAX_CACHE | OPT_JOURNAL | OPT_SUMMARY | OPT_BATCH,
+	.flags = MODE_DEVICE | MODE_DEVICES | MODE_WRITES | MODE_JOURNALED | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
 	.run = run_capacity, .check_device = check_device,
 };

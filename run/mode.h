@@ -35,6 +35,7 @@ enum option_group {
 	OPT_DEVICE_CHANGED = 1u << 9, /* --device-changed */
 	OPT_ERASE = 1u << 10,       /* -e: the erase block size */
 	OPT_MARKS = 1u << 11,       /* --claim, --sustained: what a speed rating checks */
+	OPT_BATCH = 1u << 12,       /* --all-removable, --side-by-side: a batch of cards (MODE_DEVICES) */
 };
 
 /* The sections of --help -v, in their order (options.c has their titles). */
@@ -58,7 +59,7 @@ enum help_section {
  *                      away ends it as it does any filter
  * MODE_OWN_START       claims and opens its device itself, not through the shared start and end
  *                      of a run (--restore)
- * MODE_DEVICES         takes several devices (a batch mode; none yet)
+ * MODE_DEVICES         takes several devices: a batch, a thread per card (run/batch.c)
  * MODE_ARG_OPTIONAL    its option's argument may be left out (--analyze[=FILE]) */
 enum mode_flag {
 	MODE_DEVICE = 1u << 0,

@@ -131,6 +131,8 @@ static int run_rating(struct run *r, struct fb_err *e)
 	rr->put_back = r->guard.back.bytes;
 	rating_account(rr, r->d);
 	run_identify(c, r->d, &id);
+	if (r->row)
+		report_rating_summary(r->row, &id, rr);
 	if (c->summary)
 		report_rating_summary(r->out, &id, rr);
 	else if (c->json)
@@ -160,7 +162,8 @@ const struct mode mode_rating = {
 		"SD Status\nclaims, or --claim's, the way the SD spec measures\nthem: meets, fails (which "
 		"figure, where) or untestable\nhere; it writes, but saves every range to a journal\nfirst "
 		"and puts it back",
-	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_MARKS | OPT_ERASE | OPT_JOURNAL | OPT_SUMMARY,
-	.flags = MODE_DEVICE | MODE_WRITES | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_MARKS | OPT_ERASE | OPT_JOURNAL | OPT_SUMMARY |
+		 OPT_BATCH,
+	.flags = MODE_DEVICE | MODE_DEVICES | MODE_WRITES | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
 	.run = run_rating, .check_args = check_args, .check_device = check_device,
 };

@@ -37,6 +37,10 @@ struct cli {
 	char mode_option[40];           /* "--align": the option that chose the run */
 	struct test_params t;
 	const char *device;
+	const char *const *devices;     /* a batch (MODE_DEVICES): every device named, device the first */
+	int ndevices;                   /* how many (0 or 1: one device) */
+	int all_removable;              /* --all-removable: every removable disk attached */
+	int side_by_side;               /* --side-by-side: no card shares a link (no turns, no check) */
 	const char *out;                /* -o FILE */
 	const char *plot;               /* --plot FILE.svg */
 	const char *journal;            /* --preserve=FILE or --restore FILE */
@@ -84,6 +88,12 @@ struct run {
 	const char *stopped_in;    /* --auto: the part it stopped in */
 	int report_whole;          /* its report is whole after a stop too (--auto's): -o is kept */
 	struct dev_tally checked;  /* what --auto --write's capacity check wrote (not --auto's own) */
+	/* a card of a batch (run/batch.c): the mode also writes its --summary
+	 * line to row, and the device just opened for the run goes through
+	 * opened (preserve_setup's) */
+	FILE *row;
+	int (*opened)(void *ctx, struct dev **d, struct fb_err *e);
+	void *opened_ctx;
 };
 
 /* ------------------------------------------------------------ the modes */
@@ -103,6 +113,26 @@ int run_capacity_reserve(struct dev *d, const struct capacity_plan *p, struct fb
 void run_capacity_writes(char *buf, size_t len, const struct capacity_plan *p, const char *where);
 
 /* ------------------------------------------------------------ shared */
+
+/* The shared start and end of a run of a device (start.c): prepare
+ * (everything before the first request: the device opened read-only and
+ * checked, the program planned, the guard's start); finish (the data put
+ * back, the results in place, the guard's end); end_guard (the guard's
+ * end alone, keep_out: -o committed); release (what is left, also after a
+ * failure: a journal not finished stays for --restore). */
+int run_prepare(struct run *r, struct fb_err *e);
+int run_finish(struct run *r, struct fb_err *e);
+int run_end_guard(struct run *r, int keep_out, struct fb_err *e);
+void run_release(struct run *r);
+
+/* A batch (batch.c): every card named (or every removable one), pinned,
+ * mapped, run in a thread each; the map, one table and each card's report.
+ * 0, or -1 with e filled; *stopped: a signal stopped it. */
+int run_batch(struct run *proto, int *stopped, struct fb_err *e);
+/* A batch card's journal with --preserve=DIR (and --restore=DIR): DIR/ and
+ * the name the card's journal has by default. */
+void run_batch_journal(const char *device, const char *dir, char *buf, size_t len);
+
 
 /* run_stop: 0, or the signal that asked the run to stop (SIGINT, SIGTERM,
  * SIGHUP), or RUN_STOP_OUTPUT when the results could not be written (a

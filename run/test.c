@@ -164,8 +164,8 @@ int run_test(struct run *r, struct fb_err *e)
 /* The test kinds' row: each kind (testkinds.c) has its own option and help. */
 const struct mode mode_test = {
 	.name = "test", .usage = " [OPTION]... DEVICE",
-	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_GEOMETRY | OPT_ERASE,
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_GEOMETRY | OPT_ERASE | OPT_BATCH,
 	.takes_writing = OPT_WRITE | OPT_JOURNAL,
-	.flags = MODE_DEVICE | MODE_KIND,
+	.flags = MODE_DEVICE | MODE_DEVICES | MODE_KIND,
 	.run = run_test, .check = check, .check_device = check_device, .build = build,
 };

@@ -32,6 +32,8 @@ int main(void)
 	unit_auto();
 	unit_guard();
 	unit_sysroot();
+	unit_topology();
+	unit_batch();
 	unit_rating();
 	return failures ? 1 : 0;
 }

@@ -31,6 +31,8 @@ void unit_vm(void);       /* vm.c: series, reductions, plans, the opcode table's
 void unit_auto(void);     /* auto.c: analysis */
 void unit_guard(void);    /* guard.c: the journal's restore order */
 void unit_sysroot(void);  /* sysroot.c: the medium and every refusal, over dumped trees */
+void unit_topology(void); /* topology.c: what devices share, over dumped trees and sim buses */
+void unit_batch(void);    /* batch.c: many cards at once, their turns and their check */
 void unit_rating(void);   /* rating.c: --rating across parts (SD registers, ...) */
 
 #endif
