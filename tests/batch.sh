@@ -163,8 +163,7 @@ for trial in 1 2 3; do
 		"${L[1]}" "${L[2]}" "${L[3]}" "${L[4]}" > /dev/null 2> kill.err || bad=$((bad + 1))
 	if [ $trial = 3 ]; then # the cards come back under other names: each journal is found by its medium
 		for i in 1 2 3 4; do
-			losetup -d "${L[i]}" || bad=$((bad + 1))
-			keep=() && for l in "${LOOPS[@]}"; do [ "$l" = "${L[i]}" ] || keep+=("$l"); done && LOOPS=("${keep[@]}")
+			detach "${L[i]}" || bad=$((bad + 1))
 		done
 		for i in 4 3 2 1; do attach card$i.img && L[i]=$DEV || bad=$((bad + 1)); done
 	fi
