@@ -25,6 +25,9 @@ long_program "$TMP/short.fbp" 64k
 
 has_rows() { [ -e "$1" ] && [ "$(wc -l < "$1")" -ge "${2:-1}" ]; }
 alive() { kill -0 "$1" 2> /dev/null; }
+# in_range N LO HI: LO <= N <= HI (a signal sent once a part began may be
+# seen in a later part on a loaded machine: fewer findings are cut short)
+in_range() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 # stop_at_row SIGNAL OUT ERR ARGS...: run flashbench ARGS in the
 # background, send SIGNAL once OUT has a row, while it still runs; sets rc
 stop_at_row() {
@@ -232,7 +235,7 @@ else
 	rc=$?
 	reads=$(sed -n '/^page size/,/^smallest/p' "$TMP/auto.out")
 	if [ "$rc" = 130 ] && echo "$reads" | grep -q '^erase block size ' && ! echo "$reads" | grep -q interrupted &&
-		[ "$(grep -c '^    interrupted: the run was stopped by a signal \(while measuring it\|before it was measured\)$' "$TMP/auto.out")" = 5 ] &&
+		in_range "$(grep -c '^    interrupted: the run was stopped by a signal \(while measuring it\|before it was measured\)$' "$TMP/auto.out")" 1 5 &&
 		grep -q '^interrupted: stopped by a signal in [a-z_]*; the findings it had not finished say so$' "$TMP/auto.out" &&
 		grep -Eq "^flashbench: stopped by a signal \(SIGINT\) during its [a-z ,]+ part: findings it had not finished say \"interrupted\"; [0-9.]+[KMG]?i?B \([0-9]+ bytes\) written within bytes [0-9]+ to [0-9]+ of $TMP/big.img(; the saved data were put back and verified)?$" "$TMP/auto.err"; then
 		pass "--auto --write > out.txt stopped after its reads: read findings kept, the rest 'interrupted', exit 130"
