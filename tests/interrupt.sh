@@ -242,6 +242,9 @@ else
 	else
 		fail "--auto --write stopped after its reads" "exit $rc: $(tail -1 "$TMP/auto.err"); $(head -12 "$TMP/auto.out" | tr '\n' '|')"
 	fi
+	# emptied here, not by the child's redirection: until the child opens it,
+	# the file holds the run above's 'part 2 of 7' and the wait would end at once
+	: > "$TMP/auto.err"
 	"$FB" --auto --write --progress --json --preserve="$TMP/big.j" "$TMP/big.img" > "$TMP/auto.json" 2> "$TMP/auto.err" &
 	pid=$!
 	wait_for "the write cache part" 300 grep -q 'part 2 of 7' "$TMP/auto.err"
