@@ -191,8 +191,8 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 	json_object(&j, "findings");
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		report_finding_json(&j, all[i]);
-	json_bool(&j, "alignment_matters", r->alignment_matters);
 	json_end(&j);
+	json_bool(&j, "alignment_matters", r->alignment_matters);
 	json_array(&j, "cards");
 	for (size_t c = 0; c < s->ncards; c++) {
 		json_object(&j, NULL);
