@@ -184,7 +184,11 @@ static int prepare(struct run *r, struct fb_err *e)
 
 	r->writing = mode_writes(c);
 	r->keeper = c->mode->flags & MODE_JOURNALED ? c->mode_option : "--preserve";
-	place_default_path(c->device, r->journal_path, sizeof(r->journal_path));
+	/* a journal the run keeps of its own goes to the state directory */
+	if (c->preserve || !mode_journal_kept(c))
+		place_default_path(c->device, r->journal_path, sizeof(r->journal_path));
+	else if (place_own_path(c->device, r->journal_path, sizeof(r->journal_path), e))
+		return -1;
 	if (run_check_outputs(c, !mode_journal_kept(c) ? NULL : c->preserve && c->journal ? c->journal : r->journal_path,
 			      e))
 		return -1;
@@ -302,6 +306,8 @@ static int stopped(struct run *r)
 	else if (r->stopped_in)
 		snprintf(what, sizeof(what), "during its %s part: findings it had not finished say \"interrupted\"",
 			 r->stopped_in);
+	else if (r->stop_note)
+		snprintf(what, sizeof(what), "%s", r->stop_note);
 	else if (r->c.kind && r->c.kind->row)
 		snprintf(what, sizeof(what), "after %zu complete row%s%s; the rest were not measured", r->rows,
 			 r->rows == 1 ? "" : "s", r->c.json ? " (JSON: \"interrupted\": true)" : "");
