@@ -1,11 +1,12 @@
 /* flashbench.c — main: the command line parsed (options.c), bad input
  * refused before the device is opened, the signals caught, then the mode's
- * row (modes.c) run: a mode on saved results or one that starts itself
- * directly, any other between the shared start of a run (outputs, safety,
- * the device opened with the access it needs, its program planned, the
- * claim, the journal) and its shared end (the data put back, the results in
- * place, what a stop or a failure leaves said).  The modes themselves are
- * in run/; no timing and no formatting details live here. */
+ * row (modes.h) run: a mode on saved results or one that starts itself
+ * directly, any other between the shared start of a run (the device opened,
+ * its program planned, and the guard's start, guard/preserve.h: outputs,
+ * safety, the claim, the journal) and its shared end (the guard's: the data
+ * put back, the results in place; then what a stop or a failure leaves
+ * said).  The modes themselves are in run/; no timing and no formatting
+ * details live here. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,9 +15,7 @@
 #include <unistd.h>
 
 #include "dev.h"
-#include "guard/claim.h"
 #include "guard/outputs.h"
-#include "guard/place.h"
 #include "guard/preserve.h"
 #include "lib/err.h"
 #include "lib/outfile.h"
@@ -157,138 +156,110 @@ static int check_inputs(const struct cli *c, struct fb_err *e)
 	return 0;
 }
 
-/* --preserve (and --capacity): the journal, and the device wrapped in the
- * layer that saves every range before it is first written; the most a
- * test saves is known now, --auto's and --capacity's once they announce
- * what they write. */
-static int protect(struct run *r, struct fb_err *e)
-{
-	struct preserve_setup s = { .journal = r->journal_path, .device = r->c.device,
-				    .flags = run_journal_flags(&r->c, r->d), .stop = &run_stop,
-				    .restoring = &run_restoring };
-	uint64_t bytes;
-
-	if (preserve_begin(&r->d, &s, e) ||
-	    (!mode_later_room(&r->c) && preserve_reserve_ranges(r->d, &r->writes, &bytes, e)))
-		return -1;
-	if (!mode_later_room(&r->c))
-		run_announce_room(r->journal_path, bytes);
-	return 0;
-}
-
-/* Everything before the first request: outputs, safety, the device, the
- * program and its plan, the journal. */
+/* Everything before the first request: the outputs and the journal's
+ * place checked, the device opened read-only (size and sector size for the
+ * checks and the plan: reading harms nothing), the program and its plan,
+ * then the guard's start (guard/preserve.h: the claim, the device for
+ * writing, -o, the journal).  The most a test saves is known now;
+ * --auto's and --capacity's once they announce what they write. */
 static int prepare(struct run *r, struct fb_err *e)
 {
 	struct cli *c = &r->c;
+	struct preserve_setup s = { .device = c->device, .out = c->out, .plot = c->plot,
+				    .journal = c->preserve ? c->journal : NULL, .writes = mode_writes(c),
+				    .whole = mode_whole_device(c), .journal_now = mode_journaled(c),
+				    .journal_kept = mode_journal_kept(c),
+				    .own_journal = !c->preserve && mode_journal_kept(c),
+				    .needs_data = c->preserve && !(c->mode->flags & MODE_JOURNALED),
+				    .volatile_ok = c->preserve_volatile, .stop = &run_stop,
+				    .restoring = &run_restoring };
+	uint64_t bytes;
 
-	r->writing = mode_writes(c);
+	r->writing = s.writes;
 	r->keeper = c->mode->flags & MODE_JOURNALED ? c->mode_option : "--preserve";
-	/* a journal the run keeps of its own goes to the state directory */
-	if (c->preserve || !mode_journal_kept(c))
-		place_default_path(c->device, r->journal_path, sizeof(r->journal_path));
-	else if (place_own_path(c->device, r->journal_path, sizeof(r->journal_path), e))
-		return -1;
-	if (run_check_outputs(c, !mode_journal_kept(c) ? NULL : c->preserve && c->journal ? c->journal : r->journal_path,
-			      e))
-		return -1;
-	/* never a journal as the device; then read-only first: size and sector
-	 * size for the checks and the plan (reading harms nothing) */
-	if ((mode_writes(c) && place_check_target(c->device, e)) || dev_open(&r->d, c->device, DEV_READONLY, e) ||
+	if (preserve_check(&r->guard, &s, e) || dev_open(&r->d, c->device, DEV_READONLY, e) ||
 	    check_device(c, r->d, e))
 		return -1;
 	if (c->mode->build) {
 		e->msg[0] = '\0';
 		if (!(r->prog = c->mode->build(c, r->d, e)))
 			return e->msg[0] ? -1 : fb_fail(e, EXIT_DEVICE, "out of memory");
-		if (vm_plan_extents(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan, mode_journaled(c) ? &r->writes : NULL,
-				    mode_journaled(c) ? &r->changes : NULL, e))
+		if (vm_plan_extents(r->prog, dev_size(r->d), dev_sector(r->d), &r->plan,
+				    s.journal_now ? &r->writes : NULL, s.journal_now ? &r->changes : NULL, e))
 			return cli_name_reach(c, e);
 	}
-	/* refuse a used device (what uses the bytes the plan writes: --auto
-	 * --write's are not known yet, --capacity's lie anywhere, so all of
-	 * them), or one with an unfinished journal, before anything is written */
-	if (mode_writes(c) &&
-	    (claim_take_for(c->device, SAFETY_WRITE_TEST, mode_whole_device(c) ? 0 : r->plan.write_lo,
-			    mode_whole_device(c) ? 0 : r->plan.write_hi, &r->claim, e) ||
-	     place_check_absent(r->journal_path, c->device, mode_journal_kept(c) && !c->journal, e) ||
-	     (c->preserve && c->journal && place_check_absent(c->journal, c->device, 1, e))))
+	if (preserve_begin(&r->guard, &r->d, r->plan.write_lo, r->plan.write_hi, e))
 		return -1;
-	if (c->preserve && c->journal)
-		snprintf(r->journal_path, sizeof(r->journal_path), "%s", c->journal);
-	if (c->preserve && !(c->mode->flags & MODE_JOURNALED) && !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
-		return fb_fail(e, EXIT_USAGE, "--preserve needs a real device: a simulated one holds no data");
-	/* the capacity check's own journal is made after the reads: refused now */
-	if (mode_journal_kept(c) && !mode_journaled(c) &&
-	    place_check(r->journal_path, c->device, run_journal_flags(c, r->d), e))
+	r->out = r->guard.out.f ? r->guard.out.f : stdout;
+	if (!s.journal_now || mode_later_room(c))
+		return 0;
+	if (preserve_reserve_ranges(r->d, &r->writes, &bytes, e))
 		return -1;
-	if (mode_writes(c) && (dev_caps(r->d) & DEV_CAP_REOPEN_RW)) {
-		dev_close(r->d);
-		r->d = NULL;
-		if (dev_open(&r->d, c->device, DEV_READWRITE, e) || claim_recheck(r->claim, e))
-			return -1;
-	}
-	if (c->out) {
-		if (outfile_open(&r->of, "--out", c->out, e))
-			return -1;
-		r->out = r->of.f;
-	}
-	return mode_journaled(c) ? protect(r, e) : 0;
+	run_announce_room(r->guard.journal, bytes);
+	return 0;
 }
 
 /* What the end of the journal did, for the stop line: "" without one. */
 static const char *put_back_note(const struct run *r)
 {
-	if (!r->journal_done || (!r->put_back && !r->untouched))
+	const struct restore_report *b = &r->guard.back;
+
+	if (!r->guard.finished || (!b->bytes && !b->untouched))
 		return "";
-	return r->put_back ? "; the saved data were put back and verified" : "; nothing needed putting back";
+	return b->bytes ? "; the saved data were put back and verified" : "; nothing needed putting back";
 }
 
-/* Put the data back, then the results in place (after a stop, only when
- * something complete was written: else -o is left as it was). */
+/* The guard's end (the data put back, -o in place or, after a stop with
+ * nothing complete in it, left as it was; the device closed, the claim let
+ * go), and what was put back said. */
+static int end_guard(struct run *r, int keep_out, struct fb_err *e)
+{
+	int rc;
+
+	if (r->d)
+		dev_written(r->d, &r->written);
+	rc = preserve_end(&r->guard, &r->d, keep_out, e);
+	run_said_put_back(r);
+	return rc;
+}
+
+/* Put the data back, then the results in place (standard output flushed;
+ * -o by the guard's end). */
 static int finish(struct run *r, struct fb_err *e)
 {
 	if (run_put_back(r, e))
 		return -1;
-	if (r->stopped && r->of.f && !r->rows && !r->report_whole) {
-		outfile_abort(&r->of);
-		return 0;
-	}
-	if (!r->of.f && fflush(stdout)) {
+	if (!r->c.out && fflush(stdout)) {
 		r->out_error = errno;
 		return run_out_failed(r, e);
 	}
-	return r->of.f ? run_commit(&r->of, e) : 0;
+	return end_guard(r, !(r->stopped && r->c.out && !r->rows && !r->report_whole), e);
 }
 
 static void release(struct run *r)
 {
-	if (r->of.f)
-		outfile_abort(&r->of);
+	preserve_abandon(&r->guard, &r->d); /* nothing once the guard ended */
 	vm_result_free(r->res);
 	vm_free(r->prog);
 	extents_free(&r->writes);
 	extents_free(&r->changes);
-	dev_close(r->d);
-	claim_release(r->claim); /* after the device and its journal are closed */
 }
 
 /* What was written, and where: "24MiB (25165824 bytes) written within
  * bytes 16777216 to 41943039 of /dev/sdb", or "nothing was written". */
 static void written_note(const struct run *r, char *buf, size_t len)
 {
-	struct dev_tally t = { 0, 0, 0 };
+	const struct dev_tally *t = &r->written;
 	char sz[32];
 
-	if (r->d)
-		dev_written(r->d, &t);
-	if (t.hi <= t.lo) {
+	if (t->hi <= t->lo) {
 		snprintf(buf, len, "nothing was written to %s", r->c.device);
 		return;
 	}
-	format_size(sz, sizeof(sz), t.bytes);
-	snprintf(buf, len, "%s (%llu bytes) written within bytes %llu to %llu of %s", sz, (unsigned long long)t.bytes,
-		 (unsigned long long)t.lo, (unsigned long long)t.hi - 1, r->c.device);
+	format_size(sz, sizeof(sz), t->bytes);
+	snprintf(buf, len, "%s (%llu bytes) written within bytes %llu to %llu of %s", sz,
+		 (unsigned long long)t->bytes, (unsigned long long)t->lo, (unsigned long long)t->hi - 1,
+		 r->c.device);
 }
 
 /* The run was stopped by a signal and what it finished is written: say
@@ -320,24 +291,23 @@ static int stopped(struct run *r)
 	written_note(r, wrote, sizeof(wrote));
 	/* stopped before a byte was saved: the journal had nothing to put back
 	 * either, and the line says so as it does after a partial save */
-	fprintf(stderr, "flashbench: stopped by a signal (%s) %s; %s%s\n", run_signal_name(sig), what, wrote,
-		r->journal_done && !*put_back_note(r) ? "; nothing needed putting back" : put_back_note(r));
+	fprintf(stderr, "flashbench: stopped by a signal (%s) %s; %s%s\n", fb_signal_name(sig), what, wrote,
+		r->guard.finished && !*put_back_note(r) ? "; nothing needed putting back" : put_back_note(r));
 	release(r);
 	return end_by_signal(sig);
 }
 
 static int fail(struct run *r, struct fb_err *e)
 {
-	int quiet = r->out_error == EPIPE && run_stop <= 0;
+	int quiet = r->out_error == EPIPE && run_stop <= 0, had = r->guard.finished;
+	struct fb_err why = *e;
 	char wrote[256];
 
-	if (r->d && preserve_journal(r->d)) {
-		struct fb_err why = *e;
-		if (run_put_back(r, &why))
-			fprintf(stderr, "flashbench: %s\n", why.msg);
-		else if (!quiet)
-			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "%s", put_back_note(r));
-	}
+	/* the data go back whatever failed; a put back that fails says why */
+	if (end_guard(r, 0, &why))
+		fprintf(stderr, "flashbench: %s\n", why.msg);
+	else if (!had && r->guard.finished && !quiet)
+		snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "%s", put_back_note(r));
 	if (quiet) { /* the reader went away (| head): it wanted no more */
 		release(r);
 		return end_by_signal(SIGPIPE);

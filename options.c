@@ -18,12 +18,11 @@ enum arg_kind {
 	ARG_COUNT,         /* a whole number in [min, max]: unsigned field */
 	ARG_FILE,          /* a file name: const char * field */
 	ARG_OPT_FILE,      /* an optional file name: the flag field is set, the name in field */
-	ARG_MODE,          /* chooses the run: the mode of its name (modes.h); a file name in field, if it has one */
+	ARG_MODE,          /* chooses the run: a mode row's option (made from the row); a file name in
+			    * field, if it has one */
 	ARG_MODE_OPT,      /* the same with an optional file name */
 	ARG_HELP, ARG_VERSION,
 };
-
-enum help_section { SEC_AUTO, SEC_SAVED, SEC_PROGRAM, SEC_READ, SEC_WRITE, SEC_KEEP, SEC_PARAM, SEC_END };
 
 struct cli_option {
 	const char *name;
@@ -35,7 +34,7 @@ struct cli_option {
 	const char *step_why;     /* ARG_SIZE with min or step: why, said when refused */
 	size_t field;             /* offsetof(struct cli, ...) */
 	size_t flag;              /* ARG_OPT_FILE: offsetof the int set when given; ARG_BUDGET: the bytes */
-	unsigned applies;         /* FOR_* */
+	unsigned group;           /* OPT_* (run/mode.h): the modes whose rows take it */
 	const char *kind;         /* also applies to this test kind; --help lists it below the kind */
 	enum help_section section;
 	/* moves a test's last byte further: the errors that name such options
@@ -46,128 +45,103 @@ struct cli_option {
 	uint64_t help_default;
 	const char *help;         /* '\n' continues on the next line; "{}": the default */
 	const char *brief;        /* one line: listed in the short --help (modes, common options) */
+	const struct mode *mode;  /* ARG_MODE, ARG_MODE_OPT: the row it was made from */
 };
 
 #define F(x) offsetof(struct cli, x)
 
-static const struct cli_option options[] = {
-	{ .name = "auto", .letter = 'A', .arg = ARG_MODE, .applies = FOR_ALL, .section = SEC_AUTO,
-	  .brief = "find page and erase block size (more with --write)",
-	  .help = "find page and erase block size (read-only), and with\n--write also the smallest efficient write, "
-		  "open erase\nblocks and FAT area; says how sure it is and how to\npartition and format the medium" },
-	{ .name = "write", .arg = ARG_FLAG, .field = F(write), .applies = FOR_AUTO | FOR_PROGRAM | FOR_WRITE,
+/* The options that choose no mode (each mode's own is made from its row,
+ * options_make), in the order --help -v lists them: by section. */
+static const struct cli_option common[] = {
+	{ .name = "write", .arg = ARG_FLAG, .field = F(write), .group = OPT_WRITE,
 	  .section = SEC_AUTO,
 	  .brief = "let --auto or --program write (DESTROYS what it says)",
 	  .help = "let --auto or --program write (DESTROYS data in the\nranges they announce)" },
 	{ .name = "budget", .arg = ARG_BUDGET, .meta = "TIME,SIZE", .field = F(budget_ns), .flag = F(budget_bytes),
-	  .applies = FOR_AUTO, .section = SEC_AUTO,
+	  .group = OPT_BUDGET, .section = SEC_AUTO,
 	  .help = "with --auto --write: bound the device time (90s, 2m,\n1h) and the bytes written (256M, 1GiB); "
 		  "default\n10m and 1% of the medium (at most 256MiB) plus what\nits erase blocks need; tests cut "
 		  "short say so" },
-	{ .name = "capacity", .letter = 'C', .arg = ARG_MODE, .applies = FOR_CAPACITY, .section = SEC_AUTO,
-	  .brief = "is the medium as large as it says? (fake cards)",
-	  .help = "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching writes past "
-		  "their\nreal size, bad regions) and the real usable size; it\nwrites, but saves every range to a journal "
-		  "first and\nputs it back (--preserve=FILE names the journal)" },
 	{ .name = "max-cache", .arg = ARG_SIZE, .meta = "SIZE", .min = 1 << 20, .step = 1 << 20,
-	  .step_why = "the flush rewrites 1MiB at a time", .field = F(max_cache), .applies = FOR_CAPACITY,
+	  .step_why = "the flush rewrites 1MiB at a time", .field = F(max_cache), .group = OPT_MAX_CACHE,
 	  .section = SEC_AUTO,
 	  .help = "with --capacity: defeat a cache of the latest writes\nup to SIZE (default 256MiB; the flush writes "
 		  "that\nmuch; whole MiB)" },
-	{ .name = "rating", .letter = 'G', .arg = ARG_MODE, .applies = FOR_RATING, .section = SEC_AUTO,
-	  .brief = "is it as fast as its marks say? (C10, U3, V30, A2)",
-	  .help = "is it as fast as its marks say?  checks the\nspeed marks (C10, U1/U3, V6-V90, A1/A2) its SD "
-		  "Status\nclaims, or --claim's, the way the SD spec measures\nthem: meets, fails (which figure, where) "
-		  "or untestable\nhere; it writes, but saves every range to a journal\nfirst and puts it back" },
-	{ .name = "claim", .arg = ARG_FILE, .meta = "MARKS", .field = F(claim), .applies = FOR_RATING,
+	{ .name = "claim", .arg = ARG_FILE, .meta = "MARKS", .field = F(claim), .group = OPT_MARKS,
 	  .section = SEC_AUTO,
 	  .help = "with --rating: the marks printed on the label\n(C10,U3,V30,A2), checked beside the SD Status's" },
 	{ .name = "sustained", .arg = ARG_SIZE, .meta = "SIZE", .min = 64 << 20, .step = 4 << 20,
 	  .step_why = "a recording is at least 64MiB, in whole 4MiB units", .field = F(sustained),
-	  .applies = FOR_RATING,
+	  .group = OPT_MARKS,
 	  .section = SEC_AUTO,
 	  .help = "with --rating: the long recording's length (default\n1GiB: past a cache or pSLC up to about "
 		  "that; whole\n4MiB)" },
-	{ .name = "analyze", .arg = ARG_MODE_OPT, .meta = "FILE", .field = F(analyze), .applies = FOR_ANALYZE,
-	  .section = SEC_SAVED,
-	  .brief = "judge saved -a, -O, -f tables or --json results",
-	  .help = "read -a, -O and -f tables (as posted to a list or a\nbug tracker: quoted, wrapped, any units) or our\n"
-		  "--json results from FILE or standard input and\nsay what they show, as --auto does; --json and\n"
-		  "--plot work too" },
-	{ .name = "program", .arg = ARG_MODE, .meta = "FILE", .field = F(program), .applies = FOR_ALL,
-	  .section = SEC_PROGRAM,
-	  .brief = "run a test program written as text",
-	  .help = "run a VM program written as text (man flashbench,\nPROGRAM FILES); programs that write need --write" },
 	{ .name = "interval-order", .arg = ARG_COUNT, .meta = "N", .max = 30, .field = F(t.interval_order),
-	  .applies = FOR_PROGRAM, .kind = "interval", .section = SEC_READ, .reach = 8,
+	  .group = OPT_KIND_PARAMS, .kind = "interval", .section = SEC_READ, .reach = 8,
 	  .help = "largest stride is blocksize * 2^N (default {})" },
 	{ .name = "scatter-order", .arg = ARG_COUNT, .meta = "N", .max = 24, .field = F(t.scatter_order),
-	  .applies = FOR_PROGRAM, .kind = "scatter", .section = SEC_READ, .reach = 6,
+	  .group = OPT_KIND_PARAMS, .kind = "scatter", .section = SEC_READ, .reach = 6,
 	  .help = "scatter across 2^N blocks (default {})" },
 	{ .name = "scatter-span", .arg = ARG_COUNT, .meta = "N", .min = 1, .max = 1u << 20, .field = F(t.scatter_span),
-	  .applies = FOR_PROGRAM, .kind = "scatter", .section = SEC_READ, .reach = 7,
+	  .group = OPT_KIND_PARAMS, .kind = "scatter", .section = SEC_READ, .reach = 7,
 	  .help = "each read spans N blocks (default {})" },
 	{ .name = "open-au-nr", .arg = ARG_COUNT, .meta = "N", .min = 1, .max = 4096, .field = F(t.open_au_nr),
-	  .applies = FOR_PROGRAM, .kind = "open-au", .section = SEC_WRITE, .reach = 2,
+	  .group = OPT_KIND_PARAMS, .kind = "open-au", .section = SEC_WRITE, .reach = 2,
 	  .help = "erase blocks written at once (default {})" },
 	{ .name = "random", .letter = 'r', .arg = ARG_FLAG, .field = F(t.random), .kind = "open-au",
 	  .section = SEC_WRITE,
 	  .help = "pseudo-random chunk order inside each erase block" },
 	{ .name = "fat-nr", .arg = ARG_COUNT, .meta = "N", .min = 1, .max = 4096, .field = F(t.fat_nr),
-	  .applies = FOR_PROGRAM, .kind = "find-fat", .section = SEC_WRITE, .reach = 1,
+	  .group = OPT_KIND_PARAMS, .kind = "find-fat", .section = SEC_WRITE, .reach = 1,
 	  .help = "erase blocks to look at (default {})" },
 	{ .name = "preserve", .arg = ARG_OPT_FILE, .meta = "FILE", .field = F(journal), .flag = F(preserve),
-	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY | FOR_RATING, .section = SEC_KEEP,
+	  .group = OPT_JOURNAL, .section = SEC_KEEP,
 	  .brief = "save what a write test overwrites, put it back",
 	  .help = "save every range before it is overwritten to a journal\n(default ./flashbench-DEVICE.journal) and "
 		  "put it back\nat the end, also after Ctrl-C" },
-	{ .name = "restore", .arg = ARG_MODE, .meta = "FILE", .field = F(journal), .applies = FOR_RESTORE,
-	  .section = SEC_KEEP,
-	  .brief = "put back what a killed --preserve run saved",
-	  .help = "put back what a killed run saved: flashbench\n--restore=FILE DEVICE" },
-	{ .name = "device-changed", .arg = ARG_FLAG, .field = F(device_changed), .applies = FOR_RESTORE,
+	{ .name = "device-changed", .arg = ARG_FLAG, .field = F(device_changed),
+	  .group = OPT_DEVICE_CHANGED,
 	  .section = SEC_KEEP,
 	  .help = "with --restore: accept a device that does not look\nlike the one the journal was written for (warns)" },
 	{ .name = "preserve-volatile", .arg = ARG_FLAG, .field = F(preserve_volatile),
-	  .applies = FOR_WRITE | FOR_AUTO | FOR_PROGRAM | FOR_CAPACITY | FOR_RATING, .section = SEC_KEEP,
+	  .group = OPT_JOURNAL, .section = SEC_KEEP,
 	  .help = "with --preserve, --capacity or --auto --write: accept\na journal (or state directory) on tmpfs/ramfs,\n"
 		  "which a power cut loses" },
 	/* the classic tool's geometry: accepted by every test, as it was */
 	{ .name = "blocksize", .letter = 'b', .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(t.blocksize),
-	  .applies = FOR_TESTS, .section = SEC_PARAM, .reach = 5,
+	  .group = OPT_GEOMETRY, .section = SEC_PARAM, .reach = 5,
 	  .help = "smallest request (default {})" },
 	{ .name = "erasesize", .letter = 'e', .arg = ARG_SIZE, .meta = "SIZE", .min = 1, .field = F(t.erasesize),
-	  .applies = FOR_TESTS | FOR_RATING, .section = SEC_PARAM, .reach = 3,
+	  .group = OPT_ERASE, .section = SEC_PARAM, .reach = 3,
 	  .help = "erase block size (default {}; 12M, 1.5M work)" },
-	{ .name = "offset", .arg = ARG_SIZE, .meta = "SIZE", .field = F(t.offset), .applies = FOR_TESTS,
+	{ .name = "offset", .arg = ARG_SIZE, .meta = "SIZE", .field = F(t.offset), .group = OPT_GEOMETRY,
 	  .section = SEC_PARAM, .reach = 4, .help_default = OPEN_AU_FROM,
 	  .help = "where to start (open-au default: the first erase\nboundary at or above {})" },
 	{ .name = "count", .letter = 'c', .arg = ARG_COUNT, .meta = "N", .min = 1, .max = 1000000, .field = F(t.count),
-	  .applies = FOR_TESTS, .section = SEC_PARAM,
+	  .group = OPT_GEOMETRY, .section = SEC_PARAM,
 	  .help = "tries per measurement (default {}); align averages\nthe fastest quarter, scatter keeps the fastest" },
-	{ .name = "out", .letter = 'o', .arg = ARG_FILE, .meta = "FILE", .field = F(out), .applies = FOR_ALL | FOR_SAVED,
+	{ .name = "out", .letter = 'o', .arg = ARG_FILE, .meta = "FILE", .field = F(out),
+	  .group = OPT_RESULTS,
 	  .section = SEC_PARAM,
 	  .brief = "write the results to FILE",
 	  .help = "write results to FILE instead of standard output" },
-	{ .name = "json", .arg = ARG_FLAG, .field = F(json), .applies = FOR_ALL | FOR_SAVED, .section = SEC_PARAM,
+	{ .name = "json", .arg = ARG_FLAG, .field = F(json), .group = OPT_RESULTS, .section = SEC_PARAM,
 	  .brief = "results as JSON",
 	  .help = "results as JSON (every test, and --auto)" },
-	{ .name = "plot", .arg = ARG_FILE, .meta = "FILE.svg", .field = F(plot), .applies = FOR_ALL | FOR_SAVED,
+	{ .name = "plot", .arg = ARG_FILE, .meta = "FILE.svg", .field = F(plot), .group = OPT_RESULTS,
 	  .section = SEC_PARAM,
 	  .brief = "draw the results as an SVG chart",
 	  .help = "draw the results as an SVG chart" },
-	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .applies = FOR_AUTO | FOR_CAPACITY | FOR_RATING,
+	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .group = OPT_SUMMARY,
 	  .section = SEC_PARAM,
 	  .brief = "--auto, --capacity or --rating as one survey line",
 	  .help = "with --auto or --capacity: one line for a survey table\n(wiki syntax)" },
-	{ .name = "compare", .arg = ARG_MODE, .applies = FOR_COMPARE, .section = SEC_PARAM,
-	  .brief = "saved --json results side by side",
-	  .help = "flashbench --compare A.json B.json...: saved --json\nresults side by side, differences marked (no device)" },
-	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .applies = FOR_ALL,
+	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .group = OPT_GEOMETRY | OPT_JOURNAL,
 	  .section = SEC_PARAM,
 	  .help = "add min/avg/max request times to the rows of -O, -f\nand -R (-i always has them; -a and -s are unchanged);\n"
 		  "with --auto --write, --capacity and --rating: the\ndetail of what they write before they start" },
-	{ .name = "progress", .arg = ARG_FLAG, .field = F(progress), .applies = FOR_ALL, .section = SEC_PARAM,
+	{ .name = "progress", .arg = ARG_FLAG, .field = F(progress), .group = OPT_PROGRESS,
+	  .section = SEC_PARAM,
 	  .brief = "show progress on standard error",
 	  .help = "show progress on stderr from the first request,\nalso when it is not a terminal (one line each)" },
 	{ .name = "help", .letter = 'h', .arg = ARG_HELP, .section = SEC_PARAM,
@@ -177,9 +151,51 @@ static const struct cli_option options[] = {
 	  .help = "show the version" },
 };
 
-#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+#define NCOMMON (sizeof(common) / sizeof(common[0]))
+#define NOPTIONS (NCOMMON + NMODES) /* at most */
 #define KIND_VAL 0x1000    /* getopt value of test kind k: KIND_VAL + k */
 #define OPT_VAL 0x100      /* getopt value of option i without a letter: OPT_VAL + i */
+
+/* Every option: the common ones, and each mode's own in its place. */
+static struct cli_option options[NOPTIONS];
+static size_t noptions;
+
+/* Where mode m's option goes: just after the option its row names, else
+ * first in its section (the common options are in section order). */
+static size_t mode_place(const struct mode *m)
+{
+	size_t i;
+
+	for (i = 0; m->help_after && i < noptions; i++)
+		if (!strcmp(options[i].name, m->help_after))
+			return i + 1;
+	for (i = 0; i < noptions && options[i].section < m->section; i++)
+		;
+	return i;
+}
+
+/* The option table: the common options, and one made from each mode's row
+ * (but the test kinds', whose options are the kinds'). */
+static void options_make(void)
+{
+	if (noptions)
+		return;
+	memcpy(options, common, sizeof(common));
+	noptions = NCOMMON;
+	for (const struct mode *const *m = modes; *m; m++) {
+		size_t at;
+		if ((*m)->flags & MODE_KIND)
+			continue;
+		at = mode_place(*m);
+		memmove(&options[at + 1], &options[at], (noptions - at) * sizeof(options[0]));
+		options[at] = (struct cli_option){ .name = (*m)->name, .letter = (*m)->letter,
+						   .arg = (*m)->flags & MODE_ARG_OPTIONAL ? ARG_MODE_OPT : ARG_MODE,
+						   .meta = (*m)->meta, .field = (*m)->field,
+						   .section = (*m)->section, .help = (*m)->help,
+						   .brief = (*m)->brief, .mode = *m };
+		noptions++;
+	}
+}
 
 static const char *const section_title[SEC_END] = {
 	[SEC_AUTO] = "Automatic characterization:",
@@ -287,6 +303,7 @@ static const char exit_status[] =
 /* --help -v: every option, by section, and the presets */
 void cli_usage(FILE *f)
 {
+	options_make();
 	fputs("Usage: flashbench MODE [OPTION]... DEVICE\n"
 	      "Find how a flash medium (SD card, USB stick, CF, eMMC, SSD) works inside.\n"
 	      "DEVICE is a block device, an existing regular file, or a simulated card\n"
@@ -297,11 +314,11 @@ void cli_usage(FILE *f)
 			if (!k->letter || k->writes != (s == SEC_WRITE))
 				continue;
 			help_line(f, k->letter, k->name, NULL, 0, k->help);
-			for (size_t i = 0; i < NOPTIONS; i++)
+			for (size_t i = 0; i < noptions; i++)
 				if (options[i].kind && !strcmp(options[i].kind, k->name))
 					help_option(f, &options[i]);
 		}
-		for (size_t i = 0; i < NOPTIONS; i++)
+		for (size_t i = 0; i < noptions; i++)
 			if (options[i].section == (enum help_section)s && !options[i].kind)
 				help_option(f, &options[i]);
 	}
@@ -312,14 +329,14 @@ void cli_usage(FILE *f)
 
 static int is_mode(const struct cli_option *o)
 {
-	return o->arg == ARG_MODE || o->arg == ARG_MODE_OPT;
+	return o->mode != NULL;
 }
 
 /* The option that chooses mode m (NULL for the test kinds' row). */
 static const struct cli_option *mode_option(const struct mode *m)
 {
-	for (size_t i = 0; i < NOPTIONS; i++)
-		if (is_mode(&options[i]) && !strcmp(options[i].name, m->name))
+	for (size_t i = 0; i < noptions; i++)
+		if (options[i].mode == m)
 			return &options[i];
 	return NULL;
 }
@@ -331,7 +348,8 @@ static void usage_short(FILE *f)
 	      "Find how a flash medium (SD card, USB stick, CF, eMMC, SSD) works inside.\n"
 	      "DEVICE: a block device, an existing regular file or a simulated card,\n"
 	      "sim:PRESET[,KEY=VALUE...] (the presets: flashbench --help -v).\n\nModes:\n", f);
-	for (const struct mode *m = modes; m->name; m++) {
+	for (const struct mode *const *r = modes; *r; r++) {
+		const struct mode *m = *r;
 		const struct cli_option *o = mode_option(m);
 		for (const struct test_kind *k = test_kinds; (m->flags & MODE_KIND) && k->name; k++)
 			if (k->letter)
@@ -340,7 +358,7 @@ static void usage_short(FILE *f)
 			help_line(f, o->letter, o->name, o->meta, o->arg == ARG_MODE_OPT, o->brief);
 	}
 	fputs("\nCommon options:\n", f);
-	for (size_t i = 0; i < NOPTIONS; i++)
+	for (size_t i = 0; i < noptions; i++)
 		if (options[i].brief && !is_mode(&options[i]))
 			help_line(f, options[i].letter, options[i].name, options[i].meta, options[i].arg == ARG_OPT_FILE,
 				  options[i].brief);
@@ -365,7 +383,7 @@ static void usage_mode(FILE *f, const struct cli *c)
 		help_line(f, k->letter, k->name, NULL, 0, k->help);
 	else
 		help_option(f, o);
-	for (size_t i = 0; i < NOPTIONS; i++) {
+	for (size_t i = 0; i < noptions; i++) {
 		const struct cli_option *p = &options[i];
 		if (is_mode(p) || p->arg == ARG_HELP || p->arg == ARG_VERSION || !applies(c, p))
 			continue;
@@ -516,10 +534,16 @@ static int set_mode(struct cli *c, const struct mode *mode, const struct test_ki
 	return 0;
 }
 
-/* Does option o go with test kind k? */
-static int applies_kind(const struct cli_option *o, const struct test_kind *k)
+/* Does option o go with mode m (with test kind k of a MODE_KIND row)?  A
+ * mode's own option goes with it alone; another with the modes whose rows
+ * take its group, and a test kind's option with that kind too. */
+static int goes_with(const struct cli_option *o, const struct mode *m, const struct test_kind *k)
 {
-	return (o->applies & (k->writes ? FOR_WRITE : FOR_READ)) || (o->kind && !strcmp(o->kind, k->name));
+	unsigned takes = m->takes | (k && k->writes ? m->takes_writing : 0);
+
+	if (o->mode)
+		return o->mode == m;
+	return (o->group & takes) || (k && o->kind && !strcmp(o->kind, k->name));
 }
 
 /* The runs an option applies to, in the modes' order, as "--open-au,
@@ -529,14 +553,14 @@ static void applies_list(const struct cli_option *o, char *buf, size_t len)
 	size_t n = 0;
 	char opt[64];
 
-	for (const struct mode *m = modes; m->name; m++) {
-		for (const struct test_kind *k = test_kinds; (m->flags & MODE_KIND) && k->name; k++)
-			if (k->letter && applies_kind(o, k)) {
+	for (const struct mode *const *m = modes; *m; m++) {
+		for (const struct test_kind *k = test_kinds; ((*m)->flags & MODE_KIND) && k->name; k++)
+			if (k->letter && goes_with(o, *m, k)) {
 				snprintf(opt, sizeof(opt), "--%s", k->name);
 				n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", opt);
 			}
-		if (o->applies & m->applies) {
-			snprintf(opt, sizeof(opt), "--%s", m->name);
+		if (!((*m)->flags & MODE_KIND) && goes_with(o, *m, NULL)) {
+			snprintf(opt, sizeof(opt), "--%s", (*m)->name);
 			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", opt);
 		}
 	}
@@ -546,15 +570,22 @@ static int applies(const struct cli *c, const struct cli_option *o)
 {
 	if (!c->mode)
 		return 1;
-	if (c->mode->flags & MODE_KIND)
-		return applies_kind(o, c->kind);
-	return !!(o->applies & c->mode->applies);
+	return goes_with(o, c->mode, c->mode->flags & MODE_KIND ? c->kind : NULL);
+}
+
+/* The row of the test kinds. */
+static const struct mode *kinds_mode(void)
+{
+	for (const struct mode *const *m = modes; *m; m++)
+		if ((*m)->flags & MODE_KIND)
+			return *m;
+	return NULL;
 }
 
 /* The --help entry of the table. */
 static const struct cli_option *help_option_entry(void)
 {
-	for (size_t i = 0; i < NOPTIONS; i++)
+	for (size_t i = 0; i < noptions; i++)
 		if (options[i].arg == ARG_HELP)
 			return &options[i];
 	return NULL;
@@ -569,14 +600,14 @@ static void lookup(int val, const struct test_kind **k, const struct cli_option 
 		*k = &test_kinds[val - KIND_VAL];
 		return;
 	}
-	if (val >= OPT_VAL && val < OPT_VAL + (int)NOPTIONS) {
+	if (val >= OPT_VAL && val < OPT_VAL + (int)noptions) {
 		*o = &options[val - OPT_VAL];
 		return;
 	}
 	for (const struct test_kind *t = test_kinds; t->name; t++)
 		if (t->letter && t->letter == val)
 			*k = t;
-	for (size_t i = 0; i < NOPTIONS; i++)
+	for (size_t i = 0; i < noptions; i++)
 		if (options[i].letter && options[i].letter == val)
 			*o = &options[i];
 }
@@ -593,7 +624,7 @@ static void getopt_tables(struct option *lo, char *shorts)
 	size_t n = 0, s = 0;
 
 	shorts[s++] = ':';
-	for (size_t i = 0; i < NOPTIONS; i++) {
+	for (size_t i = 0; i < noptions; i++) {
 		const struct cli_option *o = &options[i];
 		int arg = o->arg == ARG_MODE && !o->field ? no_argument : has_arg(o->arg);
 		lo[n++] = (struct option){ o->name, arg, NULL, o->letter ? o->letter : OPT_VAL + (int)i };
@@ -650,8 +681,8 @@ static const char *meant(const char *arg)
 	unsigned most = 3;
 
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
-	for (size_t i = 0; i < NOPTIONS + 64; i++) {
-		const struct test_kind *k = i >= NOPTIONS ? &test_kinds[i - NOPTIONS] : NULL;
+	for (size_t i = 0; i < noptions + 64; i++) {
+		const struct test_kind *k = i >= noptions ? &test_kinds[i - noptions] : NULL;
 		const char *name = k ? k->name : options[i].name;
 		unsigned d;
 		if (k && !k->name)
@@ -704,7 +735,7 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 		char hint[384];
 		size_t n = 0;
 		/* the modes with a letter, the test kinds, then the other modes */
-		for (size_t i = 0; i < NOPTIONS; i++)
+		for (size_t i = 0; i < noptions; i++)
 			if (options[i].arg == ARG_MODE && options[i].letter)
 				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, "%s-%c (%s)",
 						      n ? ", " : "", options[i].letter, options[i].name);
@@ -713,13 +744,13 @@ static int check_together(const struct cli *c, const unsigned char *given, struc
 				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ", -%c (%s)",
 						      k->letter, k->name);
 		/* and the other runs: saved results, programs, a journal */
-		for (size_t i = 0; i < NOPTIONS; i++)
+		for (size_t i = 0; i < noptions; i++)
 			if ((options[i].arg == ARG_MODE || options[i].arg == ARG_MODE_OPT) && !options[i].letter)
 				n += (size_t)snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ", --%s",
 						      options[i].name);
 		return fb_fail(e, EXIT_USAGE, "no test chosen: use %s; see --help", hint);
 	}
-	for (size_t i = 0; i < NOPTIONS; i++)
+	for (size_t i = 0; i < noptions; i++)
 		if (given[i] && !applies(c, &options[i])) {
 			applies_list(&options[i], list, sizeof(list));
 			return fb_fail(e, EXIT_USAGE, "option '--%s' does not apply to %s (it goes with %s)",
@@ -752,6 +783,7 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 	const struct cli_option *asked = NULL;   /* --help or --version */
 	int val;
 
+	options_make();
 	memset(c, 0, sizeof(*c));
 	test_defaults(&c->t);
 	c->kinds = test_kinds;
@@ -768,7 +800,7 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 		if (val == '?' || (!k && !o))
 			return refused(argc, argv, e);
 		if (k) {
-			if (set_mode(c, mode_named("test"), k, k->name, e))
+			if (set_mode(c, kinds_mode(), k, k->name, e))
 				return -1;
 			continue;
 		}
@@ -781,7 +813,7 @@ int cli_parse(int argc, char **argv, struct cli *c, struct fb_err *e)
 			continue;
 		}
 		if (o->arg == ARG_MODE || o->arg == ARG_MODE_OPT) {
-			if (set_mode(c, mode_named(o->name), NULL, o->name, e))
+			if (set_mode(c, o->mode, NULL, o->name, e))
 				return -1;
 			/* "--program --help": the help of --program */
 			if (optarg && (!strcmp(optarg, "--help") || !strcmp(optarg, "-h")))
@@ -838,8 +870,8 @@ static void reach_options(const struct cli *c, char *buf, size_t len)
 	test_defaults(&d.t);
 	buf[0] = '\0';
 	/* the options that move a test's last byte further, in their order */
-	for (int r = 1; r <= (int)NOPTIONS; r++)
-		for (size_t i = 0; i < NOPTIONS; i++) {
+	for (int r = 1; r <= (int)noptions; r++)
+		for (size_t i = 0; i < noptions; i++) {
 			const struct cli_option *o = &options[i];
 			size_t size = o->arg == ARG_SIZE ? sizeof(uint64_t) : sizeof(unsigned);
 			if (o->reach != r || !applies(c, o) ||

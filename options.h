@@ -1,11 +1,12 @@
 /* options.h — the one table of command-line options.  Each entry gives the
  * option's long name, letter, kind of argument, range, where its value goes,
- * the runs it applies to and its help line; getopt's strings, parsing,
- * ranges, --help and the "does not apply" errors all come from it (the
- * tests themselves come from the test kind table, testkinds.h).  Adding an
- * option is one entry (designated initializers: only what it has); its
- * default is set in test_defaults (prog/programs.c) and "{}" in its help
- * shows it from there. */
+ * its group (the modes whose rows take that group, run/mode.h) and its help
+ * line; each mode's own option is made from its row (modes.h).  getopt's
+ * strings, parsing, ranges, --help and the "does not apply" errors all come
+ * from it (the tests themselves come from the test kind table,
+ * testkinds.h).  Adding an option is one entry (designated initializers:
+ * only what it has); its default is set in test_defaults (prog/programs.c)
+ * and "{}" in its help shows it from there. */
 #ifndef FLASHBENCH_OPTIONS_H
 #define FLASHBENCH_OPTIONS_H
 

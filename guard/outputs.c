@@ -209,3 +209,34 @@ int device_check_input(const char *device, const char *opt, const char *input, s
 	return fb_fail(e, EXIT_USAGE, "%s is the %s file the run reads (%s): a test would overwrite it; name the "
 		       "device to test", device, opt, input);
 }
+
+int output_check_run(const char *device, const char *out, const char *plot, const char *journal,
+		     struct fb_err *e)
+{
+	const char *dev = device ? device : "";
+
+	return (out && output_check("--out", out, dev, e)) ||
+	       (plot && output_check("--plot", plot, dev, e)) ||
+	       (journal && outfile_check_dir("--preserve", journal, e)) ||
+	       (out && journal && outfile_check_apart("--out", out, "--preserve", journal, e)) ||
+	       (plot && journal && outfile_check_apart("--plot", plot, "--preserve", journal, e)) ? -1 : 0;
+}
+
+int output_commit(struct outfile *o, const volatile sig_atomic_t *stop, struct fb_err *e)
+{
+	const char *opt = o->opt;
+	char target[sizeof(o->target)];
+	int in_place = !o->tmp[0];
+
+	memcpy(target, o->target, sizeof(target));
+	if (!in_place && output_check_stdin_copy(opt, target, e)) {
+		outfile_abort(o);
+		return -1;
+	}
+	if (!outfile_commit(o, e))
+		return 0;
+	if (stop && *stop > 0)
+		fb_fail(e, EXIT_DEVICE, "stopped by a signal (%s) while writing %s=%s%s", fb_signal_name(*stop),
+			opt, target, outfile_untouched(target, in_place));
+	return -1;
+}

@@ -7,7 +7,11 @@
 #ifndef FLASHBENCH_OUTPUTS_H
 #define FLASHBENCH_OUTPUTS_H
 
+#include <signal.h>
+
 #include "lib/err.h"
+
+struct outfile;
 
 /* Can path be written, and is it not the medium of device (NULL or a sim:
  * device: none), nor a file that is storage in use (behind a loop device,
@@ -39,5 +43,17 @@ int device_check_input(const char *device, const char *opt, const char *input, s
  * error is, it is pointed at /dev/null first (the refusal cannot be said
  * there).  Usage errors. */
 int output_check_stdio(const char *device, struct fb_err *e);
+
+/* Every file a run writes can be written, and none is the medium of
+ * device (NULL: none): -o and --plot (NULL: not given), and the directory
+ * of the journal it keeps (NULL: none), apart from both. */
+int output_check_run(const char *device, const char *out, const char *plot, const char *journal,
+		     struct fb_err *e);
+
+/* Put output o in place (output_check_stdin_copy first; lib/outfile.h's
+ * outfile_commit).  When it fails while *stop holds a signal (a FIFO's
+ * reader never came, a write was interrupted), the error says the signal
+ * stopped it and what became of the target. */
+int output_commit(struct outfile *o, const volatile sig_atomic_t *stop, struct fb_err *e);
 
 #endif

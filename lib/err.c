@@ -1,6 +1,7 @@
 /* err.c — filling a struct fb_err (see err.h). */
 #include "lib/err.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,4 +32,12 @@ int fb_advise(struct fb_err *e, int kind, const char *advice)
 	e->at = n;
 	snprintf(e->msg + n, sizeof(e->msg) - n, " (%s)", advice);
 	return -1;
+}
+
+const char *fb_signal_name(int sig)
+{
+	return sig == SIGINT    ? "SIGINT"
+	       : sig == SIGTERM ? "SIGTERM"
+	       : sig == SIGHUP  ? "SIGHUP"
+				: "a signal";
 }

@@ -35,4 +35,8 @@ int fb_fail(struct fb_err *e, int status, const char *fmt, ...)
  * " (advice)", recording where it begins.  Returns -1. */
 int fb_advise(struct fb_err *e, int kind, const char *advice);
 
+/* How a stop names the signal that asked for it: "SIGINT", "SIGTERM",
+ * "SIGHUP", else "a signal". */
+const char *fb_signal_name(int sig);
+
 #endif

@@ -82,7 +82,7 @@ static int factor(struct parser *p, const char *s, size_t n, const char *at, int
 				*out = (int64_t)p->vars->value[i];
 				return 0;
 			}
-		return perr(p, at, "unknown variable '%s' (see the README for the list)", buf);
+		return perr(p, at, "unknown variable '%s' (the list: man flashbench, PROGRAM FILES)", buf);
 	}
 	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
 		char *end;

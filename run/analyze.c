@@ -2,6 +2,8 @@
  * our JSON) read and judged as --auto judges; no device. */
 #include "run/run.h"
 
+#include "run/mode.h"
+
 #include <errno.h>
 #include <linux/magic.h>
 #include <stdlib.h>
@@ -17,7 +19,7 @@
 #include "saved/saved_json.h"
 
 /* What follows --analyze: one file, or none for standard input. */
-int run_analyze_args(struct cli *c, int argc, char **argv, struct fb_err *e)
+static int positional(struct cli *c, int argc, char **argv, struct fb_err *e)
 {
 	if (argc > (c->analyze ? 0 : 1))
 		return fb_fail(e, EXIT_USAGE, "--analyze reads one file ('%s' is one too many)", argv[argc - 1]);
@@ -38,7 +40,7 @@ static int named_fifo(const char *path)
 }
 
 /* --analyze FILE: saved results, no device */
-int run_analyze(struct run *r, struct fb_err *e)
+static int run_analyze(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
 	int stdin_ = !strcmp(c->analyze, "-");
@@ -97,3 +99,13 @@ int run_analyze(struct run *r, struct fb_err *e)
 	free(found);
 	return run_close_outputs(&out, &plot, rc, e);
 }
+
+const struct mode mode_analyze = {
+	.name = "analyze", .meta = "FILE", .field = offsetof(struct cli, analyze), .section = SEC_SAVED,
+	.usage = " [OPTION]... [FILE]", .brief = "judge saved -a, -O, -f tables or --json results",
+	.help = "read -a, -O and -f tables (as posted to a list or a\nbug tracker: quoted, wrapped, any "
+		"units) or our\n--json results from FILE or standard input and\nsay what they show, as "
+		"--auto does; --json and\n--plot work too",
+	.takes = OPT_RESULTS, .flags = MODE_SAVED | MODE_ARG_OPTIONAL,
+	.run = run_analyze, .positional = positional,
+};

@@ -3,6 +3,8 @@
  * line, and the quick capacity check it makes before its first write. */
 #include "run/run.h"
 
+#include "run/mode.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +36,7 @@ static int announce_auto(void *ctx, const struct write_plan *p)
 {
 	struct auto_ctx *a = ctx;
 	const struct cli *c = &a->r->c;
-	const char *journal = preserve_journal(a->d) ? preserve_journal(a->d) : a->r->journal_path;
+	const char *journal = preserve_journal(a->d) ? preserve_journal(a->d) : a->r->guard.journal;
 	struct extents areas = { 0 };
 	char where[128], w[32], t[32];
 	uint64_t most = 0;
@@ -82,7 +84,7 @@ static void auto_progress(void *ctx, const struct auto_progress *a)
 static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e);
 
 /* --auto: the plan, then its report (what it finished, after a stop). */
-int run_auto(struct run *run, struct fb_err *e)
+static int run_auto(struct run *run, struct fb_err *e)
 {
 	const struct cli *c = &run->c;
 	struct auto_ctx actx = { .r = run, .d = run->d, .err = { 0 } };
@@ -169,10 +171,6 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 {
 	struct run *r = ctx;
 	struct quick_ctx q = { .d = d, .own = !preserve_journal(d), .verbose = r->c.verbose };
-	/* its own journal: saving is not stopped by a signal (a stop ends the
-	 * check at its next request, then the data go back) */
-	struct preserve_setup own = { .journal = r->journal_path, .device = r->c.device,
-				      .flags = run_journal_flags(&r->c, d), .restoring = &run_restoring };
 	struct capacity_options o = { .stop = &run_stop, .quick = 1, .strata = AUTO_CAPACITY_STRATA,
 				      .before_writes = announce_quick, .ctx = &q };
 	struct capacity_report *cr = malloc(sizeof(*cr));
@@ -185,7 +183,10 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	if (!cr)
 		return fb_fail(e, EXIT_DEVICE, "out of memory");
 	o.salt = salt_new();
-	if (q.own && preserve_begin(&q.d, &own, e)) {
+	/* its own journal, where --preserve's would be: a stop ends its saving
+	 * at the next piece, or the check at its next request, then the data
+	 * go back */
+	if (q.own && preserve_journal_begin(&r->guard, &q.d, e)) {
 		free(cr);
 		return -1;
 	}
@@ -193,7 +194,7 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	if (q.own) {
 		struct fb_err why;
 		int put;
-		put = preserve_end(&q.d, 1, &restored, rc ? &why : e);
+		put = preserve_put_back(&r->guard, &q.d, 1, &restored, rc ? &why : e);
 		if (put < 0 && !rc)
 			rc = -1;
 		else if (put < 0)
@@ -202,7 +203,6 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 			note("the capacity check put back the %llu bytes (%s) it wrote and verified them",
 			     (unsigned long long)restored.bytes, format_size(a, sizeof(a), restored.bytes));
 	}
-	run_restoring = 0;
 	dev_written_set(d, &was); /* what the check wrote is not --auto's to report */
 	/* the card finishes the garbage collection the check left it before
 	 * --auto times its writes */
@@ -231,3 +231,14 @@ static int auto_capacity(void *ctx, struct dev *d, struct fb_err *e)
 	free(cr);
 	return rc;
 }
+
+const struct mode mode_auto = {
+	.name = "auto", .letter = 'A', .section = SEC_AUTO, .usage = " [OPTION]... DEVICE",
+	.brief = "find page and erase block size (more with --write)",
+	.help = "find page and erase block size (read-only), and with\n--write also the smallest efficient "
+		"write, open erase\nblocks and FAT area; says how sure it is and how to\npartition and "
+		"format the medium",
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_WRITE | OPT_BUDGET | OPT_JOURNAL | OPT_SUMMARY,
+	.flags = MODE_DEVICE | MODE_WRITES_ASKED | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
+	.run = run_auto,
+};

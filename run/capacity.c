@@ -3,6 +3,8 @@
  * the check, the data put back, then the report. */
 #include "run/run.h"
 
+#include "run/mode.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +20,7 @@
 #include "report/summary.h"
 
 /* --capacity: a device it can check, and a cache it can flush. */
-int run_capacity_check_device(const struct cli *c, struct dev *d, struct fb_err *e)
+static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 {
 	if (dev_size(d) < CAP_MIN_SIZE)
 		return fb_fail(e, EXIT_USAGE, "%s has %llu bytes: --capacity checks devices of 64MiB or more", dev_path(d),
@@ -72,7 +74,7 @@ static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb
 	format_size(all, sizeof(all), run_capacity_signatures(p));
 	if (note("--capacity writes up to %s of signatures, then puts it all back", all) < 0 ||
 	    (v && note("  %s", sigs) < 0) ||
-	    note("journal: %s", r->journal_path) < 0 ||
+	    note("journal: %s", r->guard.journal) < 0 ||
 	    (v && note("  it saves up to %s (it has room for them) and puts each range back at the end", most) < 0) ||
 	    (p->flush && note("to flush a cache it rewrites up to %s with the bytes it holds", window) < 0) ||
 	    (v && p->flush &&
@@ -98,7 +100,7 @@ static void capacity_progress(void *ctx, const struct progress_now *where)
 
 /* --capacity: the check, the data put back, then the report (which says
  * the data are back). */
-int run_capacity(struct run *r, struct fb_err *e)
+static int run_capacity(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
 	struct capacity_options o = { .stop = &run_stop, .max_cache = c->max_cache,
@@ -130,8 +132,8 @@ int run_capacity(struct run *r, struct fb_err *e)
 		return -1;
 	}
 	cr->saved = saved;
-	cr->put_back = r->put_back; /* finish_journal verified every byte of it */
-	cr->untouched = r->untouched;
+	cr->put_back = r->guard.back.bytes; /* the put back verified every byte of it */
+	cr->untouched = r->guard.back.untouched;
 	capacity_account(cr, r->d);
 	run_identify(c, r->d, &id);
 	if (c->summary)
@@ -154,3 +156,14 @@ int run_capacity(struct run *r, struct fb_err *e)
 	free(cr);
 	return rc;
 }
+
+const struct mode mode_capacity = {
+	.name = "capacity", .letter = 'C', .section = SEC_AUTO, .help_after = "budget",
+	.usage = " [OPTION]... DEVICE", .brief = "is the medium as large as it says? (fake cards)",
+	.help = "is the medium as large as it says?  finds fake cards\n(wrapping around, losing or caching "
+		"writes past their\nreal size, bad regions) and the real usable size; it\nwrites, but saves "
+		"every range to a journal first and\nputs it back (--preserve=FILE names the journal)",
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_MAX_CACHE | OPT_JOURNAL | OPT_SUMMARY,
+	.flags = MODE_DEVICE | MODE_WRITES | MODE_JOURNALED | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
+	.run = run_capacity, .check_device = check_device,
+};

@@ -3,6 +3,8 @@
  * size; it then runs as a test does (test.c). */
 #include "run/run.h"
 
+#include "run/mode.h"
+
 #include <string.h>
 #include <sys/stat.h>
 
@@ -13,7 +15,7 @@
 
 /* Parse the program once before the device is opened: syntax errors and a
  * missing --write are refused without touching anything. */
-int run_program_check(struct cli *c, struct fb_err *e)
+static int check_input(struct cli *c, struct fb_err *e)
 {
 	const char *formats[64];
 	const struct test_kind *k;
@@ -52,7 +54,7 @@ int run_program_check(struct cli *c, struct fb_err *e)
 	return c->program_writes ? device_check_input(c->device, "--program", c->program, e) : 0;
 }
 
-struct vm_op *run_program_build(const struct cli *c, struct dev *d, struct fb_err *e)
+static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
 {
 	struct prog_vars v;
 	struct vm_op *prog;
@@ -61,3 +63,14 @@ struct vm_op *run_program_build(const struct cli *c, struct dev *d, struct fb_er
 	program_vars(&c->t, dev_size(d), dev_sector(d), &v);
 	return progfile_load(c->program, &v, &prog, &format, e) ? NULL : prog;
 }
+
+const struct mode mode_program = {
+	.name = "program", .meta = "FILE", .field = offsetof(struct cli, program), .section = SEC_PROGRAM,
+	.usage = "=FILE [OPTION]... DEVICE", .brief = "run a test program written as text",
+	.help = "run a VM program written as text (man flashbench,\nPROGRAM FILES); programs that write "
+		"need --write",
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_GEOMETRY | OPT_ERASE | OPT_KIND_PARAMS | OPT_WRITE |
+		 OPT_JOURNAL,
+	.flags = MODE_DEVICE | MODE_WRITES_PROGRAM,
+	.run = run_test, .check_input = check_input, .build = build,
+};

@@ -5,6 +5,8 @@
  * the progress line, the check, the data put back, then the report. */
 #include "run/run.h"
 
+#include "run/mode.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,14 +20,14 @@
 #include "report/report_rating.h"
 #include "report/summary.h"
 
-int run_rating_check_args(const struct cli *c, struct fb_err *e)
+static int check_args(const struct cli *c, struct fb_err *e)
 {
 	const struct sd_mark *m[SD_FAMILIES];
 
 	return c->claim ? rating_parse_claims(c->claim, m, e) : 0;
 }
 
-int run_rating_check_device(const struct cli *c, struct dev *d, struct fb_err *e)
+static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 {
 	char a[32];
 
@@ -87,19 +89,15 @@ static void rating_progress(void *ctx, const struct progress_now *where)
  * holds a user's data. */
 static int own_journal(struct run *r, struct fb_err *e)
 {
-	struct preserve_setup own = { .journal = r->journal_path, .device = r->c.device,
-				      .flags = run_journal_flags(&r->c, r->d), .stop = &run_stop,
-				      .restoring = &run_restoring };
-
 	if (preserve_journal(r->d) || !(dev_caps(r->d) & DEV_CAP_STORES_DATA))
 		return 0;
-	if (preserve_begin(&r->d, &own, e))
+	if (preserve_journal_begin(&r->guard, &r->d, e))
 		return -1;
 	r->keeper = "--rating";
 	return 0;
 }
 
-int run_rating(struct run *r, struct fb_err *e)
+static int run_rating(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
 	struct rating_options o = { .stop = &run_stop, .sustained = c->sustained, .before_writes = announce_rating,
@@ -138,7 +136,7 @@ int run_rating(struct run *r, struct fb_err *e)
 		return -1;
 	}
 	rr->saved = saved;
-	rr->put_back = r->put_back;
+	rr->put_back = r->guard.back.bytes;
 	rating_account(rr, r->d);
 	run_identify(c, r->d, &id);
 	if (c->summary)
@@ -162,3 +160,15 @@ int run_rating(struct run *r, struct fb_err *e)
 	free(rr);
 	return rc;
 }
+
+const struct mode mode_rating = {
+	.name = "rating", .letter = 'G', .section = SEC_AUTO, .help_after = "max-cache",
+	.usage = " [OPTION]... DEVICE", .brief = "is it as fast as its marks say? (C10, U3, V30, A2)",
+	.help = "is it as fast as its marks say?  checks the\nspeed marks (C10, U1/U3, V6-V90, A1/A2) its "
+		"SD Status\nclaims, or --claim's, the way the SD spec measures\nthem: meets, fails (which "
+		"figure, where) or untestable\nhere; it writes, but saves every range to a journal\nfirst "
+		"and puts it back",
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_MARKS | OPT_ERASE | OPT_JOURNAL | OPT_SUMMARY,
+	.flags = MODE_DEVICE | MODE_WRITES | MODE_JOURNAL_LATER | MODE_WHOLE_DEVICE,
+	.run = run_rating, .check_args = check_args, .check_device = check_device,
+};

@@ -3,6 +3,8 @@
  * must find absent). */
 #include "run/run.h"
 
+#include "run/mode.h"
+
 #include <stdio.h>
 
 #include "dev.h"
@@ -12,7 +14,7 @@
 #include "lib/units.h"
 
 /* --restore JOURNAL DEVICE */
-int run_restore(struct run *run, struct fb_err *e)
+static int run_restore(struct run *run, struct fb_err *e)
 {
 	const struct cli *c = &run->c;
 	struct claim *claim = NULL;
@@ -45,9 +47,18 @@ int run_restore(struct run *run, struct fb_err *e)
 }
 
 /* --restore=FILE: the journal's name. */
-int run_restore_check_args(const struct cli *c, struct fb_err *e)
+static int check_args(const struct cli *c, struct fb_err *e)
 {
 	if (!c->journal || !*c->journal)
 		return fb_fail(e, EXIT_USAGE, "--restore needs the journal's file name (flashbench --restore=FILE DEVICE)");
 	return 0;
 }
+
+const struct mode mode_restore = {
+	.name = "restore", .meta = "FILE", .field = offsetof(struct cli, journal), .section = SEC_KEEP,
+	.help_after = "preserve", .usage = "=FILE [--device-changed] DEVICE",
+	.brief = "put back what a killed --preserve run saved",
+	.help = "put back what a killed run saved: flashbench\n--restore=FILE DEVICE",
+	.takes = OPT_DEVICE_CHANGED, .flags = MODE_DEVICE | MODE_WRITES | MODE_OWN_START,
+	.run = run_restore, .check_args = check_args,
+};

@@ -12,9 +12,7 @@
 #include "dev/devinfo.h"
 #include "dev/medium.h"
 #include "guard/outputs.h"
-#include "guard/place.h"
 #include "guard/preserve.h"
-#include "guard/restore.h"
 #include "lib/units.h"
 #include "lib/wrap.h"
 #include "report/identity.h"
@@ -22,28 +20,9 @@
 
 volatile sig_atomic_t run_stop, run_restoring;
 
-const char *run_signal_name(int sig)
-{
-	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
-}
-
 int run_commit(struct outfile *o, struct fb_err *e)
 {
-	const char *opt = o->opt;
-	char target[sizeof(o->target)];
-	int in_place = !o->tmp[0];
-
-	memcpy(target, o->target, sizeof(target));
-	if (!in_place && output_check_stdin_copy(opt, target, e)) {
-		outfile_abort(o);
-		return -1;
-	}
-	if (!outfile_commit(o, e))
-		return 0;
-	if (run_stop > 0)
-		fb_fail(e, EXIT_DEVICE, "stopped by a signal (%s) while writing %s=%s%s", run_signal_name(run_stop), opt,
-			target, outfile_untouched(target, in_place));
-	return -1;
+	return output_commit(o, &run_stop, e);
 }
 
 int run_commit_out(struct outfile *of, struct fb_err *e)
@@ -53,22 +32,10 @@ int run_commit_out(struct outfile *of, struct fb_err *e)
 	return fflush(stdout) ? fb_fail(e, EXIT_DEVICE, "cannot write the results: %s", strerror(errno)) : 0;
 }
 
-int run_check_outputs(const struct cli *c, const char *journal_path, struct fb_err *e)
-{
-	const char *device = c->device ? c->device : "";
-	int j = journal_path != NULL;
-
-	return (c->out && output_check("--out", c->out, device, e)) ||
-	       (c->plot && output_check("--plot", c->plot, device, e)) ||
-	       (j && outfile_check_dir("--preserve", journal_path, e)) ||
-	       (c->out && j && outfile_check_apart("--out", c->out, "--preserve", journal_path, e)) ||
-	       (c->plot && j && outfile_check_apart("--plot", c->plot, "--preserve", journal_path, e))
-		       ? -1 : 0;
-}
-
 int run_open_outputs(const struct cli *c, struct outfile *out, struct outfile *plot, struct fb_err *e)
 {
-	return run_check_outputs(c, NULL, e) || (c->out && outfile_open(out, "--out", c->out, e)) ||
+	return output_check_run(c->device, c->out, c->plot, NULL, e) ||
+	       (c->out && outfile_open(out, "--out", c->out, e)) ||
 	       (c->plot && outfile_open(plot, "--plot", c->plot, e)) ? -1 : 0;
 }
 
@@ -155,7 +122,7 @@ int run_out_failed(struct run *r, struct fb_err *e)
 
 	if (run_stop > 0)
 		return fb_fail(e, EXIT_DEVICE, "stopped by a signal (%s) while writing the results to %s: %zu line%s of "
-			       "them went out, the rest did not", run_signal_name(run_stop), where, r->lines_out,
+			       "them went out, the rest did not", fb_signal_name(run_stop), where, r->lines_out,
 			       r->lines_out == 1 ? "" : "s");
 	return fb_fail(e, EXIT_DEVICE, "cannot write the results to %s: %s", where, strerror(r->out_error));
 }
@@ -199,38 +166,39 @@ int run_bytes_note(const uint64_t range[][2], int n, const char *device)
 	return note("  bytes %s of %s", buf, device);
 }
 
-/* With --preserve-volatile; and a simulated card's data live in this
- * process: there a journal on tmpfs loses nothing a crash would not. */
-unsigned run_journal_flags(const struct cli *c, const struct dev *d)
-{
-	return c->preserve_volatile || (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK) ? PLACE_VOLATILE_OK : 0;
-}
-
 int run_put_back(struct run *r, struct fb_err *e)
 {
 	struct restore_report put;
-	const char *who = r->keeper;
-	char sz[32], left[96] = "";
-	int rc;
 
 	if (!preserve_journal(r->d))
 		return 0;
-	rc = preserve_end(&r->d, 0, &put, e) < 0 ? -1 : 0;
-	r->journal_done = 1;
-	r->put_back = put.bytes;
-	r->untouched = put.untouched;
-	if (rc || (!put.bytes && !put.untouched)) /* nothing was saved */
-		return rc;
-	if (put.untouched) {
-		format_size(sz, sizeof(sz), put.untouched);
+	if (preserve_put_back(&r->guard, &r->d, 0, &put, e) < 0)
+		return -1;
+	run_said_put_back(r);
+	return 0;
+}
+
+void run_said_put_back(struct run *r)
+{
+	const struct restore_report *put = &r->guard.back;
+	const char *who = r->keeper;
+	char sz[32], left[96] = "";
+
+	if (!r->guard.finished || r->put_back_said)
+		return;
+	r->put_back_said = 1;
+	if (!put->bytes && !put->untouched) /* nothing was saved */
+		return;
+	if (put->untouched) {
+		format_size(sz, sizeof(sz), put->untouched);
 		snprintf(left, sizeof(left), "; %llu bytes (%s) saved but never changed were left as they were",
-			 (unsigned long long)put.untouched, sz);
+			 (unsigned long long)put->untouched, sz);
 	}
-	format_size(sz, sizeof(sz), put.bytes);
-	if (put.bytes)
-		note("%s: put back %llu bytes (%s) and verified them%s", who, (unsigned long long)put.bytes, sz, left);
+	format_size(sz, sizeof(sz), put->bytes);
+	if (put->bytes)
+		note("%s: put back %llu bytes (%s) and verified them%s", who, (unsigned long long)put->bytes, sz,
+		     left);
 	else
 		note("%s: the run wrote to none of the %llu bytes (%s) it saved: nothing was put back; the journal is "
-		     "removed", who, (unsigned long long)put.untouched, (format_size(sz, sizeof(sz), put.untouched), sz));
-	return 0;
+		     "removed", who, (unsigned long long)put->untouched, (format_size(sz, sizeof(sz), put->untouched), sz));
 }

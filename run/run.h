@@ -1,11 +1,10 @@
 /* run.h — the modes' part: one file per mode (run/test.c, program.c,
- * auto.c, capacity.c, restore.c, analyze.c, compare.c), each with its
- * runner, its announcement and its progress, and what they share (run.c):
- * (rating.c: --rating)
- * the command line they were given, everything a run holds, the stop flag
- * the signals set, results held and let go a line at a time, outputs
- * committed.  modes.c's rows point at the functions declared here; the
- * command line (flashbench.c) does the shared start and end of a run. */
+ * auto.c, capacity.c, rating.c, restore.c, analyze.c, compare.c), each
+ * with its row (mode.h), its runner, its announcement and its progress,
+ * and what they share (run.c): the command line they were given, everything a run holds,
+ * the stop flag the signals set, results held and let go a line at a time,
+ * outputs committed.  The command line (flashbench.c) does the shared
+ * start and end of a run, through guard/preserve.h. */
 #ifndef FLASHBENCH_RUN_H
 #define FLASHBENCH_RUN_H
 
@@ -14,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dev.h"
+#include "guard/preserve.h"
 #include "lib/err.h"
 #include "lib/extents.h"
 #include "lib/outfile.h"
@@ -25,14 +26,12 @@
 
 struct auto_report;
 struct capacity_plan;
-struct claim;
-struct dev;
 struct identity;
 struct mode;
 
 /* The parsed command line (options.c fills it). */
 struct cli {
-	const struct mode *mode;        /* the row of modes.h (NULL: none chosen) */
+	const struct mode *mode;        /* its mode's row (mode.h; NULL: none chosen) */
 	const struct test_kind *kind;   /* a test kind's mode: the test; --program: its format */
 	const struct test_kind *kinds;  /* the test kinds (testkinds.h): a program's formats */
 	char mode_option[40];           /* "--align": the option that chose the run */
@@ -52,7 +51,7 @@ struct cli {
 	uint64_t budget_ns;             /* --budget: --auto --write's device time (0: the default) */
 	uint64_t budget_bytes;          /* --budget: bytes it may write (0: the default) */
 	uint64_t max_cache;             /* --max-cache: the cache --capacity flushes (0: default) */
-	const char *claim;              /* --claim: --rating's label marks (run_rating_check_args parses them) */
+	const char *claim;              /* --claim: --rating's label marks (rating.c parses them) */
 	uint64_t sustained;             /* --sustained: --rating's long recording (0: its default) */
 	int erase_given;                /* -e was given (--rating tests in that AU) */
 };
@@ -60,21 +59,19 @@ struct cli {
 /* Everything a run holds, released in one place. */
 struct run {
 	struct cli c;
-	int writing;               /* it writes to the device (modes.h, mode_writes) */
+	int writing;               /* it writes to the device (mode.h, mode_writes) */
 	const char *keeper;        /* who keeps its journal, for its lines ("--preserve") */
 	int saving_stopped;        /* a signal came while --preserve saved: no request was made */
 	uint64_t saved;            /* then: the bytes it had saved */
-	int journal_done;          /* the journal was finished: put_back bytes went back, */
-	uint64_t put_back, untouched; /* untouched ones were saved but never changed */
-	struct claim *claim;       /* a write run's hold on its medium */
+	struct preserve guard;     /* its claim, -o and journal (guard/preserve.h) */
+	int put_back_said;         /* what the journal's end put back was said */
 	struct dev *d;
+	struct dev_tally written;  /* what the run wrote, as the device closed */
 	struct vm_op *prog;
 	struct vm_result *res;
 	struct vm_plan plan;
 	struct extents writes, changes; /* with a journal: what the program writes, and changes */
-	struct outfile of;
-	FILE *out;
-	char journal_path[4096];
+	FILE *out;                 /* the results: -o's file, or standard output */
 	struct print_ctx p;        /* what the text printers know */
 	struct progress pr;
 	size_t rows;               /* rows measured (and printed, as text) so far */
@@ -92,18 +89,12 @@ struct run {
 
 /* ------------------------------------------------------------ the modes */
 
-/* A mode's runner: 0, or -1 with e filled.  The hooks of modes.h. */
-int run_test(struct run *r, struct fb_err *e);          /* the test kinds and --program (test.c) */
-int run_test_check(const struct cli *c, struct fb_err *e);
-int run_test_check_device(const struct cli *c, struct dev *d, struct fb_err *e);
-struct vm_op *run_test_build(const struct cli *c, struct dev *d, struct fb_err *e);
-int run_program_check(struct cli *c, struct fb_err *e);   /* program.c */
-struct vm_op *run_program_build(const struct cli *c, struct dev *d, struct fb_err *e);
-int run_auto(struct run *r, struct fb_err *e);          /* auto.c */
-int run_capacity(struct run *r, struct fb_err *e);      /* capacity.c */
-int run_capacity_check_device(const struct cli *c, struct dev *d, struct fb_err *e);
+/* Each file's row (run/mode.h) names its functions; these are shared. */
+
+/* A test kind's or a program's run (test.c): announce, save, run, print. */
+int run_test(struct run *r, struct fb_err *e);
 /* Reserve the journal's room for the most a capacity check saves, before
- * its first write (the journal on d, if any). */
+ * its first write (the journal on d, if any; capacity.c). */
 int run_capacity_reserve(struct dev *d, const struct capacity_plan *p, struct fb_err *e);
 /* What a capacity check writes of its signatures, for its announcement:
  * "2MiB of signatures at its start, 4KiB at up to 256 places anywhere on
@@ -113,15 +104,6 @@ int run_capacity_reserve(struct dev *d, const struct capacity_plan *p, struct fb
 void run_capacity_writes(char *buf, size_t len, const struct capacity_plan *p, const char *where);
 /* The most signatures it writes in all. */
 uint64_t run_capacity_signatures(const struct capacity_plan *p);
-int run_rating(struct run *r, struct fb_err *e);        /* rating.c */
-int run_rating_check_args(const struct cli *c, struct fb_err *e);
-int run_rating_check_device(const struct cli *c, struct dev *d, struct fb_err *e);
-int run_restore(struct run *r, struct fb_err *e);       /* restore.c */
-int run_restore_check_args(const struct cli *c, struct fb_err *e);
-int run_analyze(struct run *r, struct fb_err *e);       /* analyze.c */
-int run_analyze_args(struct cli *c, int argc, char **argv, struct fb_err *e);
-int run_compare(struct run *r, struct fb_err *e);       /* compare.c */
-int run_compare_args(struct cli *c, int argc, char **argv, struct fb_err *e);
 
 /* ------------------------------------------------------------ shared */
 
@@ -133,17 +115,10 @@ int run_compare_args(struct cli *c, int argc, char **argv, struct fb_err *e);
 #define RUN_STOP_OUTPUT (-1)
 extern volatile sig_atomic_t run_stop, run_restoring;
 
-/* "SIGINT", "SIGTERM", "SIGHUP" */
-const char *run_signal_name(int sig);
-
 /* Commit an output file (one stopped by a signal says so); the results in
  * place (the -o file, or standard output flushed). */
 int run_commit(struct outfile *o, struct fb_err *e);
 int run_commit_out(struct outfile *of, struct fb_err *e);
-
-/* Every file the run writes can be written, and none is the device under
- * test (journal: the journal it keeps, or NULL). */
-int run_check_outputs(const struct cli *c, const char *journal, struct fb_err *e);
 
 /* -o and --plot of a run on saved results (no device): opened, and at the
  * end committed (rc 0) or left as they were; returns rc or the failure. */
@@ -183,12 +158,11 @@ void run_areas_text(char *buf, size_t len, const uint64_t range[][2], int n);
  * ... of DEVICE"; what note() returns. */
 int run_bytes_note(const uint64_t range[][2], int n, const char *device);
 
-/* May the journal lie on tmpfs/ramfs (place.h's flags for it)? */
-unsigned run_journal_flags(const struct cli *c, const struct dev *d);
-
 /* Put back the saved ranges the run wrote to (the others the device still
  * holds) and say so; a second signal does not interrupt this.  0 also
- * without a journal. */
+ * without a journal.  run_said_put_back says what a journal's end put back
+ * (preserve_end's), once. */
 int run_put_back(struct run *r, struct fb_err *e);
+void run_said_put_back(struct run *r);
 
 #endif

@@ -4,6 +4,8 @@
  * progress line, the text, JSON and chart at the end. */
 #include "run/run.h"
 
+#include "run/mode.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,18 +21,18 @@
 #include "report/report_json.h"
 
 /* The test kind's checks, before and with the device. */
-int run_test_check(const struct cli *c, struct fb_err *e)
+static int check(const struct cli *c, struct fb_err *e)
 {
 	return c->kind->check ? c->kind->check(&c->t, c->device, 0, 0, e) : 0;
 }
 
-int run_test_check_device(const struct cli *c, struct dev *d, struct fb_err *e)
+static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 {
 	return c->kind->check ? c->kind->check(&c->t, dev_path(d), dev_size(d), dev_sector(d), e) : 0;
 }
 
 /* The program of a test kind, or of --program. */
-struct vm_op *run_test_build(const struct cli *c, struct dev *d, struct fb_err *e)
+static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
 {
 	const struct test_kind *k = c->kind;
 	struct prog_vars v;
@@ -116,7 +118,7 @@ int run_test(struct run *r, struct fb_err *e)
 		} else {
 			format_size(sz, sizeof(sz), preserve_saved(r->d));
 			note("--preserve: saved %llu bytes (%s) to %s%s", (unsigned long long)preserve_saved(r->d), sz,
-			     r->journal_path, program_rewrites(r->prog) ? "; what it rewrites is saved as it reads it" : "");
+			     r->guard.journal, program_rewrites(r->prog) ? "; what it rewrites is saved as it reads it" : "");
 		}
 	}
 	r->p = (struct print_ctx){ .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
@@ -160,3 +162,12 @@ int run_test(struct run *r, struct fb_err *e)
 		return run_out_failed(r, e);
 	return c->plot && (!r->stopped || r->rows) ? run_plot(c, r->res, NULL, e) : 0;
 }
+
+/* The test kinds' row: each kind (testkinds.c) has its own option and help. */
+const struct mode mode_test = {
+	.name = "test", .usage = " [OPTION]... DEVICE",
+	.takes = OPT_RESULTS | OPT_PROGRESS | OPT_GEOMETRY | OPT_ERASE,
+	.takes_writing = OPT_WRITE | OPT_JOURNAL,
+	.flags = MODE_DEVICE | MODE_KIND,
+	.run = run_test, .check = check, .check_device = check_device, .build = build,
+};
