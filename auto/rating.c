@@ -179,13 +179,20 @@ static void choose_au(struct ctx *c)
 		au = c->o->au;
 		r->au_from = "-e";
 	} else if (r->has_ssr) {
+		/* the largest AU a claimed grade writes in, named as the card
+		 * names it: the basic AU, the UHS or the video speed class's */
+		static const char *const from[SD_FAMILIES] = {
+			[SD_FAMILY_UHS] = "the SD Status's UHS AU", [SD_FAMILY_VIDEO] = "the SD Status's video AU",
+		};
+		r->au_from = "the SD Status's AU";
 		for (int f = 0; f < SD_FAMILIES; f++) {
 			uint64_t a = r->claimed[f] ? sd_ssr_au_for(&r->ssr, r->claimed[f]) : 0;
+			if (a > au)
+				r->au_from = a != r->ssr.au && from[f] ? from[f] : "the SD Status's AU";
 			au = a > au ? a : au;
 		}
 		if (!au)
 			au = r->ssr.au;
-		r->au_from = "the SD Status";
 	}
 	if (!au && r->card.preferred_erase >= SD_RU) {
 		au = r->card.preferred_erase;

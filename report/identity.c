@@ -49,6 +49,26 @@ const char *identity_card_name(const struct identity *id, char *buf, size_t len)
 	return buf;
 }
 
+/* The AUs of the speed grades beside the basic one, where they differ
+ * from it (--rating writes whole AUs of the grade it checks):
+ * " (UHS 8MiB, video 8MiB)", " (video 8MiB)", "" */
+static const char *other_aus(char *buf, size_t len, const struct sd_ssr *s)
+{
+	uint64_t uhs = s->uhs_au, video = (uint64_t)s->vsc_au_mib << 20;
+	char u[32], v[32];
+
+	uhs = uhs != s->au ? uhs : 0;
+	video = video != s->au ? video : 0;
+	if (uhs && video == uhs)
+		snprintf(buf, len, " (UHS and video %s)", format_size(u, sizeof(u), uhs));
+	else if (uhs || video)
+		snprintf(buf, len, " (%s%s%s%s%s)", uhs ? "UHS " : "", uhs ? format_size(u, sizeof(u), uhs) : "",
+			 uhs && video ? ", " : "", video ? "video " : "", video ? format_size(v, sizeof(v), video) : "");
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
 /* The text heading's lines of the card's word (none for a card that
  * shows nothing). */
 static void card_text(FILE *f, const struct identity *id)
@@ -67,8 +87,8 @@ static void card_text(FILE *f, const struct identity *id)
 			w.has_csd ? (snprintf(b, sizeof(b), "CSD %u.0, %s", w.csd.version,
 					      format_size(a, sizeof(a), w.csd.capacity)), b) : "");
 	if (w.has_ssr && !w.ssr.blank)
-		report_evidence(f, "card: its SD Status claims %s, AU %s%s%s", w.marks[0] ? w.marks : "no mark",
-			w.ssr.au ? format_size(a, sizeof(a), w.ssr.au) : "not stated",
+		report_evidence(f, "card: its SD Status claims %s, AU %s%s%s%s", w.marks[0] ? w.marks : "no mark",
+			w.ssr.au ? format_size(a, sizeof(a), w.ssr.au) : "not stated", other_aus(b, sizeof(b), &w.ssr),
 			w.ssr.cq_depth ? ", a command queue" : "", w.ssr.cache ? ", a cache" : "");
 	else if (w.has_ssr)
 		report_evidence(f, "card: its SD Status says nothing (all zero)");

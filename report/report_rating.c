@@ -103,12 +103,12 @@ static void card_text(FILE *f, const struct rating_report *r)
 
 	rating_marks_text(a, sizeof(a), r->claimed);
 	rating_marks_text(b, sizeof(b), r->label);
-	if (r->has_ssr) {
-		uint64_t au = r->ssr.uhs_au ? r->ssr.uhs_au : r->ssr.au;
-		snprintf(line, sizeof(line),
-			 "the card's SD Status claims %s, its AU %s; the label (--claim): %s", a,
-			 au ? format_size(c, sizeof(c), au) : "not stated",
-			 label ? b : "not given");
+	if (r->has_ssr && !r->ssr.blank) {
+		/* the heading's card line has its claims and AUs: not again */
+		snprintf(line, sizeof(line), "the label (--claim): %s", label ? b : "not given");
+	} else if (r->has_ssr) {
+		snprintf(line, sizeof(line), "the card's SD Status claims %s, its AU %s; the label (--claim): %s", a,
+			 r->ssr.au ? format_size(c, sizeof(c), r->ssr.au) : "not stated", label ? b : "not given");
 	} else {
 		snprintf(line, sizeof(line), "the card's SD Status: %s; %s%s",
 			 r->card.ssr[0] ? "it says nothing (all zero)"
@@ -140,6 +140,16 @@ static void plan_text(FILE *f, const struct rating_report *r)
 	wrapped(f, line, "");
 }
 
+/* Was this line of evidence given under one of the marks before mark i? */
+static int said_above(const struct rating_report *r, unsigned i, const char *text)
+{
+	for (unsigned k = 0; k < i; k++)
+		for (int n = 0; n < r->marks[k].nevidence; n++)
+			if (!strcmp(r->marks[k].evidence[n], text))
+				return 1;
+	return 0;
+}
+
 void report_rating_text(FILE *f, const struct identity *id, const struct rating_report *r,
 			double wall_ns)
 {
@@ -163,8 +173,11 @@ void report_rating_text(FILE *f, const struct identity *id, const struct rating_
 			failure_line(line, sizeof(line), m);
 			wrapped(f, line, WRAP_EVIDENCE);
 		}
+		/* evidence given under a mark above (the same recording, the
+		 * same random reads) is not repeated (doc/style.md) */
 		for (int k = 0; k < m->nevidence; k++)
-			wrapped(f, m->evidence[k], WRAP_EVIDENCE);
+			if (!said_above(r, i, m->evidence[k]))
+				wrapped(f, m->evidence[k], WRAP_EVIDENCE);
 	}
 	fputc('\n', f);
 	plan_text(f, r);
