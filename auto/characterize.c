@@ -698,7 +698,7 @@ static void not_flash(struct ctx *c)
 	int nothing = reads_show_nothing(r), ssd = r->verdict == VERDICT_SSD_LIKE;
 	uint64_t lo = r->nscan ? r->scan[0].step : 0, hi = r->nscan ? r->scan[r->nscan - 1].step * SCAN_POINTS : 0;
 	char a[32], b[32], file[640] = "", ssd_text[sizeof(r->verdict_text)];
-	size_t at;
+	size_t at = 0;
 
 	if (!nothing && !r->on_file)
 		return;
@@ -711,18 +711,24 @@ static void not_flash(struct ctx *c)
 	if (r->on_file) /* what the target is, whatever the timings showed */
 		snprintf(file, sizeof(file), "%s is a file, or a device in front of one: what it times is a file system "
 			 "and the page cache", r->file_how);
-	if (nothing)
+	if (r->on_file) /* the same words first on every run: it is a file */
+		at = (size_t)snprintf(r->verdict_text, sizeof(r->verdict_text), "no flash-like behaviour: %s%s%s%s%s",
+				      file, nothing ? "; reading across boundaries from " : "",
+				      nothing ? format_size(a, sizeof(a), lo) : "", nothing ? " to " : "",
+				      nothing ? format_size(b, sizeof(b), hi) : "");
+	if (r->on_file && nothing && at < sizeof(r->verdict_text))
+		at += (size_t)snprintf(r->verdict_text + at, sizeof(r->verdict_text) - at,
+				       " costs no more than reading beside them");
+	else if (nothing)
 		at = (size_t)snprintf(r->verdict_text, sizeof(r->verdict_text),
 				      "no flash-like behaviour in reads%s: reading across boundaries from %s to %s "
 				      "costs no more than reading beside them%s; %s", r->data.written ?
 				      ", also where it wrote data first and read them back" : "",
 				      format_size(a, sizeof(a), lo), format_size(b, sizeof(b), hi),
 				      r->data.probes && !r->data.unmapped ? ", and reads cost the same all over the device"
-				      : "", r->on_file ? file : c->writing ? "a disk, an SSD, or a file on one" :
+				      : "", c->writing ? "a disk, an SSD, or a file on one" :
 				      "a disk, an SSD, a file on one, or flash that answers sectors without data from its "
 				      "mapping table (--write writes first and reads back)");
-	else
-		at = (size_t)snprintf(r->verdict_text, sizeof(r->verdict_text), "no flash-like behaviour: %s", file);
 	if (ssd && at < sizeof(r->verdict_text))
 		at += (size_t)snprintf(r->verdict_text + at, sizeof(r->verdict_text) - at, "; it %s", ssd_text);
 	/* on a file the read findings are no medium's either */
