@@ -139,7 +139,7 @@ static const struct cli_option common[] = {
 	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .group = OPT_GEOMETRY | OPT_JOURNAL,
 	  .section = SEC_PARAM,
 	  .help = "add min/avg/max request times to the rows of -O, -f\nand -R (-i always has them; -a and -s are unchanged);\n"
-		  "with --auto --write, --capacity and --rating: the\ndetail of what they write before they start" },
+		  "with --auto, --capacity and --rating: the detail of\nwhat they write, before they start" },
 	{ .name = "progress", .arg = ARG_FLAG, .field = F(progress), .group = OPT_PROGRESS,
 	  .section = SEC_PARAM,
 	  .brief = "show progress on standard error",
