@@ -135,7 +135,7 @@ static const struct cli_option common[] = {
 	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .group = OPT_SUMMARY,
 	  .section = SEC_PARAM,
 	  .brief = "--auto, --capacity or --rating as one survey line",
-	  .help = "with --auto or --capacity: one line for a survey table\n(wiki syntax)" },
+	  .help = "with --auto, --capacity or --rating: one row of a\nsurvey table, the same columns in every mode" },
 	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .group = OPT_GEOMETRY | OPT_JOURNAL,
 	  .section = SEC_PARAM,
 	  .help = "add min/avg/max request times to the rows of -O, -f\nand -R (-i always has them; -a and -s are unchanged);\n"
