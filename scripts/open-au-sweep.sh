@@ -151,8 +151,8 @@ for mode in $modes; do
 	for n in $(seq 1 "$max"); do
 		cmd=("$FB" -O "${flag[@]}" "${extra[@]}" -e "$erase" -b "$bs" --open-au-nr="$n" "$dev")
 		# each row as flashbench measures it, on the screen and in the log,
-		# under its command (the device: in the summary's header)
-		show "== $mode: flashbench ${cmd[*]:1:${#cmd[@]}-2}" < "$tmp/rows" &
+		# under its command as one would type it (short options: it fits)
+		show "== $mode: flashbench ${cmd[*]:1}" < "$tmp/rows" &
 		reader=$!
 		lines=$(wc -l < "$log")
 		run_fb "${cmd[@]}" > "$tmp/rows"
