@@ -563,7 +563,7 @@ static int reread_area(struct ctx *c, uint64_t lo, uint64_t hi, double nodata, i
 static void data_evidence(struct auto_report *r)
 {
 	struct data_look *d = &r->data;
-	char a[32], b[32], s[32], line[320];
+	char a[32], b[32], s[32], line[640];
 
 	if (!d->unmapped && !d->written)
 		return;
@@ -571,6 +571,8 @@ static void data_evidence(struct auto_report *r)
 		snprintf(line, sizeof(line), "reads of sectors without data never reach the flash (%u of %u reads "
 			 "spread over the device took %s, flat, against %s where data are)", d->unmapped, d->probes,
 			 format_time(a, sizeof(a), d->fast_ns), format_time(b, sizeof(b), d->slow_ns));
+	else if (r->on_file) /* a file's reads show no flash: no mapping table explains it */
+		snprintf(line, sizeof(line), "reads showed no flash-like behaviour: %s is a file", r->file_how);
 	else
 		snprintf(line, sizeof(line), "reads showed no flash-like behaviour, as reads of sectors without "
 			 "data do on cards that answer them from the mapping table");

@@ -143,7 +143,7 @@ expect_error "a full disk (-o) is an error" 1 '^flashbench: cannot write the res
 parts=$(sed -n 's/^flashbench: --auto \([0-9]\)\/7: \(.*\), \([0-9]*\)%, \(.*\) written, \(about [0-9hms]* left\|[0-9hms]* so far\|longer than planned, [0-9hms]* so far\)$/\1 \3 \4/p' "$TMP/auto.err")
 order=$(echo "$parts" | cut -d' ' -f1 | uniq | tr -d '\n')
 if [ "$order" = 124567 ] && [ "$(echo "$parts" | cut -d' ' -f2 | sort -n -c 2>&1)" = "" ] &&
-	grep -q '^flashbench: --auto 5/7: open erase blocks' "$TMP/auto.err" && awk 'length > 80 { exit 1 }' "$TMP/auto.err" &&
+	grep -q '^flashbench: --auto 5/7: open erase block' "$TMP/auto.err" && awk 'length > 80 { exit 1 }' "$TMP/auto.err" &&
 	[ "$(echo "$parts" | tail -1 | cut -d' ' -f3)" != 0B ]; then
 	pass "--auto progress: parts 1-7 in order, share of the plan growing, bytes written, time left"
 else
@@ -227,7 +227,7 @@ elif ! "$FB" -a -c 1 "$TMP/big.img" > /dev/null 2> "$TMP/err"; then
 else
 	"$FB" --auto --write --progress --preserve="$TMP/big.j" "$TMP/big.img" > "$TMP/auto.out" 2> "$TMP/auto.err" &
 	pid=$!
-	wait_for "the write cache part" 300 grep -q 'part 2 of 7' "$TMP/auto.err"
+	wait_for "the write cache part" 300 grep -q -- '--auto 2/7: ' "$TMP/auto.err"
 	kill -INT "$pid"
 	wait "$pid"
 	rc=$?
@@ -242,7 +242,7 @@ else
 	fi
 	"$FB" --auto --write --progress --json --preserve="$TMP/big.j" "$TMP/big.img" > "$TMP/auto.json" 2> "$TMP/auto.err" &
 	pid=$!
-	wait_for "the write cache part" 300 grep -q 'part 2 of 7' "$TMP/auto.err"
+	wait_for "the write cache part" 300 grep -q -- '--auto 2/7: ' "$TMP/auto.err"
 	kill -TERM "$pid"
 	wait "$pid"
 	rc=$?

@@ -204,7 +204,7 @@ expect_error "erase refuses an unaligned range" 2 "multiples of the 512-byte sec
 # without it, nothing but the announcement when stderr is not a terminal
 if command -v script > /dev/null; then
 	script -qfc "$FB -O -e 4M -b 512k --progress $L > /dev/null" "$TMP/typescript" > /dev/null 2>&1
-	if tr '\r' '\n' < "$TMP/typescript" | grep -qE '^flashbench: open-au +[0-9]+% \([0-9]+ of 30 requests\), [0-9.]+[KMG]?i?B written, (about [0-9hms]+ left|[0-9hms]+ so far)'; then
+	if tr '\r' '\n' < "$TMP/typescript" | grep -qE '^flashbench: --open-au: [0-9]+% \([0-9]+ of 30 requests\), [0-9.]+[KMG]?i?B written, (about [0-9hms]+ left|[0-9hms]+ so far)'; then
 		pass "progress on a terminal"
 	else
 		fail "progress on a terminal" "$(tr '\r' '\n' < "$TMP/typescript" | tail -3)"
@@ -213,7 +213,7 @@ else
 	skip "progress on a terminal" "script (util-linux) is not installed"
 fi
 "$FB" -O -e 4M -b 512k --progress "$L" > /dev/null 2> "$TMP/forced"
-if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: open-au +[0-9]+% \(1 of 30 requests\), 4MiB written, (about [0-9hms]+ left|[0-9hms]+ so far)$' &&
+if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: --open-au: [0-9]+% \(1 of 30 requests\), 4MiB written, (about [0-9hms]+ left|[0-9hms]+ so far)$' &&
 	! grep -q $'[\r\033]' "$TMP/forced"; then
 	pass "--progress into a file"
 else
