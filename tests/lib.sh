@@ -67,16 +67,17 @@ expect_error() {
 # spaces) never join.
 unwrap() {
 	awk 'function ind(s) { match(s, /^ */); return RLENGTH }
-	function joins(prev, cur, w, p) {
-		if (prev == "" || ind(cur) <= ind(prev)) return 0
+	# para: the line as joined so far (its indent, and no table row);
+	# prev: the line before as printed (the room left on it)
+	function joins(para, prev, cur, w, p) {
+		if (prev == "" || ind(cur) <= ind(para)) return 0
 		w = cur; sub(/^ +/, "", w)
-		p = substr(prev, ind(prev) + 1); sub(/^flashbench: +/, "", p)
+		p = substr(para, ind(para) + 1); sub(/^flashbench: +/, "", p)
 		if (w ~ /  / || p ~ /  /) return 0 # table rows
 		sub(/ .*/, "", w)
 		return length(prev) + 1 + length(w) > 76
 	}
-	# (judged against the line before as printed, not as joined)
-	{ cur = $0; if (NR > 1 && joins(last, cur)) { sub(/^ +/, ""); line = line " " $0 } else { if (NR > 1) print line; line = $0 }
+	{ cur = $0; if (NR > 1 && joins(line, last, cur)) { sub(/^ +/, ""); line = line " " $0 } else { if (NR > 1) print line; line = $0 }
 	  last = cur }
 	END { if (NR) print line }'
 }
