@@ -10,7 +10,8 @@ JP=${FB%/flashbench}/tests/jsonpath
 # jq_ FILE PATH...: the values at the paths of the --analyze --json report
 jq_() { "$FB" --analyze --json "$1" 2> "$TMP/err" | "$JP" "${@:2}" 2>> "$TMP/err" | paste -sd' ' -; }
 # report FILE: the text report into $TMP/out
-report() { "$FB" --analyze "$1" > "$TMP/out" 2>&1; }
+# (the report with its wrapped lines joined again: tests/lib.sh, unwrap)
+report() { "$FB" --analyze "$1" > "$TMP/out.raw" 2>&1; local rc=$?; unwrap < "$TMP/out.raw" > "$TMP/out"; return $rc; }
 # ok NAME: pass if the last command succeeded, else fail with the report
 ok() { if [ $? -eq 0 ]; then pass "$1"; else fail "$1" "$(grep -v '^    \(not in\|no \)' "$TMP/out" 2> /dev/null | head -c 600)"; fi; }
 # sweep DEV ERASE BLOCK FROM TO [-r]: an open-au sweep as a shell loop posts it
