@@ -275,7 +275,7 @@ for w in "" --write; do
 	how=read-only
 	[ -n "$w" ] && how="with --write"
 	# (the write-cache finding is not read back: --analyze shows the six it knows)
-	"$FB" --auto $w sim:sd-4m 2> /dev/null | awk '/^write cache or fast area/ { skip = 1; next }
+	"$FB" --auto $w sim:sd-4m 2> /dev/null | unwrap | awk '/^write cache or fast area/ { skip = 1; next }
 		skip && /^    / { next } { skip = 0; print }' > "$TMP/text"
 	"$FB" --auto $w --json sim:sd-4m 2> /dev/null > "$TMP/auto.json"
 	"$FB" --analyze "$TMP/auto.json" > "$TMP/json" 2>&1

@@ -141,7 +141,7 @@ ok "analyze_rules: one sweep: a fixed cost per write decides nothing, a flat swe
 { sweep "sim:size=8G,open=5" 4M 16K 1 7; sweep sim:sd-4m 4M 16K 1 3; } > "$TMP/restart.txt"
 [ "$(jq_ "$TMP/2cards.txt" "cards#" cards.0.findings.open_linear.value cards.1.findings.open_linear.value findings.open_linear.value)" = \
   "2 5 2 null" ] && [ "$(jq_ "$TMP/restart.txt" findings.open_linear.value)" = null ] &&
-	"$FB" --analyze "$TMP/restart.txt" | grep -q 'the sweeps at line 2 and line 72 (both --erasesize=4MiB) disagree: 5 against 2'
+	"$FB" --analyze "$TMP/restart.txt" | unwrap | grep -q 'the sweeps at line 2 and line 72 (both --erasesize=4MiB) disagree: 5 against 2'
 ok "analyze_rules: two cards in one paste are never one card's sweep"
 : > "$TMP/2dev.json"
 for d in "sim:size=8G,open=5" sim:sd-4m; do

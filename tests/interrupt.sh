@@ -233,8 +233,8 @@ else
 	rc=$?
 	reads=$(sed -n '/^page size/,/^smallest/p' "$TMP/auto.out")
 	if [ "$rc" = 130 ] && echo "$reads" | grep -q '^erase block size ' && ! echo "$reads" | grep -q interrupted &&
-		[ "$(grep -c '^    interrupted: the run was stopped by a signal \(while measuring it\|before it was measured\)$' "$TMP/auto.out")" = 5 ] &&
-		grep -q '^interrupted: stopped by a signal in [a-z_]*; the findings it had not finished say so$' "$TMP/auto.out" &&
+		[ "$(unwrap < "$TMP/auto.out" | grep -c '^    interrupted: the run was stopped by a signal \(while measuring it\|before it was measured\)$')" = 5 ] &&
+		unwrap < "$TMP/auto.out" | grep -q '^interrupted: stopped by a signal in [a-z_]*; the findings it had not finished say so$' &&
 		grep -Eq "^flashbench: stopped by a signal \(SIGINT\) during its [a-z ,]+ part: findings it had not finished say \"interrupted\"; [0-9.]+[KMG]?i?B \([0-9]+ bytes\) written within bytes [0-9]+ to [0-9]+ of $TMP/big.img(; the saved data were put back and verified)?$" "$TMP/auto.err"; then
 		pass "--auto --write > out.txt stopped after its reads: read findings kept, the rest 'interrupted', exit 130"
 	else
@@ -306,7 +306,8 @@ else
 	full=$((512 + 8 * piece)) said="" try=0
 	while [ -z "$said" ] && [ $try -lt 3 ]; do
 		try=$((try + 1))
-		got=$(cd "$TMP" && signal_at flashbench-quick.img.journal $((512 + piece)) 120 \
+		# (the check's own journal: in the state directory, tests/lib.sh's)
+		got=$(cd "$TMP" && signal_at "$FLASHBENCH_STATE_DIR/quick.img.journal" $((512 + piece)) 120 \
 			quick.out quick.err "$FB" --auto --write quick.img)
 		read -r at top rc <<< "$got"
 		[ "$got" != timeout ] && [ "$at" != None ] || { said="no signal sent ($got)"; break; }
@@ -314,7 +315,7 @@ else
 		stop='^flashbench: stopped by a signal \(SIGINT\) during its capacity check part: .*; '
 		stop+='nothing was written to quick\.img$'
 		if [ "$rc" = 130 ] && [ $((top - at)) -le $((2 * piece)) ] &&
-			[ ! -e "$TMP/flashbench-quick.img.journal" ] && cmp -s -n 16777216 "$QIMG" /dev/zero &&
+			[ ! -e "$FLASHBENCH_STATE_DIR/quick.img.journal" ] && cmp -s -n 16777216 "$QIMG" /dev/zero &&
 			grep -Eq "$stop" "$TMP/quick.err"; then
 			said=ok
 		else
