@@ -109,7 +109,7 @@ written_ok() {
 		fail "$name" "$(cat "$TMP/w.err")"
 		return
 	fi
-	read -r lo hi < <(sed -n 's/.*overwrites bytes \([0-9]*\) to \([0-9]*\) of.*/\1 \2/p' "$TMP/w.err")
+	read -r lo hi < <(sed -n 's/^flashbench:   bytes \([0-9]*\) to \([0-9]*\) of.*/\1 \2/p' "$TMP/w.err")
 	if [ -z "$lo" ]; then
 		fail "$name" "no range announced: $(cat "$TMP/w.err")"
 		return
