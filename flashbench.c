@@ -185,6 +185,8 @@ static int stopped(struct run *r)
 	else if (r->stopped_in)
 		snprintf(what, sizeof(what), "during its %s part: findings it had not finished say \"interrupted\"",
 			 r->stopped_in);
+	else if (r->stop_note)
+		snprintf(what, sizeof(what), "%s", r->stop_note);
 	else if (r->c.kind && r->c.kind->row)
 		snprintf(what, sizeof(what), "after %zu complete row%s%s; the rest were not measured", r->rows,
 			 r->rows == 1 ? "" : "s", r->c.json ? " (JSON: \"interrupted\": true)" : "");

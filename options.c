@@ -141,10 +141,11 @@ static const struct cli_option common[] = {
 	{ .name = "summary", .arg = ARG_FLAG, .field = F(summary), .group = OPT_SUMMARY,
 	  .section = SEC_PARAM,
 	  .brief = "--auto, --capacity or --rating as one survey line",
-	  .help = "with --auto or --capacity: one line for a survey table\n(wiki syntax)" },
-	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .group = OPT_GEOMETRY,
+	  .help = "with --auto, --capacity or --rating: one row of a\nsurvey table, the same columns in every mode" },
+	{ .name = "verbose", .letter = 'v', .arg = ARG_FLAG, .field = F(verbose), .group = OPT_GEOMETRY | OPT_JOURNAL,
 	  .section = SEC_PARAM,
-	  .help = "add min/avg/max request times to the rows of -O, -f\nand -R (-i always has them; -a and -s are unchanged)" },
+	  .help = "add min/avg/max request times to the rows of -O, -f\nand -R (-i always has them; -a and -s are unchanged);\n"
+		  "with --auto, --capacity and --rating: the detail of\nwhat they write, before they start" },
 	{ .name = "progress", .arg = ARG_FLAG, .field = F(progress), .group = OPT_PROGRESS,
 	  .section = SEC_PARAM,
 	  .brief = "show progress on standard error",
@@ -652,6 +653,57 @@ static void getopt_tables(struct option *lo, char *shorts)
 	shorts[s] = '\0';
 }
 
+/* The edits (a letter added, dropped, changed, or two swapped) that make
+ * a into b, up to 9. */
+static unsigned edits(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+	unsigned d[24][24];
+
+	if (n > 22 || m > 22)
+		return 9;
+	for (size_t i = 0; i <= n; i++)
+		for (size_t j = 0; j <= m; j++) {
+			unsigned v = !i ? (unsigned)j : !j ? (unsigned)i : d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (i && j) {
+				if (d[i - 1][j] + 1 < v)
+					v = d[i - 1][j] + 1;
+				if (d[i][j - 1] + 1 < v)
+					v = d[i][j - 1] + 1;
+				if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+					v = d[i - 2][j - 2] + 1;
+			}
+			d[i][j] = v;
+		}
+	return d[n][m] < 9 ? d[n][m] : 9;
+}
+
+/* The option (or test kind) a mistyped long option most likely meant: at
+ * most 2 edits away, and fewer than a third of its letters ("" when none). */
+static const char *meant(const char *arg)
+{
+	char word[32];
+	const char *best = "";
+	unsigned most = 3;
+
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+	for (size_t i = 0; i < noptions + 64; i++) {
+		const struct test_kind *k = i >= noptions ? &test_kinds[i - noptions] : NULL;
+		const char *name = k ? k->name : options[i].name;
+		unsigned d;
+		if (k && !k->name)
+			break;
+		if (k && !k->letter)
+			continue;
+		d = edits(word, name);
+		if (d < most && d * 3 < strlen(name)) {
+			most = d;
+			best = name;
+		}
+	}
+	return best;
+}
+
 /* getopt refused argv[optind - 1]: say why */
 static int refused(int argc, char **argv, struct fb_err *e)
 {
@@ -665,6 +717,9 @@ static int refused(int argc, char **argv, struct fb_err *e)
 			       (int)(strchr(arg, '=') - arg), arg);
 	if (optopt && optopt < OPT_VAL && strncmp(arg, "--", 2))
 		return fb_fail(e, EXIT_USAGE, "unknown option '-%c' (see flashbench --help)", optopt);
+	if (!strncmp(arg, "--", 2) && *meant(arg))
+		return fb_fail(e, EXIT_USAGE, "unknown option '%s' (did you mean --%s? see flashbench --help)", arg,
+			       meant(arg));
 	return fb_fail(e, EXIT_USAGE, "unknown option '%s' (see flashbench --help)", arg);
 }
 

@@ -35,7 +35,8 @@ struct phase_cost {
 /* What the medium is, as far as the run can tell. */
 enum verdict {
 	VERDICT_FLASH,          /* flash-like behaviour (or not known otherwise) */
-	VERDICT_NO_FLASH_READS, /* reads show none anywhere (read-only run) */
+	VERDICT_NO_FLASH_READS, /* not flash: a file, or reads show none anywhere (also where --write
+				   wrote data first) */
 	VERDICT_SSD_LIKE,       /* no erase-block, open-AU or FAT penalty measurable: stopped early */
 };
 
@@ -53,7 +54,9 @@ struct auto_report {
 	struct finding cache_area;          /* write cache or fast (pSLC) area */
 	struct recommendations rec;
 	enum verdict verdict;
-	char verdict_text[512];
+	char verdict_text[1024];
+	int on_file;                        /* the target is a file, or a loop device over one */
+	char file_how[520];                 /* "a loop device over /x/a.img", "a file" */
 	struct data_look data;
 	int alignment_matters;              /* some read boundary costs extra */
 	int erase_assumed;                  /* write tests used a stand-in size */
@@ -107,6 +110,7 @@ struct auto_report {
 	uint64_t bound_bytes;               /* announced: the most the run writes (0: read-only) */
 	double bound_ns;                    /* announced: the most device time it takes */
 	unsigned cut, skipped;              /* phases (1 << phase) the budget cut short, or left out */
+	unsigned cut_by;                    /* the halves of the bound that did it (budget.h: BUDGET_*) */
 	int fast_area;                      /* the cache is a fast area: writes past it go to the flash at once */
 	int cache_unprobed;                 /* the bound cut the cache probe before it could tell */
 	int fat_lagged;                     /* the FAT probe timed each kind by the writes after it (a cache) */

@@ -31,18 +31,28 @@ double budget_estimate(const struct budget *b, uint64_t writes, double per_write
 	return (double)writes * per_write + (double)reads * b->worst_read;
 }
 
-int budget_check(const struct budget *b, uint64_t bytes, double est_ns)
+unsigned budget_over(const struct budget *b, uint64_t bytes, double est_ns)
 {
 	double surprise = fmax(b->worst_write, b->write_floor);
 
-	if ((b->bytes && b->written + bytes > b->bytes) || (b->ns > 0 && b->elapsed + est_ns + surprise > b->ns))
-		return 2;
-	return 0;
+	return (b->bytes && b->written + bytes > b->bytes ? BUDGET_BYTES : 0) |
+	       (b->ns > 0 && b->elapsed + est_ns + surprise > b->ns ? BUDGET_TIME : 0);
+}
+
+int budget_check(const struct budget *b, uint64_t bytes, double est_ns)
+{
+	return budget_over(b, bytes, est_ns) ? 2 : 0;
+}
+
+unsigned budget_part_over(const struct budget *b)
+{
+	return (b->part_ns > 0 && b->elapsed >= b->part_ns ? BUDGET_TIME : 0) |
+	       (b->part_bytes && b->written >= b->part_bytes ? BUDGET_BYTES : 0);
 }
 
 int budget_part_spent(const struct budget *b)
 {
-	return (b->part_ns > 0 && b->elapsed >= b->part_ns) || (b->part_bytes && b->written >= b->part_bytes);
+	return budget_part_over(b) != 0;
 }
 
 void budget_spent(struct budget *b, uint64_t bytes, double ns, double slowest, double fastest, uint64_t requests,

@@ -52,6 +52,12 @@ void budget_part(struct budget *b, double weight, double weights_left, uint64_t 
 int budget_check(const struct budget *b, uint64_t bytes, double est_ns);
 /* Has the running part spent its share (time or bytes)? */
 int budget_part_spent(const struct budget *b);
+/* Which half of the bound a step would pass (budget_check), or the running
+ * part has spent its share of (budget_part_spent): a set of these, so that
+ * a cut says which half of --budget to raise (0: none). */
+enum { BUDGET_BYTES = 1, BUDGET_TIME = 2 };
+unsigned budget_over(const struct budget *b, uint64_t bytes, double est_ns);
+unsigned budget_part_over(const struct budget *b);
 /* The expected time of `writes` writes of `per_write` ns each and `reads`
  * reads as slow as the slowest seen. */
 double budget_estimate(const struct budget *b, uint64_t writes, double per_write, uint64_t reads);

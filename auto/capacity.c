@@ -42,6 +42,8 @@ struct ctx {
 	uint64_t probe_written[CAP_MAX_PROBES]; /* c->written when each probe was written */
 	struct vm_op *held;
 	uint64_t done;                   /* requests so far (progress) */
+	unsigned part;                   /* 1 the signatures, 2 the flush, 3 the edges (progress) */
+	uint64_t expect;                 /* bytes the signatures and the flush write (progress) */
 	uint64_t flush_at, group_lo;     /* the next flush chunk, and the bottom of its group */
 	uint64_t distinct;               /* bytes rewritten since the flush began at the top */
 	uint64_t distinct_most;          /* the most of them before it went round again */
@@ -67,11 +69,18 @@ static double now_ns(const struct ctx *c)
 	return c->r->virtual_clock ? dev_clock(c->d) : wall_now();
 }
 
+/* The share is what was written of what the signatures and the flush
+ * write; the edges' rounds are not known ahead. */
 static void progress_total(void *ctx, uint64_t done)
 {
+	static const char *const part[4] = { "", "signatures", "flush", "edges" };
 	struct ctx *c = ctx;
+	struct progress_now now = { .done = c->done + done, .part = part[c->part], .part_no = c->part,
+				    .parts = c->o->quick ? 0 : 3, .share = -1 };
 
-	c->o->progress(c->o->progress_ctx, c->done + done);
+	if (c->part < 3 && c->expect)
+		now.share = fmin(0.99, (double)c->written / (double)c->expect);
+	c->o->progress(c->o->progress_ctx, &now);
 }
 
 /* Run a built-in program with $blocksize bs, $pattern pass and the list
@@ -1063,6 +1072,8 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 	 * read at once, then the alias grid */
 	n = spread(&c, strata, off);
 	qsort(off, n, sizeof(off[0]), cmp_u64);
+	c.part = 1;
+	c.expect = c.ref_len + n * c.plen + (o->quick ? 0 : r->plan.flush);
 	if (write_reference(&c))
 		goto out;
 	{ /* the reference's first sectors are the probe at 0 */
@@ -1104,12 +1115,14 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 	if (!r->period && !any(r, 1, CAP_LOST) && !any(r, 1, CAP_MOVED) && !o->quick) {
 		/* nothing wrong at once: a cache of the latest writes may hold
 		 * them; flush it and look again */
+		c.part = 2;
 		if (flush_and_look(&c, &needed))
 			goto out;
 	}
 	for (unsigned i = 0; i < r->nprobes; i++)
 		if (r->probe[i].last == CAP_MOVED)
 			alias_seen(r, r->probe[i].off, r->probe[i].moved_from);
+	c.part = 3;
 	if (r->period) {
 		if (confirm_period(&c))
 			goto out;

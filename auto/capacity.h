@@ -31,6 +31,7 @@
 
 #include "auto/analyze.h"
 #include "lib/err.h"
+#include "lib/progress.h"
 
 struct dev;
 
@@ -98,7 +99,9 @@ struct capacity_options {
 	 * flush window, probe count and size); non-zero cancels, e says why */
 	int (*before_writes)(void *ctx, const struct capacity_plan *p, struct fb_err *e);
 	void *ctx;
-	void (*progress)(void *ctx, uint64_t done);
+	/* where the check is: requests so far, its part (1 the signatures,
+	 * 2 the flush, 3 the edges), the share done when it can be told */
+	void (*progress)(void *ctx, const struct progress_now *now);
 	void *progress_ctx;
 };
 

@@ -15,6 +15,7 @@
 #include "auto/crosscheck.h"
 #include "auto/unmapped.h"
 #include "dev.h"
+#include "dev/medium.h"
 #include "prog/programs.h"
 #include "lib/units.h"
 #include "vm.h"
@@ -88,6 +89,8 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 						 writes ? 0 : plan.requests);
 		est_ns = measured_pace(c, plan.bytes_written, est_ns);
 		if ((c->refused = budget_check(&c->b, plan.bytes_written, est_ns))) {
+			c->cut_by |= budget_over(&c->b, plan.bytes_written, est_ns);
+			c->r->cut_by |= c->cut_by;
 			c->r->cut |= 1u << c->phase;
 			c->b.refused++;
 			return 1;
@@ -137,6 +140,8 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 	}
 	if (rc && hit) { /* the bound stopped the step half-way: as if refused */
 		c->refused = 2;
+		c->cut_by |= BUDGET_TIME;
+		c->r->cut_by |= BUDGET_TIME;
 		c->r->cut |= 1u << c->phase;
 		c->b.refused++;
 		return 1;
@@ -192,7 +197,10 @@ int phase_start(struct ctx *c, enum auto_phase p)
 
 	c->phase = p;
 	c->refused = 0;
+	c->cut_by = 0;
 	if (c->b.ns > 0 && c->b.elapsed >= c->b.ns) {
+		c->cut_by = BUDGET_TIME;
+		c->r->cut_by |= BUDGET_TIME;
 		c->r->skipped |= 1u << p;
 		return 0;
 	}
@@ -205,29 +213,38 @@ int phase_start(struct ctx *c, enum auto_phase p)
 
 int out_of_time(struct ctx *c)
 {
-	if (!c->refused && !budget_part_spent(&c->b))
+	unsigned over = budget_part_over(&c->b);
+
+	if (!c->refused && !over)
 		return 0;
+	c->cut_by |= over;
+	c->r->cut_by |= c->cut_by;
 	c->r->cut |= 1u << c->phase;
 	return 1;
 }
 
-/* "--budget=2m", or the default bound "5m and 146MiB" */
+/* The half of the bound that ran out, so that the user knows which half
+ * of --budget to raise: "the bound of 146MiB written", "the bound of 10m of
+ * device time" (both when both did, or it is not known which). */
 static const char *bound_text(const struct ctx *c, char *buf, size_t len)
 {
 	char t[32], b[32];
+	unsigned by = c->cut_by;
 
 	format_duration(t, sizeof(t), c->b.ns);
-	if (!c->writing || !c->b.bytes)
+	format_size(b, sizeof(b), c->b.bytes);
+	if (!c->writing || !c->b.bytes || by == BUDGET_TIME)
 		snprintf(buf, len, "the bound of %s of device time", t);
+	else if (by == BUDGET_BYTES)
+		snprintf(buf, len, "the bound of %s written", b);
 	else
-		snprintf(buf, len, "the bound of %s of device time and %s written", t,
-			 format_size(b, sizeof(b), c->b.bytes));
+		snprintf(buf, len, "the bound of %s of device time and %s written", t, b);
 	return buf;
 }
 
 void budget_cut(const struct ctx *c, struct finding *f, enum confidence cap, const char *what)
 {
-	char t[96];
+	char t[128];
 
 	bound_text(c, t, sizeof(t));
 	if (!f->determined) {
@@ -547,7 +564,7 @@ static int reread_area(struct ctx *c, uint64_t lo, uint64_t hi, double nodata, i
 static void data_evidence(struct auto_report *r)
 {
 	struct data_look *d = &r->data;
-	char a[32], b[32], s[32], line[320];
+	char a[32], b[32], s[32], line[640];
 
 	if (!d->unmapped && !d->written)
 		return;
@@ -555,6 +572,8 @@ static void data_evidence(struct auto_report *r)
 		snprintf(line, sizeof(line), "reads of sectors without data never reach the flash (%u of %u reads "
 			 "spread over the device took %s, flat, against %s where data are)", d->unmapped, d->probes,
 			 format_time(a, sizeof(a), d->fast_ns), format_time(b, sizeof(b), d->slow_ns));
+	else if (r->on_file) /* a file's reads show no flash: no mapping table explains it */
+		snprintf(line, sizeof(line), "reads showed no flash-like behaviour: %s is a file", r->file_how);
 	else
 		snprintf(line, sizeof(line), "reads showed no flash-like behaviour, as reads of sectors without "
 			 "data do on cards that answer them from the mapping table");
@@ -659,27 +678,79 @@ static int reads_show_nothing(const struct auto_report *r)
 	return !r->page.determined && (!r->erase.determined || r->erase.conf <= CONF_LOW);
 }
 
-/* Reads show nothing: a doubtful erase pattern is noise, and a read-only
- * run says what the medium may be. */
-static void no_flash_reads(struct auto_report *r, int writes)
+/* Reads show nothing: a doubtful erase pattern is noise. */
+static void no_flash_reads(struct auto_report *r)
 {
-	char a[32], b[32];
-	uint64_t lo = r->nscan ? r->scan[0].step : 0, hi = r->nscan ? r->scan[r->nscan - 1].step * SCAN_POINTS : 0;
+	char a[32];
 
 	if (r->erase.determined) {
 		finding_not(&r->erase, "a pattern every %s at low confidence, without read-unit steps: noise, not "
 			    "flash", format_size(a, sizeof(a), r->erase.value));
 		r->erase.nevidence = 0;
 	}
-	if (writes)
+}
+
+/* A target that is no flash medium, said once (the verdict) and kept, with
+ * --write too: a file (or a loop device over one: what it times is a file
+ * system and the page cache), or one whose reads show no flash-like
+ * behaviour, even where --write wrote data first and read them back.  Its
+ * write findings are a host cache's as much as a medium's (seven runs on
+ * one loop device over a file gave a write cache of anything from 64KiB to
+ * 8.88MiB): none is given above low. */
+static void not_flash(struct ctx *c)
+{
+	struct auto_report *r = c->r;
+	struct finding *w[] = { &r->min_write, &r->open_linear, &r->open_random, &r->fat, &r->cache_area };
+	int nothing = reads_show_nothing(r), ssd = r->verdict == VERDICT_SSD_LIKE;
+	uint64_t lo = r->nscan ? r->scan[0].step : 0, hi = r->nscan ? r->scan[r->nscan - 1].step * SCAN_POINTS : 0;
+	char a[32], b[32], file[640] = "", ssd_text[sizeof(r->verdict_text)];
+	size_t at = 0;
+
+	if (!nothing && !r->on_file)
 		return;
+	if (nothing)
+		no_flash_reads(r);
+	if (ssd && !r->on_file)
+		return; /* the SSD verdict says it */
+	snprintf(ssd_text, sizeof(ssd_text), "%s", ssd ? r->verdict_text : "");
 	r->verdict = VERDICT_NO_FLASH_READS;
-	snprintf(r->verdict_text, sizeof(r->verdict_text),
-		 "no flash-like behaviour in reads: reading across boundaries from %s to %s costs no more than "
-		 "reading beside them%s; a disk, an SSD, a file on one, or flash that answers sectors without data "
-		 "from its mapping table (--write writes first and reads back)",
-		 format_size(a, sizeof(a), lo), format_size(b, sizeof(b), hi),
-		 r->data.probes && !r->data.unmapped ? ", and reads cost the same all over the device" : "");
+	if (r->on_file) /* what the target is, whatever the timings showed */
+		snprintf(file, sizeof(file), "%s is a file, or a device in front of one: what it times is a file system "
+			 "and the page cache", r->file_how);
+	if (r->on_file) /* the same words first on every run: it is a file */
+		at = (size_t)snprintf(r->verdict_text, sizeof(r->verdict_text), "no flash-like behaviour: %s%s%s%s%s",
+				      file, nothing ? "; reading across boundaries from " : "",
+				      nothing ? format_size(a, sizeof(a), lo) : "", nothing ? " to " : "",
+				      nothing ? format_size(b, sizeof(b), hi) : "");
+	if (r->on_file && nothing && at < sizeof(r->verdict_text))
+		at += (size_t)snprintf(r->verdict_text + at, sizeof(r->verdict_text) - at,
+				       " costs no more than reading beside them");
+	else if (nothing)
+		at = (size_t)snprintf(r->verdict_text, sizeof(r->verdict_text),
+				      "no flash-like behaviour in reads%s: reading across boundaries from %s to %s "
+				      "costs no more than reading beside them%s; %s", r->data.written ?
+				      ", also where it wrote data first and read them back" : "",
+				      format_size(a, sizeof(a), lo), format_size(b, sizeof(b), hi),
+				      r->data.probes && !r->data.unmapped ? ", and reads cost the same all over the device"
+				      : "", c->writing ? "a disk, an SSD, or a file on one" :
+				      "a disk, an SSD, a file on one, or flash that answers sectors without data from its "
+				      "mapping table (--write writes first and reads back)");
+	if (ssd && at < sizeof(r->verdict_text))
+		at += (size_t)snprintf(r->verdict_text + at, sizeof(r->verdict_text) - at, "; it %s", ssd_text);
+	/* on a file the read findings are no medium's either */
+	for (int i = 0; r->on_file && i < 2; i++) {
+		struct finding *f = i ? &r->erase : &r->page;
+		if (f->determined && f->conf > CONF_LOW)
+			f->conf = CONF_LOW;
+	}
+	if (!c->writing)
+		return;
+	if (at < sizeof(r->verdict_text))
+		snprintf(r->verdict_text + at, sizeof(r->verdict_text) - at, "; what the writes show may be a host's "
+			 "cache as much as a medium's: no write finding is given above low");
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (w[i]->determined && w[i]->conf > CONF_LOW)
+			w[i]->conf = CONF_LOW;
 }
 
 /* ------------------------------------------------------------ the write plan */
@@ -1049,7 +1120,7 @@ static void finish(struct ctx *c, int rc)
 	struct finding *f[AUTO_PHASES] = { [PHASE_CACHE] = &r->cache_area, [PHASE_MIN_WRITE] = &r->min_write,
 					   [PHASE_OPEN_LINEAR] = &r->open_linear,
 					   [PHASE_OPEN_RANDOM] = &r->open_random, [PHASE_FAT] = &r->fat };
-	char t[96];
+	char t[128];
 
 	if (rc && c->o->stop && *c->o->stop && !c->findings_done) {
 		r->interrupted = 1;
@@ -1076,6 +1147,8 @@ static void finish(struct ctx *c, int rc)
 			finding_not(f[p], "not measured: %s was spent before this test", bound_text(c, t, sizeof(t)));
 		}
 	}
+	if (!rc || r->interrupted)
+		not_flash(c);
 	calibrate_report(r, CAL_AUTO);
 	recommend(&r->erase, &r->page, &r->min_write, &r->open_linear, dev_size(c->d), dev_sector(c->d), &r->rec);
 }
@@ -1110,6 +1183,13 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 	c->o = o;
 	c->r = r;
 	c->e = e;
+	{ /* a file, or a loop device over one, is no flash medium */
+		struct medium m;
+		if (!medium_of(dev_path(d), &m) && m.kind == MEDIUM_FILE) {
+			r->on_file = 1;
+			snprintf(r->file_how, sizeof(r->file_how), "%s", m.how[0] ? m.how : "a file");
+		}
+	}
 	r->budget_ns = o->budget_ns;
 	r->read_bps = NAN;
 	c->b.ns = o->budget_ns ? (double)o->budget_ns : o->write ? BUDGET_DEFAULT_NS : 0;
@@ -1126,7 +1206,7 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 		data_evidence(r);
 		c->done |= 1u << PHASE_READ;
 		if (reads_show_nothing(r))
-			no_flash_reads(r, o->write);
+			no_flash_reads(r);
 	}
 	if (!rc && o->write) {
 		rc = write_plan_start(c, &plan);

@@ -24,6 +24,7 @@ struct ctx {
 	struct budget b;                  /* the cost bound (write tests) and the time shares */
 	int writing;                      /* the write tests have started: the bound holds */
 	int refused;                      /* the last step was refused: 1 its part's share, 2 the bound */
+	unsigned cut_by;                  /* the halves of the bound (BUDGET_*) that cut the part short */
 	double last_write;                /* slowest write of the last program run */
 	int at_once;                      /* the last open-AU trial collapsed in every erase block at once */
 	int queue_clean;                  /* behind a write cache: the trial before this one was healthy */

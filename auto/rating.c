@@ -34,6 +34,7 @@ struct ctx {
 	struct fb_err *e;
 	uint64_t done;
 	uint64_t rng;
+	unsigned part;  /* the part running, 1 to 5 (progress) */
 };
 
 /* The device time a part moving this many bytes may take. */
@@ -56,11 +57,22 @@ static uint64_t draw(struct ctx *c)
 	return z ^ (z >> 31);
 }
 
+/* The share is the device time spent of the estimate (rating.h); past it
+ * the part runs late. */
 static void progress_total(void *ctx, uint64_t done)
 {
+	static const char *const part[6] = { "", "Pr (random reads)", "Pw (AUs written)", "FAT updates",
+					     "random 4KiB", "the recording" };
 	struct ctx *c = ctx;
+	double spent = now_ns(c) - c->r->clock0;
+	struct progress_now now = { .done = c->done + done, .part = part[c->part], .part_no = c->part, .parts = 5,
+				    .share = -1 };
 
-	c->o->progress(c->o->progress_ctx, c->done + done);
+	if (c->r->estimate_ns > 0) {
+		now.share = fmin(0.99, spent / c->r->estimate_ns);
+		now.late = spent > c->r->estimate_ns;
+	}
+	c->o->progress(c->o->progress_ctx, &now);
 }
 
 /* What a run of a built-in program is given. */
@@ -167,13 +179,20 @@ static void choose_au(struct ctx *c)
 		au = c->o->au;
 		r->au_from = "-e";
 	} else if (r->has_ssr) {
+		/* the largest AU a claimed grade writes in, named as the card
+		 * names it: the basic AU, the UHS or the video speed class's */
+		static const char *const from[SD_FAMILIES] = {
+			[SD_FAMILY_UHS] = "the SD Status's UHS AU", [SD_FAMILY_VIDEO] = "the SD Status's video AU",
+		};
+		r->au_from = "the SD Status's AU";
 		for (int f = 0; f < SD_FAMILIES; f++) {
 			uint64_t a = r->claimed[f] ? sd_ssr_au_for(&r->ssr, r->claimed[f]) : 0;
+			if (a > au)
+				r->au_from = a != r->ssr.au && from[f] ? from[f] : "the SD Status's AU";
 			au = a > au ? a : au;
 		}
 		if (!au)
 			au = r->ssr.au;
-		r->au_from = "the SD Status";
 	}
 	if (!au && r->card.preferred_erase >= SD_RU) {
 		au = r->card.preferred_erase;
@@ -668,6 +687,7 @@ int rating_check(struct dev *d, const struct rating_options *o, struct rating_re
 							measure_iops, measure_sustained };
 		for (int i = 0; i < 5; i++) {
 			double t0 = now_ns(&c);
+			c.part = (unsigned)i + 1;
 			if (phase[i](&c))
 				return -1;
 			r->phase_ns[i] = now_ns(&c) - t0;

@@ -34,6 +34,7 @@
 #include "dev.h"
 #include "dev/sdreg.h"
 #include "lib/err.h"
+#include "lib/progress.h"
 
 #define RATING_MAX_AUS 64               /* AUs of the Pw test at most */
 #define RATING_MAX_UNITS 16             /* 4 MiB sub-units of one AU (64 MiB AUs) */
@@ -65,7 +66,9 @@ struct rating_options {
 	/* called once before the first write with what may be written; non-zero cancels */
 	int (*before_writes)(void *ctx, const struct rating_report *r, struct fb_err *e);
 	void *ctx;
-	void (*progress)(void *ctx, uint64_t done);
+	/* where the check is: requests so far, its part (of five), the share
+	 * of its estimated device time spent (late: past it) */
+	void (*progress)(void *ctx, const struct progress_now *now);
 	void *progress_ctx;
 };
 

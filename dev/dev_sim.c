@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/json.h"
 #include "dev/sim.h"
@@ -46,20 +47,34 @@ static uint64_t on_link(struct dev *d, uint64_t len, uint64_t ns)
 	return t;
 }
 
+/* twall: each request also takes real time (a signal cuts the wait short:
+ * the run then stops at its next request as it would anyway) */
+static void pace(const struct dev *d, size_t requests)
+{
+	uint64_t ns = sim_params_of(SIM(d))->t_wall * requests;
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
+
+	if (ns)
+		nanosleep(&ts, NULL);
+}
+
 static int sim_dev_read(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {
+	pace(d, 1);
 	*ns = on_link(d, len, sim_read(SIM(d), off, len));
 	return 0;
 }
 
 static int sim_dev_write(struct dev *d, uint64_t off, uint64_t len, int pattern, uint64_t *ns)
 {
+	pace(d, 1);
 	*ns = on_link(d, len, sim_write(SIM(d), off, len));
 	return sim_data_write(SIM(d), off, len, NULL, pattern);
 }
 
 static int sim_dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *ns)
 {
+	pace(d, 1);
 	*ns = sim_discard(SIM(d), off, len);
 	return 0;
 }
@@ -68,6 +83,7 @@ static int sim_dev_discard(struct dev *d, uint64_t off, uint64_t len, uint64_t *
  * measurements after a capacity check draw what they would have drawn. */
 static int sim_write_data(struct dev *d, uint64_t off, uint64_t len, const void *buf, uint64_t *ns)
 {
+	pace(d, 1);
 	sim_exact(SIM(d), 1);
 	*ns = on_link(d, len, sim_write(SIM(d), off, len));
 	sim_exact(SIM(d), 0);
@@ -76,6 +92,7 @@ static int sim_write_data(struct dev *d, uint64_t off, uint64_t len, const void 
 
 static int sim_read_data(struct dev *d, uint64_t off, uint64_t len, void *buf, uint64_t *ns)
 {
+	pace(d, 1);
 	sim_exact(SIM(d), 1);
 	*ns = on_link(d, len, sim_read(SIM(d), off, len));
 	sim_exact(SIM(d), 0);
@@ -141,6 +158,7 @@ static int sim_dev_queue(struct dev *d, struct dev_req *r, size_t n, unsigned de
 		q[i] = (struct sim_req){ r[i].off, r[i].len, r[i].write };
 		bytes += r[i].len;
 	}
+	pace(d, n);
 	*ns = on_link(d, bytes, sim_queue(SIM(d), q, n, depth, lat));
 	for (size_t i = 0; i < n; i++) {
 		r[i].ns = lat[i];

@@ -180,7 +180,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 	struct { const char *name; uint64_t *field; } times[] = {
 		{ "tread", &p->t_read }, { "tunit", &p->t_unit }, { "tcross", &p->t_cross },
 		{ "twrite", &p->t_write }, { "trandom", &p->t_random }, { "pausetime", &p->t_pause },
-		{ "throttlerest", &p->t_throttle_rest },
+		{ "throttlerest", &p->t_throttle_rest }, { "twall", &p->t_wall },
 	};
 	struct { const char *name; unsigned *field; } counts[] = {
 		{ "planes", &p->planes }, { "open", &p->open }, { "random", &p->random }, { "fat", &p->fat },
@@ -247,7 +247,7 @@ static int set_key(struct sim_params *p, const char *key, const char *val, struc
 		       "sim: unknown key '%s' (keys: size sector erase page planes open random fat minwrite noise seed "
 		       "tread tunit tcross twrite trandom rrate wrate crate wbus chips spread free fatmode pause pausetime "
 		       "cache rbuf fatread tail unmapped data slc slcrate slcidle throttle throttlex throttlerest fake real "
-		       "keep keepby goodend bad bus mapbus " SIM_RATING_KEYS ")", key);
+		       "keep keepby goodend bad bus mapbus twall " SIM_RATING_KEYS ")", key);
 }
 
 static int apply_spec(struct sim_params *p, const char *spec, int allow_preset, struct fb_err *e)

@@ -79,6 +79,8 @@ struct sim_params {
 	uint64_t t_write;   /* per write request */
 	uint64_t t_random;  /* extra per write in random order */
 	uint64_t read_rate, write_rate, copy_rate;
+	uint64_t t_wall;    /* real time each request also takes (0: none): a run a person or a
+	                       terminal test can watch, its device time still the virtual clock's */
 	uint64_t bus_rate;  /* wbus: the bytes of a write cross the host interface at this rate, and
 	                       the flash programs max(len, minwrite) in the rest of 1/wrate (0: all of
 	                       1/wrate is the flash's: a write below minwrite costs as much as minwrite) */

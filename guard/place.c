@@ -18,31 +18,72 @@
 #include "guard/record.h"
 #include "guard/statedir.h"
 #include "guard/volatile.h"
+#include "lib/crc32c.h"
 #include "lib/pin.h"
-#include "lib/salt.h"
 
-/* For a simulated card, whose data live in this process, a file of this
- * run's own in $TMPDIR, named by its PID and 64 random bits: two runs on
- * one spec never meet, the current directory is left alone, and one that a
- * SIGKILL left behind (it holds nothing of a real medium) never blocks a
- * later run that gets the same PID. */
-void place_default_path(const char *device, char *buf, size_t len)
+/* The device's name as a journal's: its last component, ':' ',' '='
+ * made '_' ("sdb", "card.img"); a simulated card's preset ("sd-4m"), or
+ * "sim-" and its checksum for a spec of its own (sim-1a2b3c4d). */
+static void journal_name(const char *device, char *name, size_t len)
 {
-	const char *base = strrchr(device, '/'), *tmp = getenv("TMPDIR");
-	char name[NAME_MAX];
-	size_t i;
+	const char *base = strrchr(device, '/');
 
 	if (dev_is_sim(device)) {
-		snprintf(buf, len, "%s/flashbench-sim.%d.%016llx.journal", tmp && *tmp ? tmp : "/tmp", (int)getpid(),
-			 (unsigned long long)salt_new());
+		const char *spec = device + 4;
+		if (spec[0] && strspn(spec, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(spec))
+			snprintf(name, len, "%s", spec);
+		else /* a spec of its own: named by its checksum, so the cards of
+		      * one batch (one PID) never share a journal */
+			snprintf(name, len, "sim-%08x", (unsigned)crc32c(0, spec, strlen(spec)));
 		return;
 	}
-
-	snprintf(name, sizeof(name), "%s", base ? base + 1 : device);
-	for (i = 0; name[i]; i++)
+	snprintf(name, len, "%s", base ? base + 1 : device);
+	for (size_t i = 0; name[i]; i++)
 		if (name[i] == ':' || name[i] == ',' || name[i] == '=')
 			name[i] = '_';
-	snprintf(buf, len, "flashbench-%s.journal", name);
+}
+
+/* For a simulated card, whose data live in this process, a file of this
+ * run's own in $TMPDIR, named by the preset and the PID (flashbench-
+ * sd-4m.4711.journal): two runs never meet, the current directory is left
+ * alone, and one that a SIGKILL left behind (it holds nothing of a real
+ * medium) never blocks a later run that gets the same PID: the next free
+ * name is taken (4711-2, 4711-3...). */
+static void sim_path(const char *name, char *buf, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+
+	tmp = tmp && *tmp ? tmp : "/tmp";
+	snprintf(buf, len, "%s/flashbench-%s.%d.journal", tmp, name, (int)getpid());
+	for (int k = 2; k < 1000 && !lstat(buf, &st); k++)
+		snprintf(buf, len, "%s/flashbench-%s.%d-%d.journal", tmp, name, (int)getpid(), k);
+}
+
+void place_default_path(const char *device, char *buf, size_t len)
+{
+	char name[NAME_MAX];
+
+	journal_name(device, name, sizeof(name));
+	if (dev_is_sim(device))
+		sim_path(name, buf, len);
+	else
+		snprintf(buf, len, "flashbench-%s.journal", name);
+}
+
+int place_own_path(const char *device, char *buf, size_t len, struct fb_err *e)
+{
+	char name[NAME_MAX], dir[PATH_MAX];
+
+	journal_name(device, name, sizeof(name));
+	if (dev_is_sim(device)) {
+		sim_path(name, buf, len);
+		return 0;
+	}
+	if (state_dir_make(dir, sizeof(dir), "the journal", e))
+		return -1;
+	snprintf(buf, len, "%s/%s.journal", dir, name);
+	return 0;
 }
 
 const char *place_file_kind(mode_t mode)

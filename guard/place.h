@@ -18,8 +18,17 @@
 
 /* Where the journal goes when --preserve names none:
  * "flashbench-NAME.journal" for /dev/NAME (or a file NAME); a simulated
- * card's in $TMPDIR, named for this run. */
+ * card's in $TMPDIR, named for this run ("flashbench-sd-4m.4711.journal"). */
 void place_default_path(const char *device, char *buf, size_t len);
+
+/* Where the journal of a mode that keeps one of its own (--capacity,
+ * --rating, --auto --write's capacity check) goes without --preserve: the
+ * state directory (statedir.h; made when missing), "NAME.journal" there,
+ * so that no run leaves hundreds of MiB in the current directory; a
+ * simulated card's as place_default_path.  0, or -1 with e filled (the
+ * directory cannot be made).  place_check then refuses it on the medium
+ * under test or on tmpfs, as any journal. */
+int place_own_path(const char *device, char *buf, size_t len, struct fb_err *e);
 
 /* Refuse (e filled) when path holds an unfinished journal of the medium
  * `device` is on, or the index lists one: a run that did not finish.  With

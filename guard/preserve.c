@@ -24,7 +24,10 @@ int preserve_check(struct preserve *p, const struct preserve_setup *s, struct fb
 {
 	memset(p, 0, sizeof(*p));
 	p->s = *s;
-	place_default_path(s->device, p->default_path, sizeof(p->default_path));
+	if (!s->own_journal)
+		place_default_path(s->device, p->default_path, sizeof(p->default_path));
+	else if (place_own_path(s->device, p->default_path, sizeof(p->default_path), e))
+		return -1;
 	snprintf(p->journal, sizeof(p->journal), "%s", s->journal ? s->journal : p->default_path);
 	if (output_check_run(s->device, s->out, s->plot, s->journal_kept ? p->journal : NULL, e))
 		return -1;

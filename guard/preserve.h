@@ -37,6 +37,9 @@ struct preserve_setup {
 	int whole;                           /* it may write anywhere: the whole device claimed */
 	int journal_now;                     /* a journal from the start (--preserve, --capacity) */
 	int journal_kept;                    /* a journal at some point (also one made later) */
+	int own_journal;                     /* the mode's own, not --preserve's: without a
+						journal named, it goes to the state directory
+						(place_own_path), never the current one */
 	int needs_data;                      /* --preserve asked for it: a device that stores data */
 	int volatile_ok;                     /* --preserve-volatile: tmpfs/ramfs accepted */
 	volatile sig_atomic_t *stop;         /* a signal: saving stops at its next piece; set to

@@ -2,10 +2,14 @@
 #include "lib/progress.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "lib/units.h"
+#include "lib/wrap.h"
 
 double wall_ns(void)
 {
@@ -28,12 +32,33 @@ static const char *left(char *buf, size_t len, double s)
 	return buf;
 }
 
+/* The columns a line may take: the terminal's width (asked each time: it
+ * may have been resized), else $COLUMNS, else 80; one less on a terminal,
+ * whose last column would wrap on some.  A plain line (not a terminal)
+ * keeps to the 80 of every text a person reads. */
+static size_t columns(const struct progress *p)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	long n = 0;
+
+	if (!p->tty)
+		return WRAP_LINE;
+	if (!ioctl(2, TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		n = ws.ws_col;
+	else if (env)
+		n = strtol(env, NULL, 10);
+	if (n <= 1 || n > 1000)
+		n = WRAP_LINE;
+	return (size_t)n - 1;
+}
+
 void progress_update(struct progress *p, const struct progress_now *n)
 {
 	double now = wall_ns(), elapsed = (now - p->start) / 1e9, share = n->share;
-	const char *pre = p->tty ? "\r" : "", *post = p->tty ? " \033[K" : "\n";
-	char line[320], t[32], w[32];
-	int at, changed;
+	char head[64], part[160] = "", tail[160], t[32], w[32], line[400];
+	size_t width, room, at = 0;
+	int changed;
 
 	if (!p->active || (!p->force && !p->to && elapsed < 2) || (p->last > 0 && now - p->last < 250e6 && n->part == p->part))
 		return;
@@ -41,36 +66,58 @@ void progress_update(struct progress *p, const struct progress_now *n)
 	p->part = n->part;
 	p->last = now;
 	p->shown = 1;
+	/* "flashbench: --auto: " + the part + what is done and left; the
+	 * part gives way first when the line is too wide, never the time */
+	if (n->parts)
+		snprintf(head, sizeof(head), "flashbench: %s %u/%u: ", p->test, n->part_no, n->parts);
+	else
+		snprintf(head, sizeof(head), "flashbench: %s: ", p->test);
+	if (n->part)
+		snprintf(part, sizeof(part), "%s, ", n->part);
 	if (n->total && n->done <= n->total) {
 		share = (double)n->done / (double)n->total;
-		at = snprintf(line, sizeof(line), "%s %3.0f%% (%llu of %llu requests)", p->test, 100.0 * share,
-			      (unsigned long long)n->done, (unsigned long long)n->total);
-	} else if (n->part) {
-		at = snprintf(line, sizeof(line), "%s: %s", p->test, n->part);
-		if (n->parts && at < (int)sizeof(line))
-			at += snprintf(line + at, sizeof(line) - (size_t)at, " (part %u of %u)", n->part_no, n->parts);
-		if (share >= 0 && at < (int)sizeof(line))
-			at += snprintf(line + at, sizeof(line) - (size_t)at, ", %.0f%% of the plan", 100.0 * share);
+		at = (size_t)snprintf(tail, sizeof(tail), "%.0f%% (%llu of %llu requests)", 100.0 * share,
+				      (unsigned long long)n->done, (unsigned long long)n->total);
+	} else if (share >= 0) {
+		at = (size_t)snprintf(tail, sizeof(tail), "%.0f%%", 100.0 * share);
 	} else {
-		at = snprintf(line, sizeof(line), "%s: %llu request%s", p->test, (unsigned long long)n->done,
-			      n->done == 1 ? "" : "s");
+		at = (size_t)snprintf(tail, sizeof(tail), "%llu request%s", (unsigned long long)n->done,
+				      n->done == 1 ? "" : "s");
 	}
-	if (n->writes && at < (int)sizeof(line))
-		at += snprintf(line + at, sizeof(line) - (size_t)at, ", %s written", format_size(w, sizeof(w), n->written));
-	if (at < (int)sizeof(line)) {
+	if (n->writes && at < sizeof(tail))
+		at += (size_t)snprintf(tail + at, sizeof(tail) - at, ", %s written",
+				       format_size(w, sizeof(w), n->written));
+	if (at < sizeof(tail)) {
 		if (n->late)
-			snprintf(line + at, sizeof(line) - (size_t)at, ", longer than planned, %s so far",
+			snprintf(tail + at, sizeof(tail) - at, ", longer than planned, %s so far",
 				 left(t, sizeof(t), elapsed));
 		else if (share > 0.01 && share <= 1)
-			snprintf(line + at, sizeof(line) - (size_t)at, ", about %s left",
+			snprintf(tail + at, sizeof(tail) - at, ", about %s left",
 				 left(t, sizeof(t), elapsed * (1 - share) / share));
 		else
-			snprintf(line + at, sizeof(line) - (size_t)at, ", %s so far", left(t, sizeof(t), elapsed));
+			snprintf(tail + at, sizeof(tail) - at, ", %s so far", left(t, sizeof(t), elapsed));
 	}
-	if (p->to)
-		p->to(p->to_ctx, line, changed);
-	else
-		fprintf(stderr, "%sflashbench: %s%s", pre, line, post);
+	width = columns(p);
+	room = width > text_width(head) + text_width(tail) ? width - text_width(head) - text_width(tail) : 0;
+	if (text_width(part) > room) { /* the part cut short, "..." saying so */
+		if (room > 5) {
+			text_cut(part, room - 5);
+			strcat(part, "..., ");
+		} else {
+			part[0] = '\0';
+		}
+	}
+	snprintf(line, sizeof(line), "%s%s%s", head, part, tail);
+	if (p->to) { /* a board's line of its own: no "flashbench: " */
+		p->to(p->to_ctx, line + strlen("flashbench: "), changed);
+		return;
+	}
+	text_cut(line, width);
+	/* on a terminal the line is drawn over the last one, and what was
+	 * left of a longer one erased; never wider than the terminal, so it
+	 * never wraps onto a line of its own */
+	fprintf(stderr, p->tty ? "\r%s\033[K" : "%s\n", line);
+	fflush(stderr);
 }
 
 int progress_start(struct progress *p, const char *test, int force)

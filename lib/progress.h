@@ -1,13 +1,17 @@
-/* progress.h — the progress line on stderr:
- *   flashbench: open-au 45% (1234 of 2700 requests), 12MiB written, about 12s left
- *   flashbench: --auto: open erase blocks, linear (part 4 of 6), 55% of the plan, 26.4MiB written, about 40s left
- * On a terminal it appears once a run has taken about two seconds and is
- * redrawn in place (at most four times a second, and whenever a new part
- * starts); nothing is shown when
+/* progress.h — the progress line on stderr (doc/style.md):
+ *   flashbench: --open-au: 45% (1234 of 2700 requests), 12MiB written, about 12s left
+ *   flashbench: --auto 5/7: open erase blocks, linear, 55%, 26.4MiB written, about 40s left
+ * the mode (and its part: number, name), what is done, what was written,
+ * and the time left where it can be estimated.  On a terminal it appears
+ * once a run has taken about two seconds and is redrawn in place (at most
+ * four times a second, and whenever a new part starts), never wider than
+ * the terminal (TIOCGWINSZ, else $COLUMNS: the part's name gives way
+ * first), so it never wraps and leaves no trail; nothing is shown when
  * stderr is not a terminal.  --progress forces it from the first request
  * on, also into a file or pipe, where each update is a plain line of its
- * own (no terminal escapes), like dd status=progress.  The caller says what
- * to show (struct progress_now); this file only decides when and how. */
+ * own of at most 80 columns (no terminal escapes), like dd
+ * status=progress.  The caller says what to show (struct progress_now);
+ * this file only decides when and how. */
 #ifndef FLASHBENCH_PROGRESS_H
 #define FLASHBENCH_PROGRESS_H
 

@@ -252,6 +252,23 @@ const char *format_size(char *buf, size_t len, uint64_t bytes)
 	return buf;
 }
 
+const char *format_size_exact(char *buf, size_t len, uint64_t bytes)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	int u = 0;
+
+	if (!bytes) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	while (u < 5 && !(bytes & 1023)) {
+		bytes >>= 10;
+		u++;
+	}
+	snprintf(buf, len, "%llu%s", (unsigned long long)bytes, unit[u]);
+	return buf;
+}
+
 const char *format_size_floor(char *buf, size_t len, uint64_t bytes)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };

@@ -57,6 +57,11 @@ const char *format_size(char *buf, size_t len, uint64_t bytes);
  * reads as format_size has it ("768MiB", "1.5GiB"). */
 const char *format_size_floor(char *buf, size_t len, uint64_t bytes);
 
+/* A byte count exactly, in the largest binary unit it is a whole number
+ * of: "0", "512B", "24KiB", "4352MiB", "4GiB" (what a write run
+ * announces: short, and never rounded). */
+const char *format_size_exact(char *buf, size_t len, uint64_t bytes);
+
 /* Throughput in decimal units of bytes per second: "8.79M/s", "912K/s". */
 const char *format_rate(char *buf, size_t len, double bytes_per_second);
 

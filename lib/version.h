@@ -6,7 +6,9 @@
 /* The version of the JSON documents' layout ("format": N, first in every
  * document, like smartctl's json_format_version): raised when a field is
  * removed, renamed or changes its meaning, not when one is added.  Readers
- * (--analyze, --compare) refuse a document of a later format. */
+ * (--analyze, --compare) refuse a document of a later format, and read
+ * every earlier one.  2: --auto's and --analyze's alignment_matters moved
+ * out of findings, whose every member is now a finding. */
 #ifndef FLASHBENCH_JSON_FORMAT
-#define FLASHBENCH_JSON_FORMAT 1
+#define FLASHBENCH_JSON_FORMAT 2
 #endif

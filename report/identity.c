@@ -6,6 +6,7 @@
 
 #include "dev/sdreg.h"
 #include "lib/units.h"
+#include "lib/wrap.h"
 
 /* The card's word, decoded once for the heading and the JSON. */
 struct card_word {
@@ -48,6 +49,26 @@ const char *identity_card_name(const struct identity *id, char *buf, size_t len)
 	return buf;
 }
 
+/* The AUs of the speed grades beside the basic one, where they differ
+ * from it (--rating writes whole AUs of the grade it checks):
+ * " (UHS 8MiB, video 8MiB)", " (video 8MiB)", "" */
+static const char *other_aus(char *buf, size_t len, const struct sd_ssr *s)
+{
+	uint64_t uhs = s->uhs_au, video = (uint64_t)s->vsc_au_mib << 20;
+	char u[32], v[32];
+
+	uhs = uhs != s->au ? uhs : 0;
+	video = video != s->au ? video : 0;
+	if (uhs && video == uhs)
+		snprintf(buf, len, " (UHS and video %s)", format_size(u, sizeof(u), uhs));
+	else if (uhs || video)
+		snprintf(buf, len, " (%s%s%s%s%s)", uhs ? "UHS " : "", uhs ? format_size(u, sizeof(u), uhs) : "",
+			 uhs && video ? ", " : "", video ? "video " : "", video ? format_size(v, sizeof(v), video) : "");
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
 /* The text heading's lines of the card's word (none for a card that
  * shows nothing). */
 static void card_text(FILE *f, const struct identity *id)
@@ -57,20 +78,20 @@ static void card_text(FILE *f, const struct identity *id)
 
 	decode(id, &w);
 	if (w.has_cid)
-		fprintf(f, "    card: %s (manufacturer ID 0x%02x), OEM \"%s\", product \"%s\" rev %u.%u, serial "
-			"0x%08x, made %02u/%u\n", w.cid.maker ? w.cid.maker : "not in the table", w.cid.mid, w.cid.oem,
+		report_evidence(f, "card: %s (manufacturer ID 0x%02x), OEM \"%s\", product \"%s\" rev %u.%u, serial "
+			"0x%08x, made %02u/%u", w.cid.maker ? w.cid.maker : "not in the table", w.cid.mid, w.cid.oem,
 			w.cid.name, w.cid.hwrev, w.cid.fwrev, (unsigned)w.cid.serial, w.cid.month, w.cid.year);
 	if (w.has_csd || w.has_scr)
-		fprintf(f, "    card: %s%s%s%s\n", w.has_scr ? "SD spec " : "", w.has_scr ? w.scr.spec : "",
+		report_evidence(f, "card: %s%s%s%s", w.has_scr ? "SD spec " : "", w.has_scr ? w.scr.spec : "",
 			w.has_scr && w.has_csd ? ", " : "",
 			w.has_csd ? (snprintf(b, sizeof(b), "CSD %u.0, %s", w.csd.version,
 					      format_size(a, sizeof(a), w.csd.capacity)), b) : "");
 	if (w.has_ssr && !w.ssr.blank)
-		fprintf(f, "    card: its SD Status claims %s, AU %s%s%s\n", w.marks[0] ? w.marks : "no mark",
-			w.ssr.au ? format_size(a, sizeof(a), w.ssr.au) : "not stated",
+		report_evidence(f, "card: its SD Status claims %s, AU %s%s%s%s", w.marks[0] ? w.marks : "no mark",
+			w.ssr.au ? format_size(a, sizeof(a), w.ssr.au) : "not stated", other_aus(b, sizeof(b), &w.ssr),
 			w.ssr.cq_depth ? ", a command queue" : "", w.ssr.cache ? ", a cache" : "");
 	else if (w.has_ssr)
-		fprintf(f, "    card: its SD Status says nothing (all zero)\n");
+		report_evidence(f, "card: its SD Status says nothing (all zero)");
 }
 
 static void card_json(struct json *j, const struct identity *id)
@@ -126,6 +147,8 @@ void json_identity(struct json *j, const struct identity *id)
 	json_uint(j, "logical_sector", id->sector);
 	json_uint(j, "physical_sector", id->physical);
 	json_bool(j, "simulated", id->simulated);
+	if (id->file[0])
+		json_string(j, "file", id->file);
 	for (int i = 0; i < id->info.n; i++)
 		json_string(j, id->info.name[i], id->info.value[i]);
 	if (id->model[0].key)
@@ -139,10 +162,12 @@ void identity_text(FILE *f, const char *mode, const struct identity *id)
 	char sz[32];
 
 	format_size(sz, sizeof(sz), id->size);
-	fprintf(f, "flashbench --%s: %s, %s (%llu bytes), %u-byte sectors\n", mode, id->path, sz,
-		(unsigned long long)id->size, id->sector);
+	report_para(f, "flashbench --%s: %s, %s (%llu bytes), %u-byte sectors", mode, id->path, sz,
+		    (unsigned long long)id->size, id->sector);
 	for (int i = 0; i < id->info.n; i++)
-		fprintf(f, "    %s: %s\n", id->info.name[i], id->info.value[i]);
+		report_evidence(f, "%s: %s", id->info.name[i], id->info.value[i]);
+	if (id->file[0])
+		report_evidence(f, "%s: a file, not a flash device", id->file);
 	card_text(f, id);
 	fputc('\n', f);
 }

@@ -22,6 +22,8 @@ struct identity {
 	struct devinfo info;                         /* what sysfs says (real devices) */
 	struct json_member model[DEV_MODEL_MEMBERS]; /* a simulated card's model (dev_describe) */
 	struct dev_card card;                        /* the card's registers and its host (dev_card) */
+	char file[520];                              /* a file, or a device in front of one: how ("a loop
+							device over /x/a.img"; "" when the target is none) */
 };
 
 /* The card's own word decoded (sdreg.h), for the reports: "SanDisk SN64G"
@@ -33,7 +35,8 @@ const char *identity_card_name(const struct identity *id, char *buf, size_t len)
 void json_identity(struct json *j, const struct identity *id);
 
 /* The text reports' heading: "flashbench --MODE: PATH, SIZE (N bytes),
- * N-byte sectors", what sysfs says of the device, a blank line. */
+ * N-byte sectors", what sysfs says of the device, that it is a file (no
+ * flash device: every mode says so), a blank line. */
 void identity_text(FILE *f, const char *mode, const struct identity *id);
 
 #endif

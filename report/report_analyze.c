@@ -6,6 +6,7 @@
 #include "lib/json.h"
 #include "report/report_auto.h"
 #include "lib/units.h"
+#include "lib/wrap.h"
 
 static size_t align_rows_read(const struct saved_text *t)
 {
@@ -37,74 +38,78 @@ static void open_counts(FILE *f, const struct saved_text *t)
 			first[from] = t->open[k].line;
 	}
 	if (n[NR_LABEL])
-		fprintf(f, "    %u -O table%s from line %u: --open-au-nr read from the label line%s above %s (line %u: "
-			"\"%s\")\n", n[NR_LABEL], n[NR_LABEL] == 1 ? "" : "s", first[NR_LABEL], n[NR_LABEL] == 1 ? "" : "s",
+		report_evidence(f, "%u -O table%s from line %u: --open-au-nr read from the label line%s above %s (line %u: "
+			"\"%s\")", n[NR_LABEL], n[NR_LABEL] == 1 ? "" : "s", first[NR_LABEL], n[NR_LABEL] == 1 ? "" : "s",
 			n[NR_LABEL] == 1 ? "it" : "them", t->label_line, t->label);
 	if (n[NR_ECHO])
-		fprintf(f, "    %u -O table%s from line %u: --open-au-nr read from the line%s a loop printed\n",
+		report_evidence(f, "%u -O table%s from line %u: --open-au-nr read from the line%s a loop printed",
 			n[NR_ECHO], n[NR_ECHO] == 1 ? "" : "s", first[NR_ECHO], n[NR_ECHO] == 1 ? "" : "s");
 	if (n[NR_DEFAULT])
-		fprintf(f, "    %u -O table%s from line %u: --open-au-nr taken as %d, the classic default of -O (%s "
-			"command line%s set%s none)\n", n[NR_DEFAULT], n[NR_DEFAULT] == 1 ? "" : "s", first[NR_DEFAULT],
+		report_evidence(f, "%u -O table%s from line %u: --open-au-nr taken as %d, the classic default of -O (%s "
+			"command line%s set%s none)", n[NR_DEFAULT], n[NR_DEFAULT] == 1 ? "" : "s", first[NR_DEFAULT],
 			CLASSIC_OPEN_AU_NR, n[NR_DEFAULT] == 1 ? "its" : "their", n[NR_DEFAULT] == 1 ? "" : "s",
 			n[NR_DEFAULT] == 1 ? "s" : "");
 	if (n[NR_UNKNOWN])
-		fprintf(f, "    %u -O table%s from line %u: no --open-au-nr (no command line, label or loop's echo "
-			"gives it): not used\n", n[NR_UNKNOWN], n[NR_UNKNOWN] == 1 ? "" : "s", first[NR_UNKNOWN]);
+		report_evidence(f, "%u -O table%s from line %u: no --open-au-nr (no command line, label or loop's echo "
+			"gives it): not used", n[NR_UNKNOWN], n[NR_UNKNOWN] == 1 ? "" : "s", first[NR_UNKNOWN]);
 }
 
 /* What was read: the tables, or the saved --auto result. */
 static void read_text(FILE *f, const struct saved_text *t, const struct saved_report *s)
 {
 	const struct saved_findings *found = s->found;
-	char a[32], b[32];
+	char a[32], b[32], line[600] = "";
 
 	if (found) {
 		format_size(a, sizeof(a), found->size);
-		fprintf(f, "    an --%s result from flashbench %s", found->test,
-			found->version[0] ? found->version : "(version not saved)");
 		if (found->device[0])
-			fprintf(f, " of %s (%s), %s", found->device, a, found->wrote ? "with --write" : "read-only");
-		fprintf(f, ": its findings as that run made them, not analysed again\n");
+			snprintf(line, sizeof(line), " of %s (%s), %s", found->device, a,
+				 found->wrote ? "with --write" : "read-only");
+		report_evidence(f, "an --%s result from flashbench %s%s: its findings as that run made them, not "
+				"analysed again", found->test, found->version[0] ? found->version : "(version not saved)",
+				line);
 		return;
 	}
-	fprintf(f, "    read %zu align row%s in %zu run%s and %zu open-au row%s in %zu table%s, ", align_rows_read(t),
-		align_rows_read(t) == 1 ? "" : "s", t->nalign, t->nalign == 1 ? "" : "s", open_rows_read(t),
-		open_rows_read(t) == 1 ? "" : "s", t->nopen, t->nopen == 1 ? "" : "s");
 	if (t->json_results)
-		fprintf(f, "from %u --json result%s\n", t->json_results, t->json_results == 1 ? "" : "s");
+		snprintf(line, sizeof(line), "from %u --json result%s", t->json_results,
+			 t->json_results == 1 ? "" : "s");
 	else
-		fprintf(f, "from %u of %u lines\n", t->table_lines, t->lines);
+		snprintf(line, sizeof(line), "from %u of %u lines", t->table_lines, t->lines);
+	report_evidence(f, "read %zu align row%s in %zu run%s and %zu open-au row%s in %zu table%s, %s",
+			align_rows_read(t), align_rows_read(t) == 1 ? "" : "s", t->nalign, t->nalign == 1 ? "" : "s",
+			open_rows_read(t), open_rows_read(t) == 1 ? "" : "s", t->nopen, t->nopen == 1 ? "" : "s", line);
 	for (size_t k = 0; k < t->nalign; k++) {
 		const struct saved_align_run *run = &t->align[k];
 		format_size(a, sizeof(a), run->bs);
-		fprintf(f, "    -a run at line %u: %zu rows, %s reads (%s)%s\n", run->line, run->n, a,
+		report_evidence(f, "-a run at line %u: %zu rows, %s reads (%s)%s", run->line, run->n, a,
 			t->json_results ? "from its parameters" :
 			run->bs_given ? "from the command line" : "half the smallest alignment",
 			run->computed_diffs ? ", diffs cut off computed from pre, on and post" : "");
 		if (run->card[0])
-			fprintf(f, "        of %s\n", run->card);
+			wrap_printf(f, WRAP_REPORT, "        ", "          ", "of %s", run->card);
 		if (run->copy_of)
-			fprintf(f, "        a copy of the run at line %u (every row the same): not a second measurement\n",
+			wrap_printf(f, WRAP_REPORT, "        ", "          ",
+				    "a copy of the run at line %u (every row the same): not a second measurement",
 				run->copy_of);
 		for (int i = 0; i < run->nnotes; i++)
-			fprintf(f, "        %s\n", run->notes[i]);
+			wrap_printf(f, WRAP_REPORT, "        ", "          ", "%s", run->notes[i]);
 	}
 	open_counts(f, t);
 	for (size_t k = 0; k < t->nfat; k++) {
 		const struct saved_fat_table *tb = &t->fat[k];
 		format_size(a, sizeof(a), tb->erase ? tb->erase : 4ULL << 20);
 		format_size(b, sizeof(b), tb->n ? tb->size[tb->n - 1] : 0);
-		fprintf(f, "    find-fat table at line %u: %zu rows down to %s, %u erase blocks of %s%s\n", tb->line, tb->n, b,
+		report_evidence(f, "find-fat table at line %u: %zu rows down to %s, %u erase blocks of %s%s", tb->line,
+				tb->n, b,
 			tb->nblocks, a, tb->erase ? "" : " (the default)");
 	}
 	for (size_t k = 0; k < t->nother; k++)
-		fprintf(f, "    --%s result at line %u: %zu rows, not analysed (no finding rests on it)\n",
+		report_evidence(f, "--%s result at line %u: %zu rows, not analysed (no finding rests on it)",
 			strcmp(t->other[k].test, "tree") ? t->other[k].test : "program", t->other[k].line, t->other[k].rows);
 	for (int k = 0; k < t->nnotes; k++)
-		fprintf(f, "    %s\n", t->notes[k]);
+		report_evidence(f, "%s", t->notes[k]);
 	if (t->notes_left)
-		fprintf(f, "    (%u more notes like these)\n", t->notes_left);
+		report_evidence(f, "(%u more notes like these)", t->notes_left);
 }
 
 void report_analyze_text(FILE *f, const char *source, const struct saved_text *t, const struct saved_report *s)
@@ -112,20 +117,22 @@ void report_analyze_text(FILE *f, const char *source, const struct saved_text *t
 	const struct auto_report *r = &s->r;
 	const struct finding *all[] = { &r->page, &r->erase, &r->min_write, &r->open_linear, &r->open_random, &r->fat };
 
-	fprintf(f, "flashbench --analyze: %s\n", source);
+	report_para(f, "flashbench --analyze: %s", source);
 	read_text(f, t, s);
 	if (t->dropped)
-		fprintf(f, "    %u row%s beyond what --analyze keeps were skipped\n", t->dropped, t->dropped == 1 ? "" : "s");
+		report_evidence(f, "%u row%s beyond what --analyze keeps were skipped", t->dropped,
+				t->dropped == 1 ? "" : "s");
 	if (t->cut_rows)
-		fprintf(f, "    %u row%s of a table of columns had fewer cells than the rows above (cut off) and %s dropped\n",
-			t->cut_rows, t->cut_rows == 1 ? "" : "s", t->cut_rows == 1 ? "was" : "were");
+		report_evidence(f, "%u row%s of a table of columns had fewer cells than the rows above (cut off) "
+				"and %s dropped", t->cut_rows, t->cut_rows == 1 ? "" : "s", t->cut_rows == 1 ? "was" : "were");
 	fputc('\n', f);
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		report_finding_text(f, all[i]);
 	for (size_t c = 0; c < s->ncards; c++) {
 		const struct saved_card *k = &s->cards[c];
-		fprintf(f, "\ncard \"%s\" (%s line %u)\n", k->name, k->column ? "its column of the table at" : "its tables from",
-			k->line);
+		fputc('\n', f);
+		report_para(f, "card \"%s\" (%s line %u)", k->name,
+			    k->column ? "its column of the table at" : "its tables from", k->line);
 		if (k->align) {
 			report_finding_text(f, &k->page);
 			report_finding_text(f, &k->erase);
@@ -137,14 +144,16 @@ void report_analyze_text(FILE *f, const char *source, const struct saved_text *t
 		if (k->fat)
 			report_finding_text(f, &k->fat_area);
 	}
-	if (s->cards_left)
-		fprintf(f, "\n%u more column%s of card tables not analysed (at most %d cards are)\n", s->cards_left,
-			s->cards_left == 1 ? "" : "s", SAVED_CARDS);
+	if (s->cards_left) {
+		fputc('\n', f);
+		report_para(f, "%u more column%s of card tables not analysed (at most %d cards are)", s->cards_left,
+			    s->cards_left == 1 ? "" : "s", SAVED_CARDS);
+	}
 	report_recommendations_text(f, &r->rec, 512);
 	if (s->nnext) {
 		fprintf(f, "\nnext steps\n");
 		for (int i = 0; i < s->nnext; i++)
-			fprintf(f, "    %s\n", s->next[i]);
+			report_evidence(f, "%s", s->next[i]);
 	}
 }
 
@@ -228,8 +237,8 @@ void report_analyze_json(FILE *f, const char *source, const struct saved_text *t
 	json_object(&j, "findings");
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		report_finding_json(&j, all[i]);
-	json_bool(&j, "alignment_matters", r->alignment_matters);
 	json_end(&j);
+	json_bool(&j, "alignment_matters", r->alignment_matters);
 	json_array(&j, "cards");
 	for (size_t c = 0; c < s->ncards; c++) {
 		json_object(&j, NULL);

@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto/budget.h"
 #include "dev/sdreg.h"
 #include "lib/json.h"
 #include "lib/units.h"
+#include "lib/wrap.h"
+#include "report/cost.h"
 
 /* The card's own word on its erase block: sysfs preferred_erase_size (SD/MMC
  * cards derive it from their AU_SIZE).  Shown next to the measurement, never
@@ -30,7 +33,7 @@ static void card_says(FILE *f, const struct identity *id, const struct finding *
 
 	if (said) {
 		format_size(a, sizeof(a), said);
-		fprintf(f, "    the card says: preferred erase size %s (sysfs)%s\n", a,
+		report_evidence(f, "the card says: preferred erase size %s (sysfs)%s", a,
 			!erase->determined ? "" : said == erase->value ? ", agrees" : ", differs from the measurement");
 	}
 	/* the AU its SD Status states (the UHS AU when it has one): what its
@@ -38,7 +41,7 @@ static void card_says(FILE *f, const struct identity *id, const struct finding *
 	if (!id->card.ssr[0] || sd_decode_ssr(id->card.ssr, &s) || !(au = s.uhs_au ? s.uhs_au : s.au))
 		return;
 	format_size(a, sizeof(a), au);
-	fprintf(f, "    the card says: an AU of %s (its SD Status)%s\n", a,
+	report_evidence(f, "the card says: an AU of %s (its SD Status)%s", a,
 		!erase->determined ? "" : au == erase->value ? ", agrees" :
 		au % erase->value == 0 ? ", a multiple of the erase block measured" : ", differs from the measurement");
 }
@@ -77,14 +80,28 @@ static void finding_text_as(FILE *f, const struct finding *x, size_format *fmt)
 	else
 		fprintf(f, "%-40s %s\n", x->title, v);
 	for (int i = 0; i < x->nevidence; i++)
-		fprintf(f, "    %s\n", x->evidence[i]);
+		report_evidence(f, "%s", x->evidence[i]);
 	if (x->why[0])
-		fprintf(f, "    %s%s\n", x->determined ? "note: " : "", x->why);
+		report_evidence(f, "%s%s", x->determined ? "note: " : "", x->why);
 }
 
 static void finding_text(FILE *f, const struct finding *x)
 {
 	finding_text_as(f, x, format_size);
+}
+
+/* "mkfs.vfat -F 32 -s 32 (16KiB clusters; ...)": the command on a line
+ * of its own, the words after it wrapped under it. */
+static void vfat_text(FILE *f, const char *vfat)
+{
+	const char *why = strstr(vfat, " (");
+
+	if (!why) {
+		wrap_printf(f, WRAP_REPORT, "    vfat:  ", "           ", "%s", vfat);
+		return;
+	}
+	fprintf(f, "    vfat:  %.*s\n", (int)(why - vfat), vfat);
+	wrap_printf(f, WRAP_REPORT, "           ", "           ", "%s", why + 1);
 }
 
 void report_recommendations_text(FILE *f, const struct recommendations *rec, unsigned sector)
@@ -95,19 +112,71 @@ void report_recommendations_text(FILE *f, const struct recommendations *rec, uns
 	if (rec->have) {
 		format_size(a, sizeof(a), rec->start);
 		format_size(b, sizeof(b), rec->align);
-		fprintf(f, "    partition start:  %s (sector %llu); partition sizes: multiples of %s\n", a,
-			(unsigned long long)(rec->start / sector), b);
+		report_evidence(f, "partition start:  %s (sector %llu); partition sizes: multiples of %s", a,
+				(unsigned long long)(rec->start / sector), b);
 		fprintf(f, "    sfdisk input:\n");
 		for (const char *p = rec->sfdisk; *p;) {
 			size_t n = strcspn(p, "\n");
 			fprintf(f, "        %.*s\n", (int)n, p);
 			p += n + (p[n] == '\n');
 		}
-		fprintf(f, "    ext4:  %s\n    xfs:   %s\n    f2fs:  %s\n    vfat:  %s\n", rec->ext4, rec->xfs,
-			rec->f2fs, rec->vfat);
+		/* a command is never broken; what follows it in brackets is */
+		wrap_printf(f, WRAP_REPORT, "    ext4:  ", "           ", "%s", rec->ext4);
+		wrap_printf(f, WRAP_REPORT, "    xfs:   ", "           ", "%s", rec->xfs);
+		wrap_printf(f, WRAP_REPORT, "    f2fs:  ", "           ", "%s", rec->f2fs);
+		vfat_text(f, rec->vfat);
 	}
 	if (rec->note[0])
-		fprintf(f, "    %s\n", rec->note);
+		report_evidence(f, "%s", rec->note);
+}
+
+/* The cost: line, and a line for each part that ran. */
+static void auto_cost_text(FILE *f, const struct auto_report *r, double wall_ns)
+{
+	struct cost_part part[AUTO_PHASES + 1];
+	struct cost c = { .reads = r->reads, .writes = r->writes, .written = r->bytes_written,
+			  .device_ns = r->device_ns, .wall_ns = wall_ns, .part = part };
+
+	for (int p = 0; p < AUTO_PHASES; p++) {
+		const struct phase_cost *pc = &r->cost[p];
+		if (!pc->reads && !pc->writes)
+			continue;
+		part[c.nparts++] = (struct cost_part){ .name = auto_phase_name[p], .device_ns = pc->device_ns,
+						       .counted = 1, .reads = pc->reads, .writes = pc->writes,
+						       .written = pc->bytes_written };
+		if (p == PHASE_READ && r->check_ns > 0)
+			part[c.nparts++] = (struct cost_part){ .name = "capacity", .device_ns = r->check_ns,
+							       .note = "quick check, data put back (in the bound)" };
+	}
+	report_cost_text(f, &c);
+}
+
+/* The bound, and what it did: the parts it cut short and which half of it
+ * ran out (the one to raise), the parts it left out; "every test ran in
+ * full" only when every one did. */
+static void bound_line(FILE *f, const struct auto_report *r)
+{
+	char a[32], c[32], what[256] = "";
+	size_t at = 0;
+
+	if (!(r->bound_ns > 0) && !r->budget_ns)
+		return;
+	format_duration(a, sizeof(a), r->bound_ns > 0 ? (uint64_t)r->bound_ns : r->budget_ns);
+	format_size(c, sizeof(c), r->bound_bytes);
+	for (int k = 0; k < 2; k++) {
+		unsigned set = k ? r->skipped : r->cut;
+		const char *sep = !k ? r->cut_by == BUDGET_BYTES ? "; the bytes cut short: " :
+				  r->cut_by == BUDGET_TIME ? "; the device time cut short: " : "; cut short: " :
+				  "; left out: ";
+		for (int p = 0; p < AUTO_PHASES && at < sizeof(what); p++)
+			if (set & 1u << p) {
+				at += (size_t)snprintf(what + at, sizeof(what) - at, "%s%s", sep, auto_phase_name[p]);
+				sep = ", ";
+			}
+	}
+	report_para(f, "bound: %s of device time%s and %s written%s%s", a, r->bound_given & 1 ? " (--budget)" : "",
+		    c, r->bound_given & 2 ? " (--budget)" : "",
+		    at ? what : r->interrupted ? "" : "; every test ran in full");
 }
 
 void report_auto_text(FILE *f, const struct identity *id, const struct auto_report *r, int wrote, double wall_ns)
@@ -115,13 +184,15 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 	char a[32], b[32], c[32];
 
 	identity_text(f, "auto", id);
-	if (r->verdict != VERDICT_FLASH)
-		fprintf(f, "%s\n\n", r->verdict_text);
+	if (r->verdict != VERDICT_FLASH) {
+		report_para(f, "%s", r->verdict_text);
+		fputc('\n', f);
+	}
 	finding_text(f, &r->page);
 	finding_text(f, &r->erase);
 	card_says(f, id, &r->erase);
 	if (!r->alignment_matters)
-		fprintf(f, "    alignment does not seem to matter for reads on this device\n");
+		report_evidence(f, "alignment does not seem to matter for reads on this device");
 	finding_text(f, &r->min_write);
 	finding_text(f, &r->open_linear);
 	finding_text(f, &r->open_random);
@@ -132,58 +203,27 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 		format_size(a, sizeof(a), r->write_erase);
 		if (r->erase_set_aside) {
 			format_size(b, sizeof(b), r->erase.value);
-			fprintf(f, "    note: the write tests used %s erase blocks as a stand-in: the %s found by reads "
-				"(low confidence) leaves too little room past the middle of the device\n", a, b);
+			report_evidence(f, "note: the write tests used %s erase blocks as a stand-in: the %s found by "
+					"reads (low confidence) leaves too little room past the middle of the device", a, b);
 		} else {
-			fprintf(f, "    note: the write tests used %s erase blocks as a stand-in, as the erase block size "
-				"is not known\n", a);
+			report_evidence(f, "note: the write tests used %s erase blocks as a stand-in, as the erase block "
+					"size is not known", a);
 		}
 	}
 
 	report_recommendations_text(f, &r->rec, id->sector);
-
-	format_time(a, sizeof(a), wall_ns);
-	format_time(b, sizeof(b), r->device_ns);
-	fprintf(f, "\ncost: %llu reads, %llu writes; took %s (device time %s)\n", (unsigned long long)r->reads,
-		(unsigned long long)r->writes, a, b);
-	for (int p = 0; p < AUTO_PHASES; p++) {
-		const struct phase_cost *pc = &r->cost[p];
-		if (!pc->reads && !pc->writes)
-			continue;
-		format_time(b, sizeof(b), pc->device_ns);
-		format_size(c, sizeof(c), pc->bytes_written);
-		fprintf(f, "    %-12s device time %-9s %6llu reads %6llu writes, %s written\n", auto_phase_name[p], b,
-			(unsigned long long)pc->reads, (unsigned long long)pc->writes, c);
-		if (p == PHASE_READ && r->check_ns > 0) {
-			format_time(b, sizeof(b), r->check_ns);
-			fprintf(f, "    %-12s device time %-9s quick check, data put back (in the bound)\n", "capacity", b);
-		}
-	}
-	if (r->bound_ns > 0 || r->budget_ns) {
-		format_duration(a, sizeof(a), r->bound_ns > 0 ? (uint64_t)r->bound_ns : r->budget_ns);
-		format_size(c, sizeof(c), r->bound_bytes);
-		fprintf(f, "bound: %s of device time%s and %s written%s", a, r->bound_given & 1 ? " (--budget)" : "", c,
-			r->bound_given & 2 ? " (--budget)" : "");
-		for (int k = 0; k < 2; k++) {
-			unsigned set = k ? r->skipped : r->cut;
-			const char *sep = k ? "; left out: " : "; cut short: ";
-			for (int p = 0; p < AUTO_PHASES; p++)
-				if (set & 1u << p) {
-					fprintf(f, "%s%s", sep, auto_phase_name[p]);
-					sep = ", ";
-				}
-		}
-		fprintf(f, "%s\n", r->cut || r->skipped ? "" : "; every test ran in full");
-	}
+	fputc('\n', f);
+	auto_cost_text(f, r, wall_ns);
+	bound_line(f, r);
 	if (r->interrupted)
-		fprintf(f, "interrupted: stopped by a signal in %s; the findings it had not finished say so\n",
-			auto_stop_name(r));
+		report_para(f, "interrupted: stopped by a signal in %s; the findings it had not finished say so",
+			    auto_stop_name(r));
 	if (wrote && r->written_hi > r->written_lo) {
 		format_size(c, sizeof(c), r->bytes_written);
-		fprintf(f, "written: %s in all, within bytes %llu to %llu\n", c, (unsigned long long)r->written_lo,
-			(unsigned long long)r->written_hi - 1);
+		report_para(f, "written: %s in all, within bytes %llu to %llu", c, (unsigned long long)r->written_lo,
+			    (unsigned long long)r->written_hi - 1);
 	} else {
-		fprintf(f, "written: nothing%s\n", wrote ? "" : " (read-only; --write also measures writes)");
+		report_para(f, "written: nothing%s", wrote ? "" : " (read-only; --write also measures writes)");
 	}
 }
 
@@ -283,8 +323,10 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_finding(&j, &r->open_random, 0);
 	json_finding(&j, &r->fat, 0);
 	json_finding(&j, &r->cache_area, 0);
-	json_bool(&j, "alignment_matters", r->alignment_matters);
 	json_end(&j);
+	/* beside the findings, not among them: every member of findings is
+	 * a finding (JSON format 2) */
+	json_bool(&j, "alignment_matters", r->alignment_matters);
 	json_object(&j, "verdict");
 	json_string(&j, "kind", r->verdict == VERDICT_SSD_LIKE ? "ssd-like" :
 		    r->verdict == VERDICT_NO_FLASH_READS ? "no-flash-reads" : "flash");

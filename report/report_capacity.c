@@ -6,6 +6,8 @@
 #include "lib/json.h"
 #include "lib/svg.h"
 #include "lib/units.h"
+#include "lib/wrap.h"
+#include "report/cost.h"
 #include "report/report_auto.h"
 
 #define MAP_COLUMNS 64
@@ -39,36 +41,40 @@ static void text_map(FILE *f, const struct capacity_report *r)
 	char col[32];
 
 	format_size(col, sizeof(col), r->size / MAP_COLUMNS);
-	fprintf(f, "\nmap: one character per %s from byte 0 (+ keeps data, x loses it, ~ reaches other flash, "
-		". not probed)\n    ", col);
+	fputc('\n', f);
+	report_para(f, "map: one character per %s from byte 0", col);
+	fputs(WRAP_EVIDENCE, f);
 	for (unsigned i = 0; i < MAP_COLUMNS; i++)
 		fputc(capacity_map_state(r, r->size / MAP_COLUMNS * i, i + 1 == MAP_COLUMNS ? r->size :
 					 r->size / MAP_COLUMNS * (i + 1)), f);
 	fputc('\n', f);
+	report_evidence(f, "+ keeps data, x loses it, ~ reaches other flash, . not probed");
 }
 
 void report_capacity_text(FILE *f, const struct identity *id, const struct capacity_report *r, double wall_ns)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], line[400];
+	struct cost cost = { .reads = r->reads, .writes = r->writes, .written = r->bytes_written,
+			     .device_ns = r->device_ns, .wall_ns = wall_ns };
+	int at;
 
 	identity_text(f, "capacity", id);
-	fprintf(f, "verdict: %s (%s)\n", cap_kind_title[r->kind], confidence_name(r->verdict.conf));
+	report_para(f, "verdict: %s (%s)", cap_kind_title[r->kind], confidence_name(r->verdict.conf));
 	report_room_text(f, &r->usable);
 	text_map(f, r);
-	format_time(a, sizeof(a), r->device_ns);
-	format_time(b, sizeof(b), wall_ns);
-	format_size(c, sizeof(c), r->bytes_written);
-	fprintf(f, "\ncost: %llu reads, %llu writes (%s written); device time %s%s, took %s\n",
-		(unsigned long long)r->reads, (unsigned long long)r->writes, c, a,
-		r->virtual_clock ? " (the simulated card's clock, putting back included)" : "", b);
+	fputc('\n', f);
+	report_cost_text(f, &cost);
 	format_size(a, sizeof(a), r->saved);
 	format_size(b, sizeof(b), r->put_back);
-	fprintf(f, "data: %s saved first; the %s it changed was put back and read back equal", a, b);
-	if (r->untouched)
-		fprintf(f, "; the %s it did not change was left as it was", format_size(a, sizeof(a), r->untouched));
-	if (r->rewritten)
-		fprintf(f, " (the flush wrote %s back as it read it)", format_size(a, sizeof(a), r->rewritten));
-	fputc('\n', f);
+	at = snprintf(line, sizeof(line), "data: %s saved first; the %s it changed was put back and verified",
+		      a, b);
+	if (r->untouched && at < (int)sizeof(line))
+		at += snprintf(line + at, sizeof(line) - (size_t)at, "; the %s it did not change was left as it was",
+			       format_size(a, sizeof(a), r->untouched));
+	if (r->rewritten && at < (int)sizeof(line))
+		snprintf(line + at, sizeof(line) - (size_t)at, " (the flush wrote %s back as it read it)",
+			 format_size(a, sizeof(a), r->rewritten));
+	report_para(f, "%s", line);
 }
 
 void report_capacity_json(FILE *f, const struct identity *id, const struct capacity_report *r, double wall_ns)
@@ -150,31 +156,6 @@ static void usable_text(char *buf, size_t len, uint64_t v)
 		snprintf(buf, len, "%lluB", (unsigned long long)v);
 	else
 		format_size_floor(buf, len, v);
-}
-
-/* The card's maker and product, the name sysfs gives, else the path (as
- * --auto --summary). */
-static const char *device_name(const struct identity *id)
-{
-	static char card[64];
-
-	if (identity_card_name(id, card, sizeof(card)))
-		return card;
-	for (int i = 0; i < id->info.n; i++)
-		if (!strcmp(id->info.name[i], "name") || !strcmp(id->info.name[i], "model"))
-			return id->info.value[i];
-	return id->path;
-}
-
-void report_capacity_summary(FILE *f, const struct identity *id, const struct capacity_report *r)
-{
-	char a[32], b[32], t[32];
-
-	format_size(a, sizeof(a), id->size);
-	usable_text(b, sizeof(b), r->usable.value);
-	format_time(t, sizeof(t), r->device_ns);
-	fprintf(f, "|| %s || %s || %s || %s%s%s || %s ||\n", device_name(id), a, cap_kind_name[r->kind],
-		r->usable.at_most ? "<=" : "", b, r->usable.conf == CONF_HIGH ? "" : "?", t);
 }
 
 /* ------------------------------------------------------------ the map */

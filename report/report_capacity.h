@@ -1,5 +1,5 @@
 /* report_capacity.h — the --capacity report: text (a person reads it),
- * JSON (a program does), the --summary line and the --plot map of the
+ * JSON (a program does) and the --plot map of the
  * device (kept, lost, repeating).  Formats only. */
 #ifndef FLASHBENCH_REPORT_CAPACITY_H
 #define FLASHBENCH_REPORT_CAPACITY_H
@@ -12,8 +12,6 @@
 
 void report_capacity_text(FILE *f, const struct identity *id, const struct capacity_report *r, double wall_ns);
 void report_capacity_json(FILE *f, const struct identity *id, const struct capacity_report *r, double wall_ns);
-/* One line for a survey table (wiki syntax), as --auto --summary. */
-void report_capacity_summary(FILE *f, const struct identity *id, const struct capacity_report *r);
 /* The map: 0, or -1 when there is nothing to draw. */
 int plot_capacity(FILE *f, const char *device, const struct capacity_report *r);
 

@@ -7,28 +7,16 @@
 #include "lib/json.h"
 #include "lib/svg.h"
 #include "lib/units.h"
+#include "lib/wrap.h"
+#include "report/cost.h"
 
-#define WRAP 76 /* evidence lines end by this column */
-#define INDENT "    "
-
-/* Print text from column `indent`, wrapped at WRAP on spaces. */
+/* A paragraph of the report (indent ""), or evidence (INDENT). */
 static void wrapped(FILE *f, const char *text, const char *indent)
 {
-	size_t room = WRAP - strlen(indent);
-
-	while (*text) {
-		size_t n = strlen(text), cut = n;
-		if (n > room) {
-			for (cut = room; cut > 0 && text[cut] != ' '; cut--)
-				;
-			if (!cut) /* one word longer than the line */
-				cut = strcspn(text, " ");
-		}
-		fprintf(f, "%s%.*s\n", indent, (int)cut, text);
-		text += cut;
-		while (*text == ' ')
-			text++;
-	}
+	if (*indent)
+		report_evidence(f, "%s", text);
+	else
+		report_para(f, "%s", text);
 }
 
 void rating_marks_text(char *buf, size_t len, const struct sd_mark *const m[SD_FAMILIES])
@@ -115,12 +103,12 @@ static void card_text(FILE *f, const struct rating_report *r)
 
 	rating_marks_text(a, sizeof(a), r->claimed);
 	rating_marks_text(b, sizeof(b), r->label);
-	if (r->has_ssr) {
-		uint64_t au = r->ssr.uhs_au ? r->ssr.uhs_au : r->ssr.au;
-		snprintf(line, sizeof(line),
-			 "the card's SD Status claims %s, its AU %s; the label (--claim): %s", a,
-			 au ? format_size(c, sizeof(c), au) : "not stated",
-			 label ? b : "not given");
+	if (r->has_ssr && !r->ssr.blank) {
+		/* the heading's card line has its claims and AUs: not again */
+		snprintf(line, sizeof(line), "the label (--claim): %s", label ? b : "not given");
+	} else if (r->has_ssr) {
+		snprintf(line, sizeof(line), "the card's SD Status claims %s, its AU %s; the label (--claim): %s", a,
+			 r->ssr.au ? format_size(c, sizeof(c), r->ssr.au) : "not stated", label ? b : "not given");
 	} else {
 		snprintf(line, sizeof(line), "the card's SD Status: %s; %s%s",
 			 r->card.ssr[0] ? "it says nothing (all zero)"
@@ -152,11 +140,28 @@ static void plan_text(FILE *f, const struct rating_report *r)
 	wrapped(f, line, "");
 }
 
+/* Was this line of evidence given under one of the marks before mark i? */
+static int said_above(const struct rating_report *r, unsigned i, const char *text)
+{
+	for (unsigned k = 0; k < i; k++)
+		for (int n = 0; n < r->marks[k].nevidence; n++)
+			if (!strcmp(r->marks[k].evidence[n], text))
+				return 1;
+	return 0;
+}
+
 void report_rating_text(FILE *f, const struct identity *id, const struct rating_report *r,
 			double wall_ns)
 {
-	char a[32], b[32], c[32], d[32], line[600];
+	char a[32], b[32], line[600];
+	static const char *const part_name[5] = { "pr", "pw", "fat", "iops", "sustained" };
+	struct cost_part part[5];
+	struct cost cost = { .reads = r->reads, .writes = r->writes, .written = r->bytes_written,
+			     .device_ns = r->device_ns, .wall_ns = wall_ns, .part = part };
 
+	for (int i = 0; i < 5; i++)
+		if (r->phase_ns[i] > 0)
+			part[cost.nparts++] = (struct cost_part){ .name = part_name[i], .device_ns = r->phase_ns[i] };
 	identity_text(f, "rating", id);
 	card_text(f, r);
 	fputc('\n', f);
@@ -166,28 +171,22 @@ void report_rating_text(FILE *f, const struct identity *id, const struct rating_
 			confidence_name(m->conf), by_text(m->by));
 		if (m->verdict == RATING_FAILS) {
 			failure_line(line, sizeof(line), m);
-			wrapped(f, line, INDENT);
+			wrapped(f, line, WRAP_EVIDENCE);
 		}
+		/* evidence given under a mark above (the same recording, the
+		 * same random reads) is not repeated (doc/style.md) */
 		for (int k = 0; k < m->nevidence; k++)
-			wrapped(f, m->evidence[k], INDENT);
+			if (!said_above(r, i, m->evidence[k]))
+				wrapped(f, m->evidence[k], WRAP_EVIDENCE);
 	}
 	fputc('\n', f);
 	plan_text(f, r);
-	format_time(a, sizeof(a), r->device_ns);
-	format_time(b, sizeof(b), r->sus_ns);
-	format_size(c, sizeof(c), r->bytes_written);
-	snprintf(line, sizeof(line),
-		 "cost: %llu reads, %llu writes (%s written); device time %s%s, of it %s the "
-		 "recording; took %s",
-		 (unsigned long long)r->reads, (unsigned long long)r->writes, c, a,
-		 r->virtual_clock ? " (the simulated card's clock)" : "", b,
-		 format_time(d, sizeof(d), wall_ns));
-	wrapped(f, line, "");
+	report_cost_text(f, &cost);
 	if (r->saved) {
 		format_size(a, sizeof(a), r->saved);
 		format_size(b, sizeof(b), r->put_back);
 		snprintf(line, sizeof(line),
-			 "data: %s saved first; the %s it changed was put back and read back equal",
+			 "data: %s saved first; the %s it changed was put back and verified",
 			 a, b);
 		wrapped(f, line, "");
 	}
@@ -315,37 +314,6 @@ void report_rating_json(FILE *f, const struct identity *id, const struct rating_
 						  { "put_back", JM_UINT, .uint = r->put_back },
 						  JM_END });
 	json_finish(&j);
-}
-
-/* The card's maker and product, the name sysfs gives, else the path. */
-static const char *device_name(const struct identity *id)
-{
-	static char card[64];
-
-	if (identity_card_name(id, card, sizeof(card)))
-		return card;
-	for (int i = 0; i < id->info.n; i++)
-		if (!strcmp(id->info.name[i], "name") || !strcmp(id->info.name[i], "model"))
-			return id->info.value[i];
-	return id->path;
-}
-
-void report_rating_summary(FILE *f, const struct identity *id, const struct rating_report *r)
-{
-	char size[32], t[32], marks[160] = "";
-	size_t at = 0;
-
-	for (unsigned i = 0; i < r->nmarks && at < sizeof(marks); i++) {
-		const struct rating_mark *m = &r->marks[i];
-		at += (size_t)snprintf(marks + at, sizeof(marks) - at, "%s%s%s%s", at ? " " : "",
-				       m->verdict == RATING_FAILS        ? "!"
-				       : m->verdict == RATING_UNTESTABLE ? "~"
-									 : "",
-				       m->mark->name, m->conf == CONF_HIGH ? "" : "?");
-	}
-	format_size(size, sizeof(size), id->size);
-	format_time(t, sizeof(t), r->device_ns);
-	fprintf(f, "|| %s || %s || %s || %s ||\n", device_name(id), size, at ? marks : "-", t);
 }
 
 /* ------------------------------------------------------------ the plot */

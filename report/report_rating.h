@@ -1,7 +1,7 @@
 /* report_rating.h — the --rating report: text (a person reads it: 80
  * columns, evidence indented and wrapped at 76), JSON (a program does: one
  * entry per mark with its name and verdict "meets", "fails" or
- * "untestable"), the --summary line, and the --plot (the speed of each
+ * "untestable") and the --plot (the speed of each
  * sub-unit across the card, the long recording's speed over time, the
  * IOPS).  Formats only: fed the report, never the device. */
 #ifndef FLASHBENCH_REPORT_RATING_H
@@ -16,10 +16,6 @@ void report_rating_text(FILE *f, const struct identity *id, const struct rating_
 			double wall_ns);
 void report_rating_json(FILE *f, const struct identity *id, const struct rating_report *r,
 			double wall_ns);
-/* One line for a survey table, as --auto and --capacity --summary:
- * "|| name || size || C10 U3? !V30 ~A2 || device time ||" (a mark met,
- * "?" less than highly sure, "!" failed, "~" untestable here). */
-void report_rating_summary(FILE *f, const struct identity *id, const struct rating_report *r);
 /* The plot: 0, or -1 when there is nothing to draw. */
 int plot_rating(FILE *f, const char *device, const struct rating_report *r);
 

@@ -10,8 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <unistd.h>
 
 #include "lib/json_read.h"
+#include "lib/wrap.h"
 #include "report/plot.h"
 #include "report/report_analyze.h"
 #include "saved/saved_json.h"
@@ -60,6 +62,9 @@ static int run_analyze(struct run *r, struct fb_err *e)
 			"standard input)", c->analyze, strerror(errno));
 	else if (!t || !s || !found)
 		fb_fail(e, EXIT_DEVICE, "out of memory");
+	else if (stdin_ && isatty(0) && note("--analyze: reading standard input (Ctrl-D ends it; "
+					     "flashbench --analyze FILE reads a file)") < 0)
+		fb_fail(e, EXIT_DEVICE, "cannot write to standard error: %s", strerror(errno));
 	else if (!read_stream(in, stdin_ ? "standard input" : c->analyze, &text, &len, e) &&
 		 !saved_read(text, len, stdin_ ? "standard input" : c->analyze, t, found, e)) {
 		if (!found->have && !t->nalign && !t->nopen && !t->nfat && !t->nother)

@@ -16,56 +16,60 @@
 #include "guard/restore.h"
 #include "lib/salt.h"
 #include "lib/units.h"
+#include "lib/wrap.h"
 #include "report/identity.h"
 #include "report/report_auto.h"
 #include "report/summary.h"
 
 /* What --auto's callback needs: the run, and what it says when it cancels. */
 struct auto_ctx {
-	const struct cli *c;
+	struct run *r;
 	struct dev *d;
 	struct fb_err err;
 };
 
-/* --auto --write: say what may be overwritten, the most it writes and how
- * long it may take, before the first write, and with --preserve reserve the
+/* --auto --write: before the first write, in three lines (doc/style.md):
+ * what it overwrites, the journal, the bound; with -v the bytes, the room
+ * and the capacity check's plan.  With --preserve it also reserves the
  * journal's room for what it may save (each byte once: no more than both
- * areas, nor than it writes) */
+ * areas, nor than it writes). */
 static int announce_auto(void *ctx, const struct write_plan *p)
 {
 	struct auto_ctx *a = ctx;
+	const struct cli *c = &a->r->c;
+	const char *journal = preserve_journal(a->d) ? preserve_journal(a->d) : a->r->guard.journal;
 	struct extents areas = { 0 };
-	char s0[32], s1[32], w[32], t[32];
-	uint64_t most;
-	int rc;
+	char where[128], w[32], t[32];
+	uint64_t most = 0;
+	int rc = 0;
 
-	format_size(s0, sizeof(s0), p->range[0][1] - p->range[0][0]);
-	format_size(s1, sizeof(s1), p->range[1][1] - p->range[1][0]);
+	if (preserve_journal(a->d)) {
+		if (extents_add(&areas, p->range[0][0], p->range[0][1]) ||
+		    extents_add(&areas, p->range[1][0], p->range[1][1]))
+			rc = fb_fail(&a->err, EXIT_DEVICE, "out of memory");
+		else
+			rc = preserve_reserve_areas(a->d, &areas, p->bytes, &most, &a->err);
+		extents_free(&areas);
+		if (rc)
+			return rc;
+	}
+	run_areas_text(where, sizeof(where), p->range, 2);
 	format_size(w, sizeof(w), p->bytes);
 	format_duration(t, sizeof(t), (uint64_t)p->ns);
 	/* a line that cannot be printed stops the run before its first write */
-	if (fprintf(stderr, "flashbench: --auto --write overwrites bytes %llu to %llu (%s) and %llu to %llu (%s) of %s\n",
-		    (unsigned long long)p->range[0][0], (unsigned long long)p->range[0][1] - 1, s0,
-		    (unsigned long long)p->range[1][0], (unsigned long long)p->range[1][1] - 1, s1, a->c->device) < 0 ||
+	if (note("--auto --write overwrites %s%s", where, preserve_journal(a->d) ? ", saved first" : " for good") < 0 ||
+	    (c->verbose && run_bytes_note(p->range, 2, c->device) < 0) ||
+	    note("journal: %s", journal) < 0 ||
+	    (c->verbose && note("  %s", preserve_journal(a->d) ? "every range is saved there first and put back at "
+				"the end" : "the capacity check's: its ranges are put back before the tests") < 0) ||
+	    (c->verbose && most && note("  it has room for the %s --auto may save", format_size(w, sizeof(w), most)) < 0) ||
 	    (p->ns_given && p->ns <= p->spent_ns ?
-		     fprintf(stderr, "flashbench: it writes nothing: the reads took %s of device time already, all that "
-			     "--budget allows (the write tests are left out)\n", t) :
-		     fprintf(stderr, "flashbench: it writes at most %s and takes at most about %s of device time in all%s; "
-			     "the capacity check it makes first counts in it\n", w, t,
-			     p->bytes_given && p->ns_given ? " (--budget)" : p->bytes_given || p->ns_given ?
-			     " (--budget and the default)" : " (the default; --budget=TIME,SIZE changes it)")) < 0 ||
-	    fflush(stderr))
+		     note("bound: the reads took %s of device time, all --budget allows: no write test runs", t) :
+		     note("bound: %s written, %s of device time (%s)", format_size(w, sizeof(w), p->bytes), t,
+			  p->bytes_given || p->ns_given ? "--budget" : "--budget changes it")) < 0 ||
+	    (c->verbose && note("  the capacity check it makes first counts in the bound") < 0))
 		return run_unannounced("--auto --write", &a->err);
-	if (!preserve_journal(a->d))
-		return 0;
-	if (extents_add(&areas, p->range[0][0], p->range[0][1]) || extents_add(&areas, p->range[1][0], p->range[1][1]))
-		rc = fb_fail(&a->err, EXIT_DEVICE, "out of memory");
-	else
-		rc = preserve_reserve_areas(a->d, &areas, p->bytes, &most, &a->err);
-	extents_free(&areas);
-	if (!rc)
-		run_announce_room(preserve_journal(a->d), most);
-	return rc;
+	return 0;
 }
 
 static void auto_progress(void *ctx, const struct auto_progress *a)
@@ -84,7 +88,7 @@ static int auto_capacity(void *ctx, struct dev *d, double max_ns, struct fb_err 
 static int run_auto(struct run *run, struct fb_err *e)
 {
 	const struct cli *c = &run->c;
-	struct auto_ctx actx = { .c = c, .d = run->d, .err = { 0 } };
+	struct auto_ctx actx = { .r = run, .d = run->d, .err = { 0 } };
 	struct auto_options o = { .write = c->write, .stop = &run_stop, .before_writes = announce_auto,
 				  .ctx = &actx, .progress_ctx = run, .budget_ns = c->budget_ns,
 				  .budget_bytes = c->budget_bytes, .read_speed = c->summary || run->row, .capacity = auto_capacity,
@@ -111,9 +115,9 @@ static int run_auto(struct run *run, struct fb_err *e)
 	run->stopped_in = r->interrupted ? auto_stop_title(r) : NULL;
 	run_identify(c, run->d, &id);
 	if (run->row)
-		summary_line(run->row, &id, r);
+		summary_auto(run->row, &id, r);
 	if (c->summary) {
-		summary_line(run_hold(run), &id, r);
+		summary_auto(run_hold(run), &id, r);
 	} else if (c->json) {
 		report_auto_json(run_hold(run), &id, r, c->write, wall_ns() - t0);
 	} else {
@@ -144,10 +148,12 @@ static int run_auto(struct run *run, struct fb_err *e)
 struct quick_ctx {
 	struct dev *d;          /* the device with the journal's layer */
 	int own;                /* a journal of its own */
+	int verbose;            /* -v: say what it writes, and that it found no fake */
 };
 
-/* Say what the quick check may write and reserve the journal's room (the
- * most --auto saves is reserved on top, when it announces its areas). */
+/* Reserve the journal's room for what the quick check may write (the
+ * most --auto saves is reserved on top, when it announces its areas); with
+ * -v say what it writes (--auto's announcement named the journal). */
 static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_err *e)
 {
 	const struct quick_ctx *q = ctx;
@@ -155,18 +161,19 @@ static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_er
 
 	if (run_capacity_reserve(q->d, p, e))
 		return -1;
+	if (!q->verbose)
+		return 0;
 	run_capacity_writes(sigs, sizeof(sigs), p, "");
 	format_size(most, sizeof(most), p->max_saved);
-	fprintf(stderr, "flashbench: --auto --write checks the capacity first: %s; each range is saved to %s first (at "
-		"most %s) and put back %s\n", sigs, preserve_journal(q->d), most,
-		q->own ? "before --auto writes" : "at the end");
+	note("--auto --write checks the capacity first: %s; each range is saved to %s first (at most %s) and put "
+	     "back %s", sigs, preserve_journal(q->d), most, q->own ? "before --auto writes" : "at the end");
 	return 0;
 }
 
 static int auto_capacity(void *ctx, struct dev *d, double max_ns, struct fb_err *e)
 {
 	struct run *r = ctx;
-	struct quick_ctx q = { .d = d, .own = !preserve_journal(d) };
+	struct quick_ctx q = { .d = d, .own = !preserve_journal(d), .verbose = r->c.verbose };
 	/* its share of the bound, less the rest it gives the card after it:
 	 * no more than its usual time, and never more than the share, even
 	 * for the quarters it takes at least */
@@ -203,8 +210,8 @@ static int auto_capacity(void *ctx, struct dev *d, double max_ns, struct fb_err 
 		else if (put < 0)
 			snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg), "; %s", why.msg);
 		else if ((rc || cr->kind != CAP_GENUINE) && restored.bytes) /* stopped, or a fake */
-			fprintf(stderr, "flashbench: the capacity check put back the %llu bytes (%s) it wrote and verified "
-				"them\n", (unsigned long long)restored.bytes, format_size(a, sizeof(a), restored.bytes));
+			note("the capacity check put back the %llu bytes (%s) it wrote and verified them",
+			     (unsigned long long)restored.bytes, format_size(a, sizeof(a), restored.bytes));
 	}
 	dev_written(d, &r->checked); /* written all the same (the stop line says it) */
 	r->checked.bytes -= was.bytes;
@@ -227,12 +234,11 @@ static int auto_capacity(void *ctx, struct dev *d, double max_ns, struct fb_err 
 		rc = fb_fail(e, EXIT_DEVICE, "%s: %s (usable %s%s of %s); --auto --write measures nothing on it, as %s "
 			     "(flashbench --capacity %s says more)", r->c.device, cap_kind_title[cr->kind],
 			     cr->usable.at_most ? "at most " : "", a, b, fate[cr->kind], r->c.device);
-	} else if (!rc) {
+	} else if (!rc && r->c.verbose) {
 		format_time(a, sizeof(a), cr->device_ns);
-		fprintf(stderr, "flashbench: no fake capacity seen (a cache that hides one is left to --capacity); the "
-			"check took %s%s, in the bound but apart from the tests' own cost%s\n", a,
-			cr->virtual_clock ? " of device time" : "",
-			q.own ? ", and its data are back" : "");
+		note("no fake capacity seen (a cache that hides one is left to --capacity); the check took %s%s, in the "
+		     "bound but apart from the tests' own cost%s", a, cr->virtual_clock ? " of device time" : "",
+		     q.own ? ", and its data are back" : "");
 	}
 	free(cr);
 	return rc;

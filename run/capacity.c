@@ -13,9 +13,11 @@
 #include "guard/preserve.h"
 #include "lib/salt.h"
 #include "lib/units.h"
+#include "lib/wrap.h"
 #include "report/identity.h"
 #include "report/plot.h"
 #include "report/report_capacity.h"
+#include "report/summary.h"
 
 /* --capacity: a device it can check, and a cache it can flush. */
 static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
@@ -35,6 +37,11 @@ int run_capacity_reserve(struct dev *d, const struct capacity_plan *p, struct fb
 	return preserve_reserve_bytes(d, p->max_saved, e);
 }
 
+uint64_t run_capacity_signatures(const struct capacity_plan *p)
+{
+	return p->ref_len + p->max_probes * p->probe_len + CAP_MAX_SPANS * p->span_max;
+}
+
 void run_capacity_writes(char *buf, size_t len, const struct capacity_plan *p, const char *where)
 {
 	char probe[32], ref[32], span[32], all[32];
@@ -42,18 +49,20 @@ void run_capacity_writes(char *buf, size_t len, const struct capacity_plan *p, c
 	format_size(ref, sizeof(ref), p->ref_len);
 	format_size(probe, sizeof(probe), p->probe_len);
 	format_size(span, sizeof(span), p->span_max);
-	format_size(all, sizeof(all), p->ref_len + p->max_probes * p->probe_len + CAP_MAX_SPANS * p->span_max);
+	format_size(all, sizeof(all), run_capacity_signatures(p));
 	snprintf(buf, len, "%s of signatures at its start, %s at up to %u places%s and a stretch of up to %s at each "
 		 "of up to %d edges it finds (at most %s of signatures in all)", ref, probe, p->max_probes, where, span,
 		 CAP_MAX_SPANS, all);
 }
 
-/* --capacity: say what may be written before the first write, and reserve
- * the journal's room for all of it. */
+/* --capacity: before the first write, in three lines (doc/style.md): what
+ * it writes, the journal, what it rewrites to flush a cache; with -v the
+ * detail.  It reserves the journal's room for all of it first. */
 static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb_err *e)
 {
 	const struct run *r = ctx;
-	char sigs[512], where[300], window[32], flush[32], most[32];
+	char sigs[512], where[300], window[32], flush[32], most[32], all[32];
+	int v = r->c.verbose;
 
 	if (run_capacity_reserve(r->d, p, e))
 		return -1;
@@ -62,22 +71,29 @@ static int announce_capacity(void *ctx, const struct capacity_plan *p, struct fb
 	format_size(window, sizeof(window), p->window_len);
 	format_size(flush, sizeof(flush), p->flush);
 	format_size(most, sizeof(most), p->max_saved);
-	fprintf(stderr, "flashbench: --capacity writes %s; each range is saved to %s first (at most %s; it has room "
-		"for them) and put back at the end.  To flush a cache it also rewrites up to %s at a time, from the "
-		"top down, of bytes %llu to %llu (%s, room for the probes it leaves alone) with the bytes they hold, "
-		"read and saved just before: nothing there changes\n", sigs, r->guard.journal, most, flush,
-		(unsigned long long)p->window_off, (unsigned long long)(p->window_off + p->window_len - 1), window);
+	format_size(all, sizeof(all), run_capacity_signatures(p));
+	if (note("--capacity writes up to %s of signatures, then puts it all back", all) < 0 ||
+	    (v && note("  %s", sigs) < 0) ||
+	    note("journal: %s", r->guard.journal) < 0 ||
+	    (v && note("  it saves up to %s (it has room for them) and puts each range back at the end", most) < 0) ||
+	    (p->flush && note("to flush a cache it rewrites up to %s with the bytes it holds", window) < 0) ||
+	    (v && p->flush &&
+	     note("  %s at a time, from the top down, of bytes %llu to %llu (room for the probes it leaves alone), "
+		  "read and saved just before: nothing there changes", flush, (unsigned long long)p->window_off,
+		  (unsigned long long)(p->window_off + p->window_len - 1)) < 0))
+		return run_unannounced("--capacity", e);
 	return 0;
 }
 
-/* --capacity's progress: requests so far and what was written */
-static void capacity_progress(void *ctx, uint64_t done)
+/* --capacity's progress: its part, the share done, what was written */
+static void capacity_progress(void *ctx, const struct progress_now *where)
 {
 	struct run *r = ctx;
 	struct dev_tally t;
-	struct progress_now now = { .done = done, .share = -1, .writes = 1 };
+	struct progress_now now = *where;
 
 	dev_written(r->d, &t);
+	now.writes = 1;
 	now.written = t.bytes;
 	progress_update(&r->pr, &now);
 }
@@ -105,6 +121,12 @@ static int run_capacity(struct run *r, struct fb_err *e)
 	rc = capacity_check(r->d, &o, cr, e);
 	progress_end(&r->pr);
 	saved = preserve_saved(r->d);
+	if (rc && run_stop > 0) { /* a signal: the data go back, and the stop line says what came of it */
+		free(cr);
+		r->stopped = 1;
+		r->stop_note = "before its verdict: no report";
+		return 0;
+	}
 	if (rc || run_put_back(r, e)) {
 		free(cr);
 		return -1;
@@ -115,9 +137,9 @@ static int run_capacity(struct run *r, struct fb_err *e)
 	capacity_account(cr, r->d);
 	run_identify(c, r->d, &id);
 	if (r->row)
-		report_capacity_summary(r->row, &id, cr);
+		summary_capacity(r->row, &id, cr);
 	if (c->summary)
-		report_capacity_summary(r->out, &id, cr);
+		summary_capacity(r->out, &id, cr);
 	else if (c->json)
 		report_capacity_json(r->out, &id, cr, wall_ns() - t0);
 	else

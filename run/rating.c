@@ -15,8 +15,10 @@
 #include "guard/preserve.h"
 #include "guard/restore.h"
 #include "lib/units.h"
+#include "lib/wrap.h"
 #include "report/identity.h"
 #include "report/report_rating.h"
+#include "report/summary.h"
 
 static int check_args(const struct cli *c, struct fb_err *e)
 {
@@ -46,6 +48,7 @@ static int announce_rating(void *ctx, const struct rating_report *rr, struct fb_
 	const struct run *r = ctx;
 	const char *j = preserve_journal(r->d);
 	char au[32], most[32], sus[32], est[32], sest[32], most_t[32];
+	int v = r->c.verbose;
 
 	if (preserve_reserve_bytes(r->d, rr->max_bytes, e))
 		return -1;
@@ -55,31 +58,29 @@ static int announce_rating(void *ctx, const struct rating_report *rr, struct fb_
 	format_duration(est, sizeof(est), (uint64_t)rr->estimate_ns);
 	format_duration(sest, sizeof(sest), (uint64_t)rr->sus_estimate_ns);
 	format_duration(most_t, sizeof(most_t), (uint64_t)rr->bound_ns);
-	fprintf(stderr, "flashbench: --rating writes at most %s on %s: %u AUs of %s spread over it, FAT "
-		"cycles near its start, random 4KiB in 256MiB, then a recording of %s\n", most, r->c.device,
-		rr->naus, au, sus);
-	if (j)
-		fprintf(stderr, "flashbench: each range is saved to %s first (it has room for %s) and put back at "
-			"the end\n", j, most);
-	else
-		fprintf(stderr, "flashbench: %s holds no user's data (a simulated card): nothing is saved\n",
-			r->c.device);
-	fprintf(stderr, "flashbench: about %s of device time at 20MB/s (the recording %s of it); at most %s: a "
-		"part slower than 2MB/s is cut short\n", est, sest, most_t);
-	if (r->c.verbose)
-		for (unsigned i = 0; i < rr->naus; i++)
-			fprintf(stderr, "flashbench: AU %u at byte %llu\n", i, (unsigned long long)rr->aus[i].off);
+	if (note("--rating writes up to %s (%u AUs of %s, a %s recording)", most, rr->naus, au, sus) < 0 ||
+	    (v && note("  %u AUs of %s spread over %s, FAT cycles near its start, random 4KiB in 256MiB, then a "
+		       "recording of %s", rr->naus, au, r->c.device, sus) < 0))
+		return run_unannounced("--rating", e);
+	for (unsigned i = 0; v && i < rr->naus; i++)
+		note("  AU %u at byte %llu", i, (unsigned long long)rr->aus[i].off);
+	if ((j ? note("journal: %s", j) : note("nothing is saved: a simulated card holds no user's data")) < 0 ||
+	    (j && v && note("  it has room for %s; each range is put back at the end", most) < 0) ||
+	    note("bound: at most %s of device time (about %s at 20MB/s)", most_t, est) < 0 ||
+	    (v && note("  a part slower than 2MB/s is cut short; the recording takes about %s", sest) < 0))
+		return run_unannounced("--rating", e);
 	return 0;
 }
 
-/* --rating's progress: requests so far and what was written */
-static void rating_progress(void *ctx, uint64_t done)
+/* --rating's progress: its part, the share done, what was written */
+static void rating_progress(void *ctx, const struct progress_now *where)
 {
 	struct run *r = ctx;
 	struct dev_tally t;
-	struct progress_now now = { .done = done, .share = -1, .writes = 1 };
+	struct progress_now now = *where;
 
 	dev_written(r->d, &t);
+	now.writes = 1;
 	now.written = t.bytes;
 	progress_update(&r->pr, &now);
 }
@@ -122,6 +123,13 @@ static int run_rating(struct run *r, struct fb_err *e)
 	rc = rating_check(r->d, &o, rr, e);
 	progress_end(&r->pr);
 	saved = preserve_saved(r->d);
+	if (rc && run_stop > 0) { /* a signal: the data go back, and the stop line says what came of it */
+		rating_free(rr);
+		free(rr);
+		r->stopped = 1;
+		r->stop_note = "before its verdicts: no report";
+		return 0;
+	}
 	if (rc || run_put_back(r, e)) {
 		rating_free(rr);
 		free(rr);
@@ -132,9 +140,9 @@ static int run_rating(struct run *r, struct fb_err *e)
 	rating_account(rr, r->d);
 	run_identify(c, r->d, &id);
 	if (r->row)
-		report_rating_summary(r->row, &id, rr);
+		summary_rating(r->row, &id, rr);
 	if (c->summary)
-		report_rating_summary(r->out, &id, rr);
+		summary_rating(r->out, &id, rr);
 	else if (c->json)
 		report_rating_json(r->out, &id, rr, wall_ns() - t0);
 	else

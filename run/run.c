@@ -10,9 +10,11 @@
 
 #include "dev.h"
 #include "dev/devinfo.h"
+#include "dev/medium.h"
 #include "guard/outputs.h"
 #include "guard/preserve.h"
 #include "lib/units.h"
+#include "lib/wrap.h"
 #include "report/identity.h"
 #include "report/plot.h"
 
@@ -59,8 +61,12 @@ void run_identify(const struct cli *c, const struct dev *d, struct identity *id)
 	id->physical = dev_physical_sector(d);
 	id->simulated = (dev_caps(d) & DEV_CAP_VIRTUAL_CLOCK) != 0;
 	dev_describe(d, id->model);
-	if (!id->simulated)
+	if (!id->simulated) {
+		struct medium m;
 		devinfo_read(c->device, &id->info);
+		if (!medium_of(c->device, &m) && m.kind == MEDIUM_FILE)
+			snprintf(id->file, sizeof(id->file), "%s", m.how[0] ? m.how : "a regular file");
+	}
 	dev_card(d, &id->card);
 }
 
@@ -134,9 +140,30 @@ void run_announce_room(const char *journal, uint64_t bytes)
 {
 	char sz[32];
 
-	format_size(sz, sizeof(sz), bytes);
-	fprintf(stderr, "flashbench: --preserve: this run saves at most %llu bytes (%s); %s has room for them\n",
-		(unsigned long long)bytes, sz, journal);
+	note("journal: %s (room for %s)", journal, format_size(sz, sizeof(sz), bytes));
+}
+
+void run_areas_text(char *buf, size_t len, const uint64_t range[][2], int n)
+{
+	char a[32], b[32];
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s at %s", i ? i + 1 == n ? " and " : ", " : "",
+				       format_size_exact(a, sizeof(a), range[i][1] - range[i][0]),
+				       format_size_exact(b, sizeof(b), range[i][0]));
+}
+
+int run_bytes_note(const uint64_t range[][2], int n, const char *device)
+{
+	char buf[256];
+	size_t at = 0;
+
+	for (int i = 0; i < n && at < sizeof(buf); i++)
+		at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%llu to %llu", i ? " and " : "",
+				       (unsigned long long)range[i][0], (unsigned long long)range[i][1] - 1);
+	return note("  bytes %s of %s", buf, device);
 }
 
 int run_put_back(struct run *r, struct fb_err *e)
@@ -169,10 +196,9 @@ void run_said_put_back(struct run *r)
 	}
 	format_size(sz, sizeof(sz), put->bytes);
 	if (put->bytes)
-		fprintf(stderr, "flashbench: %s: put back %llu bytes (%s) and verified them%s\n", who,
-			(unsigned long long)put->bytes, sz, left);
+		note("%s: put back %llu bytes (%s) and verified them%s", who, (unsigned long long)put->bytes, sz,
+		     left);
 	else
-		fprintf(stderr, "flashbench: %s: the run wrote to none of the %llu bytes (%s) it saved: nothing "
-			"was put back; the journal is removed\n", who, (unsigned long long)put->untouched,
-			(format_size(sz, sizeof(sz), put->untouched), sz));
+		note("%s: the run wrote to none of the %llu bytes (%s) it saved: nothing was put back; the journal is "
+		     "removed", who, (unsigned long long)put->untouched, (format_size(sz, sizeof(sz), put->untouched), sz));
 }

@@ -86,6 +86,8 @@ struct run {
 	int out_error;             /* errno of a failed write of the results */
 	int stopped;               /* a signal stopped the run: what was complete was written */
 	const char *stopped_in;    /* --auto: the part it stopped in */
+	const char *stop_note;     /* else what a stop leaves, for the stop line ("before its verdict: no
+				      report"; NULL: the rows or the program's) */
 	int report_whole;          /* its report is whole after a stop too (--auto's): -o is kept */
 	struct dev_tally checked;  /* what --auto --write's capacity check wrote (not --auto's own) */
 	/* a card of a batch (run/batch.c): the mode also writes its --summary
@@ -111,6 +113,8 @@ int run_capacity_reserve(struct dev *d, const struct capacity_plan *p, struct fb
  * most 11MiB of signatures in all)" (the flush, which writes back what it
  * read, is said apart). */
 void run_capacity_writes(char *buf, size_t len, const struct capacity_plan *p, const char *where);
+/* The most signatures it writes in all. */
+uint64_t run_capacity_signatures(const struct capacity_plan *p);
 
 /* ------------------------------------------------------------ shared */
 
@@ -174,8 +178,16 @@ int run_out_failed(struct run *r, struct fb_err *e);
  * (closed, full) does not write: status 1. */
 int run_unannounced(const char *what, struct fb_err *e);
 
-/* "flashbench: --preserve: this run saves at most ..." */
+/* "flashbench: journal: PATH (room for 12MiB)": a --preserve journal
+ * whose room is known before the first write. */
 void run_announce_room(const char *journal, uint64_t bytes);
+
+/* The areas a run writes, exactly and short, for its announcement:
+ * "128MiB at 0 and 256MiB at 4GiB" (n of range[i] = { from, to }). */
+void run_areas_text(char *buf, size_t len, const uint64_t range[][2], int n);
+/* -v: the same areas in bytes: "flashbench:   bytes 0 to 134217727 and
+ * ... of DEVICE"; what note() returns. */
+int run_bytes_note(const uint64_t range[][2], int n, const char *device);
 
 /* Put back the saved ranges the run wrote to (the others the device still
  * holds) and say so; a second signal does not interrupt this.  0 also

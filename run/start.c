@@ -45,6 +45,7 @@ int run_prepare(struct run *r, struct fb_err *e)
 				    .journal = c->preserve ? c->journal : NULL, .writes = mode_writes(c),
 				    .whole = mode_whole_device(c), .journal_now = mode_journaled(c),
 				    .journal_kept = mode_journal_kept(c),
+				    .own_journal = !c->preserve && mode_journal_kept(c),
 				    .needs_data = c->preserve && !(c->mode->flags & MODE_JOURNALED),
 				    .volatile_ok = c->preserve_volatile, .stop = &run_stop,
 				    .restoring = &run_restoring,

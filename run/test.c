@@ -15,6 +15,7 @@
 #include "guard/preserve.h"
 #include "lib/salt.h"
 #include "lib/units.h"
+#include "lib/wrap.h"
 #include "prog/results.h"
 #include "report/identity.h"
 #include "report/report_json.h"
@@ -43,15 +44,17 @@ static struct vm_op *build(const struct cli *c, struct dev *d, struct fb_err *e)
 			       e) ? NULL : prog;
 }
 
+/* "flashbench: --open-au overwrites 12MiB at 16MiB of sim:sd-4m, 36MiB in
+ * all" (with -v the bytes), before the first write. */
 static int announce(const struct cli *c, const struct vm_plan *p, struct fb_err *e)
 {
-	char range[32], total[32];
+	const uint64_t range[1][2] = { { p->write_lo, p->write_hi } };
+	char where[96], total[32];
 
-	format_size(range, sizeof(range), p->write_hi - p->write_lo);
+	run_areas_text(where, sizeof(where), range, 1);
 	format_size(total, sizeof(total), p->bytes_written);
-	if (fprintf(stderr, "flashbench: %s overwrites bytes %llu to %llu of %s (%s); %s written in all\n",
-		    c->mode_option, (unsigned long long)p->write_lo, (unsigned long long)p->write_hi - 1,
-		    c->device, range, total) < 0 || fflush(stderr))
+	if (note("%s overwrites %s of %s, %s in all", c->mode_option, where, c->device, total) < 0 ||
+	    (c->verbose && run_bytes_note(range, 1, c->device) < 0))
 		return run_unannounced(c->mode_option, e);
 	return 0;
 }
@@ -114,16 +117,15 @@ int run_test(struct run *r, struct fb_err *e)
 			r->saved = preserve_saved(r->d);
 		} else {
 			format_size(sz, sizeof(sz), preserve_saved(r->d));
-			fprintf(stderr, "flashbench: --preserve: saved %llu bytes (%s) to %s%s\n",
-				(unsigned long long)preserve_saved(r->d), sz, r->guard.journal,
-				program_rewrites(r->prog) ? "; what it rewrites is saved as it reads it" : "");
+			note("--preserve: saved %llu bytes (%s) to %s%s", (unsigned long long)preserve_saved(r->d), sz,
+			     r->guard.journal, program_rewrites(r->prog) ? "; what it rewrites is saved as it reads it" : "");
 		}
 	}
 	r->p = (struct print_ctx){ .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
 	if (r->saving_stopped) {
 		rc = -1;
 	} else {
-		if (progress_start(&r->pr, c->mode_option + 2, c->progress)) {
+		if (progress_start(&r->pr, c->mode_option, c->progress)) {
 			how.progress = test_progress;
 			how.progress_ctx = r;
 		}

@@ -352,7 +352,8 @@ static int read_findings(struct rd *r)
 		s->sector = (unsigned)v->number;
 	if ((v = want(r, 0, JSON_BOOL, "parameters.write")))
 		s->wrote = v->boolean;
-	if ((v = want(r, 0, JSON_BOOL, "findings.alignment_matters")))
+	/* beside the findings (format 2), or among them (format 1) */
+	if ((v = want(r, 0, JSON_BOOL, "alignment_matters")) || (v = want(r, 0, JSON_BOOL, "findings.alignment_matters")))
 		s->alignment_matters = v->boolean;
 	if (!want(r, 1, JSON_OBJECT, "findings"))
 		return -1;

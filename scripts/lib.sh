@@ -6,7 +6,20 @@
 # shellcheck shell=bash disable=SC2034
 
 me=${0##*/}
-FB=${FLASHBENCH:-flashbench}
+# The flashbench they run is their own, never whichever one PATH finds
+# first (a machine may have the classic tool installed too): $FLASHBENCH
+# when set; in a source tree the binary built beside the scripts'
+# directory; installed, the flashbench installed beside them; else PATH's.
+here=$(dirname "$(readlink -f "$0")")
+if [ -n "${FLASHBENCH:-}" ]; then
+	FB=$FLASHBENCH
+elif [ -x "$here/../flashbench" ] && [ -f "$here/../flashbench.c" ]; then
+	FB=$(readlink -f "$here/../flashbench")
+elif [ -x "$here/flashbench" ]; then
+	FB=$here/flashbench
+else
+	FB=flashbench
+fi
 # the version of the scripts: flashbench's, kept equal to lib/version.h
 # (tests/scripts.sh checks it)
 version=0.2.0
@@ -32,6 +45,20 @@ device() {
 	esac
 	[ $# -eq 1 ] || bad "name one device (see --help)"
 	dev=$1
+}
+
+# check_fb: the flashbench found is this one (its --version says
+# "flashbench VERSION"); the classic tool, which has no --version, would
+# take our options for others and write where they do not say: refused,
+# with what to do (exit status 2)
+check_fb() {
+	local v
+	v=$("$FB" --version 2> /dev/null < /dev/null) || v=''
+	case $v in
+	"flashbench "[0-9]*) ;;
+	*) bad "$FB is not this flashbench (it does not answer --version: the classic tool?); build it (make) or set FLASHBENCH=/path/to/flashbench" ;;
+	esac
+	case $FB in */*) ;; *) FB=$(command -v "$FB") || bad "no flashbench found: set FLASHBENCH=/path/to/flashbench" ;; esac
 }
 
 # Signals: SIGINT, SIGTERM and SIGHUP sent to the script (Ctrl-C, `kill

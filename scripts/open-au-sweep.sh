@@ -26,7 +26,9 @@ order, then with --random.  WRITES to DEVICE (see flashbench --help).
                (one of them alone: only that sweep; neither or both: both)
   --preserve   pass --preserve to flashbench (keep the data on DEVICE)
   -h, --help   this help                    --version  the version
-The flashbench binary is \$FLASHBENCH, else flashbench from PATH.
+The flashbench it runs is \$FLASHBENCH, else the one installed beside it (in
+the source: the one built there), else flashbench from PATH; one that does not
+answer --version as this flashbench does (the classic tool) is refused.
 Ctrl-C, or SIGTERM or SIGHUP to the script, is passed on to flashbench,
 which stops at its next request (and puts back what --preserve saved);
 then the summary of what was measured is printed, the table cut short
@@ -36,7 +38,7 @@ arguments; flashbench's status on error; 130/143/129 after SIGINT/TERM/HUP.
 USAGE
 }
 
-erase='' bs=64k max=16 linear='' random='' extra=()
+erase='' erase_by='' bs=64k max=16 linear='' random='' extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-e | -b | -n)
@@ -50,6 +52,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 device "$@"
+check_fb
 [[ $max =~ ^[0-9]+$ ]] || bad "-n needs a whole number (-n 8: try up to 8 open erase blocks)"
 [[ $max =~ [1-9] ]] || bad "-n $max tries no erase block at all: give at least 1 (-n 8: try up to 8)"
 # --linear and --random each ask for their sweep; neither (or both): both
@@ -93,17 +96,23 @@ stopped() {
 # a size it does not determine, or determines with low confidence, stops
 # the sweep, saying why)
 if [ -z "$erase" ]; then
-	say "== erase block size: flashbench --auto $dev (read-only; give -e SIZE to skip this)"
+	say "== erase block size: flashbench --auto $dev (read-only; -e SIZE skips it)"
 	run_fb "$FB" --auto "$dev" > "$tmp/auto"
 	rc=$?
 	[ -z "$caught" ] || { rm -rf "$tmp"; stop_if_caught; }
 	[ "$rc" = 0 ] || exit "$rc"
 	line=$(grep -m1 '^erase block size ' "$tmp/auto")
 	read -r _ _ _ value conf _ <<< "$line"
-	why=$(awk '/^erase block size /{ on = 1; next } on && /^    /{ sub(/^ +/, ""); print; exit }' "$tmp/auto")
+	# its first line of evidence (wrapped: the lines indented further go on with it)
+	why=$(awk '/^erase block size /{ on = 1; next }
+		on && /^      / { sub(/^ +/, ""); w = w " " $0; next }
+		on && w != "" { exit }
+		on && /^    / { sub(/^ +/, ""); w = $0; next }
+		END { print w }' "$tmp/auto")
 	case $conf in
-	high | medium) erase=$value
-		say "== erase block $erase ($conf confidence): $why" ;;
+	high | medium) erase=$value erase_by="--auto ($conf confidence)"
+		say "== erase block $erase ($conf confidence), as flashbench --auto found it:"
+		say "$(printf '%s\n' "$why" | fold -s -w 73 | sed 's/^/   /; s/ *$//')" ;;
 	*)
 		if [ "$value" = not ]; then what="did not determine the erase block size"; else what="found an erase block size of $value with only $conf confidence"; fi
 		echo "$me: flashbench --auto $what on $dev (${why:-no reason given}): give the erase block size with -e SIZE" >&2
@@ -116,16 +125,33 @@ fi
 # where the writes collapse (the same rule as --auto), judging each sweep
 # against its own --open-au-nr=1 run.
 title() { [ "$1" = random ] && echo "open erase blocks, random order" || echo "open erase blocks, linear"; }
+# The summary: what --analyze makes of the tables.  It reads only them, so
+# an erase block --auto found (the header above) is one it cannot confirm
+# itself: its note saying so is replaced by where the size came from, and
+# the summary agrees with its own header.
 summary() {
-	say "" "== summary for $dev (erase block $erase), from flashbench --analyze; the line numbers are those of this output"
-	"$FB" --analyze "$log" | awk '/^open erase blocks/ { on = 1; print; next } /^[^ ]/ { on = 0 } on'
+	say "" "== summary for $dev (erase block $erase), from flashbench --analyze" \
+		"   (the line numbers are those of this output)"
+	"$FB" --analyze "$log" | awk -v by="${erase_by:-}" -v e="$erase" '
+		/^open erase blocks/ { on = 1; print; next }
+		/^[^ ]/ { on = 0 }
+		!on { next }
+		note && /^      / { next }
+		{ note = 0 }
+		by != "" && /^    note: counted in the .* regions the sweep wrote/ {
+			note = 1
+			print "    note: in the " e " erase blocks found by " by
+			next
+		}
+		{ print }'
 }
 for mode in $modes; do
 	flag=()
-	[ "$mode" = random ] && flag=(--random)
+	[ "$mode" = random ] && flag=(-r)
 	for n in $(seq 1 "$max"); do
-		cmd=("$FB" --open-au "${flag[@]}" "${extra[@]}" --erasesize="$erase" --blocksize="$bs" --open-au-nr="$n" "$dev")
-		# each row as flashbench measures it, on the screen and in the log
+		cmd=("$FB" -O "${flag[@]}" "${extra[@]}" -e "$erase" -b "$bs" --open-au-nr="$n" "$dev")
+		# each row as flashbench measures it, on the screen and in the log,
+		# under its command as one would type it (short options: it fits)
 		show "== $mode: flashbench ${cmd[*]:1}" < "$tmp/rows" &
 		reader=$!
 		lines=$(wc -l < "$log")

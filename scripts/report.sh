@@ -19,7 +19,9 @@ and the output of "flashbench --auto".  Read-only unless --write is given
 SIGHUP to the script, is passed on to flashbench, which stops at its next
 request, puts back what --preserve saved and prints what it finished; the
 exit status is then 130/143/129.
-The flashbench binary is \$FLASHBENCH, else flashbench from PATH.
+The flashbench it runs is \$FLASHBENCH, else the one installed beside it (in
+the source: the one built there), else flashbench from PATH; one that does not
+answer --version as this flashbench does (the classic tool) is refused.
 USAGE
 }
 
@@ -31,11 +33,12 @@ while [ $# -gt 0 ]; do
 	esac
 done
 device "$@"
+check_fb
 
 echo "flashbench report: $dev"
 echo "date:       $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "kernel:     $(uname -srm)"
-echo "flashbench: $("$FB" --version)"
+echo "flashbench: $("$FB" --version) ($FB)"
 if [ -b "$dev" ]; then
 	name=$(basename "$(readlink -f "$dev")")
 	sys=/sys/class/block/$name

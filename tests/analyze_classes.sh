@@ -95,7 +95,7 @@ fixture=$(awk '
 jq_() { "$FB" --analyze --json "$1" 2> /dev/null | "$JP" "${@:2}" 2> /dev/null | paste -sd' ' -; }
 got=$(jq_ tests/shapes/textbook-asymmetric.txt findings.page.value findings.page.confidence \
 	findings.erase_block.value findings.erase_block.confidence)
-"$FB" --analyze tests/shapes/textbook-asymmetric.txt > "$TMP/out"
+"$FB" --analyze tests/shapes/textbook-asymmetric.txt | unwrap > "$TMP/out"
 [ "$got" = "16384 medium 4194304 medium" ] &&
 	grep -q 'the read before each boundary from 4MiB up is .* slower than the read after it (in every row and in the 2 other runs): the card.s own asymmetry, not noise' "$TMP/out" &&
 	pass "analyze_classes: the textbook table: 4MiB and 16KiB at medium, the asymmetry named" ||
@@ -137,14 +137,14 @@ got=$(jq_ "$TMP/l2.txt" source.open_au_tables.0.open_au_nr source.open_au_tables
 	fail "analyze_classes: a label line names the one table under it" "$got"
 # the classic default, said; a script that prints no command line: no count
 { echo '$ sudo flashbench -O /dev/sdb'; cat "$TMP/o3.txt"; } > "$TMP/def.txt"
-"$FB" --analyze "$TMP/def.txt" > "$TMP/out"
+"$FB" --analyze "$TMP/def.txt" | unwrap > "$TMP/out"
 [ "$(jq_ "$TMP/def.txt" source.open_au_tables.0.open_au_nr source.open_au_tables.0.open_au_nr_from)" = \
   "2 classic default" ] && grep -q 'taken as 2: the classic default of -O' "$TMP/out" &&
 	grep -q -- '--open-au-nr taken as 2, the classic default of -O (its command line sets none)' "$TMP/out" &&
 	pass "analyze_classes: -O without --open-au-nr: taken as 2, the classic default, and said" ||
 	fail "analyze_classes: -O without --open-au-nr: taken as 2" "$(grep -i default "$TMP/out")"
 { echo '# ./run_test.sh /dev/mmcblk0'; echo 'Running flashbench'; cat "$TMP/o3.txt"; } > "$TMP/script.txt"
-"$FB" --analyze "$TMP/script.txt" > "$TMP/out"
+"$FB" --analyze "$TMP/script.txt" | unwrap > "$TMP/out"
 grep -q 'no command line, label line or loop.s echo says which --open-au-nr it ran with' "$TMP/out" &&
 	! grep -q 'header line' "$TMP/out" &&
 	pass "analyze_classes: a script that prints no command line: the hint says what is missing" ||
@@ -156,20 +156,20 @@ for i in $(seq 1 16); do
 	echo "open AU nr: $i"
 	"$FB" -O -e 4M --open-au-nr="$i" sim:size=4G,erase=4M,page=8K,planes=2,open=20,random=1,fat=0,minwrite=16K 2> /dev/null
 done > "$TMP/o16.txt"
-"$FB" --analyze "$TMP/o16.txt" > "$TMP/out"
+"$FB" --analyze "$TMP/o16.txt" | unwrap > "$TMP/out"
 grep -q 'the linear sweep never collapsed up to --open-au-nr=16: go on with larger values (flashbench-open-au-sweep -n 32)' "$TMP/out" &&
 	! grep -q 'to count open erase blocks, run' "$TMP/out" &&
 	pass "analyze_classes: a sweep to 16 that never collapses: the hint asks for more than 16" ||
 	fail "analyze_classes: a sweep to 16 that never collapses" "$(sed -n '/^next steps/,$p' "$TMP/out")"
 # one -a run with 4KiB reads: a second run at another block size
 "$FB" -a -b 4096 sim:sd-4m > "$TMP/a4k.txt" 2> /dev/null
-"$FB" --analyze "$TMP/a4k.txt" > "$TMP/out"
+"$FB" --analyze "$TMP/a4k.txt" | unwrap > "$TMP/out"
 grep -q 'run `flashbench -a --blocksize=1024 DEV` too' "$TMP/out" && ! grep -q 'blocksize=4096' "$TMP/out" &&
 	pass "analyze_classes: one -a run with 4KiB reads: the second run asked for reads 1KiB" ||
 	fail "analyze_classes: one -a run with 4KiB reads" "$(sed -n '/^next steps/,$p' "$TMP/out")"
 # open-au tables that decide nothing are named, not asked for (the OLPC
 # survey: single runs of six cards, one column each)
-"$FB" --analyze tests/real/wiki-olpc-sdcard-6cards.txt > "$TMP/out"
+"$FB" --analyze tests/real/wiki-olpc-sdcard-6cards.txt | unwrap > "$TMP/out"
 grep -q 'the open-au tables here do not decide the count (above)' "$TMP/out" &&
 	! grep -q 'to count open erase blocks, run' "$TMP/out" &&
 	pass "analyze_classes: open-au tables that decide nothing: named, not asked for" ||

@@ -10,7 +10,8 @@ JP=${FB%/flashbench}/tests/jsonpath
 # jq_ FILE PATH...: the values at the paths of the --analyze --json report
 jq_() { "$FB" --analyze --json "$1" 2> "$TMP/err" | "$JP" "${@:2}" 2>> "$TMP/err" | paste -sd' ' -; }
 # report FILE: the text report into $TMP/out
-report() { "$FB" --analyze "$1" > "$TMP/out" 2>&1; }
+# (the report with its wrapped lines joined again: tests/lib.sh, unwrap)
+report() { "$FB" --analyze "$1" > "$TMP/out.raw" 2>&1; local rc=$?; unwrap < "$TMP/out.raw" > "$TMP/out"; return $rc; }
 # ok NAME: pass if the last command succeeded, else fail with the report
 ok() { if [ $? -eq 0 ]; then pass "$1"; else fail "$1" "$(grep -v '^    \(not in\|no \)' "$TMP/out" 2> /dev/null | head -c 600)"; fi; }
 # sweep DEV ERASE BLOCK FROM TO [-r]: an open-au sweep as a shell loop posts it
@@ -142,7 +143,7 @@ ok "analyze_rules: one sweep: a fixed cost per write decides nothing, a flat swe
 { sweep "sim:size=8G,open=5" 4M 16K 1 7; sweep sim:sd-4m 4M 16K 1 3; } > "$TMP/restart.txt"
 [ "$(jq_ "$TMP/2cards.txt" "cards#" cards.0.findings.open_linear.value cards.1.findings.open_linear.value findings.open_linear.value)" = \
   "2 5 2 null" ] && [ "$(jq_ "$TMP/restart.txt" findings.open_linear.value)" = null ] &&
-	"$FB" --analyze "$TMP/restart.txt" | grep -q 'the sweeps at line 2 and line 72 (both --erasesize=4MiB) disagree: 5 against 2'
+	"$FB" --analyze "$TMP/restart.txt" | unwrap | grep -q 'the sweeps at line 2 and line 72 (both --erasesize=4MiB) disagree: 5 against 2'
 ok "analyze_rules: two cards in one paste are never one card's sweep"
 : > "$TMP/2dev.json"
 for d in "sim:size=8G,open=5" sim:sd-4m; do

@@ -15,8 +15,14 @@ mask() { sed -E 's/, took [^ ]+$/, took X/'; }
 "$FB" -C sim:fake-wrap 2> /dev/null | mask > wrap.out
 (cd "$ROOT" && golden "capacity fake-wrap report golden" capacity-fake-wrap.out cat "$TMP/wrap.out")
 
-if grep -q '^flashbench: --capacity writes 2MiB of signatures at its start, 4KiB at up to 256 places anywhere on sim:fake-drop and a stretch of up to 4MiB at each of up to 2 edges it finds (at most 11MiB of signatures in all); ' drop.err &&
-	grep -qE 'each range is saved to .*/flashbench-sim\.[0-9]+\.[0-9a-f]{16}\.journal first \(at most 533MiB; it has room for them\) and put back at the end\.  To flush a cache it also rewrites up to 256MiB at a time, from the top down, of bytes 1599078400 to 2146435071 \(522MiB, room for the probes it leaves alone\) with the bytes they hold, read and saved just before: nothing there changes$' drop.err &&
+# three short lines before the first write (doc/style.md), the detail with -v
+"$FB" -C -v sim:fake-drop 2> drop-v.err > /dev/null
+if [ "$(sed -n 1p drop.err)" = 'flashbench: --capacity writes up to 11MiB of signatures, then puts it all back' ] &&
+	sed -n 2p drop.err | grep -qE '^flashbench: journal: .*/flashbench-fake-drop\.[0-9]+(-[0-9]+)?\.journal$' &&
+	[ "$(sed -n 3p drop.err)" = 'flashbench: to flush a cache it rewrites up to 522MiB with the bytes it holds' ] &&
+	head -3 drop.err | awk 'length > 80 { exit 1 }' &&
+	unwrap < drop-v.err | grep -q '256MiB at a time, from the top down, of bytes 1599078400 to 2146435071 (room for the probes it leaves alone), read and saved just before: nothing there changes$' &&
+	unwrap < drop-v.err | grep -q '^flashbench:   it saves up to 533MiB' &&
 	grep -q '^flashbench: --capacity: put back [0-9]* bytes .* and verified them' drop.err; then
 	pass "capacity announces what it may write, and puts it back"
 else
@@ -28,24 +34,24 @@ else
 	fail "capacity leaves no journal or index entry behind" "$(ls ./*.journal "$FLASHBENCH_STATE_DIR" 2>&1)"
 fi
 
-# A simulated card's journal is the run's own: named by its PID and random
-# bits, so that one a SIGKILL left behind (with the PID the next run may
-# get: the name runs before this one used) never blocks a later run
+# A simulated card's journal is the run's own: named by its preset and PID
+# (the next free name when one is taken), so that one a SIGKILL left behind
+# (with the PID the next run may get) never blocks a later run
 mkdir -p simtmp
 printf 'left by a killed run' > simtmp/stale
 (
 	export TMPDIR=$TMP/simtmp
 	for i in 1 2; do
 		# shellcheck disable=SC2016 # $$ is the shell's, which exec makes flashbench's
-		sh -c 'cp "$TMPDIR/stale" "$TMPDIR/flashbench-sim.$$.journal"; exec "$0" -C sim:fake-drop' "$FB" \
+		sh -c 'cp "$TMPDIR/stale" "$TMPDIR/flashbench-fake-drop.$$.journal"; exec "$0" -C sim:fake-drop' "$FB" \
 			> /dev/null 2> "$TMP/sim$i.err"
 		echo $? > "$TMP/sim$i.rc"
 	done
 )
-j1=$(grep -oE 'saved to [^ ]+ first' sim1.err) j2=$(grep -oE 'saved to [^ ]+ first' sim2.err)
+j1=$(unwrap < sim1.err | sed -n 's/^flashbench: journal: //p') j2=$(unwrap < sim2.err | sed -n 's/^flashbench: journal: //p')
 if [ "$(cat sim1.rc sim2.rc)" = "$(printf '0\n0')" ] && [ "$j1" != "$j2" ] &&
-	[[ $j1 =~ simtmp/flashbench-sim\.[0-9]+\.[0-9a-f]{16}\.journal ]] &&
-	[ "$(cat simtmp/flashbench-sim.*.journal)" = "$(cat simtmp/stale simtmp/stale)" ] &&
+	[[ $j1 =~ simtmp/flashbench-fake-drop\.[0-9]+-2\.journal$ ]] &&
+	[ "$(cat simtmp/flashbench-fake-drop.*.journal)" = "$(cat simtmp/stale simtmp/stale)" ] &&
 	[ "$(find simtmp -type f | wc -l)" = 3 ]; then
 	pass "capacity: a sim's journal is the run's own: a stale one in TMPDIR does not stop a run"
 else
@@ -89,9 +95,9 @@ json "capacity json: a genuine card, flushed up to --max-cache" sim:size=512M ve
 	flush.bytes=268435456 flush.full=true device.model.sectors_changed=0
 json "capacity json: --max-cache bounds the flush" "--max-cache=32M sim:size=512M" flush.bytes=33554432 flush.max_cache=33554432
 
-# --summary: one line per card
+# --summary: one line per card, the columns of --auto's (doc/style.md)
 if "$FB" -C --summary sim:fake-drop 2> /dev/null > sum.out &&
-	grep -qE '^\|\| sim:fake-drop \|\| 2GiB \|\| drop \|\| 768MiB \|\| [0-9.]+s \|\|$' sum.out; then
+	grep -qx '| sim:fake-drop | 2GiB | fake: drop 768MiB | - | - | - | - | - | - | - |' sum.out; then
 	pass "capacity --summary: one table line"
 else
 	fail "capacity --summary: one table line" "$(cat sum.out)"
@@ -99,11 +105,11 @@ fi
 
 # a usable size is room promised: never shown above what the card holds
 # (2047MiB is no 2GiB), in the text, --summary, the --plot title and the
-# --auto --write check; a size that is no whole MiB: in bytes in --summary
+# --auto --write check; a size that is no whole MiB: floored in --summary
 "$FB" -C --summary --plot floor.svg sim:fake=drop,real=2047M > floor.sum 2> /dev/null
 "$FB" -C sim:fake=drop,real=2047M > floor.out 2> /dev/null
-"$FB" -A --write sim:fake=drop,real=2047M > /dev/null 2> floor.auto
-if grep -qE '^\|\| sim:fake=drop,real=2047M \|\| 2GiB \|\| drop \|\| 1\.99GiB \|\| [0-9.]+s \|\|$' floor.sum &&
+"$FB" -A --write sim:fake=drop,real=2047M 2>&1 > /dev/null | unwrap > floor.auto
+if grep -qE '^\| sim:fake=drop,real=2047M \| 2GiB \| fake: drop 1\.99GiB\?? \|' floor.sum &&
 	grep -qE '^usable size +1\.99GiB +high$' floor.out && grep -q '>usable size 1\.99GiB (high)<' floor.svg &&
 	grep -q '(usable 1\.99GiB of 2GiB)' floor.auto; then
 	pass "capacity: a usable size of 2047MiB is never shown as 2GiB"
@@ -113,11 +119,11 @@ else
 fi
 "$FB" -C --summary sim:fake=drop,real=1535M > floor.sum 2> /dev/null
 "$FB" -C sim:fake=drop,real=1023.5M > floor.out 2> /dev/null
-if grep -qE '\|\| drop \|\| 1\.49GiB \|\|' floor.sum && grep -qE '^usable size +1023MiB +high$' floor.out &&
-	"$FB" -C --summary sim:fake=drop,real=1023.5M 2> /dev/null | grep -qE '\|\| drop \|\| 1073217536B \|\|'; then
-	pass "capacity: 1535MiB usable is 1.49GiB, 1023.5MiB is 1023MiB (and its bytes in --summary)"
+if grep -qE '\| fake: drop 1\.49GiB\?? \|' floor.sum && grep -qE '^usable size +1023MiB +high$' floor.out &&
+	"$FB" -C --summary sim:fake=drop,real=1023.5M 2> /dev/null | grep -qE '\| fake: drop 1023MiB\?? \|'; then
+	pass "capacity: 1535MiB usable is 1.49GiB, 1023.5MiB is 1023MiB (also in --summary)"
 else
-	fail "capacity: 1535MiB usable is 1.49GiB, 1023.5MiB is 1023MiB (and its bytes in --summary)" \
+	fail "capacity: 1535MiB usable is 1.49GiB, 1023.5MiB is 1023MiB (also in --summary)" \
 		"$(cat floor.sum; grep '^usable' floor.out)"
 fi
 
@@ -173,15 +179,16 @@ expect_error "capacity: refuses to overwrite what is at the journal's path" 2 "n
 rm -f taken.journal
 
 # A journal on tmpfs is refused before anything is read or written, for
-# --capacity and for --auto --write's capacity check alike (their journal
-# goes to the current directory without --preserve), and
+# --capacity and for --auto --write's capacity check alike (without
+# --preserve their journal goes to the state directory, never the current
+# one: here a state directory on tmpfs), and
 # --preserve-volatile, which goes with both, accepts it
 if [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ] && shm=$(mktemp -d /dev/shm/fb-cap.XXXXXX); then
 	head -c 67108864 /dev/urandom > card.img
 	before=$(sha256sum < card.img)
 	for t in -C "-A --write"; do
 		# shellcheck disable=SC2086 # the test's words
-		(cd "$shm" && "$FB" $t "$TMP/card.img" > "$TMP/v.out" 2> "$TMP/v.err")
+		(cd "$TMP" && FLASHBENCH_STATE_DIR=$shm "$FB" $t "$TMP/card.img" > "$TMP/v.out" 2> "$TMP/v.err")
 		rc=$?
 		if [ $rc = 2 ] && [ "$(wc -l < v.err)" = 1 ] && grep -q 'would be on tmpfs.*--preserve-volatile' v.err &&
 			[ ! -s v.out ] && [ -z "$(ls "$shm")" ]; then
@@ -191,9 +198,9 @@ if [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]
 		fi
 		# shellcheck disable=SC2086
 		# (--auto --write overwrites its areas: only --capacity leaves every byte)
-		if (cd "$shm" && "$FB" $t --preserve-volatile --summary "$TMP/card.img" > "$TMP/v.out" 2> "$TMP/v.err") &&
+		if (cd "$TMP" && FLASHBENCH_STATE_DIR=$shm "$FB" $t --preserve-volatile --summary "$TMP/card.img" > "$TMP/v.out" 2> "$TMP/v.err") &&
 			{ [ "$t" != -C ] || [ "$(sha256sum < card.img)" = "$before" ]; } && [ -z "$(ls "$shm")" ] &&
-			grep -q 'journal first' v.err; then
+			grep -qx "flashbench: journal: $shm/card.img.journal" v.err && ! ls ./*.journal > /dev/null 2>&1; then
 			pass "capacity: $t --preserve-volatile takes the journal there, and leaves none"
 		else
 			fail "capacity: $t --preserve-volatile takes the journal there, and leaves none" "$(tail -2 v.err)"
@@ -211,7 +218,7 @@ truncate -s 1G big.img
 # (the check lasts about a tenth of a second: the signal is sent within a
 # fraction of a millisecond of its first line)
 signal_at_line INT stop.err 'checks the capacity first' 120 \
-	"$FB" -A --write --json --preserve="$TMP/big.j" big.img > stop.json
+	"$FB" -A --write -v --json --preserve="$TMP/big.j" big.img > stop.json
 rc=$?
 got=$("$JP" cost.stopped_in findings.fat_area.note < stop.json 2>&1 | tr '\n' '|')
 if [ $rc = 130 ] && [ "$got" = "capacity_check|interrupted: the run was stopped by a signal before it was measured|" ] &&
@@ -227,7 +234,7 @@ rm -f big.img
 # Ctrl-C once it has written (the progress line says so): everything is put back
 "$FB" -C --progress sim:size=64G > /dev/null 2> int.err &
 pid=$!
-wait_for "the first write" 60 grep -qs 'capacity: .* written' int.err
+wait_for "the first write" 60 grep -qs -- '--capacity [0-9]/[0-9]: .* written' int.err
 kill -INT "$pid" 2> /dev/null
 wait "$pid"
 rc=$?
@@ -246,10 +253,11 @@ fi
 # before its first write of its own, and stops on a fake
 if ! "$FB" -A --write sim:fake-wrap > auto.out 2> auto.err && [ ! -s auto.out ] &&
 	grep -q 'sim:fake-wrap: fake: wraps around (usable 512MiB of 2GiB); --auto --write measures nothing on it' auto.err &&
-	head -1 auto.err | grep -q 'overwrites bytes' && sed -n 2p auto.err | grep -q 'it writes at most' &&
-	sed -n 3p auto.err | grep -q 'checks the capacity first: 2MiB of signatures at its start, 4KiB at up to 256 places and a stretch of up to 4MiB at each of up to 2 edges it finds (at most 11MiB of signatures in all); .*at most 11MiB) and put back before --auto writes$' &&
-	sed -n 4p auto.err | grep -q '^flashbench: the capacity check put back the [0-9]* bytes .* and verified them$' &&
-	[ "$(wc -l < auto.err)" = 5 ] &&
+	head -1 auto.err | grep -qx 'flashbench: --auto --write overwrites 128MiB at 0 and 256MiB at 1GiB for good' &&
+	sed -n 2p auto.err | grep -q '^flashbench: journal: ' && sed -n 3p auto.err | grep -q '^flashbench: bound: ' &&
+	unwrap < auto.err | sed -n 4p | grep -q '^flashbench: the capacity check put back the [0-9]* bytes .* and verified them$' &&
+	[ "$(unwrap < auto.err | wc -l)" = 5 ] &&
+	"$FB" -A --write -v sim:fake-wrap 2>&1 > /dev/null | unwrap | grep -q 'checks the capacity first: 2MiB of signatures at its start, 4KiB at up to 256 places and a stretch of up to 4MiB at each of up to 2 edges it finds (at most 11MiB of signatures in all); .*(at most 11MiB) and put back before --auto writes$' &&
 	! ls ./*.journal > /dev/null 2>&1; then
 	pass "auto --write on a fake: stops before its write tests and says why"
 else
@@ -265,7 +273,7 @@ else
 	fail "auto --write on a fake: the stop says what becomes of writes there (wrap: other flash; drop: lost)" \
 		"$(tail -1 auto.err; tail -1 drop-auto.err)"
 fi
-if "$FB" -A --write sim:sd-4m > auto.out 2> auto.err && grep -q 'checks the capacity first' auto.err &&
+if "$FB" -A --write -v sim:sd-4m > auto.out 2> auto.err && grep -q 'checks the capacity first' auto.err &&
 	grep -q 'no fake capacity seen' auto.err && grep -qE '^open erase blocks, linear +2 +high' auto.out; then
 	pass "auto --write on a genuine card: checked, then measured as before"
 else

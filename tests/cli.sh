@@ -103,8 +103,11 @@ else
 fi
 
 # the write range is announced on stderr before the results
+# in one line; the bytes with -v
 "$FB" -O -e 4M -b 1M --open-au-nr=3 sim:sd-4m > "$TMP/out" 2> "$TMP/err"
-if grep -q "overwrites bytes 16777216 to 29360127 of sim:sd-4m (12MiB); 36MiB written in all" "$TMP/err"; then
+"$FB" -O -v -e 4M -b 1M --open-au-nr=3 sim:sd-4m > /dev/null 2> "$TMP/err-v"
+if [ "$(cat "$TMP/err")" = "flashbench: --open-au overwrites 12MiB at 16MiB of sim:sd-4m, 36MiB in all" ] &&
+	grep -qx "flashbench:   bytes 16777216 to 29360127 of sim:sd-4m" "$TMP/err-v"; then
 	pass "open-au announces the range it overwrites"
 else
 	fail "open-au announces the range it overwrites" "$(cat "$TMP/err")"
@@ -113,14 +116,14 @@ fi
 # --progress: the line shows from the first request, however short the run,
 # as plain lines when stderr is a file; without it nothing but the announcement
 "$FB" -O -e 4M -b 2k --progress sim:sd-4m > /dev/null 2> "$TMP/forced"
-if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: open-au +0% \(1 of 8190 requests\), 4MiB written, ([0-9ms]+ so far|about [0-9hms]+ left)$' &&
+if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: --open-au: 0% \(1 of 8190 requests\), 4MiB written, ([0-9ms]+ so far|about [0-9hms]+ left)$' &&
 	! grep -q $'[\r\033]' "$TMP/forced"; then
 	pass "--progress into a file from the first request"
 else
 	fail "--progress into a file from the first request" "$(head -c 300 "$TMP/forced")"
 fi
 "$FB" -O -e 4M -b 2k sim:sd-4m > /dev/null 2> "$TMP/quiet"
-if [ "$(wc -l < "$TMP/quiet")" = 1 ] && grep -q "overwrites bytes" "$TMP/quiet"; then
+if [ "$(wc -l < "$TMP/quiet")" = 1 ] && grep -q "overwrites 8MiB at 16MiB" "$TMP/quiet"; then
 	pass "no progress into a file without --progress"
 else
 	fail "no progress into a file without --progress" "$(head -c 300 "$TMP/quiet")"

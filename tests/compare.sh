@@ -77,10 +77,10 @@ rm -f "$TMP/none.svg"
 # --auto --summary
 summary() { for p in sd-4m usb-12m cf-16m ssd; do "$FB" -A --write --summary "sim:$p" 2> /dev/null; done; "$FB" -A --summary sim:sd-4m; }
 golden "summary: one line per preset golden" summary.out summary
-if [ "$(summary | grep -cE '^\| [^|]+( \| [^|]+){8} \|$')" = 5 ]; then
-	pass "summary: nine cells a line, in table syntax"
+if [ "$(summary | grep -cE '^\| [^|]+( \| [^|]+){9} \|$')" = 5 ]; then
+	pass "summary: ten cells a line, in table syntax"
 else
-	fail "summary: nine cells a line, in table syntax" "$(summary | head -2)"
+	fail "summary: ten cells a line, in table syntax" "$(summary | head -2)"
 fi
 expect_error "summary error: needs --auto" 2 "option '--summary' does not apply to --align \(it goes with --auto, --capacity, --rating\)" "$FB" -a --summary sim:sd-4m
 expect_error "summary error: not with --json" 2 '--summary goes with --auto, --capacity or --rating, without --json' \

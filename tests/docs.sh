@@ -133,7 +133,7 @@ while read -r part keys; do
 	[ "$part" = 2 ] && base=size=64G,wrate=10M,rrate=20M
 	want=${keys#*fake=}
 	want=${want%%,*}
-	got=$("$FB" -C --summary "sim:$base,$keys" 2> /dev/null | awk -F ' \\|\\| ' '{ print $3 }')
+	got=$("$FB" -C --summary "sim:$base,$keys" 2> /dev/null | awk -F ' \\| ' '{ split($3, v, " "); print v[2] }')
 	[ "$got" = "$want" ] || bad="$bad sim:$base,$keys gave '$got', not $want;"
 	n=$((n + 1))
 done < <(sed 's/ On 64 GiB / \n2 /' <<< "1 $para" | while read -r part rest; do
@@ -249,7 +249,7 @@ examples() { # examples FILE: "CMD<TAB>command" and "OUT<TAB>line" records
 		inblk && /^$/ { next }
 		{ inblk = 0 }' "$1"
 }
-mask() { sed -E 's/took [0-9.]+(ns|µs|ms|s)/took T/g; s#[^ ]*flashbench-sim\.[0-9]+\.[0-9a-f]+\.journal#SIMJOURNAL#g'; }
+mask() { sed -E 's/took [0-9.]+(ns|µs|ms|s)/took T/g; s#[^ ]*flashbench-[a-z0-9-]+\.[0-9]+(-[0-9]+)?\.journal#SIMJOURNAL#g'; }
 # shown_in OUT SHOWN: every line of SHOWN in OUT, in order, adjacent unless
 # a "..." line stands between them; prints the first that is not
 shown_in() {

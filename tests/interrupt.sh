@@ -98,7 +98,8 @@ kill -TERM "$pid"
 wait "$pid"
 rc=$?
 n=$(rows_said "$TMP/term.err")
-if [ "$rc" = 143 ] && [ "$("$JP" interrupted format 'results#' < "$TMP/term.json" | tr '\n' ' ')" = "true 1 $n " ] &&
+F=$(sed -n 's/^#define FLASHBENCH_JSON_FORMAT //p' lib/version.h)
+if [ "$rc" = 143 ] && [ "$("$JP" interrupted format 'results#' < "$TMP/term.json" | tr '\n' ' ')" = "true $F $n " ] &&
 	[ "$("$JP" results.0.stride < "$TMP/term.json")" = 1073741824 ] &&
 	grep -q 'stopped by a signal (SIGTERM) after .* (JSON: "interrupted": true)' "$TMP/term.err"; then
 	pass "SIGTERM with --json: a valid document of the $n complete rows, \"interrupted\": true, exit 143"
@@ -142,17 +143,17 @@ expect_error "a full disk (-o) is an error" 1 '^flashbench: cannot write the res
 # and read back, only on cards whose reads found no data) in order, its
 # share of the plan and the bytes written growing, the time left
 "$FB" --auto --write --progress sim:usb-12m > /dev/null 2> "$TMP/auto.err"
-parts=$(sed -n 's/^flashbench: --auto: \(.*\) (part \([0-9]\) of 7), \([0-9]*\)% of the plan, \(.*\) written, \(about [0-9hms]* left\|[0-9hms]* so far\|longer than planned, [0-9hms]* so far\)$/\2 \3 \4/p' "$TMP/auto.err")
+parts=$(sed -n 's/^flashbench: --auto \([0-9]\)\/7: \(.*\), \([0-9]*\)%, \(.*\) written, \(about [0-9hms]* left\|[0-9hms]* so far\|longer than planned, [0-9hms]* so far\)$/\1 \3 \4/p' "$TMP/auto.err")
 order=$(echo "$parts" | cut -d' ' -f1 | uniq | tr -d '\n')
 if [ "$order" = 124567 ] && [ "$(echo "$parts" | cut -d' ' -f2 | sort -n -c 2>&1)" = "" ] &&
-	grep -q '^flashbench: --auto: open erase blocks, linear (part 5 of 7), ' "$TMP/auto.err" &&
+	grep -q '^flashbench: --auto 5/7: open erase block' "$TMP/auto.err" && awk 'length > 80 { exit 1 }' "$TMP/auto.err" &&
 	[ "$(echo "$parts" | tail -1 | cut -d' ' -f3)" != 0B ]; then
 	pass "--auto progress: parts 1-7 in order, share of the plan growing, bytes written, time left"
 else
 	fail "--auto progress: parts in order" "order '$order': $(head -4 "$TMP/auto.err" | tr '\n' '|')"
 fi
 "$FB" --auto --progress sim:usb-12m > /dev/null 2> "$TMP/auto.err"
-grep -qE '^flashbench: --auto: reads for the page and erase block, [0-9]+% of the plan, (about [0-9hms]+ left|[0-9hms]+ so far)$' "$TMP/auto.err" &&
+grep -qE '^flashbench: --auto: reads for the page and erase block, [0-9]+%, (about [0-9hms]+ left|[0-9hms]+ so far)$' "$TMP/auto.err" &&
 	! grep -q 'written\|part' "$TMP/auto.err" && pass "--auto progress without --write: one part, nothing about writes" ||
 	fail "--auto progress without --write" "$(head -2 "$TMP/auto.err")"
 
@@ -176,7 +177,7 @@ else
 	# what goes back is what the run wrote to (in 4 KiB grains, as the
 	# writes of its first rows were scattered): the rest of the 32MiB it
 	# saved is still on the device, and is not rewritten
-	back=$(sed -n 's/^flashbench: --preserve: put back \([0-9]*\) bytes .* and verified them; \([0-9]*\) bytes .* saved but never changed were left as they were$/\1 \2/p' "$TMP/w.err")
+	back=$(unwrap < "$TMP/w.err" | sed -n 's/^flashbench: --preserve: put back \([0-9]*\) bytes .* and verified them; \([0-9]*\) bytes .* saved but never changed were left as they were$/\1 \2/p')
 	if [ -n "$back" ] && [ "${back% *}" -lt 33554432 ] && [ $((${back% *} + ${back#* })) = 33554432 ] &&
 		[ $((${back% *} % 4096)) = 0 ]; then
 		pass "SIGINT with --preserve: only what the run wrote to is put back (${back% *} of 33554432 bytes)"
@@ -229,14 +230,14 @@ elif ! "$FB" -a -c 1 "$TMP/big.img" > /dev/null 2> "$TMP/err"; then
 else
 	"$FB" --auto --write --progress --preserve="$TMP/big.j" "$TMP/big.img" > "$TMP/auto.out" 2> "$TMP/auto.err" &
 	pid=$!
-	wait_for "the write cache part" 300 grep -q 'part 2 of 7' "$TMP/auto.err"
+	wait_for "the write cache part" 300 grep -q -- '--auto 2/7: ' "$TMP/auto.err"
 	kill -INT "$pid"
 	wait "$pid"
 	rc=$?
 	reads=$(sed -n '/^page size/,/^smallest/p' "$TMP/auto.out")
 	if [ "$rc" = 130 ] && echo "$reads" | grep -q '^erase block size ' && ! echo "$reads" | grep -q interrupted &&
-		in_range "$(grep -c '^    interrupted: the run was stopped by a signal \(while measuring it\|before it was measured\)$' "$TMP/auto.out")" 1 5 &&
-		grep -q '^interrupted: stopped by a signal in [a-z_]*; the findings it had not finished say so$' "$TMP/auto.out" &&
+		in_range "$(unwrap < "$TMP/auto.out" | grep -c '^    interrupted: the run was stopped by a signal \(while measuring it\|before it was measured\)$')" 1 5 &&
+		unwrap < "$TMP/auto.out" | grep -q '^interrupted: stopped by a signal in [a-z_]*; the findings it had not finished say so$' &&
 		grep -Eq "^flashbench: stopped by a signal \(SIGINT\) during its [a-z ,]+ part: findings it had not finished say \"interrupted\"; [0-9.]+[KMG]?i?B \([0-9]+ bytes\) written within bytes [0-9]+ to [0-9]+ of $TMP/big.img(; the saved data were put back and verified)?$" "$TMP/auto.err"; then
 		pass "--auto --write > out.txt stopped after its reads: read findings kept, the rest 'interrupted', exit 130"
 	else
@@ -247,7 +248,7 @@ else
 	: > "$TMP/auto.err"
 	"$FB" --auto --write --progress --json --preserve="$TMP/big.j" "$TMP/big.img" > "$TMP/auto.json" 2> "$TMP/auto.err" &
 	pid=$!
-	wait_for "the write cache part" 300 grep -q 'part 2 of 7' "$TMP/auto.err"
+	wait_for "the write cache part" 300 grep -q -- '--auto 2/7: ' "$TMP/auto.err"
 	kill -TERM "$pid"
 	wait "$pid"
 	rc=$?
@@ -311,7 +312,8 @@ else
 	full=$((512 + 8 * piece)) said="" try=0
 	while [ -z "$said" ] && [ $try -lt 3 ]; do
 		try=$((try + 1))
-		got=$(cd "$TMP" && signal_at flashbench-quick.img.journal $((512 + piece)) 120 \
+		# (the check's own journal: in the state directory, tests/lib.sh's)
+		got=$(cd "$TMP" && signal_at "$FLASHBENCH_STATE_DIR/quick.img.journal" $((512 + piece)) 120 \
 			quick.out quick.err "$FB" --auto --write quick.img)
 		read -r at top rc <<< "$got"
 		[ "$got" != timeout ] && [ "$at" != None ] || { said="no signal sent ($got)"; break; }
@@ -319,7 +321,7 @@ else
 		stop='^flashbench: stopped by a signal \(SIGINT\) during its capacity check part: .*; '
 		stop+='nothing was written to quick\.img$'
 		if [ "$rc" = 130 ] && [ $((top - at)) -le $((2 * piece)) ] &&
-			[ ! -e "$TMP/flashbench-quick.img.journal" ] && cmp -s -n 16777216 "$QIMG" /dev/zero &&
+			[ ! -e "$FLASHBENCH_STATE_DIR/quick.img.journal" ] && cmp -s -n 16777216 "$QIMG" /dev/zero &&
 			grep -Eq "$stop" "$TMP/quick.err"; then
 			said=ok
 		else

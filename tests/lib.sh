@@ -114,6 +114,28 @@ expect_error() {
 	fi
 }
 
+# unwrap: stdin to stdout with the lines lib/wrap.c broke joined again, so
+# that a test can grep a phrase wherever the wrap fell: a line is joined to
+# the one before when it is indented further and its first word would not
+# have fitted on that one (76 columns, doc/style.md); table rows (runs of
+# spaces) never join.
+unwrap() {
+	awk 'function ind(s) { match(s, /^ */); return RLENGTH }
+	# para: the line as joined so far (its indent, and no table row);
+	# prev: the line before as printed (the room left on it)
+	function joins(para, prev, cur, w, p) {
+		if (prev == "" || ind(cur) <= ind(para)) return 0
+		w = cur; sub(/^ +/, "", w)
+		p = substr(para, ind(para) + 1); sub(/^flashbench: +/, "", p)
+		if (w ~ /  / || p ~ /  /) return 0 # table rows
+		sub(/ .*/, "", w)
+		return length(prev) + 1 + length(w) > 76
+	}
+	{ cur = $0; if (NR > 1 && joins(line, last, cur)) { sub(/^ +/, ""); line = line " " $0 } else { if (NR > 1) print line; line = $0 }
+	  last = cur }
+	END { if (NR) print line }'
+}
+
 # golden NAME FILE CMD...: CMD's stdout equals tests/golden/FILE exactly.
 # With UPDATE_GOLDEN=1 the file is rewritten instead.
 golden() {

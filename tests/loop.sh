@@ -90,11 +90,12 @@ expect_error "-o naming the loop device over the image under test" 2 "--out=$L i
 written_ok() {
 	local name=$1 lo hi inside outside_lo outside_hi want_inside
 	shift
-	if ! "$@" > "$TMP/w.out" 2> "$TMP/w.err"; then
+	# (-v: the announcement's bytes)
+	if ! "$1" -v "${@:2}" > "$TMP/w.out" 2> "$TMP/w.err"; then
 		fail "$name" "$(cat "$TMP/w.err")"
 		return
 	fi
-	read -r lo hi < <(sed -n 's/.*overwrites bytes \([0-9]*\) to \([0-9]*\) of.*/\1 \2/p' "$TMP/w.err")
+	read -r lo hi < <(sed -n 's/^flashbench:   bytes \([0-9]*\) to \([0-9]*\) of.*/\1 \2/p' "$TMP/w.err")
 	if [ -z "$lo" ]; then
 		fail "$name" "no range announced: $(cat "$TMP/w.err")"
 		return
@@ -190,7 +191,7 @@ expect_error "erase refuses an unaligned range" 2 "multiples of the 512-byte sec
 # without it, nothing but the announcement when stderr is not a terminal
 if command -v script > /dev/null; then
 	script -qfc "$FB -O -e 4M -b 512k --progress $L > /dev/null" "$TMP/typescript" > /dev/null 2>&1
-	if tr '\r' '\n' < "$TMP/typescript" | grep -qE '^flashbench: open-au +[0-9]+% \([0-9]+ of 30 requests\), [0-9.]+[KMG]?i?B written, (about [0-9hms]+ left|[0-9hms]+ so far)'; then
+	if tr '\r' '\n' < "$TMP/typescript" | grep -qE '^flashbench: --open-au: [0-9]+% \([0-9]+ of 30 requests\), [0-9.]+[KMG]?i?B written, (about [0-9hms]+ left|[0-9hms]+ so far)'; then
 		pass "progress on a terminal"
 	else
 		fail "progress on a terminal" "$(tr '\r' '\n' < "$TMP/typescript" | tail -3)"
@@ -199,14 +200,14 @@ else
 	skip "progress on a terminal" "script (util-linux) is not installed"
 fi
 "$FB" -O -e 4M -b 512k --progress "$L" > /dev/null 2> "$TMP/forced"
-if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: open-au +[0-9]+% \(1 of 30 requests\), 4MiB written, (about [0-9hms]+ left|[0-9hms]+ so far)$' &&
+if sed -n 2p "$TMP/forced" | grep -qE '^flashbench: --open-au: [0-9]+% \(1 of 30 requests\), 4MiB written, (about [0-9hms]+ left|[0-9hms]+ so far)$' &&
 	! grep -q $'[\r\033]' "$TMP/forced"; then
 	pass "--progress into a file"
 else
 	fail "--progress into a file" "$(head -c 300 "$TMP/forced" | od -c | head -5)"
 fi
 "$FB" -O -e 4M -b 2k "$L" > /dev/null 2> "$TMP/quiet"
-if [ "$(wc -l < "$TMP/quiet")" = 1 ] && grep -q "overwrites bytes" "$TMP/quiet"; then
+if [ "$(wc -l < "$TMP/quiet")" = 1 ] && grep -q "overwrites " "$TMP/quiet"; then
 	pass "no progress when stderr is not a terminal"
 else
 	fail "no progress when stderr is not a terminal" "$(head -c 300 "$TMP/quiet")"

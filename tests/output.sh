@@ -223,38 +223,40 @@ else
 	skip "a run stopped while its FIFO is full says it was stopped by a signal" "/proc/PID/wchan does not tell where a process waits"
 fi
 
-# every JSON document says its format first ("format": 1, as smartctl's
+# every JSON document says its format first ("format": N, as smartctl's
 # json_format_version); a later format is refused by the readers, naming
-# the field's place
+# the field's place (F: this flashbench's format, lib/version.h)
+F=$(sed -n 's/^#define FLASHBENCH_JSON_FORMAT //p' lib/version.h)
+L=$((F + 1))
 JP=${FB%/flashbench}/tests/jsonpath
 bad=""
 for run in "-a sim:sd-4m" "-O sim:sd-4m" "--auto sim:usb-12m" "--analyze tests/real/seed-001-sandisk-cf-32g.txt"; do
 	# shellcheck disable=SC2086 # the options
 	"$FB" $run --json > "$TMP/f.json" 2> /dev/null
-	[ "$(sed -n 2p "$TMP/f.json")" = '  "format": 1,' ] && [ "$("$JP" format < "$TMP/f.json")" = 1 ] ||
+	[ "$(sed -n 2p "$TMP/f.json")" = "  \"format\": $F," ] && [ "$("$JP" format < "$TMP/f.json")" = "$F" ] ||
 		bad="$bad $run: $(sed -n 2p "$TMP/f.json");"
 done
 "$FB" --auto --json sim:sd-4m > "$TMP/a.json" 2> /dev/null
 "$FB" --compare --json "$TMP/a.json" "$TMP/a.json" > "$TMP/f.json" 2> /dev/null
-[ "$("$JP" format < "$TMP/f.json")" = 1 ] || bad="$bad --compare;"
-[ -z "$bad" ] && pass "JSON: every document starts with \"format\": 1" || fail "JSON: every document starts with \"format\": 1" "$bad"
-sed 's/^  "format": 1,/  "format": 2,/' "$TMP/a.json" > "$TMP/later.json"
+[ "$("$JP" format < "$TMP/f.json")" = "$F" ] || bad="$bad --compare;"
+[ -z "$bad" ] && pass "JSON: every document starts with \"format\": N" || fail "JSON: every document starts with \"format\": N" "$bad"
+sed "s/^  \"format\": $F,/  \"format\": $L,/" "$TMP/a.json" > "$TMP/later.json"
 expect_error "JSON: --analyze refuses a later format" 2 \
-	"^flashbench: $TMP/later.json:2:13: written in JSON format 2, and this flashbench \(.*\) reads formats up to 1: read it with a newer flashbench\$" \
+	"^flashbench: $TMP/later.json:2:13: written in JSON format $L, and this flashbench \(.*\) reads formats up to $F: read it with a newer flashbench\$" \
 	"$FB" --analyze "$TMP/later.json"
-expect_error "JSON: --compare refuses a later format" 2 "later.json:2:13: written in JSON format 2" \
+expect_error "JSON: --compare refuses a later format" 2 "later.json:2:13: written in JSON format $L" \
 	"$FB" --compare "$TMP/a.json" "$TMP/later.json"
 # results saved before the field (format 0) are still read
-sed '/^  "format": 1,$/d' "$TMP/a.json" > "$TMP/older.json"
+sed "/^  \"format\": $F,\$/d" "$TMP/a.json" > "$TMP/older.json"
 "$FB" --analyze "$TMP/older.json" > "$TMP/older.out" 2>&1 && grep -qE '^erase block size +4MiB' "$TMP/older.out" &&
 	pass "JSON: a result without \"format\" (older) is still read" ||
 	fail "JSON: a result without \"format\" (older) is still read" "$(head -3 "$TMP/older.out")"
 
 # a format no flashbench writes (0, negative) is named as such; a huge
 # one is a later format, not "not a whole number"
-sed 's/^  "format": 1,/  "format": 0,/' "$TMP/a.json" > "$TMP/zero.json"
-sed 's/^  "format": 1,/  "format": -1,/' "$TMP/a.json" > "$TMP/neg.json"
-sed 's/^  "format": 1,/  "format": 99999999999999999999,/' "$TMP/a.json" > "$TMP/huge.json"
+sed "s/^  \"format\": $F,/  \"format\": 0,/" "$TMP/a.json" > "$TMP/zero.json"
+sed "s/^  \"format\": $F,/  \"format\": -1,/" "$TMP/a.json" > "$TMP/neg.json"
+sed "s/^  \"format\": $F,/  \"format\": 99999999999999999999,/" "$TMP/a.json" > "$TMP/huge.json"
 expect_error "JSON: format 0 is refused: no flashbench writes it" 2 "zero.json:2:13: field format is 0, which no flashbench writes" \
 	"$FB" --analyze "$TMP/zero.json"
 expect_error "JSON: format -1 is refused: no flashbench writes it" 2 "neg.json:2:13: field format is -1, which no flashbench writes" \

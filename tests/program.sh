@@ -152,7 +152,8 @@ before=$(sha256sum < "$TMP/rw.img")
 printf 'len 1M\n  off-linear 1M 8\n    rewrite\n' > "$TMP/rw.fbp"
 if "$FB" --program "$TMP/rw.fbp" --write --preserve="$TMP/rw.journal" "$TMP/rw.img" > "$TMP/rw.out" 2> "$TMP/rw.err" &&
 	[ "$(sha256sum < "$TMP/rw.img")" = "$before" ] &&
-	grep -q -- '--preserve: put back 0 bytes\|--preserve: the run wrote to none of the 8388608 bytes (8MiB) it saved' "$TMP/rw.err" && grep -q '8MiB written in all' "$TMP/rw.err" &&
+	unwrap < "$TMP/rw.err" | grep -q -- '--preserve: put back 0 bytes\|--preserve: the run wrote to none of the 8388608 bytes (8MiB) it saved' &&
+	unwrap < "$TMP/rw.err" | grep -q '8MiB in all' &&
 	[ ! -e "$TMP/rw.journal" ]; then
 	pass "program rewrite: the bytes stay, saved as read, nothing put back, 8MiB counted as written"
 else

@@ -109,7 +109,7 @@ done <<< "$ZOO"
 # --summary line, the plot's three panels
 cd "$OLDPWD" || exit 1
 golden "rating: the text report of a C10 card that stalls (golden)" rating-lie-c10-gc.out \
-	sh -c "'$FB' --rating sim:rating-lie-c10-gc 2> /dev/null | sed 's/; took .*//'"
+	sh -c "'$FB' --rating sim:rating-lie-c10-gc 2> /dev/null | sed 's/, took [^ ]*$//'"
 golden "rating: --summary of the zoo's liars (golden)" rating-summary.out sh -c "for c in rating-lie-u3-cache \
 	rating-lie-a2 rating-lie-c10-gc rating-lie-v30-su rating-lie-u1-busy 'rating-a2,hostqd=1'; do '$FB' -G --summary sim:\$c; done 2> /dev/null"
 cd "$TMP" || exit 1

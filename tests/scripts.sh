@@ -5,13 +5,13 @@ export FLASHBENCH=$FB
 
 # rate_at SWEEP KIND N CHUNK: the rate the sweep's table printed
 rate_at() { awk -v h="^== $2: .*--open-au-nr=$3 " -v c="^$4\t" '$0 ~ h { on = 1; next } /^== /{ on = 0 } on && $0 ~ c { print $2; exit }' "$1"; }
-scripts/open-au-sweep.sh -e 12M -b 96k sim:usb-12m > "$TMP/sweep" 2> "$TMP/err"
+scripts/open-au-sweep.sh -e 12M -b 96k sim:usb-12m 2> "$TMP/err" | unwrap > "$TMP/sweep"
 # the random sweep's runs are judged against its own N=1 (not the linear one)
 at=$(sed -n 's/^    --open-au-nr=2 (line [0-9]*): [^ ]* at \([^,]*\), .*than --open-au-nr=1 (\([^)]*\)).*/\1 \2/p' "$TMP/sweep" | tail -1)
 if grep -qE '^open erase blocks, linear +3 ' "$TMP/sweep" &&
 	grep -qE '^open erase blocks, random order +1 ' "$TMP/sweep" &&
 	[ -n "$at" ] && [ "$(rate_at "$TMP/sweep" random 1 "${at% *}")" = "${at#* }" ] &&
-	[ "$(grep -c '^== linear: flashbench --open-au ' "$TMP/sweep")" = 4 ]; then
+	[ "$(grep -c '^== linear: flashbench -O ' "$TMP/sweep")" = 4 ]; then
 	pass "open-au-sweep.sh finds 3 linear and 1 random on usb-12m through --analyze, stopping at the knee"
 else
 	fail "open-au-sweep.sh finds 3 linear and 1 random on usb-12m" "$(tail -8 "$TMP/sweep")"
@@ -19,13 +19,13 @@ fi
 # cf-16m: random-order writes are slower per byte than linear ones, yet two
 # erase blocks stay open in random order too; judged against the random
 # sweep's own N=1 run (not the linear one) the script must say 2
-scripts/open-au-sweep.sh -e 16M -b 64k -n 4 sim:cf-16m > "$TMP/sweep" 2> "$TMP/err"
+scripts/open-au-sweep.sh -e 16M -b 64k -n 4 sim:cf-16m 2> "$TMP/err" | unwrap > "$TMP/sweep"
 at=$(sed -n 's/^    --open-au-nr=2 (line [0-9]*): [^ ]* at \([^,]*\), as fast as .*/\1/p' "$TMP/sweep" | tail -1)
 lin1=$(rate_at "$TMP/sweep" linear 1 "$at")
 rnd1=$(rate_at "$TMP/sweep" random 1 "$at")
 if grep -qE '^open erase blocks, random order +2 ' "$TMP/sweep" && grep -qE '^open erase blocks, linear +2 ' "$TMP/sweep" &&
 	[ -n "$rnd1" ] && [ "$rnd1" != "$lin1" ] && grep -q "as fast as --open-au-nr=1 ($rnd1)" "$TMP/sweep" &&
-	[ "$(grep -c '^== random: flashbench --open-au ' "$TMP/sweep")" = 3 ]; then
+	[ "$(grep -c '^== random: flashbench -O -r ' "$TMP/sweep")" = 3 ]; then
 	pass "open-au-sweep.sh: random writes slower per byte ($rnd1 against $lin1) but 2 open, judged by the random N=1"
 else
 	fail "open-au-sweep.sh on cf-16m: 2 random" "linear N=1 $lin1, random N=1 $rnd1; $(tail -8 "$TMP/sweep")"
@@ -38,9 +38,11 @@ grep -qE '^open erase blocks, random order +at least 3 ' "$TMP/sweep" &&
 # without -e: the erase block size comes from --auto (read-only), never
 # from a guess; where --auto finds none the sweep is refused, saying why,
 # and nothing is written
-scripts/open-au-sweep.sh -b 96k sim:usb-12m > "$TMP/sweep" 2> "$TMP/err"
-if grep -qx '== erase block 12MiB (high confidence): reads across multiples of 12MiB cost 300µs more than across other boundaries' "$TMP/sweep" &&
-	grep -q -- '--erasesize=12MiB --blocksize=96k --open-au-nr=1 sim:usb-12m' "$TMP/sweep" &&
+scripts/open-au-sweep.sh -b 96k sim:usb-12m 2> "$TMP/err" | unwrap > "$TMP/sweep"
+if grep -qx '== erase block 12MiB (high confidence), as flashbench --auto found it:' "$TMP/sweep" &&
+	grep -q '^   reads across multiples of 12MiB cost 300µs more than across other' "$TMP/sweep" &&
+	grep -q -- '-O -e 12MiB -b 96k --open-au-nr=1 sim:usb-12m' "$TMP/sweep" &&
+	grep -q '^    note: in the 12MiB erase blocks found by --auto (high confidence)$' "$TMP/sweep" &&
 	grep -qE '^open erase blocks, linear +3 ' "$TMP/sweep" && grep -qE '^open erase blocks, random order +1 ' "$TMP/sweep"; then
 	pass "open-au-sweep.sh without -e finds the 12MiB erase block with --auto first: 3 linear, 1 random"
 else
@@ -156,7 +158,7 @@ if [ "$(stat -c %s "$TMP/card.img" 2> /dev/null)" != 2147483648 ] || ! "$FB" -a 
 	skip "report.sh passes SIGTERM on to flashbench" "no 2GiB file with direct I/O in $TMP"
 	skip "open-au-sweep.sh passes SIGTERM on to flashbench" "no 2GiB file with direct I/O in $TMP"
 else
-	term_script report report.err 'overwrites bytes' --write --preserve card.img
+	term_script report report.err 'overwrites ' --write --preserve card.img
 	if [ "$rc" = 143 ] && [ $orphan = no ] &&
 		grep -q '^flashbench: stopped by a signal (SIGTERM) during its .* part' "$TMP/report.err" &&
 		grep -Eq '^flashbench: --preserve: (put back |the run wrote to none of)|^flashbench: stopped by a signal .*; nothing needed putting back$' "$TMP/report.err" &&
@@ -227,3 +229,48 @@ if [ "$gone" = yes ] && [ ! -e "$st/file-1-2.lock" ] && [ -e "$st/0123456789abcd
 else
 	fail "debian/postrm purge removes the state directory" "gone=$gone; $(ls "$st" 2> /dev/null | tr '\n' ' '); $(cat "$TMP/purge.err" "$TMP/purge2.err")"
 fi
+
+# A machine with the classic flashbench first on PATH (Debian's): from the
+# source tree the scripts run the tree's flashbench, never that one; a
+# script with no flashbench of its own beside it (installed elsewhere)
+# refuses the classic one, which answers no --version, before it runs a
+# test (the classic would take the sweep's options for a write test)
+mkdir -p "$TMP/classic" "$TMP/alone"
+cat > "$TMP/classic/flashbench" <<CLASSIC
+#!/bin/sh
+echo "\$*" >> "$TMP/classic.ran"
+echo "flashbench: invalid option -- '-'" >&2
+echo "Usage: flashbench [OPTION]... [DEVICE]" >&2
+exit 234
+CLASSIC
+chmod +x "$TMP/classic/flashbench"
+for s in report open-au-sweep; do
+	sed "s|^lib=.*|lib=$PWD/scripts/lib.sh|" "scripts/$s.sh" > "$TMP/alone/flashbench-$s"
+	chmod +x "$TMP/alone/flashbench-$s"
+done
+tree_fb=$(readlink -f ./flashbench)
+env -u FLASHBENCH PATH="$TMP/classic:$PATH" scripts/report.sh sim:sd-4m > "$TMP/cl.out" 2> "$TMP/cl.err"
+rc=$?
+env -u FLASHBENCH PATH="$TMP/classic:$PATH" scripts/open-au-sweep.sh -e 4M -n 1 --linear sim:sd-4m > "$TMP/cl2.out" 2> "$TMP/cl2.err"
+rc2=$?
+if [ $rc = 0 ] && [ $rc2 = 0 ] && [ ! -e "$TMP/classic.ran" ] &&
+	grep -qx "flashbench: flashbench [0-9.]* ($tree_fb)" "$TMP/cl.out" && grep -qE '^erase block size +4MiB' "$TMP/cl.out" &&
+	grep -q "^== linear: flashbench -O " "$TMP/cl2.out" && grep -qE '^open erase blocks, linear ' "$TMP/cl2.out"; then
+	pass "scripts from the source tree run its flashbench, not the classic one first on PATH"
+else
+	fail "scripts from the source tree run its flashbench, not the classic one first on PATH" \
+		"rc $rc/$rc2, classic ran: $(cat "$TMP/classic.ran" 2> /dev/null); $(head -4 "$TMP/cl.out" | tr '\n' '|') $(tail -n 2 "$TMP/cl.err" "$TMP/cl2.err")"
+fi
+rm -f "$TMP/classic.ran"
+for s in report open-au-sweep; do
+	env -u FLASHBENCH PATH="$TMP/classic:$PATH" "$TMP/alone/flashbench-$s" sim:sd-4m > "$TMP/al.out" 2> "$TMP/al.err"
+	rc=$?
+	if [ $rc = 2 ] && [ ! -s "$TMP/al.out" ] && [ "$(cat "$TMP/classic.ran")" = --version ] &&
+		grep -q "^flashbench-$s: flashbench is not this flashbench (it does not answer --version: the classic tool?)" "$TMP/al.err"; then
+		pass "flashbench-$s with the classic flashbench on PATH refuses it before any test"
+	else
+		fail "flashbench-$s with the classic flashbench on PATH refuses it before any test" \
+			"rc $rc, classic ran: $(tr '\n' ' ' < "$TMP/classic.ran"); $(head -2 "$TMP/al.out") $(cat "$TMP/al.err")"
+	fi
+	rm -f "$TMP/classic.ran"
+done

@@ -8,6 +8,7 @@
 . tests/lib.sh
 
 ALL="terminal: Ctrl-C keeps the rows, says so, status 130|terminal: the progress line is drawn in place and cleared|terminal: Ctrl-C in an open-au sweep prints the summary so far, status 130|terminal: Tab completes the scripts' options through bash-completion|terminal: --plot <Tab> offers .svg files"
+ALL="$ALL|terminal 80x24: one progress line, redrawn in place, for every mode that has one"
 command -v tmux > /dev/null || skip_all "tmux is not installed (.ci/run installs it)"
 
 T=(tmux -L "flashbench-test-$$" -f /dev/null)
@@ -31,7 +32,7 @@ keys "$FB --program long.fbp $dev" Enter
 # (a command killed by SIGINT ends the shell's command line: bash asks for
 # the status on a line of its own, as a user would)
 if wait_for "a first row on the screen" 120 shows '^interval 1GiB' &&
-	wait_for "the progress line" 120 shows 'flashbench: program .*requests), ' &&
+	wait_for "the progress line" 120 shows 'flashbench: --program: .*requests), ' &&
 	keys C-c && wait_for "the prompt" 120 shows '^flashbench: stopped' &&
 	keys "echo status=\$?" Enter && wait_for "the status" 30 shows '^status='; then
 	rows=$(screen | grep -c '^interval ')
@@ -84,6 +85,42 @@ else
 	keys C-c
 	fail "terminal: Ctrl-C in an open-au sweep prints the summary so far, status 130" "$(screen | tail -6 | tr '\n' '|')"
 fi
+
+# In an 80x24 terminal every mode's progress line is redrawn in place: once
+# it has been redrawn (its text changed), the pane shows exactly one
+# progress line, of at most 80 columns, not a trail of wrapped or stale
+# ones.  The simulated cards take real time per request (twall=), so the
+# line shows (after 2 s) while their device time is still the sim's.
+T80=(tmux -L "flashbench-test80-$$" -f /dev/null)
+trap '"${T[@]}" kill-server 2> /dev/null; "${T80[@]}" kill-server 2> /dev/null; cleanup' EXIT
+"${T80[@]}" new-session -d -s p -x 80 -y 24 "env -i HOME=$TMP HISTFILE=/dev/null TERM=screen PATH=$PATH PS1='$ ' FLASHBENCH_STATE_DIR=$FLASHBENCH_STATE_DIR bash --norc --noprofile"
+# (not joined: a line that wrapped shows as the two it became)
+pane() { "${T80[@]}" capture-pane -p -t p; }
+progress_lines() { pane | grep -E '^flashbench: --[a-z-]+( [0-9]+/[0-9]+)?: '; }
+# one progress line, and it has been redrawn since the first capture
+redrawn() { [ "$(progress_lines | wc -l)" = 1 ] && [ "$(progress_lines)" != "$first" ]; }
+bad80=""
+wait_for "the 80x24 shell's prompt" 30 eval 'pane | grep -qE "^\\$ ?$"' || bad80="no prompt in the 80x24 terminal"
+for run in "-O -e 4M -b 64k --open-au-nr=2 sim:sd-4m,twall=10ms" "-f -b 64k sim:sd-4m,twall=10ms" \
+	"--auto sim:sd-4m,twall=2ms" "--auto --write sim:usb-12m,twall=2ms" "-C sim:fake-drop,twall=3ms" \
+	"--rating sim:rating-u3,twall=3ms" "--program $TMP/long.fbp sim:sd-4m,twall=1ms"; do
+	[ -z "$bad80" ] || break
+	"${T80[@]}" send-keys -t p "cd $TMP && clear" Enter
+	"${T80[@]}" send-keys -t p "$FB $run > /dev/null" Enter
+	if ! wait_for "a progress line of $run" 60 eval '[ -n "$(progress_lines)" ]'; then
+		bad80="$bad80 [$run] no progress line: $(pane | grep -v '^$' | tail -3 | tr '\n' '|');"
+	else
+		first=$(progress_lines | head -1)
+		wait_for "a redraw of $run" 60 redrawn ||
+			bad80="$bad80 [$run] $(progress_lines | wc -l) progress lines: $(progress_lines | tr '\n' '|');"
+		[ "$(progress_lines | LC_ALL=C.UTF-8 wc -L)" -le 80 ] || bad80="$bad80 [$run] wider than 80;"
+	fi
+	"${T80[@]}" send-keys -t p C-c
+	wait_for "the prompt after $run" 60 eval 'pane | grep -qE "^\\$ ?$"' || bad80="$bad80 [$run] no prompt after C-c;"
+done
+[ -z "$bad80" ] && pass "terminal 80x24: one progress line, redrawn in place, for every mode that has one" ||
+	fail "terminal 80x24: one progress line, redrawn in place, for every mode that has one" "$bad80"
+"${T80[@]}" kill-server 2> /dev/null
 
 # Tab, as installed: bash-completion loads the file on first use
 if [ ! -r /usr/share/bash-completion/bash_completion ]; then

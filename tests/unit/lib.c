@@ -17,6 +17,7 @@
 #include "lib/svg.h"
 #include "lib/sig.h"
 #include "lib/units.h"
+#include "lib/wrap.h"
 #include "tests/unit/unit.h"
 
 struct parse_case {
@@ -487,10 +488,43 @@ static void test_codes(void)
 	check(salt_new() && salt_new() != salt_new(), "salt: two salts differ, neither is 0", "equal");
 }
 
+/* wrap_text: lines end by the width, on spaces, in columns (µ is one);
+ * a word wider than a line stands whole; "\n" starts a line */
+static void test_wrap(void)
+{
+	static const struct { int width; const char *first, *rest, *in, *want; } c[] = {
+		{ 20, "", "  ", "short", "short\n" },
+		{ 20, "", "  ", "one two three four five six", "one two three four\n  five six\n" },
+		{ 10, "", "", "1234567890 x", "1234567890\nx\n" },
+		{ 10, "> ", "> ", "a-very-long-word then", "> a-very-long-word\n> then\n" },
+		{ 12, "", "", "300µs µs µs µs", "300µs µs µs\nµs\n" },
+		{ 40, "", "  ", "first\nsecond", "first\n  second\n" },
+		{ 8, "", "", "a  b  c  d  e", "a  b  c\nd  e\n" },
+	};
+	char *buf;
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		FILE *f = open_memstream(&buf, &len);
+		if (!f)
+			return;
+		wrap_text(f, c[i].width, c[i].first, c[i].rest, c[i].in);
+		fclose(f);
+		check(!strcmp(buf, c[i].want), "wrap_text", "\"%s\" at %d: \"%s\", want \"%s\"", c[i].in, c[i].width,
+		      buf, c[i].want);
+		free(buf);
+	}
+	check(text_width("300µs") == 5 && text_width("") == 0, "text_width counts characters", "%zu",
+	      text_width("300µs"));
+	char cut[] = "aµbc";
+	check(text_cut(cut, 2) == 3 && !strcmp(cut, "aµ"), "text_cut cuts at a character's end", "\"%s\"", cut);
+}
+
 void unit_lib(void)
 {
 	test_stats();
 	test_lines();
+	test_wrap();
 	test_codes();
 	test_extents();
 	test_sig();
