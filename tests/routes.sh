@@ -41,7 +41,7 @@ has() { grep -qs -- "$1" "$2"; }
 # on stderr (err) match
 expect_run() {
 	if [ "$rc" != "$2" ]; then fail "$1" "exit $rc, want $2: $(tail -2 err | tr '\n' ' ')"
-	elif ! tail -1 err | grep -Eq -- "$3"; then fail "$1" "message '$(tail -1 err)' does not match '$3'"
+	elif ! unwrap < err | tail -1 | grep -Eq -- "$3"; then fail "$1" "message '$(unwrap < err | tail -1)' does not match '$3'"
 	else return 0; fi
 	return 1
 }

@@ -119,7 +119,7 @@ sd_card() {
 		want="    card: .* \(manufacturer ID 0x$(printf %02x $(($(cat $S/manfid))))\), OEM \"$oem\", product \"$(cat $S/name)\""
 		want="$want rev $((hwrev)).$((fwrev)), serial $(cat $S/serial), made $date"
 		why=
-		grep -qxE "$want" sd.rating || why="no line '$want'"
+		unwrap < sd.rating | grep -qxE "$want" || why="no line '$want'"
 		grep -qx '    card: its SD Status says nothing (all zero)' sd.rating || why="$why; no blank SD Status in the heading"
 		grep -q "^the card's SD Status: it says nothing (all zero);" sd.rating || why="$why; the SD Status is not said to be blank"
 		for k in C U V A; do grep -qE "^$k[0-9]+ +(meets|fails|untestable) " sd.rating || why="$why; no verdict for the $k marks"; done
