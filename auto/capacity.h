@@ -81,6 +81,11 @@ struct capacity_plan {
 	uint64_t max_saved;                /* bytes the journal saves at most (each byte once) */
 };
 
+/* The plan the quick check (capacity_options.quick) makes on d, without a
+ * request: what its before_writes is told, and the least it writes (its
+ * reference and the end probe).  -1: d is too small to be checked. */
+int capacity_quick_plan(const struct dev *d, struct capacity_plan *p, uint64_t *least);
+
 struct capacity_options {
 	const volatile sig_atomic_t *stop;
 	uint64_t salt;                     /* the run's signatures (random) */
