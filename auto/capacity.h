@@ -157,6 +157,8 @@ struct capacity_report {
 	uint64_t saved;                    /* bytes the journal saved (set by the caller) */
 	uint64_t put_back;                 /* bytes put back and verified (set by the caller) */
 	uint64_t untouched;                /* saved but never written to: left as they were (set by the caller) */
+	int interrupted;                   /* a signal stopped it before its verdict (set by the caller): kind,
+	                                      usable and the edges are not determined, the data go back after */
 };
 
 extern const double cap_missing_share[4];
