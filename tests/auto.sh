@@ -317,3 +317,15 @@ if sed -n 3p "$TMP/b4k.err" | grep -qx 'flashbench: bound: 4KiB written, 10m of 
 else
 	fail "auto --budget=4k: the capacity check is left out and the bound says so" "$(head -3 "$TMP/b4k.err")"
 fi
+
+# The capacity check's device time: -v names its own requests' time and the
+# cost line's figure (putting back and the rest after it included), the
+# latter the same as the cost line's and JSON's.
+"$FB" -A --write -v sim:sd-4m 2> "$TMP/cv.err" | unwrap > "$TMP/cv.out"
+said=$(unwrap < "$TMP/cv.err" | sed -n 's/.*the check took \([0-9.]*s\) of device time, \([0-9.]*s\) with putting its data back and the rest it gives the card after (the cost line.s capacity figure).*/\1 \2/p')
+cost=$(sed -n 's/^    capacity  *\([0-9.]*s\)  .*/\1/p' "$TMP/cv.out")
+if [ -n "$said" ] && [ "${said#* }" = "$cost" ] && [ "${said% *}" != "$cost" ]; then
+	pass "auto --write -v: the check's two device times named, the second the cost line's ($said)"
+else
+	fail "auto --write -v: the check's two device times named" "said '$said', cost line '$cost'"
+fi
