@@ -106,6 +106,8 @@ struct auto_report {
 	 * putting back and rest included): apart from device_ns, inside the
 	 * bound (0: none made) */
 	double check_ns;
+	uint64_t check_bytes;               /* ... what it wrote: in bytes_written and the bound */
+	unsigned check_left_out;            /* the halves of the bound too small for it (BUDGET_*: none made) */
 	uint64_t budget_ns;                 /* --budget (0: none) */
 	uint64_t bound_bytes;               /* announced: the most the run writes (0: read-only) */
 	double bound_ns;                    /* announced: the most device time it takes */

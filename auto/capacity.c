@@ -1030,6 +1030,37 @@ static void plan(struct ctx *c)
 	p->max_saved = c->ref_len + p->max_probes * c->plen + 2 * SPAN_MAX + (p->flush ? p->window_len : 0);
 }
 
+/* The probe's length, the granule and the reference's length on d. */
+static void sizes(struct ctx *c, const struct dev *d)
+{
+	c->ss = dev_sector(d);
+	c->plen = dev_physical_sector(d) > 4096 ? dev_physical_sector(d) : 4096;
+	if (c->plen % c->ss)
+		c->plen = c->ss;
+	c->G = CAP_RESOLUTION;
+	c->ref_len = ref_length(c->r->size);
+}
+
+int capacity_quick_plan(const struct dev *d, struct capacity_plan *p, uint64_t *least)
+{
+	static const struct capacity_options quick = { .quick = 1 };
+	struct capacity_report *r = calloc(1, sizeof(*r));
+	struct ctx c = { .o = &quick, .r = r };
+
+	if (!r || dev_size(d) < CAP_MIN_SIZE) {
+		free(r);
+		return -1;
+	}
+	r->size = dev_size(d);
+	r->max_cache = CAP_MAX_CACHE < r->size ? CAP_MAX_CACHE : r->size;
+	sizes(&c, d);
+	plan(&c);
+	*p = r->plan;
+	*least = c.ref_len + c.plen; /* the reference and the end probe, always written */
+	free(r);
+	return 0;
+}
+
 void capacity_account(struct capacity_report *r, const struct dev *d)
 {
 	r->device_ns = r->virtual_clock ? dev_clock(d) - r->clock0 : wall_now() - r->clock0;
@@ -1058,12 +1089,7 @@ int capacity_check(struct dev *d, const struct capacity_options *o, struct capac
 	if (r->size < CAP_MIN_SIZE)
 		return fb_fail(e, EXIT_USAGE, "%s has %llu bytes: --capacity checks devices of 64MiB or more",
 			       dev_path(d), (unsigned long long)r->size);
-	c.ss = dev_sector(d);
-	c.plen = dev_physical_sector(d) > 4096 ? dev_physical_sector(d) : 4096;
-	if (c.plen % c.ss)
-		c.plen = c.ss;
-	c.G = CAP_RESOLUTION;
-	c.ref_len = ref_length(r->size);
+	sizes(&c, d);
 	plan(&c);
 	if (o->before_writes && o->before_writes(o->ctx, &r->plan, e))
 		return -1;

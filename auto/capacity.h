@@ -81,6 +81,11 @@ struct capacity_plan {
 	uint64_t max_saved;                /* bytes the journal saves at most (each byte once) */
 };
 
+/* The plan the quick check (capacity_options.quick) makes on d, without a
+ * request: what its before_writes is told, and the least it writes (its
+ * reference and the end probe).  -1: d is too small to be checked. */
+int capacity_quick_plan(const struct dev *d, struct capacity_plan *p, uint64_t *least);
+
 struct capacity_options {
 	const volatile sig_atomic_t *stop;
 	uint64_t salt;                     /* the run's signatures (random) */
@@ -152,6 +157,8 @@ struct capacity_report {
 	uint64_t saved;                    /* bytes the journal saved (set by the caller) */
 	uint64_t put_back;                 /* bytes put back and verified (set by the caller) */
 	uint64_t untouched;                /* saved but never written to: left as they were (set by the caller) */
+	int interrupted;                   /* a signal stopped it before its verdict (set by the caller): kind,
+	                                      usable and the edges are not determined, the data go back after */
 };
 
 extern const double cap_missing_share[4];

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "auto/calibration.h"
+#include "auto/capacity.h"
 #include "auto/crosscheck.h"
 #include "auto/unmapped.h"
 #include "dev.h"
@@ -805,6 +806,33 @@ static void use_erase(struct ctx *c, uint64_t e, uint64_t from, uint64_t to)
 	c->r->write_erase = e;
 }
 
+/* The quick capacity check's place in the bound (the plan's bytes and ns
+ * so far are the tests'): the default bound grows by the most it writes;
+ * a --budget holds it, or it is left out: when its bytes are fewer than
+ * the most the check writes, or the reads left less time than its least. */
+#define CHECK_LEAST_NS 1e9
+
+static double check_share(const struct ctx *c);
+
+static void check_plan(struct ctx *c, struct write_plan *plan)
+{
+	struct capacity_plan cp;
+	uint64_t least;
+
+	if (!c->o->capacity || capacity_quick_plan(c->d, &cp, &least))
+		return;
+	if (c->o->budget_bytes && c->o->budget_bytes < cp.max_saved)
+		plan->check_left_out |= BUDGET_BYTES;
+	c->b.ns = plan->ns; /* the share it would get */
+	if (plan->ns - plan->spent_ns <= 0 || check_share(c) < CHECK_LEAST_NS)
+		plan->check_left_out |= BUDGET_TIME;
+	if (plan->check_left_out)
+		return;
+	plan->check_bytes = cp.max_saved;
+	if (!c->o->budget_bytes)
+		plan->bytes += cp.max_saved;
+}
+
 /* The start of --auto --write: everything it may do is fixed here, before
  * the first write, and announced (the ranges, the most it writes, the most
  * device time the run takes); the write tests keep to it.  0, or -1 with
@@ -845,11 +873,13 @@ static int write_plan_start(struct ctx *c, struct write_plan *plan)
 	 * what they took (no write test fits), never a promise already broken */
 	if (plan->ns < plan->spent_ns)
 		plan->ns = ceil(plan->spent_ns);
+	check_plan(c, plan);
 	c->b.bytes = plan->bytes;
 	c->b.ns = plan->ns;
 	r->bound_bytes = plan->bytes;
 	r->bound_ns = plan->ns;
 	r->bound_given = plan->ns_given | plan->bytes_given << 1;
+	r->check_left_out = plan->check_left_out;
 	c->fat_hi = plan->range[0][1];
 	c->trial_lo = plan->range[1][0];
 	c->trial_hi = plan->range[1][1];
@@ -1217,13 +1247,16 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 		 * elsewhere); its device time, putting back included, is apart
 		 * from the tests' own cost (it says its own) but inside the
 		 * announced bound: the tests get what is left */
-		if (!rc && o->capacity) {
+		if (!rc && o->capacity && plan.check_bytes) {
 			double t0 = clock_ns(d);
 			c->writing = 1; /* a stop here: the write findings were not measured */
-			rc = o->capacity(o->capacity_ctx, d, check_share(c), e);
+			rc = o->capacity(o->capacity_ctx, d, check_share(c), &r->check_bytes, e);
 			r->stopped_in_check = rc && o->stop && *o->stop;
 			r->check_ns = fmax(0, clock_ns(d) - t0);
 			c->b.elapsed += r->check_ns;
+			/* the tests get the rest of the bound: what it was without
+			 * the check, as the check is charged the most it may write */
+			c->b.written += plan.check_bytes;
 		}
 		if (!rc) {
 			c->writing = 1;

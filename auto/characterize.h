@@ -33,6 +33,11 @@ struct write_plan {
 	double ns;
 	double spent_ns;                     /* device time the reads took already */
 	int bytes_given, ns_given;           /* set by --budget (else the defaults) */
+	/* the quick capacity check, inside bytes and ns: the most it writes
+	 * (0: none made), or the halves of the bound too small for the
+	 * least it writes and takes (BUDGET_*: it is left out) */
+	uint64_t check_bytes;
+	unsigned check_left_out;
 };
 
 struct auto_options {
@@ -46,8 +51,9 @@ struct auto_options {
 	 * capacity check (i23), which says and reserves what it writes itself;
 	 * its device time counts in the bound, and max_ns is its share of it
 	 * (the most its writes and putting them back may take);
-	 * non-zero (e filled) stops the write tests on a fake card */
-	int (*capacity)(void *ctx, struct dev *d, double max_ns, struct fb_err *e);
+	 * non-zero (e filled) stops the write tests on a fake card; *written:
+	 * the bytes it wrote (they count in the bound) */
+	int (*capacity)(void *ctx, struct dev *d, double max_ns, uint64_t *written, struct fb_err *e);
 	void *capacity_ctx;
 	/* told after each request where the run is (may be NULL) */
 	void (*progress)(void *ctx, const struct auto_progress *now);

@@ -167,6 +167,8 @@ struct rating_report {
 	double clock0;
 	int virtual_clock;
 	uint64_t saved, put_back; /* set by the caller (the journal) */
+	int interrupted;          /* a signal stopped it before its verdicts (set by the caller): no marks,
+	                             what it measured so far, the data put back after */
 };
 
 /* Plan, announce (before_writes), measure and judge.  r->sus_speed is

@@ -174,9 +174,10 @@ static void bound_line(FILE *f, const struct auto_report *r)
 				sep = ", ";
 			}
 	}
-	report_para(f, "bound: %s of device time%s and %s written%s%s", a, r->bound_given & 1 ? " (--budget)" : "",
+	report_para(f, "bound: %s of device time%s and %s written%s%s%s", a, r->bound_given & 1 ? " (--budget)" : "",
 		    c, r->bound_given & 2 ? " (--budget)" : "",
-		    at ? what : r->interrupted ? "" : "; every test ran in full");
+		    at ? what : r->interrupted ? "" : "; every test ran in full",
+		    r->check_left_out ? "; the capacity check left out, too big for it (-C checks)" : "");
 }
 
 void report_auto_text(FILE *f, const struct identity *id, const struct auto_report *r, int wrote, double wall_ns)
@@ -218,10 +219,16 @@ void report_auto_text(FILE *f, const struct identity *id, const struct auto_repo
 	if (r->interrupted)
 		report_para(f, "interrupted: stopped by a signal in %s; the findings it had not finished say so",
 			    auto_stop_name(r));
+	if (r->check_bytes)
+		format_size(b, sizeof(b), r->check_bytes);
 	if (wrote && r->written_hi > r->written_lo) {
 		format_size(c, sizeof(c), r->bytes_written);
-		report_para(f, "written: %s in all, within bytes %llu to %llu", c, (unsigned long long)r->written_lo,
-			    (unsigned long long)r->written_hi - 1);
+		report_para(f, "written: %s in all, within bytes %llu to %llu%s%s%s", c,
+			    (unsigned long long)r->written_lo, (unsigned long long)r->written_hi - 1,
+			    r->check_bytes ? "; and the capacity check's " : "", r->check_bytes ? b : "",
+			    r->check_bytes ? " before (put back)" : "");
+	} else if (r->check_bytes) {
+		report_para(f, "written: only the capacity check's %s (put back)", b);
 	} else {
 		report_para(f, "written: nothing%s", wrote ? "" : " (read-only; --write also measures writes)");
 	}
@@ -404,6 +411,10 @@ void report_auto_json(FILE *f, const struct identity *id, const struct auto_repo
 	json_number(&j, "device_ns", r->device_ns);
 	if (r->check_ns > 0) /* apart from device_ns, inside bound_ns */
 		json_uint(&j, "capacity_check_ns", (uint64_t)llround(r->check_ns));
+	if (r->check_bytes) /* apart from bytes_written, inside bound_bytes */
+		json_uint(&j, "capacity_check_bytes", r->check_bytes);
+	if (r->check_left_out)
+		json_bool(&j, "capacity_check_left_out", 1);
 	json_number(&j, "wall_ns", wall_ns);
 	if (r->interrupted)
 		json_string(&j, "stopped_in", auto_stop_name(r));

@@ -59,6 +59,12 @@ void report_capacity_text(FILE *f, const struct identity *id, const struct capac
 	int at;
 
 	identity_text(f, "capacity", id);
+	if (r->interrupted) { /* what it cost so far; the stop line says where the data are */
+		report_para(f, "verdict: not reached: the run was stopped by a signal before it");
+		fputc('\n', f);
+		report_cost_text(f, &cost);
+		return;
+	}
 	report_para(f, "verdict: %s (%s)", cap_kind_title[r->kind], confidence_name(r->verdict.conf));
 	report_room_text(f, &r->usable);
 	text_map(f, r);
@@ -84,10 +90,12 @@ void report_capacity_json(FILE *f, const struct identity *id, const struct capac
 	json_start(&j, f);
 	json_identity(&j, id);
 	json_string(&j, "test", "capacity");
+	if (r->interrupted)
+		json_bool(&j, "interrupted", 1);
 	json_object(&j, "verdict");
-	json_string(&j, "kind", cap_kind_name[r->kind]);
-	json_string(&j, "title", cap_kind_title[r->kind]);
-	json_string(&j, "confidence", confidence_name(r->verdict.conf));
+	json_string(&j, "kind", r->interrupted ? "not_determined" : cap_kind_name[r->kind]);
+	json_string(&j, "title", r->interrupted ? "not determined: stopped by a signal" : cap_kind_title[r->kind]);
+	json_string(&j, "confidence", confidence_name(r->interrupted ? CONF_NONE : r->verdict.conf));
 	json_end(&j);
 	report_finding_json(&j, &r->usable);
 	json_record(&j, "edges", (const struct json_member[]){
@@ -140,10 +148,13 @@ void report_capacity_json(FILE *f, const struct identity *id, const struct capac
 		{ "written_hi", JM_UINT, .uint = r->written_hi }, { "device_ns", JM_NUMBER, .number = r->device_ns },
 		{ "virtual_clock", JM_BOOL, .uint = (uint64_t)r->virtual_clock }, { "wall_ns", JM_NUMBER, .number = wall_ns },
 		JM_END });
-	json_record(&j, "data", (const struct json_member[]){
-		{ "saved", JM_UINT, .uint = r->saved }, { "put_back", JM_UINT, .uint = r->put_back },
-		{ "untouched", JM_UINT, .uint = r->untouched },
-		{ "verified", JM_BOOL, .uint = r->put_back + r->untouched == r->saved }, JM_END });
+	if (r->interrupted) /* put back after this, as the stop line says */
+		json_record(&j, "data", (const struct json_member[]){ { "saved", JM_UINT, .uint = r->saved }, JM_END });
+	else
+		json_record(&j, "data", (const struct json_member[]){
+			{ "saved", JM_UINT, .uint = r->saved }, { "put_back", JM_UINT, .uint = r->put_back },
+			{ "untouched", JM_UINT, .uint = r->untouched },
+			{ "verified", JM_BOOL, .uint = r->put_back + r->untouched == r->saved }, JM_END });
 	json_finish(&j);
 }
 

@@ -165,6 +165,12 @@ void report_rating_text(FILE *f, const struct identity *id, const struct rating_
 	identity_text(f, "rating", id);
 	card_text(f, r);
 	fputc('\n', f);
+	if (r->interrupted) { /* what it cost so far; the stop line says where the data are */
+		wrapped(f, "verdicts: not reached: the run was stopped by a signal before them", "");
+		fputc('\n', f);
+		report_cost_text(f, &cost);
+		return;
+	}
 	for (unsigned i = 0; i < r->nmarks; i++) {
 		const struct rating_mark *m = &r->marks[i];
 		fprintf(f, "%-4s %-10s %-7s %s\n", m->mark->name, rating_verdict_name[m->verdict],
@@ -201,6 +207,8 @@ void report_rating_json(FILE *f, const struct identity *id, const struct rating_
 	json_start(&j, f);
 	json_identity(&j, id);
 	json_string(&j, "test", "rating");
+	if (r->interrupted) /* no marks: the verdicts were not reached */
+		json_bool(&j, "interrupted", 1);
 	rating_marks_text(a, sizeof(a), r->claimed);
 	rating_marks_text(b, sizeof(b), r->label);
 	json_object(&j, "card");
@@ -309,10 +317,13 @@ void report_rating_json(FILE *f, const struct identity *id, const struct rating_
 			    { "wall_ns", JM_UINT, .uint = (uint64_t)llround(wall_ns) },
 			    { "virtual_clock", JM_BOOL, .uint = (uint64_t)r->virtual_clock },
 			    JM_END });
-	json_record(&j, "data",
-		    (const struct json_member[]){ { "saved", JM_UINT, .uint = r->saved },
-						  { "put_back", JM_UINT, .uint = r->put_back },
-						  JM_END });
+	if (r->interrupted) /* put back after this, as the stop line says */
+		json_record(&j, "data", (const struct json_member[]){ { "saved", JM_UINT, .uint = r->saved }, JM_END });
+	else
+		json_record(&j, "data",
+			    (const struct json_member[]){ { "saved", JM_UINT, .uint = r->saved },
+							  { "put_back", JM_UINT, .uint = r->put_back },
+							  JM_END });
 	json_finish(&j);
 }
 

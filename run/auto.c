@@ -48,8 +48,11 @@ static int announce_auto(void *ctx, const struct write_plan *p)
 		    extents_add(&areas, p->range[1][0], p->range[1][1]))
 			rc = fb_fail(&a->err, EXIT_DEVICE, "out of memory");
 		else
-			rc = preserve_reserve_areas(a->d, &areas, p->bytes, &most, &a->err);
+			rc = preserve_reserve_areas(a->d, &areas, p->bytes - p->check_bytes, &most, &a->err);
 		extents_free(&areas);
+		/* the capacity check's own, wherever its probes land: one figure */
+		if (!rc && p->check_bytes && !(rc = preserve_reserve_bytes(a->d, p->check_bytes, &a->err)))
+			most += p->check_bytes;
 		if (rc)
 			return rc;
 	}
@@ -66,8 +69,13 @@ static int announce_auto(void *ctx, const struct write_plan *p)
 	    (p->ns_given && p->ns <= p->spent_ns ?
 		     note("bound: the reads took %s of device time, all --budget allows: no write test runs", t) :
 		     note("bound: %s written, %s of device time (%s)", format_size(w, sizeof(w), p->bytes), t,
+			  p->check_left_out ? "--budget; check left out" :
 			  p->bytes_given || p->ns_given ? "--budget" : "--budget changes it")) < 0 ||
-	    (c->verbose && note("  the capacity check it makes first counts in the bound") < 0))
+	    (c->verbose && p->check_bytes &&
+	     note("  the capacity check it makes first counts in the bound (%s at most)",
+		  format_size(w, sizeof(w), p->check_bytes)) < 0) ||
+	    (c->verbose && p->check_left_out &&
+	     note("  the capacity check is left out: --budget cannot hold it (-C checks)") < 0))
 		return run_unannounced("--auto --write", &a->err);
 	return 0;
 }
@@ -82,7 +90,7 @@ static void auto_progress(void *ctx, const struct auto_progress *a)
 	progress_update(&r->pr, &now);
 }
 
-static int auto_capacity(void *ctx, struct dev *d, double max_ns, struct fb_err *e);
+static int auto_capacity(void *ctx, struct dev *d, double max_ns, uint64_t *written, struct fb_err *e);
 
 /* --auto: the plan, then its report (what it finished, after a stop). */
 static int run_auto(struct run *run, struct fb_err *e)
@@ -151,15 +159,15 @@ struct quick_ctx {
 	int verbose;            /* -v: say what it writes, and that it found no fake */
 };
 
-/* Reserve the journal's room for what the quick check may write (the
- * most --auto saves is reserved on top, when it announces its areas); with
+/* Reserve its own journal's room for what the quick check may write
+ * (--preserve's holds it already: announce_auto counts it in); with
  * -v say what it writes (--auto's announcement named the journal). */
 static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_err *e)
 {
 	const struct quick_ctx *q = ctx;
 	char sigs[512], most[32];
 
-	if (run_capacity_reserve(q->d, p, e))
+	if (q->own && run_capacity_reserve(q->d, p, e)) /* --preserve's: reserved with --auto's */
 		return -1;
 	if (!q->verbose)
 		return 0;
@@ -170,7 +178,7 @@ static int announce_quick(void *ctx, const struct capacity_plan *p, struct fb_er
 	return 0;
 }
 
-static int auto_capacity(void *ctx, struct dev *d, double max_ns, struct fb_err *e)
+static int auto_capacity(void *ctx, struct dev *d, double max_ns, uint64_t *written, struct fb_err *e)
 {
 	struct run *r = ctx;
 	struct quick_ctx q = { .d = d, .own = !preserve_journal(d), .verbose = r->c.verbose };
@@ -185,6 +193,8 @@ static int auto_capacity(void *ctx, struct dev *d, double max_ns, struct fb_err 
 	struct dev_tally was;
 	char a[32], b[32];
 	struct restore_report restored;
+	/* the clock --auto's cost line reads the check's figure on */
+	double t0 = dev_clock(d) >= 0 ? dev_clock(d) : wall_ns();
 	int rc = -1;
 
 	dev_written(d, &was);
@@ -199,6 +209,7 @@ static int auto_capacity(void *ctx, struct dev *d, double max_ns, struct fb_err 
 		return -1;
 	}
 	rc = capacity_check(q.d, &o, cr, e);
+	*written = cr->bytes_written;
 	if (rc && q.own)
 		preserve_explain(q.d, e); /* a request its journal's layer refused: why */
 	if (q.own) {
@@ -235,10 +246,14 @@ static int auto_capacity(void *ctx, struct dev *d, double max_ns, struct fb_err 
 			     "(flashbench --capacity %s says more)", r->c.device, cap_kind_title[cr->kind],
 			     cr->usable.at_most ? "at most " : "", a, b, fate[cr->kind], r->c.device);
 	} else if (!rc && r->c.verbose) {
+		/* two figures, named: the check's own requests, and the cost
+		 * line's (putting back and the rest after it included) */
 		format_time(a, sizeof(a), cr->device_ns);
-		note("no fake capacity seen (a cache that hides one is left to --capacity); the check took %s%s, in the "
-		     "bound but apart from the tests' own cost%s", a, cr->virtual_clock ? " of device time" : "",
-		     q.own ? ", and its data are back" : "");
+		format_time(b, sizeof(b), (dev_clock(d) >= 0 ? dev_clock(d) : wall_ns()) - t0);
+		note("no fake capacity seen (a cache that hides one is left to --capacity); the check took %s%s, %s with "
+		     "%sthe rest it gives the card after (the cost line's capacity figure), in the bound but apart from "
+		     "the tests' own cost%s", a, cr->virtual_clock ? " of device time" : "", b,
+		     q.own ? "putting its data back and " : "", q.own ? ", and its data are back" : "");
 	}
 	free(cr);
 	return rc;

@@ -121,10 +121,23 @@ static int run_capacity(struct run *r, struct fb_err *e)
 	rc = capacity_check(r->d, &o, cr, e);
 	progress_end(&r->pr);
 	saved = preserve_saved(r->d);
-	if (rc && run_stop > 0) { /* a signal: the data go back, and the stop line says what came of it */
-		free(cr);
+	if (rc && run_stop > 0) {
+		/* a signal: what it read so far, no verdict; the data go back
+		 * after, and the stop line says what came of it */
 		r->stopped = 1;
-		r->stop_note = "before its verdict: no report";
+		r->stop_note = "before its verdict";
+		cr->interrupted = 1;
+		cr->saved = saved;
+		finding_init(&cr->verdict, "verdict", "capacity", 0);
+		finding_init(&cr->usable, "usable", "usable size", 1);
+		finding_not(&cr->usable, "interrupted: the run was stopped by a signal before its verdict");
+		capacity_account(cr, r->d);
+		run_identify(c, r->d, &id);
+		if (c->json)
+			report_capacity_json(r->out, &id, cr, wall_ns() - t0);
+		else if (!c->summary)
+			report_capacity_text(r->out, &id, cr, wall_ns() - t0);
+		free(cr);
 		return 0;
 	}
 	if (rc || run_put_back(r, e)) {

@@ -123,11 +123,22 @@ static int run_rating(struct run *r, struct fb_err *e)
 	rc = rating_check(r->d, &o, rr, e);
 	progress_end(&r->pr);
 	saved = preserve_saved(r->d);
-	if (rc && run_stop > 0) { /* a signal: the data go back, and the stop line says what came of it */
+	if (rc && run_stop > 0) {
+		/* a signal: what it measured so far, no verdict; the data go
+		 * back after, and the stop line says what came of it */
+		r->stopped = 1;
+		r->stop_note = "before its verdicts";
+		rr->interrupted = 1;
+		rr->nmarks = 0;
+		rr->saved = saved;
+		rating_account(rr, r->d);
+		run_identify(c, r->d, &id);
+		if (c->json)
+			report_rating_json(r->out, &id, rr, wall_ns() - t0);
+		else if (!c->summary)
+			report_rating_text(r->out, &id, rr, wall_ns() - t0);
 		rating_free(rr);
 		free(rr);
-		r->stopped = 1;
-		r->stop_note = "before its verdicts: no report";
 		return 0;
 	}
 	if (rc || run_put_back(r, e)) {

@@ -14,6 +14,7 @@
 #include "lib/json_read.h"
 #include "lib/svg.h"
 #include "lib/units.h"
+#include "saved/saved_json.h"
 
 #define CARDS_MAX 16
 #define ROWS_MAX 160
@@ -409,7 +410,8 @@ static int load(struct table *t, const char *const *files, int n, struct fb_err 
 		if (json_load(files[i], &t->root[t->ncards], e))
 			return -1;
 		t->ncards++;
-		if (check_doc(t->root[i], 1, files[i], &t->test, files[0], e))
+		if (check_doc(t->root[i], 1, files[i], &t->test, files[0], e) ||
+		    saved_json_check(t->root[i], files[i], e)) /* the values --analyze refuses */
 			return -1;
 	}
 	label_files(t, files, n);

@@ -419,6 +419,11 @@ static int read_result(struct rd *r)
 	if (r->found->have)
 		return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: an --%s result is analysed on its own, not with other "
 			       "results in the same input", r->name, test->line, test->column, r->found->test);
+	{ /* every result's device: a size no device has is refused */
+		uint64_t size;
+		if (opt_size(r, &size, want(r, 0, JSON_NUMBER, "device.size")))
+			return -1;
+	}
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (!strcmp(test->text, kinds[i].test)) {
 			int rc = kinds[i].read(r);
@@ -429,6 +434,18 @@ static int read_result(struct rd *r)
 	}
 	return fb_fail(r->e, EXIT_USAGE, "%s:%u:%u: field test is \"%s\": not a test --analyze knows (%s)", r->name,
 		       test->line, test->column, test->text, known);
+}
+
+int saved_json_check(const struct json_value *doc, const char *name, struct fb_err *e)
+{
+	struct saved_text *t = calloc(1, sizeof(*t));
+	struct saved_findings *found = calloc(1, sizeof(*found));
+	struct rd r = { .doc = doc, .name = name, .t = t, .found = found, .e = e };
+	int rc = t && found ? read_result(&r) : fb_fail(e, EXIT_DEVICE, "out of memory");
+
+	free(t);
+	free(found);
+	return rc;
 }
 
 /* ------------------------------------------------------------ the input */

@@ -44,4 +44,9 @@ int saved_is_json(const char *text, size_t len);
 int saved_read(const char *text, size_t len, const char *name, struct saved_text *t, struct saved_findings *found,
 	       struct fb_err *e);
 
+/* Is doc (one parsed result) one saved_read accepts, by the same rules
+ * (its fields' types and ranges)?  0, or -1 with e filled: --compare checks
+ * its inputs with it. */
+struct json_value;
+int saved_json_check(const struct json_value *doc, const char *name, struct fb_err *e);
 #endif

@@ -71,7 +71,7 @@ fi
 # The cost bound: announced before the first write (bytes and time), never
 # exceeded; a test that had to stop says so, and its finding is less sure or
 # not measured; a bound the run fits in changes nothing but the bound line.
-grep -qx 'flashbench: bound: 231MiB written, 10m of device time (--budget changes it)' "$TMP/usb.err" &&
+grep -qx 'flashbench: bound: 242MiB written, 10m of device time (--budget changes it)' "$TMP/usb.err" &&
 	[ "$(wc -l < "$TMP/usb.err")" -le 3 ] && awk 'length > 80 { exit 1 }' "$TMP/usb.err" && pass "auto --write announces the most it writes and how long it may take" ||
 	fail "auto --write announces the most it writes and how long it may take" "$(cat "$TMP/usb.err")"
 # (the quick capacity check counts in the bound: it takes its share of what
@@ -79,7 +79,7 @@ grep -qx 'flashbench: bound: 231MiB written, 10m of device time (--budget change
 # tests' parts, less the rest it gives the card: under 5 s of a 16 s or 20 s
 # bound on usb-12m, against 8.3 s with the default bound)
 "$FB" -A --write --budget=16s sim:usb-12m 2> /dev/null | unwrap > "$TMP/b10"
-if grep -qE '^bound: 16s of device time \(--budget\) and 231MiB written; the device time cut short: min_write, open_linear, open_random, fat_area$' "$TMP/b10" &&
+if grep -qE '^bound: 16s of device time \(--budget\) and 242MiB written; the device time cut short: min_write, open_linear, open_random, fat_area$' "$TMP/b10" &&
 	grep -qE '^erase block size +12MiB +high' "$TMP/b10" && grep -q 'cut it short' "$TMP/b10" &&
 	! grep -qE '^(smallest|open|FAT).* high$' "$TMP/b10" && grep -qE 'device time [0-9]\.[0-9]+s, took ' "$TMP/b10" &&
 	grep -qE '^    capacity +[0-4]\.[0-9]+s +quick check' "$TMP/b10"; then
@@ -88,7 +88,7 @@ else
 	fail "auto --budget=16s on usb-12m: within 16 s with the capacity check, the tests cut short named and no longer high" "$(grep -A3 -E '^(smallest|cost|bound)' "$TMP/b10")"
 fi
 "$FB" -A --write --budget=20s sim:usb-12m 2> /dev/null | unwrap > "$TMP/b20"
-if grep -qE '^bound: 20s of device time \(--budget\) and 231MiB written; the device time cut short: fat_area$' "$TMP/b20" &&
+if grep -qE '^bound: 20s of device time \(--budget\) and 242MiB written; the device time cut short: fat_area$' "$TMP/b20" &&
 	grep -qE '^FAT-optimised erase blocks at the start +(.* (medium|low)|not determined)$' "$TMP/b20" &&
 	grep -qE '^smallest efficient write +32KiB +high$' "$TMP/b20" && grep -qE '^open erase blocks, linear +3 +high$' "$TMP/b20" &&
 	grep -qE '^open erase blocks, random order +1 +high$' "$TMP/b20" &&
@@ -108,17 +108,18 @@ else
 	fail "auto --budget=1h,300M on usb-12m: the same report as with the default bound" "$(diff <(grep -v '^bound:' "$TMP/b1h") <(unwrap < "$TMP/usb") | head -5)"
 fi
 "$FB" -A --write --budget=12M sim:usb-12m 2> /dev/null | unwrap > "$TMP/b12m"
-written=$(sed -n 's/^written: \([0-9.]*\)MiB in all.*/\1/p' "$TMP/b12m")
+# (the capacity check's writes count in it: the tests get the rest)
+written=$(sed -n 's/^written: \([0-9.]*\)KiB in all.*; and the capacity check.s \([0-9.]*\)MiB before.*/\1 \2/p' "$TMP/b12m")
 if grep -qE '^bound: 10m of device time and 12MiB written \(--budget\); the bytes cut short: ' "$TMP/b12m" &&
-	awk -v w="${written:-99}" 'BEGIN { exit !(w <= 12) }'; then
-	pass "auto --budget=12M on usb-12m: writes at most 12 MiB ($written MiB), says what it cut"
+	[ -n "$written" ] && awk -v w="$written" 'BEGIN { split(w, a, " "); exit !(a[1] / 1024 + a[2] <= 12) }'; then
+	pass "auto --budget=12M on usb-12m: writes at most 12 MiB, the capacity check's in it ($written), says what it cut"
 else
 	fail "auto --budget=12M on usb-12m: writes at most 12 MiB" "written $written; $(grep -E '^(bound|written)' "$TMP/b12m")"
 fi
 "$FB" -A --write --budget=25s --json sim:usb-12m > "$TMP/b25.json" 2> /dev/null
 json_budget=$(for p in cost.budget_ns cost.bound_ns cost.bound_bytes 'cost.cut_short#' 'cost.left_out#'; do "$JP" "$p" < "$TMP/b25.json" 2>&1; done | tr '\n' ' ')
 ns=$("$JP" cost.device_ns < "$TMP/b25.json")
-[[ "$json_budget" =~ ^25000000000\ 25000000000\ 242221056\ [1-9]\ 0\ $ ]] && [ "${ns%.*}" -le 25000000000 ] &&
+[[ "$json_budget" =~ ^25000000000\ 25000000000\ 253755392\ [1-9]\ 0\ $ ]] && [ "${ns%.*}" -le 25000000000 ] &&
 	pass "auto --budget in JSON: cost.budget_ns, bound_ns, bound_bytes, cut_short, left_out" ||
 	fail "auto --budget in JSON: cost.budget_ns, bound_ns, bound_bytes, cut_short, left_out" "got '$json_budget' $ns"
 
@@ -127,6 +128,7 @@ ns=$("$JP" cost.device_ns < "$TMP/b25.json")
 "$FB" -A --write --budget=1ms --json sim:sd-4m > "$TMP/b1ms.json" 2> "$TMP/b1ms.err"
 ns=$("$JP" cost.device_ns < "$TMP/b1ms.json") bound=$("$JP" cost.bound_ns < "$TMP/b1ms.json")
 unwrap < "$TMP/b1ms.err" | grep -qE '^flashbench: bound: the reads took [0-9.]+s of device time, all --budget allows: no write test runs'  && [ "$("$JP" cost.bytes_written < "$TMP/b1ms.json")" = 0 ] && [ "${ns%.*}" -le "${bound:-0}" ] &&
+	[ "$("$JP" cost.capacity_check_left_out < "$TMP/b1ms.json")" = true ] && ! grep -q capacity_check_ns "$TMP/b1ms.json" &&
 	pass "auto --budget=1ms: the reads passed it: says so, writes nothing, bound_ns covers the run" ||
 	fail "auto --budget=1ms: the reads passed it: says so, writes nothing, bound_ns covers the run" \
 	"device $ns bound $bound $(cat "$TMP/b1ms.err")"
@@ -305,3 +307,25 @@ json_ok "json: auto --write" -A --write sim:cf-16m -- test=auto findings.erase_b
 json_ok "json: auto read-only" -A sim:ssd -- test=auto findings.erase_block.determined=false \
 	findings.erase_block.value=null findings.open_linear.note="needs --write (write tests overwrite data)" \
 	alignment_matters=false cost.bytes_written=0
+
+# A --budget too small for the quick capacity check's writes leaves it out,
+# and says so before the first write: nothing written past the bound.
+"$FB" -A --write --budget=4k --json sim:sd-4m > "$TMP/b4k.json" 2> "$TMP/b4k.err"
+if sed -n 3p "$TMP/b4k.err" | grep -qx 'flashbench: bound: 4KiB written, 10m of device time (--budget; check left out)' &&
+	! grep -q 'capacity_check_ns' "$TMP/b4k.json" && [ "$("$JP" cost.bytes_written < "$TMP/b4k.json")" -le 4096 ]; then
+	pass "auto --budget=4k: the capacity check is left out and the bound says so"
+else
+	fail "auto --budget=4k: the capacity check is left out and the bound says so" "$(head -3 "$TMP/b4k.err")"
+fi
+
+# The capacity check's device time: -v names its own requests' time and the
+# cost line's figure (putting back and the rest after it included), the
+# latter the same as the cost line's and JSON's.
+"$FB" -A --write -v sim:sd-4m 2> "$TMP/cv.err" | unwrap > "$TMP/cv.out"
+said=$(unwrap < "$TMP/cv.err" | sed -n 's/.*the check took \([0-9.]*s\) of device time, \([0-9.]*s\) with putting its data back and the rest it gives the card after (the cost line.s capacity figure).*/\1 \2/p')
+cost=$(sed -n 's/^    capacity  *\([0-9.]*s\)  .*/\1/p' "$TMP/cv.out")
+if [ -n "$said" ] && [ "${said#* }" = "$cost" ] && [ "${said% *}" != "$cost" ]; then
+	pass "auto --write -v: the check's two device times named, the second the cost line's ($said)"
+else
+	fail "auto --write -v: the check's two device times named" "said '$said', cost line '$cost'"
+fi

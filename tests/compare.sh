@@ -61,8 +61,17 @@ expect_error "compare error: a non-result is refused before the others are read"
 echo '{"fio version": "fio-3.33", "jobs": []}' > "$TMP/fio3.json"
 expect_error "compare error: a small file without a tool is refused before the others are read" 2 \
 	'fio3.json: not a flashbench result \(field tool.name' "$FB" --compare "$TMP/late.json" "$TMP/fio3.json"
-expect_error "compare error: a field of the wrong type" 2 'det.json: field findings.page.determined is missing or not true/false' \
+expect_error "compare error: a field of the wrong type" 2 'det.json:[0-9]+:[0-9]+: field findings.page.determined is a string, not a true/false' \
 	"$FB" --compare "$TMP/sd-4m.json" "$TMP/det.json"
+# values --analyze refuses, --compare refuses by the same rules (one reader)
+sed '/"erase_block": {/,/"value":/s/"value": [0-9]*/"value": -5/' "$TMP/sd-4m.json" > "$TMP/neg.json"
+sed '0,/"size": [0-9]*/s//"size": 1000/' "$TMP/sd-4m.json" > "$TMP/size.json"
+for f in neg size; do
+	want='neg.json:[0-9]+:[0-9]+: field findings.erase_block.value is -5, not a whole number'
+	[ $f = size ] && want='size.json:[0-9]+:[0-9]+: field device.size is 1000, not a size a test can use'
+	expect_error "compare error: $f.json, which --analyze refuses" 2 "$want" "$FB" --compare "$TMP/usb-12m.json" "$TMP/$f.json"
+	expect_error "analyze error: $f.json" 2 "$want" "$FB" --analyze "$TMP/$f.json"
+done
 expect_error "compare error: a test it cannot compare" 2 'scatter.json: field test is "scatter": --compare reads' \
 	"$FB" --compare "$TMP/scatter.json" "$TMP/scatter.json"
 expect_error "compare error: a missing file" 2 'cannot read .*nothere.json: No such file' \

@@ -335,3 +335,49 @@ else
 	*) fail "$QNAME" "$said" ;;
 	esac
 fi
+
+# -C and --rating stopped before their verdicts: JSON is a valid document
+# with "interrupted": true and no verdict, text says the verdict was not
+# reached, the data go back (the man page's STOPPING A RUN).  -C on a sim
+# is stopped in its flush (part 2), --rating on a sparse file in its writes
+# (part 2 of 5).
+# stop_at_progress SIGNAL PATTERN OUT ERR ARGS...: run flashbench ARGS, send
+# SIGNAL once ERR has a progress line matching PATTERN; sets rc
+stop_at_progress() {
+	local sig=$1 pat=$2 out=$3 err=$4 pid
+	shift 4
+	"$FB" "$@" > "$out" 2> "$err" &
+	pid=$!
+	if ! wait_for "$pat in $err" 120 grep -q -- "$pat" "$err"; then
+		kill -KILL "$pid" 2> /dev/null
+		wait "$pid"
+		rc=timeout
+		return
+	fi
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+}
+stop_at_progress TERM '--capacity 2/3' "$TMP/cap.json" "$TMP/cap.err" -C --progress --json sim:sd-4m
+got="$rc:$("$JP" interrupted < "$TMP/cap.json" 2>&1):$("$JP" verdict.kind < "$TMP/cap.json" 2>&1)"
+[ "$got" = "143:true:not_determined" ] && grep -q '^flashbench: stopped by a signal (SIGTERM) before its verdict; ' "$TMP/cap.err" &&
+	pass "-C --json stopped: a valid document, \"interrupted\": true, verdict not determined, exit 143" ||
+	fail "-C --json stopped: a valid document, \"interrupted\": true, verdict not determined" "$got: $(tail -1 "$TMP/cap.err")"
+stop_at_progress INT '--capacity 2/3' "$TMP/cap.out" "$TMP/cap.err" -C --progress sim:sd-4m
+[ "$rc" = 130 ] && grep -qx 'verdict: not reached: the run was stopped by a signal before it' "$TMP/cap.out" &&
+	grep -q '^cost: ' "$TMP/cap.out" && pass "-C stopped: the text says the verdict was not reached, exit 130" ||
+	fail "-C stopped: the text says the verdict was not reached" "exit $rc: $(head -3 "$TMP/cap.out" | tr '\n' '|')"
+if ! truncate -s 2G "$TMP/rating.img" 2> /dev/null || ! "$FB" -a -c 1 "$TMP/rating.img" > /dev/null 2> "$TMP/err"; then
+	skip "--rating --json stopped: a valid document" "no 2GiB sparse file with direct I/O in $TMP"
+else
+	stop_at_progress TERM '--rating 2/5' "$TMP/rating.json" "$TMP/rating.err" --rating --progress --json \
+		--preserve="$TMP/rating.j" "$TMP/rating.img"
+	got="$rc:$("$JP" interrupted < "$TMP/rating.json" 2>&1):$("$JP" 'marks#' < "$TMP/rating.json" 2>&1)"
+	if [ "$got" = "143:true:0" ] && grep -q '^flashbench: stopped by a signal (SIGTERM) before its verdicts; ' "$TMP/rating.err" &&
+		cmp -s "$TMP/rating.img" /dev/zero -n 2147483648; then
+		pass "--rating --json stopped: a valid document, \"interrupted\": true, no verdicts, data put back, exit 143"
+	else
+		fail "--rating --json stopped: a valid document, \"interrupted\": true, no verdicts" "$got: $(tail -1 "$TMP/rating.err")"
+	fi
+fi
+rm -f "$TMP/rating.img"
