@@ -264,7 +264,7 @@ static int append_range(struct journal *j, uint64_t lo, uint64_t hi, struct fb_e
 		if (j->stop && *j->stop) /* a request boundary: nothing is written yet */
 			return fb_fail(e, EXIT_DEVICE, "stopped by a signal while saving the data to %s (%llu bytes "
 				       "saved; %s)", j->path, (unsigned long long)j->bytes, j->touched || j->touched_all ?
-				       "nothing more was written" : "the device was not written");
+				       "the write they were being saved for was not made" : "the device was not written");
 		rc = dev_copy_out(j->d, j->buf, lo, n);
 		if (rc)
 			return fb_fail(e, EXIT_DEVICE, "--preserve: cannot read %llu bytes at %llu: %s",

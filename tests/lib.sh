@@ -279,12 +279,14 @@ EOF
 # (default 512, the journal's header) up to what a whole run saves;
 # --restore must then give LOOP (the device, or the file behind it) back as
 # ORIG, its digest.  The journal is the --preserve=FILE among ARGS, else the
-# default one in the current directory.  KILL_FULL: what a whole run saves,
-# when the caller knows it (else a whole run finds out).
+# mode's own in the state directory ($FLASHBENCH_STATE_DIR/NAME.journal, as
+# -C and --rating keep it).  KILL_FULL: what a whole run saves, when the
+# caller knows it (else a whole run finds out).  Trials of which none found
+# a journal to put back tested nothing: they fail.
 kill_trials() {
 	local name=$1 dev=$2 loop=$3 orig=$4 trials=$5 j a full from=${KILL_FROM:-512} i want failures=0 restored=0
 	shift 5
-	j=flashbench-$(basename "$dev").journal
+	j=$FLASHBENCH_STATE_DIR/$(basename "$dev" | tr ':,=' '___').journal
 	for a in "$@"; do case $a in --preserve=*) j=${a#--preserve=} ;; esac; done
 	# how much a whole run saves: the journal grows to about that
 	full=${KILL_FULL:-$("$FB" "${KILL_MODE:--C}" --json "$@" "$dev" 2> /dev/null | "$JP" data.saved 2> /dev/null)}
@@ -300,7 +302,9 @@ kill_trials() {
 		[ "$(digest "$loop")" = "$orig" ] || { failures=$((failures + 1)); echo "trial $i (killed at $want bytes): device differs"; }
 	done
 	echo "$name: $trials trials, $restored needed --restore, $failures failures"
-	if [ $failures = 0 ]; then pass "$name"; else fail "$name" "$failures of $trials"; fi
+	if [ "$trials" -ge 2 ] && [ $restored = 0 ]; then
+		fail "$name" "no trial left a journal at $j to put back: the kills tested nothing"
+	elif [ $failures = 0 ]; then pass "$name"; else fail "$name" "$failures of $trials"; fi
 }
 
 # named_paths ROOT: what an installed flashbench shows its user (the
