@@ -100,6 +100,18 @@ static void capacity_progress(void *ctx, const struct progress_now *where)
 
 /* --capacity: the check, the data put back, then the report (which says
  * the data are back). */
+struct drawn {
+	const char *device;
+	const struct capacity_report *r;
+};
+
+static int draw(FILE *f, const void *ctx)
+{
+	const struct drawn *d = ctx;
+
+	return plot_capacity(f, d->device, d->r);
+}
+
 static int run_capacity(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
@@ -157,17 +169,8 @@ static int run_capacity(struct run *r, struct fb_err *e)
 		report_capacity_json(r->out, &id, cr, wall_ns() - t0);
 	else
 		report_capacity_text(r->out, &id, cr, wall_ns() - t0);
-	if (c->plot) {
-		struct outfile o2;
-		if (outfile_open(&o2, "--plot", c->plot, e))
-			rc = -1;
-		else if (plot_capacity(o2.f, c->device, cr)) {
-			outfile_abort(&o2);
-			rc = fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
-		} else {
-			rc = run_commit(&o2, e);
-		}
-	}
+	if (c->plot)
+		rc = run_plot_with(c, draw, &(struct drawn){ c->device, cr }, e);
 	free(cr);
 	return rc;
 }

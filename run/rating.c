@@ -97,6 +97,18 @@ static int own_journal(struct run *r, struct fb_err *e)
 	return 0;
 }
 
+struct drawn {
+	const char *device;
+	const struct rating_report *r;
+};
+
+static int draw(FILE *f, const void *ctx)
+{
+	const struct drawn *d = ctx;
+
+	return plot_rating(f, d->device, d->r);
+}
+
 static int run_rating(struct run *r, struct fb_err *e)
 {
 	const struct cli *c = &r->c;
@@ -158,17 +170,8 @@ static int run_rating(struct run *r, struct fb_err *e)
 		report_rating_json(r->out, &id, rr, wall_ns() - t0);
 	else
 		report_rating_text(r->out, &id, rr, wall_ns() - t0);
-	if (c->plot) {
-		struct outfile o2;
-		if (outfile_open(&o2, "--plot", c->plot, e))
-			rc = -1;
-		else if (plot_rating(o2.f, c->device, rr)) {
-			outfile_abort(&o2);
-			rc = fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw", c->plot);
-		} else {
-			rc = run_commit(&o2, e);
-		}
-	}
+	if (c->plot)
+		rc = run_plot_with(c, draw, &(struct drawn){ c->device, rr }, e);
 	rating_free(rr);
 	free(rr);
 	return rc;

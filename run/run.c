@@ -70,20 +70,42 @@ void run_identify(const struct cli *c, const struct dev *d, struct identity *id)
 	dev_card(d, &id->card);
 }
 
-int run_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *r,
-	     struct fb_err *e)
+int run_plot_with(const struct cli *c, int (*draw)(FILE *f, const void *ctx), const void *ctx,
+		  struct fb_err *e)
 {
-	struct print_ctx p = { .kind = c->kind, .device = c->device, .t = &c->t, .verbose = c->verbose };
 	struct outfile o;
 
 	if (outfile_open(&o, "--plot", c->plot, e))
 		return -1;
-	if (r ? plot_auto(o.f, "--auto", c->device, r) : c->kind->plot(o.f, res, &p)) {
+	if (draw(o.f, ctx)) {
 		outfile_abort(&o);
 		return fb_fail(e, EXIT_USAGE, "%s: the results have nothing to draw (no rows, or none above zero)",
 			       c->plot);
 	}
 	return run_commit(&o, e);
+}
+
+struct test_plot {
+	const struct cli *c;
+	const struct vm_result *res;
+	const struct auto_report *r;
+};
+
+static int draw_test(FILE *f, const void *ctx)
+{
+	const struct test_plot *t = ctx;
+	struct print_ctx p = { .kind = t->c->kind, .device = t->c->device, .t = &t->c->t,
+			       .verbose = t->c->verbose };
+
+	return t->r ? plot_auto(f, "--auto", t->c->device, t->r) : t->c->kind->plot(f, t->res, &p);
+}
+
+int run_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *r,
+	     struct fb_err *e)
+{
+	struct test_plot t = { c, res, r };
+
+	return run_plot_with(c, draw_test, &t, e);
 }
 
 FILE *run_hold(struct run *r)

@@ -160,6 +160,11 @@ int run_close_outputs(struct outfile *out, struct outfile *plot, int rc, struct 
 /* The device as the reports name it. */
 void run_identify(const struct cli *c, const struct dev *d, struct identity *id);
 
+/* --plot FILE: draw(f, ctx) into FILE, committed whole, or refused when
+ * draw finds nothing to draw (non-zero). */
+int run_plot_with(const struct cli *c, int (*draw)(FILE *f, const void *ctx), const void *ctx,
+		  struct fb_err *e);
+
 /* --plot: the chart of a test's results (res) or of --auto's (a). */
 int run_plot(const struct cli *c, const struct vm_result *res, const struct auto_report *a,
 	     struct fb_err *e);
