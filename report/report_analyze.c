@@ -81,7 +81,7 @@ static void read_text(FILE *f, const struct saved_text *t, const struct saved_re
 	for (size_t k = 0; k < t->nalign; k++) {
 		const struct saved_align_run *run = &t->align[k];
 		format_size(a, sizeof(a), run->bs);
-		report_evidence(f, "-a run at line %u: %zu rows, %s reads (%s)%s", run->line, run->n, a,
+		report_evidence(f, "-a run at line %u: %zu row%s, %s reads (%s)%s", run->line, run->n, run->n == 1 ? "" : "s", a,
 			t->json_results ? "from its parameters" :
 			run->bs_given ? "from the command line" : "half the smallest alignment",
 			run->computed_diffs ? ", diffs cut off computed from pre, on and post" : "");

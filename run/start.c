@@ -20,6 +20,9 @@ static int check_device(const struct cli *c, struct dev *d, struct fb_err *e)
 	const struct test_params *t = &c->t;
 	unsigned ss = dev_sector(d);
 
+	if (!dev_size(d)) /* an empty file or a reader with no card: nothing to measure */
+		return fb_fail(e, EXIT_DEVICE, "%s is empty (0 bytes): nothing to measure; is the card in, or the "
+			       "file the right one?", dev_path(d));
 	if (t->blocksize % ss)
 		return fb_fail(e, EXIT_USAGE, "--blocksize=%llu is not a multiple of the device's %u-byte sector size",
 			       (unsigned long long)t->blocksize, ss);
