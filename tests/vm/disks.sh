@@ -30,13 +30,13 @@ if wait_for "${P}1" 10 test -b "${P}1" && mkext4 "${P}1" && mount "${P}1" p; the
 	MNTS+=("$TMP/p")
 	refusals "partition mounted" "$P" "${P}1, a partition of $P, is mounted on $TMP/p; unmount it"
 	umount p
-	unshare -m --propagation private sh -c "mount ${P}1 $TMP/p && echo mounted > $TMP/ns.ready && exec sleep 600" \
+	unshare -m --propagation private sh -c "mount ${P}1 $TMP/p && echo mounted > $TMP/ns.ready && exec tail -f /dev/null" \
 		2> ns.err &
 	nspid=$!
 	if wait_for "a mount in another namespace" 60 test -s ns.ready && kill -0 "$nspid" 2> /dev/null &&
 		! grep -q " $TMP/p " /proc/self/mounts; then
 		refusals "partition mounted in another namespace" "$P" \
-			"${P}1, a partition of $P, is mounted on $TMP/p in the mount namespace of process [0-9]+ \(sleep\); unmount it"
+			"${P}1, a partition of $P, is mounted on $TMP/p in the mount namespace of process [0-9]+ \(tail\); unmount it"
 	else
 		refusals_fail "partition mounted in another namespace" "could not mount ${P}1 in another namespace: $(cat ns.err)"
 	fi
