@@ -150,19 +150,6 @@ int run_step(struct ctx *c, struct vm_op *prog, double est_ns, struct vm_result 
 	return rc;
 }
 
-/* The device's clock (a simulated one's), or the wall clock: what a step
- * that is no program of the run (the capacity check) took. */
-static double clock_ns(const struct dev *d)
-{
-	struct timespec ts;
-	double v = dev_clock(d);
-
-	if (v >= 0)
-		return v;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* ------------------------------------------------------------ the bound */
 
 /* Each part may spend a share of the time left, in proportion to its usual
@@ -1248,11 +1235,11 @@ int characterize(struct dev *d, const struct auto_options *o, struct auto_report
 		 * from the tests' own cost (it says its own) but inside the
 		 * announced bound: the tests get what is left */
 		if (!rc && o->capacity && plan.check_bytes) {
-			double t0 = clock_ns(d);
+			double t0 = dev_now(d);
 			c->writing = 1; /* a stop here: the write findings were not measured */
 			rc = o->capacity(o->capacity_ctx, d, check_share(c), &r->check_bytes, e);
 			r->stopped_in_check = rc && o->stop && *o->stop;
-			r->check_ns = fmax(0, clock_ns(d) - t0);
+			r->check_ns = fmax(0, dev_now(d) - t0);
 			c->b.elapsed += r->check_ns;
 			/* the tests get the rest of the bound: what it was without
 			 * the check, as the check is charged the most it may write */
